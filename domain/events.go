@@ -1,0 +1,186 @@
+package domain
+
+import "time"
+
+// Event is one fact in a request's stream. Every event names its job and the time it happened
+// (the time of the command that decided it), so read models fold the same history into the same
+// state whenever they are rebuilt.
+type Event interface {
+	EventType() string
+	Header() EventHeader
+}
+
+// EventHeader is embedded in every event.
+type EventHeader struct {
+	JobID JobID     `json:"jobId"`
+	At    time.Time `json:"at"`
+}
+
+// Header returns the header; it makes every event that embeds EventHeader an Event's header.
+func (h EventHeader) Header() EventHeader { return h }
+
+// Failure and timeout labels, as the API reports them.
+const (
+	LabelNotAllowedOnHostACL    = "not_allowed_on_host_acl"
+	LabelReadinessCheckFailed   = "readiness_check_failed"
+	LabelReadinessCheckTimedOut = "readiness_check_timed_out"
+	LabelResponseTimedOut       = "response_timed_out"
+	LabelTransactionReverted    = "transaction_reverted"
+	LabelTransactionFailed      = "transaction_failed"
+	LabelTxInFlightTimedOut     = "tx_in_flight_timed_out"
+	LabelProtocolPaused         = "protocol_paused"
+	LabelProofRejected          = "proof_rejected"
+	LabelInternalServerError    = "internal_server_error"
+)
+
+// RequestAccepted starts a stream: the request was valid and is now queued (decrypts) or
+// processing (input proofs).
+type RequestAccepted struct {
+	EventHeader
+	Kind        Kind    `json:"kind"`
+	Status      Status  `json:"status"`
+	ContentHash string  `json:"contentHash"`
+	Request     Request `json:"request"`
+}
+
+// ReadinessCheckStarted records that a readiness worker picked the job up; the job leaves the
+// readiness queue. It does not change the status. After a restart it may be recorded again.
+type ReadinessCheckStarted struct {
+	EventHeader
+}
+
+// ReadinessPassed: every ACL and gateway readiness check passed (queued -> processing).
+type ReadinessPassed struct {
+	EventHeader
+}
+
+// ReadinessTimedOut: readiness was not reached in time (queued -> timed_out).
+type ReadinessTimedOut struct {
+	EventHeader
+}
+
+// ReadinessFailed: ACL denied or readiness failed for good (queued -> failure).
+type ReadinessFailed struct {
+	EventHeader
+	Label   string `json:"label"`
+	Message string `json:"message"`
+}
+
+// TransactionSigned records the signed gateway transaction before it is broadcast
+// (processing -> tx_in_flight), so that recovery re-sends the same bytes and never a second
+// request.
+type TransactionSigned struct {
+	EventHeader
+	From   string `json:"from"`
+	Nonce  uint64 `json:"nonce"`
+	TxHash string `json:"txHash"`
+	// RawTx is the signed transaction, 0x-prefixed hex.
+	RawTx string `json:"rawTx"`
+}
+
+// TransactionReset: recovery found the recorded transaction is not on chain and never will be
+// (tx_in_flight -> processing).
+type TransactionReset struct {
+	EventHeader
+	TxHash string `json:"txHash"`
+	Reason string `json:"reason"`
+}
+
+// ReceiptRecorded: the transaction was mined with the gateway's request id
+// (tx_in_flight -> receipt_received).
+type ReceiptRecorded struct {
+	EventHeader
+	TxHash           string `json:"txHash"`
+	BlockNumber      uint64 `json:"blockNumber"`
+	GatewayRequestID string `json:"gatewayRequestId"`
+}
+
+// TransactionFailed: the transaction failed for good (processing or tx_in_flight -> failure).
+type TransactionFailed struct {
+	EventHeader
+	TxHash  string `json:"txHash,omitempty"`
+	Label   string `json:"label"`
+	Message string `json:"message"`
+}
+
+// ShareReceived records one KMS node's share of a user decrypt (no status change).
+type ShareReceived struct {
+	EventHeader
+	Share Share `json:"share"`
+}
+
+// RequestCompleted: the response (or the share threshold) arrived
+// (receipt_received -> completed).
+type RequestCompleted struct {
+	EventHeader
+	Result Result `json:"result"`
+}
+
+// ProofRejected: the coprocessors rejected the input proof (receipt_received -> failure; the
+// API reports it as accepted:false).
+type ProofRejected struct {
+	EventHeader
+	ExtraData string `json:"extraData"`
+}
+
+// ResponseTimedOut: no response within the response timeout (receipt_received -> timed_out).
+type ResponseTimedOut struct {
+	EventHeader
+	// Shares is how many user decrypt shares had arrived.
+	Shares int `json:"shares"`
+}
+
+// RequestFailed: an internal error that cannot be retried (any non-terminal -> failure).
+type RequestFailed struct {
+	EventHeader
+	Label   string `json:"label"`
+	Message string `json:"message"`
+}
+
+func (RequestAccepted) EventType() string       { return "RequestAccepted" }
+func (ReadinessCheckStarted) EventType() string { return "ReadinessCheckStarted" }
+func (ReadinessPassed) EventType() string       { return "ReadinessPassed" }
+func (ReadinessTimedOut) EventType() string     { return "ReadinessTimedOut" }
+func (ReadinessFailed) EventType() string       { return "ReadinessFailed" }
+func (TransactionSigned) EventType() string     { return "TransactionSigned" }
+func (TransactionReset) EventType() string      { return "TransactionReset" }
+func (ReceiptRecorded) EventType() string       { return "ReceiptRecorded" }
+func (TransactionFailed) EventType() string     { return "TransactionFailed" }
+func (ShareReceived) EventType() string         { return "ShareReceived" }
+func (RequestCompleted) EventType() string      { return "RequestCompleted" }
+func (ProofRejected) EventType() string         { return "ProofRejected" }
+func (ResponseTimedOut) EventType() string      { return "ResponseTimedOut" }
+func (RequestFailed) EventType() string         { return "RequestFailed" }
+
+// EventPrototypes returns one zero value of every event type, for registering them with a codec.
+func EventPrototypes() []Event {
+	return []Event{
+		RequestAccepted{}, ReadinessCheckStarted{}, ReadinessPassed{}, ReadinessTimedOut{},
+		ReadinessFailed{}, TransactionSigned{}, TransactionReset{}, ReceiptRecorded{},
+		TransactionFailed{}, ShareReceived{}, RequestCompleted{}, ProofRejected{},
+		ResponseTimedOut{}, RequestFailed{},
+	}
+}
+
+// StatusAfter is the status an event moves its job to, and false for events that do not change
+// the status (ReadinessCheckStarted, ShareReceived).
+func StatusAfter(e Event) (Status, bool) {
+	switch e := e.(type) {
+	case RequestAccepted:
+		return e.Status, true
+	case ReadinessPassed, TransactionReset:
+		return Processing, true
+	case ReadinessTimedOut, ResponseTimedOut:
+		return TimedOut, true
+	case ReadinessFailed, TransactionFailed, ProofRejected, RequestFailed:
+		return Failure, true
+	case TransactionSigned:
+		return TxInFlight, true
+	case ReceiptRecorded:
+		return ReceiptReceived, true
+	case RequestCompleted:
+		return Completed, true
+	default:
+		return Status{}, false
+	}
+}

@@ -1,0 +1,57 @@
+package domain
+
+import (
+	"fmt"
+
+	"github.com/google/uuid"
+)
+
+// JobID identifies a request for its whole life. It is a UUID; its text form is the canonical
+// lowercase 36-character one.
+type JobID uuid.UUID
+
+// NewJobID returns a random (version 4) job id.
+func NewJobID() JobID { return JobID(uuid.New()) }
+
+// ParseJobID reads a job id in its canonical text form.
+func ParseJobID(s string) (JobID, error) {
+	if len(s) != 36 {
+		return JobID{}, fmt.Errorf("job id %q: want a UUID like 0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11", s)
+	}
+	u, err := uuid.Parse(s)
+	if err != nil {
+		return JobID{}, fmt.Errorf("job id %q: %v", s, err)
+	}
+	return JobID(u), nil
+}
+
+func (id JobID) String() string { return uuid.UUID(id).String() }
+
+// IsZero reports whether id is the all-zero id (no job).
+func (id JobID) IsZero() bool { return id == JobID{} }
+
+// Stream is the name of the job's event stream: "request-<jobId>".
+func (id JobID) Stream() string { return StreamPrefix + id.String() }
+
+// StreamPrefix starts the name of every request stream.
+const StreamPrefix = "request-"
+
+// JobIDFromStream reads the job id out of a request stream's name.
+func JobIDFromStream(stream string) (JobID, bool) {
+	if len(stream) != len(StreamPrefix)+36 || stream[:len(StreamPrefix)] != StreamPrefix {
+		return JobID{}, false
+	}
+	id, err := ParseJobID(stream[len(StreamPrefix):])
+	return id, err == nil
+}
+
+func (id JobID) MarshalText() ([]byte, error) { return []byte(id.String()), nil }
+
+func (id *JobID) UnmarshalText(b []byte) error {
+	v, err := ParseJobID(string(b))
+	if err != nil {
+		return err
+	}
+	*id = v
+	return nil
+}

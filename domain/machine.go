@@ -1,0 +1,427 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Command asks for a change to one request. Every command carries the time it is decided at.
+type Command interface {
+	CommandName() string
+	Time() time.Time
+}
+
+// At is embedded in every command: the time the command is decided at.
+type At struct{ At time.Time }
+
+// Time returns the command's time.
+func (a At) Time() time.Time { return a.At }
+
+// Accept starts a request: the payload was validated and the content hash computed.
+type Accept struct {
+	At
+	JobID       JobID
+	Request     Request
+	ContentHash string
+}
+
+// StartReadiness records that a readiness worker picked a decrypt up.
+type StartReadiness struct{ At }
+
+// PassReadiness moves a decrypt that passed every readiness check to processing.
+type PassReadiness struct{ At }
+
+// TimeOutReadiness ends a decrypt whose readiness was not reached in time.
+type TimeOutReadiness struct{ At }
+
+// FailReadiness ends a decrypt whose ACL check denied it or whose readiness failed for good.
+type FailReadiness struct {
+	At
+	Label, Message string
+}
+
+// SignTransaction records the signed transaction about to be broadcast.
+type SignTransaction struct {
+	At
+	From   string
+	Nonce  uint64
+	TxHash string
+	RawTx  string
+}
+
+// ResetTransaction sends a tx_in_flight job back to processing: its recorded transaction is
+// known not to be on chain and never will be.
+type ResetTransaction struct {
+	At
+	Reason string
+}
+
+// RecordReceipt records the mined transaction and the gateway's request id.
+type RecordReceipt struct {
+	At
+	TxHash           string
+	BlockNumber      uint64
+	GatewayRequestID string
+}
+
+// FailTransaction ends a job whose transaction failed for good.
+type FailTransaction struct {
+	At
+	Label, Message string
+}
+
+// RecordShare records one KMS share of a user decrypt; the share that reaches Threshold
+// distinct signers also completes the job.
+type RecordShare struct {
+	At
+	Share     Share
+	Threshold int
+}
+
+// Complete ends an input proof (accepted) or a public decrypt with its result.
+type Complete struct {
+	At
+	Result Result
+}
+
+// RejectProof ends an input proof the coprocessors rejected.
+type RejectProof struct {
+	At
+	ExtraData string
+}
+
+// TimeOutResponse ends a job whose response did not arrive in time.
+type TimeOutResponse struct{ At }
+
+// Fail ends a job on an internal error that cannot be retried.
+type Fail struct {
+	At
+	Label, Message string
+}
+
+func (Accept) CommandName() string           { return "accept" }
+func (StartReadiness) CommandName() string   { return "start readiness" }
+func (PassReadiness) CommandName() string    { return "pass readiness" }
+func (TimeOutReadiness) CommandName() string { return "time out readiness" }
+func (FailReadiness) CommandName() string    { return "fail readiness" }
+func (SignTransaction) CommandName() string  { return "sign transaction" }
+func (ResetTransaction) CommandName() string { return "reset transaction" }
+func (RecordReceipt) CommandName() string    { return "record receipt" }
+func (FailTransaction) CommandName() string  { return "fail transaction" }
+func (RecordShare) CommandName() string      { return "record share" }
+func (Complete) CommandName() string         { return "complete" }
+func (RejectProof) CommandName() string      { return "reject proof" }
+func (TimeOutResponse) CommandName() string  { return "time out response" }
+func (Fail) CommandName() string             { return "fail" }
+
+// State is a request as its events leave it. The zero State is a stream with no events.
+type State struct {
+	JobID       JobID
+	Kind        Kind
+	Status      Status
+	ContentHash string
+	Request     Request
+	// Events is how many events the stream holds; the stream's version is Events-1.
+	Events int
+	// EnteredAt is when the job entered its current status.
+	EnteredAt        time.Time
+	ReadinessStarted bool
+	From             string
+	Nonce            uint64
+	TxHash           string
+	RawTx            string
+	GatewayRequestID string
+	Shares           []Share
+	Result           *Result
+	Label            string
+	Message          string
+}
+
+var (
+	// ErrIllegalTransition reports a command the job's status does not allow. A terminal job
+	// rejects every command with an error that matches both this and ErrTerminal.
+	ErrIllegalTransition = errors.New("illegal transition")
+	// ErrTerminal reports a command on a job that has reached a terminal status.
+	ErrTerminal = errors.New("job is terminal")
+	// ErrNoRequest reports a command on a stream that holds no request.
+	ErrNoRequest = errors.New("no such request")
+	// ErrAlreadyAccepted reports Accept on a stream that already holds a request.
+	ErrAlreadyAccepted = errors.New("request already accepted")
+	// ErrWrongKind reports a command that does not apply to the job's kind.
+	ErrWrongKind = errors.New("command does not apply to this request kind")
+	// ErrDuplicateShare reports a share from a signer whose share is already recorded.
+	ErrDuplicateShare = errors.New("duplicate share")
+	// ErrInvalidCommand reports a command missing what it must carry.
+	ErrInvalidCommand = errors.New("invalid command")
+)
+
+// TransitionError says which command met which status.
+type TransitionError struct {
+	Command string
+	Kind    Kind
+	Status  Status
+}
+
+func (e *TransitionError) Error() string {
+	if e.Status.Terminal() {
+		return fmt.Sprintf("%s: %s job is terminal (%s)", e.Command, e.Kind, e.Status)
+	}
+	return fmt.Sprintf("%s: not allowed for a %s job in %s", e.Command, e.Kind, e.Status)
+}
+
+func (e *TransitionError) Is(target error) bool {
+	return target == ErrIllegalTransition || (target == ErrTerminal && e.Status.Terminal())
+}
+
+// transitions is DESIGN section 3's table: for each kind, the statuses each status may move to.
+var transitions = map[Kind]map[Status][]Status{
+	PublicDecrypt: decryptTransitions,
+	UserDecrypt:   decryptTransitions,
+	InputProof: {
+		Processing:      {TxInFlight, Failure},
+		TxInFlight:      {Processing, ReceiptReceived, Failure},
+		ReceiptReceived: {Completed, Failure},
+	},
+}
+
+var decryptTransitions = map[Status][]Status{
+	Queued:          {Processing, TimedOut, Failure},
+	Processing:      {TxInFlight, Failure},
+	TxInFlight:      {Processing, ReceiptReceived, Failure},
+	ReceiptReceived: {Completed, TimedOut, Failure},
+}
+
+// CanTransition reports whether a job of kind k may move from one status to another.
+func CanTransition(k Kind, from, to Status) bool {
+	return slices.Contains(transitions[k][from], to)
+}
+
+// Decide returns the events a command produces on a job in state s, or a typed error and no
+// events. It never changes s.
+func Decide(s State, c Command) ([]Event, error) {
+	if a, ok := c.(Accept); ok {
+		return decideAccept(s, a)
+	}
+	if s.Status.IsZero() {
+		return nil, fmt.Errorf("%s: %w", c.CommandName(), ErrNoRequest)
+	}
+	h := EventHeader{JobID: s.JobID, At: c.Time()}
+	illegal := func() ([]Event, error) {
+		return nil, &TransitionError{Command: c.CommandName(), Kind: s.Kind, Status: s.Status}
+	}
+	// move checks the transition table and returns the single event e.
+	move := func(to Status, e Event) ([]Event, error) {
+		if !CanTransition(s.Kind, s.Status, to) {
+			return illegal()
+		}
+		return []Event{e}, nil
+	}
+	if s.Status.Terminal() {
+		return illegal()
+	}
+	readinessOnly := func() error {
+		if !s.Kind.NeedsReadiness() {
+			return fmt.Errorf("%s on %s: %w", c.CommandName(), s.Kind, ErrWrongKind)
+		}
+		return nil
+	}
+
+	switch c := c.(type) {
+	case StartReadiness:
+		if err := readinessOnly(); err != nil {
+			return nil, err
+		}
+		if s.Status != Queued {
+			return illegal()
+		}
+		return []Event{ReadinessCheckStarted{h}}, nil
+	case PassReadiness:
+		if err := readinessOnly(); err != nil {
+			return nil, err
+		}
+		return move(Processing, ReadinessPassed{h})
+	case TimeOutReadiness:
+		if err := readinessOnly(); err != nil {
+			return nil, err
+		}
+		if s.Status != Queued {
+			return illegal()
+		}
+		return move(TimedOut, ReadinessTimedOut{h})
+	case FailReadiness:
+		if err := readinessOnly(); err != nil {
+			return nil, err
+		}
+		if s.Status != Queued {
+			return illegal()
+		}
+		if c.Label == "" {
+			return nil, fmt.Errorf("%s: %w: no label", c.CommandName(), ErrInvalidCommand)
+		}
+		return move(Failure, ReadinessFailed{h, c.Label, c.Message})
+	case SignTransaction:
+		if c.TxHash == "" || c.RawTx == "" || c.From == "" {
+			return nil, fmt.Errorf("%s: %w: tx hash, raw transaction and sender are required", c.CommandName(), ErrInvalidCommand)
+		}
+		if s.Status != Processing {
+			return illegal()
+		}
+		return move(TxInFlight, TransactionSigned{h, c.From, c.Nonce, c.TxHash, c.RawTx})
+	case ResetTransaction:
+		if s.Status != TxInFlight {
+			return illegal()
+		}
+		return move(Processing, TransactionReset{h, s.TxHash, c.Reason})
+	case RecordReceipt:
+		if c.GatewayRequestID == "" || c.TxHash == "" {
+			return nil, fmt.Errorf("%s: %w: tx hash and gateway request id are required", c.CommandName(), ErrInvalidCommand)
+		}
+		if s.Status != TxInFlight {
+			return illegal()
+		}
+		if c.TxHash != s.TxHash {
+			return nil, fmt.Errorf("%s: %w: receipt for %s, job recorded %s", c.CommandName(), ErrInvalidCommand, c.TxHash, s.TxHash)
+		}
+		return move(ReceiptReceived, ReceiptRecorded{h, c.TxHash, c.BlockNumber, c.GatewayRequestID})
+	case FailTransaction:
+		if c.Label == "" {
+			return nil, fmt.Errorf("%s: %w: no label", c.CommandName(), ErrInvalidCommand)
+		}
+		if s.Status != Processing && s.Status != TxInFlight {
+			return illegal()
+		}
+		return move(Failure, TransactionFailed{h, s.TxHash, c.Label, c.Message})
+	case RecordShare:
+		if s.Kind != UserDecrypt {
+			return nil, fmt.Errorf("%s on %s: %w", c.CommandName(), s.Kind, ErrWrongKind)
+		}
+		if c.Threshold < 1 || c.Share.Signer == "" {
+			return nil, fmt.Errorf("%s: %w: a signer and a threshold of at least 1 are required", c.CommandName(), ErrInvalidCommand)
+		}
+		if s.Status != ReceiptReceived {
+			return illegal()
+		}
+		for _, have := range s.Shares {
+			if have.Signer == c.Share.Signer {
+				return nil, fmt.Errorf("%s from %s: %w", c.CommandName(), c.Share.Signer, ErrDuplicateShare)
+			}
+		}
+		events := []Event{ShareReceived{h, c.Share}}
+		if len(s.Shares)+1 >= c.Threshold {
+			shares := make([]UserDecryptShare, 0, len(s.Shares)+1)
+			for _, sh := range append(slices.Clip(s.Shares), c.Share) {
+				shares = append(shares, UserDecryptShare{Payload: sh.Payload, Signature: sh.Signature, ExtraData: sh.ExtraData})
+			}
+			events = append(events, RequestCompleted{h, Result{UserDecrypt: &UserDecryptResult{Result: shares}}})
+		}
+		return events, nil
+	case Complete:
+		if s.Kind == UserDecrypt {
+			return nil, fmt.Errorf("%s on %s (shares complete it): %w", c.CommandName(), s.Kind, ErrWrongKind)
+		}
+		if c.Result.Kind() != s.Kind {
+			return nil, fmt.Errorf("%s: %w: a %s result for a %s job", c.CommandName(), ErrInvalidCommand, c.Result.Kind(), s.Kind)
+		}
+		if c.Result.InputProof != nil && !c.Result.InputProof.Accepted {
+			return nil, fmt.Errorf("%s: %w: a rejected proof is recorded with RejectProof", c.CommandName(), ErrInvalidCommand)
+		}
+		if s.Status != ReceiptReceived {
+			return illegal()
+		}
+		return move(Completed, RequestCompleted{h, c.Result})
+	case RejectProof:
+		if s.Kind != InputProof {
+			return nil, fmt.Errorf("%s on %s: %w", c.CommandName(), s.Kind, ErrWrongKind)
+		}
+		if s.Status != ReceiptReceived {
+			return illegal()
+		}
+		return move(Failure, ProofRejected{h, c.ExtraData})
+	case TimeOutResponse:
+		if s.Status != ReceiptReceived {
+			return illegal()
+		}
+		return move(TimedOut, ResponseTimedOut{h, len(s.Shares)})
+	case Fail:
+		if c.Label == "" {
+			return nil, fmt.Errorf("%s: %w: no label", c.CommandName(), ErrInvalidCommand)
+		}
+		return move(Failure, RequestFailed{h, c.Label, c.Message})
+	default:
+		return nil, fmt.Errorf("%T: %w: unknown command", c, ErrInvalidCommand)
+	}
+}
+
+func decideAccept(s State, c Accept) ([]Event, error) {
+	if !s.Status.IsZero() {
+		return nil, fmt.Errorf("%s %s: %w", c.CommandName(), s.JobID, ErrAlreadyAccepted)
+	}
+	k := c.Request.Kind()
+	switch {
+	case c.JobID.IsZero():
+		return nil, fmt.Errorf("%s: %w: no job id", c.CommandName(), ErrInvalidCommand)
+	case k.IsZero():
+		return nil, fmt.Errorf("%s: %w: the request must hold exactly one payload", c.CommandName(), ErrInvalidCommand)
+	case c.ContentHash == "":
+		return nil, fmt.Errorf("%s: %w: no content hash", c.CommandName(), ErrInvalidCommand)
+	}
+	return []Event{RequestAccepted{
+		EventHeader: EventHeader{JobID: c.JobID, At: c.At.At},
+		Kind:        k,
+		Status:      k.InitialStatus(),
+		ContentHash: c.ContentHash,
+		Request:     c.Request,
+	}}, nil
+}
+
+// Evolve returns the state after event e. It trusts e: Decide is where rules are checked.
+func Evolve(s State, e Event) State {
+	s.Events++
+	if to, ok := StatusAfter(e); ok && to != s.Status {
+		s.Status = to
+		s.EnteredAt = e.Header().At
+	}
+	switch e := e.(type) {
+	case RequestAccepted:
+		s.JobID, s.Kind, s.ContentHash, s.Request = e.JobID, e.Kind, e.ContentHash, e.Request
+		s.Status, s.EnteredAt = e.Status, e.At
+	case ReadinessCheckStarted:
+		s.ReadinessStarted = true
+	case ReadinessTimedOut:
+		s.Label = LabelReadinessCheckTimedOut
+	case ReadinessFailed:
+		s.Label, s.Message = e.Label, e.Message
+	case TransactionSigned:
+		s.From, s.Nonce, s.TxHash, s.RawTx = e.From, e.Nonce, e.TxHash, e.RawTx
+	case TransactionReset:
+		s.TxHash, s.RawTx = "", ""
+	case ReceiptRecorded:
+		s.GatewayRequestID = e.GatewayRequestID
+	case TransactionFailed:
+		s.Label, s.Message = e.Label, e.Message
+	case ShareReceived:
+		s.Shares = append(slices.Clip(s.Shares), e.Share)
+	case RequestCompleted:
+		r := e.Result
+		s.Result = &r
+	case ProofRejected:
+		s.Label = LabelProofRejected
+		s.Result = &Result{InputProof: &InputProofResult{Accepted: false, Handles: []string{}, Signatures: []string{}, ExtraData: e.ExtraData}}
+	case ResponseTimedOut:
+		s.Label = LabelResponseTimedOut
+	case RequestFailed:
+		s.Label, s.Message = e.Label, e.Message
+	}
+	return s
+}
+
+// Fold evolves the zero State through events.
+func Fold(events []Event) State {
+	var s State
+	for _, e := range events {
+		s = Evolve(s, e)
+	}
+	return s
+}

@@ -1,0 +1,189 @@
+// Package eventstore defines the append-only event log that is the relayer's truth: streams of
+// events, each appended with the version the writer expects the stream to be at, and one global
+// order across all streams that readers and subscribers follow.
+//
+// The package owns the contract (Store), the record and position types, the typed errors and the
+// codec that turns typed events into stored ones and back. It knows nothing of the relayer's
+// domain and must never import it; backends live in sub-packages (eventstore/sqlite, ...) and all
+// pass the conformance suite in eventstore/storetest.
+package eventstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"time"
+)
+
+// Version is the 0-based version of an event within its stream: the first event of a stream has
+// version 0, and versions are gapless. As an expected version in Append, the constants NoStream
+// and Any have special meanings.
+type Version int64
+
+const (
+	// NoStream, as the expected version, requires that the stream has no events yet.
+	NoStream Version = -1
+	// Any, as the expected version, appends whatever the stream's current version is.
+	Any Version = -2
+)
+
+func (v Version) String() string {
+	switch v {
+	case NoStream:
+		return "no-stream"
+	case Any:
+		return "any"
+	default:
+		return fmt.Sprintf("%d", int64(v))
+	}
+}
+
+// Position is an event's place in the global order of the whole store. The first event ever
+// appended has position 1; position 0 means "before everything", so reading after 0 reads the
+// whole log. Positions increase in commit order but need not be contiguous.
+type Position uint64
+
+// Metadata travels with every event: who caused it and when it was recorded.
+type Metadata struct {
+	// CorrelationID ties together every event caused, directly or not, by one outside request.
+	CorrelationID string `json:"correlationId,omitempty"`
+	// CausationID is the id of the message or event that directly caused this one.
+	CausationID string `json:"causationId,omitempty"`
+	// RecordedAt is when the store committed the event. Append sets it when it is zero.
+	RecordedAt time.Time `json:"recordedAt"`
+}
+
+// Event is an event about to be appended: its type, the schema version of its data, the data as
+// JSON and its metadata. Build one with a Codec.
+type Event struct {
+	Type          string
+	SchemaVersion int
+	Data          json.RawMessage
+	Metadata      Metadata
+}
+
+// Record is an event as stored: the event plus where it lives.
+type Record struct {
+	Stream        string
+	Version       Version
+	Position      Position
+	Type          string
+	SchemaVersion int
+	Data          json.RawMessage
+	Metadata      Metadata
+}
+
+// Store is the event log. Implementations are safe for concurrent use.
+type Store interface {
+	// Append adds events to the end of stream, atomically, if the stream is at the expected
+	// version (or expected is Any). It returns the global position of the last appended event.
+	// On a version conflict it returns an error that matches ErrWrongExpectedVersion and can be
+	// unwrapped to a *WrongExpectedVersionError. When Append returns without error the events
+	// are durable.
+	Append(ctx context.Context, stream string, expected Version, events ...Event) (Position, error)
+
+	// ReadStream yields the events of stream from version from (inclusive), in version order.
+	// A stream with no events yields nothing (it is not an error).
+	ReadStream(ctx context.Context, stream string, from Version) iter.Seq2[Record, error]
+
+	// ReadAll yields every event whose position is greater than after, in global order, up to
+	// the last event committed when the read reached it, then stops.
+	ReadAll(ctx context.Context, after Position) iter.Seq2[Record, error]
+
+	// SubscribeAll is ReadAll that does not stop: after catching up it waits for new events and
+	// yields them as they are committed, in global order, never skipping one. It ends when ctx
+	// is done (yielding ctx's error) or when the caller stops iterating.
+	SubscribeAll(ctx context.Context, after Position) iter.Seq2[Record, error]
+
+	// Head returns the position of the last committed event (0 when the store is empty).
+	Head(ctx context.Context) (Position, error)
+
+	// Close releases the store. Appends in progress complete or fail; later calls fail with
+	// ErrClosed.
+	Close() error
+}
+
+var (
+	// ErrWrongExpectedVersion reports that a stream was not at the version an append expected.
+	ErrWrongExpectedVersion = errors.New("wrong expected version")
+	// ErrClosed reports a call on a closed store.
+	ErrClosed = errors.New("event store closed")
+	// ErrInvalidEvent reports an event that cannot be stored (empty type, invalid JSON, ...).
+	ErrInvalidEvent = errors.New("invalid event")
+	// ErrCorruptRecord reports a stored event that cannot be read back as it was written.
+	ErrCorruptRecord = errors.New("corrupt record")
+	// ErrUnknownEventType reports a stored event whose type the codec does not know.
+	ErrUnknownEventType = errors.New("unknown event type")
+	// ErrUnknownSchemaVersion reports a stored event whose schema version the codec cannot read.
+	ErrUnknownSchemaVersion = errors.New("unknown schema version")
+)
+
+// WrongExpectedVersionError carries the versions of a failed append. Actual is NoStream when the
+// stream has no events.
+type WrongExpectedVersionError struct {
+	Stream   string
+	Expected Version
+	Actual   Version
+}
+
+func (e *WrongExpectedVersionError) Error() string {
+	return fmt.Sprintf("append to %s: expected version %s, stream is at %s", e.Stream, e.Expected, e.Actual)
+}
+
+// Is makes errors.Is(err, ErrWrongExpectedVersion) true.
+func (e *WrongExpectedVersionError) Is(target error) bool { return target == ErrWrongExpectedVersion }
+
+// RecordError names the stored event that could not be read or decoded.
+type RecordError struct {
+	Stream   string
+	Version  Version
+	Position Position
+	Err      error
+}
+
+func (e *RecordError) Error() string {
+	return fmt.Sprintf("event %s@%d (position %d): %v", e.Stream, e.Version, e.Position, e.Err)
+}
+
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// CheckExpected is the rule every backend applies: it returns nil when a stream whose current
+// version is actual (NoStream when empty) may take an append that expects expected.
+func CheckExpected(stream string, expected, actual Version) error {
+	switch {
+	case expected == Any:
+		return nil
+	case expected == actual:
+		return nil
+	default:
+		return &WrongExpectedVersionError{Stream: stream, Expected: expected, Actual: actual}
+	}
+}
+
+// ValidateAppend checks the arguments of an append before any backend work: a non-empty stream
+// name, a meaningful expected version, at least one event, each with a type and valid JSON data.
+func ValidateAppend(stream string, expected Version, events []Event) error {
+	if stream == "" {
+		return fmt.Errorf("%w: empty stream name", ErrInvalidEvent)
+	}
+	if expected < Any {
+		return fmt.Errorf("%w: expected version %d is not a version, NoStream or Any", ErrInvalidEvent, int64(expected))
+	}
+	if len(events) == 0 {
+		return fmt.Errorf("%w: append to %s with no events", ErrInvalidEvent, stream)
+	}
+	for i, e := range events {
+		if e.Type == "" {
+			return fmt.Errorf("%w: event %d for %s has no type", ErrInvalidEvent, i, stream)
+		}
+		if e.SchemaVersion < 1 {
+			return fmt.Errorf("%w: event %d (%s) for %s has schema version %d, want 1 or more", ErrInvalidEvent, i, e.Type, stream, e.SchemaVersion)
+		}
+		if !json.Valid(e.Data) {
+			return fmt.Errorf("%w: event %d (%s) for %s has invalid JSON data", ErrInvalidEvent, i, e.Type, stream)
+		}
+	}
+	return nil
+}

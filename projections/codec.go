@@ -1,0 +1,51 @@
+package projections
+
+import (
+	"fmt"
+
+	"relayer/domain"
+	"relayer/eventstore"
+)
+
+// NewCodec returns the codec for every domain event at its current schema version. It is the one
+// place domain events meet the store's encoding; workers, the API and the commands all use it.
+func NewCodec() *eventstore.Codec {
+	c := eventstore.NewCodec()
+	for _, register := range []func(*eventstore.Codec, int) error{
+		eventstore.Register[domain.RequestAccepted],
+		eventstore.Register[domain.ReadinessCheckStarted],
+		eventstore.Register[domain.ReadinessPassed],
+		eventstore.Register[domain.ReadinessTimedOut],
+		eventstore.Register[domain.ReadinessFailed],
+		eventstore.Register[domain.TransactionSigned],
+		eventstore.Register[domain.TransactionReset],
+		eventstore.Register[domain.ReceiptRecorded],
+		eventstore.Register[domain.TransactionFailed],
+		eventstore.Register[domain.ShareReceived],
+		eventstore.Register[domain.RequestCompleted],
+		eventstore.Register[domain.ProofRejected],
+		eventstore.Register[domain.ResponseTimedOut],
+		eventstore.Register[domain.RequestFailed],
+	} {
+		if err := register(c, 1); err != nil {
+			panic(fmt.Sprintf("projections codec: %v", err)) // a programming error, caught by every test
+		}
+	}
+	if len(c.Types()) != len(domain.EventPrototypes()) {
+		panic("projections codec: the domain has events the codec does not register")
+	}
+	return c
+}
+
+// DecodeEvent decodes a record into a domain event with codec c.
+func DecodeEvent(c *eventstore.Codec, r eventstore.Record) (domain.Event, error) {
+	v, err := c.Decode(r)
+	if err != nil {
+		return nil, err
+	}
+	e, ok := v.(domain.Event)
+	if !ok {
+		return nil, &eventstore.RecordError{Stream: r.Stream, Version: r.Version, Position: r.Position, Err: fmt.Errorf("%w: %s is not a domain event", eventstore.ErrUnknownEventType, r.Type)}
+	}
+	return e, nil
+}
