@@ -182,7 +182,7 @@ var transitions = map[Kind]map[Status][]Status{
 	InputProof: {
 		Processing:      {TxInFlight, Failure},
 		TxInFlight:      {Processing, ReceiptReceived, Failure},
-		ReceiptReceived: {Completed, Failure},
+		ReceiptReceived: {Completed, TimedOut, Failure},
 	},
 }
 
@@ -240,6 +240,9 @@ func Decide(s State, c Command) ([]Event, error) {
 	case PassReadiness:
 		if err := readinessOnly(); err != nil {
 			return nil, err
+		}
+		if s.Status != Queued {
+			return illegal()
 		}
 		return move(Processing, ReadinessPassed{h})
 	case TimeOutReadiness:

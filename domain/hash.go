@@ -1,0 +1,105 @@
+package domain
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"io"
+)
+
+// contentHashVersion opens every content hash preimage. Changing the encoding below means
+// changing this tag (and the golden values in hash_test.go): content hashes already recorded in
+// RequestAccepted events keep their meaning, new ones simply differ.
+const contentHashVersion = "relayer-content-hash/v1"
+
+// ContentHash identifies a request by what it asks for, so that a resubmission of the same
+// request can be recognised: the lowercase hex SHA-256 of a canonical encoding of the fields that
+// define it.
+//
+//   - input proof: contractChainId, contractAddress, userAddress, ciphertextWithInputVerification,
+//     extraData.
+//   - public decrypt: ciphertextHandles (in order), extraData.
+//   - user decrypt: handleContractPairs (in order), contractsChainId, contractAddresses (in
+//     order), userAddress, publicKey, extraData. Not the signature and not requestValidity: the
+//     same request re-signed, or signed for another window, is the same request.
+//
+// The encoding is unambiguous: the version tag, then the kind's name, then each field in the
+// order above, each written as an 8-byte big-endian length followed by its bytes. Strings are
+// written as they are (the normalized text of the Parse functions), integers as 8 big-endian
+// bytes, lists as a field holding their length followed by their entries.
+//
+// ContentHash does not normalize: it expects r as the Parse functions return it, so that, for
+// example, an address written in any case hashes the same. It returns "" if r does not hold
+// exactly one payload.
+func ContentHash(r Request) string {
+	h := sha256.New()
+	if !writeContentPreimage(h, r) {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writeContentPreimage writes the encoding ContentHash hashes; false if r has no single kind.
+func writeContentPreimage(w io.Writer, r Request) bool {
+	k := r.Kind()
+	if k.IsZero() {
+		return false
+	}
+	e := preimageWriter{w: w}
+	e.str(contentHashVersion)
+	e.str(k.String())
+	switch k {
+	case InputProof:
+		ip := r.InputProof
+		e.u64(ip.ContractChainID)
+		e.str(ip.ContractAddress)
+		e.str(ip.UserAddress)
+		e.str(ip.Ciphertext)
+		e.str(ip.ExtraData)
+	case PublicDecrypt:
+		pd := r.PublicDecrypt
+		e.u64(uint64(len(pd.CiphertextHandles)))
+		for _, h := range pd.CiphertextHandles {
+			e.str(h)
+		}
+		e.str(pd.ExtraData)
+	case UserDecrypt:
+		ud := r.UserDecrypt
+		e.u64(uint64(len(ud.HandleContractPairs)))
+		for _, pair := range ud.HandleContractPairs {
+			e.str(pair.Handle)
+			e.str(pair.ContractAddress)
+		}
+		e.u64(ud.ContractsChainID)
+		e.u64(uint64(len(ud.ContractAddresses)))
+		for _, a := range ud.ContractAddresses {
+			e.str(a)
+		}
+		e.str(ud.UserAddress)
+		e.str(ud.PublicKey)
+		e.str(ud.ExtraData)
+	}
+	return true
+}
+
+// preimageWriter writes length-prefixed fields. Writes to a hash never fail.
+type preimageWriter struct {
+	w   io.Writer
+	buf [8]byte
+}
+
+func (e *preimageWriter) length(n int) {
+	binary.BigEndian.PutUint64(e.buf[:], uint64(n))
+	e.w.Write(e.buf[:])
+}
+
+func (e *preimageWriter) str(s string) {
+	e.length(len(s))
+	io.WriteString(e.w, s)
+}
+
+func (e *preimageWriter) u64(v uint64) {
+	e.length(8)
+	binary.BigEndian.PutUint64(e.buf[:], v)
+	e.w.Write(e.buf[:])
+}

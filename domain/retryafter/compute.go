@@ -1,0 +1,227 @@
+package retryafter
+
+import (
+	"math"
+	"time"
+)
+
+// Input is what Compute needs to know about one job. The caller reads it from the projections:
+// Position and TxQueueLen from the queues read model, Elapsed from the timers read model.
+type Input struct {
+	Kind   Kind
+	Status Status
+	// Stage picks the decrypt row of the seed's table (see Stage); input proofs ignore it.
+	Stage Stage
+	// Position is the job's own 0-based place p in the queue it is in now: the readiness queue
+	// for StageReadinessQueue, the TX queue otherwise. Negative values are taken as 0.
+	Position int64
+	// TxQueueLen is Q, the TX queue's length, used where the job will join its end (a queued or
+	// awaiting decrypt). Negative values are taken as 0.
+	TxQueueLen int64
+	// Elapsed is E, the time since the job entered its current status. Only ReceiptReceived uses
+	// it (the backoff table); negative values are taken as 0.
+	Elapsed time.Duration
+}
+
+// Formula names the row of the seed's tables an Estimate came from.
+type Formula uint8
+
+const (
+	FormulaNone           Formula = iota // terminal status: nothing to wait for
+	FormulaUnknown                       // zero Kind or Status: MinSeconds, no ETA
+	FormulaTxQueue                       // p/D + P + T
+	FormulaReadinessQueue                // p/C + Q/D + P + T
+	FormulaOutOfReadiness                // R + Q/D + P + T
+	FormulaTxInFlight                    // P
+	FormulaReceiptBackoff                // B(E), no margin
+)
+
+var formulaNames = [...]string{"none", "unknown", "tx_queue", "readiness_queue", "out_of_readiness", "tx_in_flight", "receipt_backoff"}
+
+func (f Formula) String() string {
+	if int(f) < len(formulaNames) {
+		return formulaNames[f]
+	}
+	return "invalid"
+}
+
+// Estimate is Compute's answer.
+type Estimate struct {
+	// Seconds is the Retry-After value: ⌈ETA × (1+M)⌉ in seconds clamped to [min, max], B(E)
+	// clamped for ReceiptReceived, 0 for a terminal job.
+	Seconds int
+	// ETA is the estimated time until the job completes, without safety margin and without clamp
+	// (ms resolution, saturating at the largest Duration). For ReceiptReceived, where the seed
+	// calls the response time unpredictable, it is the backoff step B(E). 0 when terminal.
+	ETA time.Duration
+	// EtaSeconds is ETA in whole seconds, rounded up (for result.etaSeconds).
+	EtaSeconds int64
+	// HintMs is ⌈ETA × (1+M)⌉ in ms, before the ceiling to seconds and the clamp (the seed's
+	// "× 1.2" column); B(E) in ms for ReceiptReceived; 0 when terminal or unknown. Saturates.
+	HintMs int64
+	// Formula is the row of the seed's tables that was used.
+	Formula Formula
+}
+
+const (
+	// positionCap bounds p and Q: beyond a trillion entries every hint is MaxSeconds anyway and
+	// the ETA saturates, and the bound keeps the exact arithmetic inside 128 bits.
+	positionCap = 1_000_000_000_000
+	milliPerSec = 1000
+	ppm         = 1_000_000
+)
+
+// Compute returns the Retry-After hint and ETA for one job, by the seed's formulas.
+//
+// Input proofs (one queue): queued and processing ⌈(p/D + P + T)(1+M)⌉; tx_in_flight ⌈P(1+M)⌉.
+// Decrypts (two queues): queued in the readiness queue ⌈(p/C + Q/D + P + T)(1+M)⌉; queued with its
+// readiness check in progress, or processing but not yet in the TX queue ⌈(R + Q/D + P + T)(1+M)⌉;
+// processing in the TX queue ⌈(p/D + P + T)(1+M)⌉; tx_in_flight ⌈P(1+M)⌉. Both: receipt_received
+// B(E) without margin; completed, timed_out and failure 0. Every non-terminal hint is clamped to
+// [MinSeconds, MaxSeconds].
+//
+// cfg should be valid (Validate); Compute never panics on an invalid one but pulls each value
+// into its valid range first (a rate of 0 becomes 0.001, min above max becomes max = min, an
+// empty backoff table becomes the default).
+func Compute(cfg Config, in Input) Estimate {
+	if in.Status.Terminal() {
+		return Estimate{Formula: FormulaNone}
+	}
+	lo, hi := bounds(cfg)
+	if in.Kind.IsZero() || in.Status.IsZero() || int(in.Kind.k) >= len(kindNames) || int(in.Status.s) >= len(statusNames) {
+		return Estimate{Seconds: int(lo), Formula: FormulaUnknown}
+	}
+	if in.Status == ReceiptReceived {
+		b := backoffSeconds(cfg.ReceiptBackoff, durationMs(in.Elapsed))
+		eta := time.Duration(b) * time.Second
+		return Estimate{Seconds: int(clamp(b, lo, hi)), ETA: eta, EtaSeconds: b, HintMs: b * milliPerSec, Formula: FormulaReceiptBackoff}
+	}
+
+	tps, procMs := cfg.InputProofTPS, cfg.InputProofProcessingMs
+	switch in.Kind {
+	case UserDecrypt:
+		tps, procMs = cfg.UserDecryptTPS, cfg.UserDecryptProcessingMs
+	case PublicDecrypt:
+		tps, procMs = cfg.PublicDecryptTPS, cfg.PublicDecryptProcessingMs
+	}
+	d := milliRate(tps)
+	p, q := count(in.Position), count(in.TxQueueLen)
+	pMs, tMs := nominalMs(procMs), nominalMs(cfg.TxConfirmationMs)
+
+	// ETA in ms = (n1·1e6/r1 + n2·1e6/r2 + k): n items ahead in a queue drained at r thousandths
+	// of an item per second take n·1e6/r ms.
+	var n1, r1, n2, r2, k uint64 = 0, 1, 0, 1, pMs + tMs
+	f := FormulaTxQueue
+	switch {
+	case in.Status == TxInFlight:
+		k, f = pMs, FormulaTxInFlight
+	case !in.Kind.Decrypt():
+		n1, r1 = p, d
+	default:
+		switch stage(in) {
+		case StageReadinessQueue:
+			n1, r1, n2, r2, f = p, readinessRate(cfg), q, d, FormulaReadinessQueue
+		case StageReadinessInProgress, StageAwaitingTxQueue:
+			n1, r1, k, f = q, d, k+nominalMs(cfg.ReadinessCheckMs), FormulaOutOfReadiness
+		default: // StageTxQueue
+			n1, r1 = p, d
+		}
+	}
+
+	// One fraction num/den (ms) for the whole sum, so nothing is rounded before the final ceiling.
+	den := r1 * r2
+	num := mul64(n1*ppm, r2).add(mul64(n2*ppm, r1)).add(mul64(k, den))
+
+	etaCeilMs := num.divCeil(den)
+	etaMs := etaCeilMs.sat(math.MaxInt64 / int64(time.Millisecond))
+	etaSec := etaCeilMs.divCeil(milliPerSec).sat(math.MaxInt64)
+
+	// Retry-After = ⌈num/den · (1e6+m)/1e6 / 1000⌉ = ⌈⌈num·(1e6+m) / den⌉ / 1e9⌉: nested
+	// ceilings of exact divisions equal the ceiling of the whole fraction.
+	margined := num.mul(ppm + marginPPM(cfg.SafetyMargin)).divCeil(den) // ms × 1e6
+	secs := margined.divCeil(ppm * milliPerSec).sat(hi)
+	return Estimate{
+		Seconds:    int(clamp(secs, lo, hi)),
+		ETA:        time.Duration(etaMs) * time.Millisecond,
+		EtaSeconds: etaSec,
+		HintMs:     margined.divCeil(ppm).sat(math.MaxInt64),
+		Formula:    f,
+	}
+}
+
+// stage resolves StageAuto (and any stage that does not fit the status) for a decrypt.
+func stage(in Input) Stage {
+	if in.Status == Queued {
+		if in.Stage == StageReadinessInProgress {
+			return in.Stage
+		}
+		return StageReadinessQueue
+	}
+	if in.Stage == StageAwaitingTxQueue {
+		return in.Stage
+	}
+	return StageTxQueue
+}
+
+// bounds returns the clamp [lo, hi] with invalid values pulled into range.
+func bounds(cfg Config) (lo, hi int64) {
+	lo = clamp(int64(cfg.MinSeconds), 1, MaxRetrySeconds)
+	hi = clamp(int64(cfg.MaxSeconds), lo, MaxRetrySeconds)
+	return lo, hi
+}
+
+// backoffSeconds is B(E): the last step whose threshold is <= E. A table that does not start at
+// 0 answers its first step before its first threshold; an empty one is the default table.
+func backoffSeconds(steps []BackoffStep, elapsedMs int64) int64 {
+	if len(steps) == 0 {
+		steps = defaultBackoff[:]
+	}
+	b := steps[0].RetrySeconds
+	for _, s := range steps[1:] {
+		if s.ElapsedMs > elapsedMs {
+			break
+		}
+		b = s.RetrySeconds
+	}
+	return clamp(int64(b), 1, MaxRetrySeconds)
+}
+
+var defaultBackoff = [...]BackoffStep{{0, 4}, {60_000, 10}, {120_000, 30}, {300_000, 60}, {900_000, 300}}
+
+// milliRate converts a rate per second to thousandths per second, in [1, 1e9].
+func milliRate(perSecond float64) uint64 {
+	if !(perSecond >= MinTPS) { // also NaN
+		return 1
+	}
+	if perSecond >= MaxTPS {
+		return MaxTPS * milliPerSec
+	}
+	return uint64(math.Round(perSecond * milliPerSec))
+}
+
+// readinessRate is the readiness queue's drain rate in thousandths per second: the observed
+// ReadinessDrainRate when set, else the seed's C per second.
+func readinessRate(cfg Config) uint64 {
+	if cfg.ReadinessDrainRate > 0 {
+		return milliRate(cfg.ReadinessDrainRate)
+	}
+	return uint64(clamp(int64(cfg.ReadinessMaxConcurrency), 1, MaxConcurrency)) * milliPerSec
+}
+
+func marginPPM(m float64) uint64 {
+	if !(m > 0) { // also NaN
+		return 0
+	}
+	if m >= 1 {
+		return ppm
+	}
+	return uint64(math.Round(m * ppm))
+}
+
+func nominalMs(ms int64) uint64 { return uint64(clamp(ms, 0, MaxNominalMs)) }
+
+func count(n int64) uint64 { return uint64(clamp(n, 0, positionCap)) }
+
+func durationMs(d time.Duration) int64 { return max(d, 0).Milliseconds() }
+
+func clamp(v, lo, hi int64) int64 { return min(max(v, lo), hi) }

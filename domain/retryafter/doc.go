@@ -1,0 +1,22 @@
+// Package retryafter owns the relayer's polling policy: how many seconds a client should wait
+// before it asks again about a job (the Retry-After header and result.etaSeconds), and how long a
+// client whose request was refused by an inbound rate limit should back off (retryAfterMs).
+//
+// It implements the formulas of the seed design "dynamic Retry-After" exactly — one queue for
+// input proofs (TX throttler, drained at D per second), two for decrypts (readiness queue drained
+// at C per second, then the TX queue) — with the ReceiptReceived backoff table B(E), the safety
+// margin M and the [min, max] clamp. The worked tables of that design are its test vectors.
+// Beyond the seed, Adaptive replaces nominal times and drain rates with observed ones when enough
+// samples back them, and deny.go implements ADR 0010's deny-streak backoff for inbound limits.
+//
+// Everything here is pure except DenyTracker: no I/O, no clock (callers pass the job's elapsed
+// time and "now"), no global state, no randomness that is not injected, and no imports outside the
+// standard library (not even relayer/domain; Kind and Status here mirror the domain's names so
+// callers convert with String/Parse). Arithmetic is done in integer milliseconds with exact
+// rational steps (128-bit intermediates), so an exact value such as 3000 ms becomes 3 s and never
+// 4 s. Config values are resolved to 1 ms, rates to 0.001 per second and the margin to 1e-6.
+//
+// The package must never read the event log, a projection or a clock itself: the caller gathers
+// the job's position p, the TX queue length Q and the elapsed time E from the queues and timers
+// projections and hands them over in an Input.
+package retryafter

@@ -1,0 +1,890 @@
+package domain
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file turns the bodies of the public API's three POST requests (v2, JSON, camelCase) into
+// the normalized payloads of request.go, or into a *ValidationError that says everything that is
+// wrong with them.
+//
+// Labels and their precedence. A body can be wrong in several ways at once; the error carries
+// exactly one label, the first that applies in this order:
+//
+//  1. malformed_json: the body is not JSON, or not a JSON object. Nothing else is checked.
+//  2. missing_fields: required fields are absent (or null). Details list every missing field,
+//     and only those.
+//  3. validation_failed: fields are present but wrong (type, format, range, size, cross-field
+//     rules), duplicated, or unknown. Details list every such problem.
+//  4. host_chain_id_not_supported: the request is otherwise valid but names a chain (a chain id
+//     field, or the chain encoded in a handle) that is not one of the configured host chains.
+//
+// Details come in the order of the fields in the request's schema (the order of request.go and of
+// the API documentation), nested fields and array entries where their parent is, unknown fields
+// last within their object. Each field gets at most one issue: the first rule it breaks.
+
+// Validation error labels, as the API reports them.
+const (
+	LabelMalformedJSON           = "malformed_json"
+	LabelMissingFields           = "missing_fields"
+	LabelValidationFailed        = "validation_failed"
+	LabelHostChainIDNotSupported = "host_chain_id_not_supported"
+)
+
+// FieldIssue is one problem with one field. Field is the field's path with its JSON names and
+// array indices: "userAddress", "ciphertextHandles[0]", "handleContractPairs[2].handle",
+// "requestValidity.durationDays".
+type FieldIssue struct {
+	Field string `json:"field"`
+	Issue string `json:"issue"`
+}
+
+// ValidationError reports a request body the relayer refuses. Label is one of the Label*
+// constants above; Details has one entry per problem (none for malformed_json).
+type ValidationError struct {
+	Label   string       `json:"label"`
+	Message string       `json:"message"`
+	Details []FieldIssue `json:"details,omitempty"`
+}
+
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Label)
+	b.WriteString(": ")
+	b.WriteString(e.Message)
+	for i, d := range e.Details {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
+		b.WriteString(d.Field)
+		b.WriteString(": ")
+		b.WriteString(d.Issue)
+	}
+	return b.String()
+}
+
+// Defaults for the limits of ValidationConfig left at zero.
+const (
+	// DefaultMaxHandles bounds ciphertextHandles and handleContractPairs.
+	DefaultMaxHandles = 256
+	// DefaultMaxContractAddresses is the gateway's own limit on a user decrypt's contractAddresses
+	// (MAX_USER_DECRYPT_CONTRACT_ADDRESSES in the Decryption contract).
+	DefaultMaxContractAddresses = 10
+	// DefaultMaxCiphertextBytes bounds an input proof's ciphertextWithInputVerification, decoded.
+	DefaultMaxCiphertextBytes = 8 << 20
+	// DefaultMaxPublicKeyBytes bounds a user decrypt's publicKey, decoded.
+	DefaultMaxPublicKeyBytes = 64 << 10
+	// DefaultMaxExtraDataBytes bounds extraData, decoded.
+	DefaultMaxExtraDataBytes = 4 << 10
+	// DefaultMaxDurationDays is the gateway's limit on requestValidity.durationDays
+	// (MAX_USER_DECRYPT_DURATION_DAYS in the Decryption contract).
+	DefaultMaxDurationDays = 365
+)
+
+// ErrInvalidValidationConfig is wrapped by the error of ValidationConfig.Validate, and by the
+// (non-*ValidationError) error the Parse functions return when given an invalid config.
+var ErrInvalidValidationConfig = errors.New("invalid validation config")
+
+// ValidationConfig is what request validation depends on besides the body. Limits left at zero
+// take their Default*; negative limits are invalid.
+type ValidationConfig struct {
+	// HostChainIDs are the host chains this relayer serves: a request naming any other chain is
+	// refused with host_chain_id_not_supported. At least one is required.
+	HostChainIDs []uint64
+	// MaxHandles bounds the entries of ciphertextHandles and of handleContractPairs.
+	MaxHandles int
+	// MaxContractAddresses bounds the entries of a user decrypt's contractAddresses.
+	MaxContractAddresses int
+	// MaxCiphertextBytes bounds ciphertextWithInputVerification (decoded bytes, i.e. half its
+	// hex digits).
+	MaxCiphertextBytes int
+	// MaxPublicKeyBytes bounds a user decrypt's publicKey (decoded bytes).
+	MaxPublicKeyBytes int
+	// MaxExtraDataBytes bounds extraData (decoded bytes, without the 0x).
+	MaxExtraDataBytes int
+	// MaxDurationDays bounds requestValidity.durationDays.
+	MaxDurationDays uint64
+}
+
+// Validate reports a config the Parse functions cannot work with: no host chain, a zero or
+// repeated host chain id, or a negative limit. The error wraps ErrInvalidValidationConfig.
+func (c ValidationConfig) Validate() error {
+	var problems []string
+	if len(c.HostChainIDs) == 0 {
+		problems = append(problems, "HostChainIDs must name at least one host chain")
+	}
+	seen := make(map[uint64]bool, len(c.HostChainIDs))
+	for _, id := range c.HostChainIDs {
+		switch {
+		case id == 0:
+			problems = append(problems, "HostChainIDs must not contain 0")
+		case seen[id]:
+			problems = append(problems, fmt.Sprintf("HostChainIDs lists %d more than once", id))
+		}
+		seen[id] = true
+	}
+	for _, l := range []struct {
+		name string
+		v    int
+	}{
+		{"MaxHandles", c.MaxHandles},
+		{"MaxContractAddresses", c.MaxContractAddresses},
+		{"MaxCiphertextBytes", c.MaxCiphertextBytes},
+		{"MaxPublicKeyBytes", c.MaxPublicKeyBytes},
+		{"MaxExtraDataBytes", c.MaxExtraDataBytes},
+	} {
+		if l.v < 0 {
+			problems = append(problems, fmt.Sprintf("%s must not be negative (0 means the default)", l.name))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%w: %s", ErrInvalidValidationConfig, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// withDefaults returns c with every zero limit replaced by its default.
+func (c ValidationConfig) withDefaults() ValidationConfig {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&c.MaxHandles, DefaultMaxHandles)
+	def(&c.MaxContractAddresses, DefaultMaxContractAddresses)
+	def(&c.MaxCiphertextBytes, DefaultMaxCiphertextBytes)
+	def(&c.MaxPublicKeyBytes, DefaultMaxPublicKeyBytes)
+	def(&c.MaxExtraDataBytes, DefaultMaxExtraDataBytes)
+	if c.MaxDurationDays == 0 {
+		c.MaxDurationDays = DefaultMaxDurationDays
+	}
+	return c
+}
+
+// HostChainID is the id of the host chain a handle was created on: the big-endian uint64 in the
+// handle's bytes 22 to 29 (0-based, inclusive). Bytes 0-20 are a hash, 21 the index in its
+// input, 30 the FHE type and 31 the handle version.
+func HostChainID(handle [32]byte) uint64 {
+	return binary.BigEndian.Uint64(handle[22:30])
+}
+
+// ParseHandle reads a handle in the API's form, 0x followed by 64 hex digits of either case.
+func ParseHandle(s string) ([32]byte, error) {
+	h, _, issue := normalizeHandle(s)
+	if issue != "" {
+		return [32]byte{}, fmt.Errorf("handle %s", issue)
+	}
+	return h, nil
+}
+
+// Field names of each request body, in schema order.
+var (
+	inputProofFields    = []string{"contractChainId", "contractAddress", "userAddress", "ciphertextWithInputVerification", "extraData"}
+	publicDecryptFields = []string{"ciphertextHandles", "extraData"}
+	userDecryptFields   = []string{"handleContractPairs", "requestValidity", "contractsChainId", "contractAddresses", "userAddress", "signature", "publicKey", "extraData"}
+	pairFields          = []string{"handle", "contractAddress"}
+	validityFields      = []string{"startTimestamp", "durationDays"}
+)
+
+// ParseInputProof validates an input proof body and returns its normalized payload. Errors are
+// *ValidationError, except for an invalid cfg (see ValidationConfig.Validate).
+func ParseInputProof(body []byte, cfg ValidationConfig) (InputProofRequest, error) {
+	p, obj, err := startParse(body, cfg, inputProofFields)
+	if err != nil {
+		return InputProofRequest{}, err
+	}
+	var out InputProofRequest
+	if raw, ok := p.field(obj, "contractChainId"); ok {
+		if v, ok := p.chainID("contractChainId", raw); ok {
+			out.ContractChainID = v
+			p.hostChain("contractChainId", v)
+		}
+	}
+	if raw, ok := p.field(obj, "contractAddress"); ok {
+		out.ContractAddress, _ = p.address("contractAddress", raw)
+	}
+	if raw, ok := p.field(obj, "userAddress"); ok {
+		out.UserAddress, _ = p.address("userAddress", raw)
+	}
+	if raw, ok := p.field(obj, "ciphertextWithInputVerification"); ok {
+		out.Ciphertext, _ = p.bareHex("ciphertextWithInputVerification", raw, p.cfg.MaxCiphertextBytes)
+	}
+	if raw, ok := p.field(obj, "extraData"); ok {
+		out.ExtraData, _ = p.extraData("extraData", raw)
+	}
+	p.finish(obj)
+	if err := p.sink.err(); err != nil {
+		return InputProofRequest{}, err
+	}
+	return out, nil
+}
+
+// ParsePublicDecrypt validates a public decrypt body and returns its normalized payload. Errors
+// are *ValidationError, except for an invalid cfg (see ValidationConfig.Validate).
+func ParsePublicDecrypt(body []byte, cfg ValidationConfig) (PublicDecryptRequest, error) {
+	p, obj, err := startParse(body, cfg, publicDecryptFields)
+	if err != nil {
+		return PublicDecryptRequest{}, err
+	}
+	var out PublicDecryptRequest
+	if raw, ok := p.field(obj, "ciphertextHandles"); ok {
+		if elems, ok := p.array("ciphertextHandles", raw, p.cfg.MaxHandles); ok {
+			out.CiphertextHandles = make([]string, len(elems))
+			for i, e := range elems {
+				path := indexPath("ciphertextHandles", i)
+				if h, b, ok := p.handle(path, e); ok {
+					out.CiphertextHandles[i] = h
+					p.hostChain(path, HostChainID(b))
+				}
+			}
+		}
+	}
+	if raw, ok := p.field(obj, "extraData"); ok {
+		out.ExtraData, _ = p.extraData("extraData", raw)
+	}
+	p.finish(obj)
+	if err := p.sink.err(); err != nil {
+		return PublicDecryptRequest{}, err
+	}
+	return out, nil
+}
+
+// ParseUserDecrypt validates a user decrypt body and returns its normalized payload. Besides each
+// field's own rules: every pair's contractAddress must be listed in contractAddresses, and
+// userAddress must not be (the gateway refuses both). The signature is checked for form only, and
+// the validity window is not compared with any clock. Errors are *ValidationError, except for an
+// invalid cfg (see ValidationConfig.Validate).
+func ParseUserDecrypt(body []byte, cfg ValidationConfig) (UserDecryptRequest, error) {
+	p, obj, err := startParse(body, cfg, userDecryptFields)
+	if err != nil {
+		return UserDecryptRequest{}, err
+	}
+	var out UserDecryptRequest
+
+	// contractAddresses comes after handleContractPairs, but the pairs are checked against it:
+	// read it once quietly first. Its problems are reported in their place below.
+	quiet := p.quiet()
+	listed, listedOK := quiet.contractAddresses(obj)
+	listedOK = listedOK && quiet.sink.empty()
+
+	if raw, ok := p.field(obj, "handleContractPairs"); ok {
+		if elems, ok := p.array("handleContractPairs", raw, p.cfg.MaxHandles); ok {
+			out.HandleContractPairs = make([]HandleContractPair, len(elems))
+			for i, e := range elems {
+				path := indexPath("handleContractPairs", i)
+				pobj, ok := p.object(path, e, pairFields)
+				if !ok {
+					continue
+				}
+				pair := &out.HandleContractPairs[i]
+				if raw, ok := p.field(pobj, "handle"); ok {
+					if h, b, ok := p.handle(path+".handle", raw); ok {
+						pair.Handle = h
+						p.hostChain(path+".handle", HostChainID(b))
+					}
+				}
+				if raw, ok := p.field(pobj, "contractAddress"); ok {
+					if a, ok := p.address(path+".contractAddress", raw); ok {
+						pair.ContractAddress = a
+						if listedOK && !slices.Contains(listed, a) {
+							p.sink.addInvalid(path+".contractAddress", "must be one of contractAddresses")
+						}
+					}
+				}
+				p.finish(pobj)
+			}
+		}
+	}
+	if raw, ok := p.field(obj, "requestValidity"); ok {
+		if vobj, ok := p.object("requestValidity", raw, validityFields); ok {
+			if raw, ok := p.field(vobj, "startTimestamp"); ok {
+				out.RequestValidity.StartTimestamp, _ = p.decimalString("requestValidity.startTimestamp", raw)
+			}
+			if raw, ok := p.field(vobj, "durationDays"); ok {
+				if d, ok := p.decimalString("requestValidity.durationDays", raw); ok {
+					switch {
+					case d < 1:
+						p.sink.addInvalid("requestValidity.durationDays", "must be at least 1")
+					case d > p.cfg.MaxDurationDays:
+						p.sink.addInvalid("requestValidity.durationDays", fmt.Sprintf("must be at most %d", p.cfg.MaxDurationDays))
+					default:
+						out.RequestValidity.DurationDays = d
+					}
+				}
+			}
+			p.finish(vobj)
+		}
+	}
+	if raw, ok := p.field(obj, "contractsChainId"); ok {
+		if v, ok := p.chainID("contractsChainId", raw); ok {
+			out.ContractsChainID = v
+			p.hostChain("contractsChainId", v)
+		}
+	}
+	out.ContractAddresses, _ = p.contractAddresses(obj)
+	if raw, ok := p.field(obj, "userAddress"); ok {
+		if a, ok := p.address("userAddress", raw); ok {
+			out.UserAddress = a
+			if slices.Contains(listed, a) {
+				p.sink.addInvalid("userAddress", "must not be one of contractAddresses")
+			}
+		}
+	}
+	if raw, ok := p.field(obj, "signature"); ok {
+		out.Signature, _ = p.signature("signature", raw)
+	}
+	if raw, ok := p.field(obj, "publicKey"); ok {
+		out.PublicKey, _ = p.bareHex("publicKey", raw, p.cfg.MaxPublicKeyBytes)
+	}
+	if raw, ok := p.field(obj, "extraData"); ok {
+		out.ExtraData, _ = p.extraData("extraData", raw)
+	}
+	p.finish(obj)
+	if err := p.sink.err(); err != nil {
+		return UserDecryptRequest{}, err
+	}
+	return out, nil
+}
+
+// ParseRequest parses a body of kind k into a Request holding that kind's payload. Errors are
+// *ValidationError, except for an invalid cfg or the zero Kind (programming errors).
+func ParseRequest(k Kind, body []byte, cfg ValidationConfig) (Request, error) {
+	switch k {
+	case InputProof:
+		r, err := ParseInputProof(body, cfg)
+		if err != nil {
+			return Request{}, err
+		}
+		return Request{InputProof: &r}, nil
+	case PublicDecrypt:
+		r, err := ParsePublicDecrypt(body, cfg)
+		if err != nil {
+			return Request{}, err
+		}
+		return Request{PublicDecrypt: &r}, nil
+	case UserDecrypt:
+		r, err := ParseUserDecrypt(body, cfg)
+		if err != nil {
+			return Request{}, err
+		}
+		return Request{UserDecrypt: &r}, nil
+	}
+	return Request{}, fmt.Errorf("parse request: unknown request kind %v", k)
+}
+
+// issueSink collects the problems of one body, by label.
+type issueSink struct {
+	missing, invalid, host []FieldIssue
+}
+
+func (s *issueSink) missingField(field string) {
+	s.missing = append(s.missing, FieldIssue{field, "is required"})
+}
+
+func (s *issueSink) addInvalid(field, issue string) {
+	s.invalid = append(s.invalid, FieldIssue{field, issue})
+}
+
+func (s *issueSink) empty() bool {
+	return len(s.missing) == 0 && len(s.invalid) == 0 && len(s.host) == 0
+}
+
+// err applies the labels' precedence.
+func (s *issueSink) err() error {
+	switch {
+	case len(s.missing) > 0:
+		return &ValidationError{LabelMissingFields,
+			fmt.Sprintf("the request is missing %s", countNoun(len(s.missing), "required field")), s.missing}
+	case len(s.invalid) > 0:
+		return &ValidationError{LabelValidationFailed,
+			fmt.Sprintf("the request failed validation with %s", countNoun(len(s.invalid), "problem")), s.invalid}
+	case len(s.host) > 0:
+		return &ValidationError{LabelHostChainIDNotSupported,
+			"the request refers to a host chain this relayer does not serve", s.host}
+	}
+	return nil
+}
+
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// parser reads one body under one config.
+type parser struct {
+	cfg  ValidationConfig // with defaults applied
+	sink *issueSink
+}
+
+// quiet returns a parser for the same body whose problems are kept apart.
+func (p *parser) quiet() *parser { return &parser{cfg: p.cfg, sink: &issueSink{}} }
+
+// startParse checks cfg and that body is a JSON object with the given fields.
+func startParse(body []byte, cfg ValidationConfig, fields []string) (*parser, *jsonObject, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, nil, &ValidationError{Label: LabelMalformedJSON, Message: "the request body is empty"}
+	}
+	if !json.Valid(body) {
+		msg := "the request body is not valid JSON"
+		var se *json.SyntaxError
+		if err := json.Unmarshal(body, new(json.RawMessage)); errors.As(err, &se) {
+			msg = fmt.Sprintf("%s: %v (at byte %d)", msg, se, se.Offset)
+		}
+		return nil, nil, &ValidationError{Label: LabelMalformedJSON, Message: msg}
+	}
+	p := &parser{cfg: cfg.withDefaults(), sink: &issueSink{}}
+	raw := json.RawMessage(bytes.TrimSpace(body))
+	obj, ok := readObject("", raw, fields)
+	if !ok {
+		return nil, nil, &ValidationError{Label: LabelMalformedJSON,
+			Message: fmt.Sprintf("the request body must be a JSON object, not %s", jsonType(raw))}
+	}
+	return p, obj, nil
+}
+
+// jsonObject is one JSON object of a body: its members by name, the names that appear more than
+// once, and the names not in its schema, in the order they first appear.
+type jsonObject struct {
+	path    string
+	fields  []string
+	members map[string]json.RawMessage
+	repeats map[string]bool
+	unknown []string
+}
+
+// readObject reads raw as an object with the given schema; ok is false if it is not an object.
+// raw must be valid JSON.
+func readObject(path string, raw json.RawMessage, fields []string) (*jsonObject, bool) {
+	if len(raw) == 0 || jsonLead(raw) != '{' {
+		return nil, false
+	}
+	obj := &jsonObject{path: path, fields: fields, members: map[string]json.RawMessage{}, repeats: map[string]bool{}}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		name, ok := tok.(string)
+		if !ok {
+			return nil, false
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		if _, seen := obj.members[name]; seen {
+			obj.repeats[name] = true
+			continue
+		}
+		obj.members[name] = v
+		if !slices.Contains(fields, name) {
+			obj.unknown = append(obj.unknown, name)
+		}
+	}
+	return obj, true
+}
+
+// object reads raw as a JSON object with the given schema, reporting it if it is not one.
+func (p *parser) object(path string, raw json.RawMessage, fields []string) (*jsonObject, bool) {
+	obj, ok := readObject(path, raw, fields)
+	if !ok {
+		p.sink.addInvalid(path, fmt.Sprintf("must be an object with fields %s, not %s", strings.Join(fields, " and "), jsonType(raw)))
+	}
+	return obj, ok
+}
+
+// field returns the value of a known field of obj, reporting it missing (absent or null) or
+// repeated.
+func (p *parser) field(obj *jsonObject, name string) (json.RawMessage, bool) {
+	path := joinPath(obj.path, name)
+	if obj.repeats[name] {
+		p.sink.addInvalid(path, "appears more than once")
+		return nil, false
+	}
+	raw, ok := obj.members[name]
+	if !ok || string(raw) == "null" {
+		p.sink.missingField(path)
+		return nil, false
+	}
+	return raw, true
+}
+
+// finish reports obj's unknown fields; it is called after its known fields are read, so that
+// these come last.
+func (p *parser) finish(obj *jsonObject) {
+	for _, name := range obj.unknown {
+		p.sink.addInvalid(joinPath(obj.path, displayName(name)),
+			fmt.Sprintf("is not a known field (known fields: %s)", strings.Join(obj.fields, ", ")))
+	}
+}
+
+// array reads raw as a non-empty JSON array of at most max entries.
+func (p *parser) array(path string, raw json.RawMessage, max int) ([]json.RawMessage, bool) {
+	if jsonLead(raw) != '[' {
+		p.sink.addInvalid(path, "must be an array, not "+jsonType(raw))
+		return nil, false
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(raw, &elems); err != nil {
+		p.sink.addInvalid(path, "must be an array")
+		return nil, false
+	}
+	switch {
+	case len(elems) == 0:
+		p.sink.addInvalid(path, "must not be empty")
+		return nil, false
+	case len(elems) > max:
+		p.sink.addInvalid(path, fmt.Sprintf("must have at most %d entries (has %d)", max, len(elems)))
+		return nil, false
+	}
+	return elems, true
+}
+
+// str reads raw as a JSON string.
+func (p *parser) str(path string, raw json.RawMessage) (string, bool) {
+	if jsonLead(raw) != '"' {
+		p.sink.addInvalid(path, "must be a string, not "+jsonType(raw))
+		return "", false
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		p.sink.addInvalid(path, "must be a string")
+		return "", false
+	}
+	return s, true
+}
+
+// chainID reads a chain id: a JSON number or a decimal string, a whole number from 1 to 2^64-1.
+func (p *parser) chainID(path string, raw json.RawMessage) (uint64, bool) {
+	var text string
+	switch c := jsonLead(raw); {
+	case c == '"':
+		s, ok := p.str(path, raw)
+		if !ok {
+			return 0, false
+		}
+		text = s
+	case c == '-' || (c >= '0' && c <= '9'):
+		text = string(raw)
+	default:
+		p.sink.addInvalid(path, "must be a number or a decimal string, not "+jsonType(raw))
+		return 0, false
+	}
+	v, issue := parseDecimal(text)
+	if issue == "" && v == 0 {
+		issue = "must be greater than 0"
+	}
+	if issue != "" {
+		p.sink.addInvalid(path, issue)
+		return 0, false
+	}
+	return v, true
+}
+
+// decimalString reads a uint64 written as a decimal string ("1700000000").
+func (p *parser) decimalString(path string, raw json.RawMessage) (uint64, bool) {
+	if jsonLead(raw) != '"' {
+		p.sink.addInvalid(path, "must be a decimal string such as \"10\", not "+jsonType(raw))
+		return 0, false
+	}
+	s, ok := p.str(path, raw)
+	if !ok {
+		return 0, false
+	}
+	v, issue := parseDecimal(s)
+	if issue != "" {
+		p.sink.addInvalid(path, issue)
+		return 0, false
+	}
+	return v, true
+}
+
+// parseDecimal reads a canonical unsigned decimal integer that fits in 64 bits, or says why s is
+// not one.
+func parseDecimal(s string) (uint64, string) {
+	switch {
+	case s == "":
+		return 0, "must not be empty"
+	case s[0] == '+':
+		return 0, "must not have a + sign"
+	case s[0] == '-':
+		return 0, "must not be negative"
+	case strings.ContainsAny(s, ".eE"):
+		return 0, "must be a whole number, without a fraction or an exponent"
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, "must contain only decimal digits"
+		}
+	}
+	if len(s) > 1 && s[0] == '0' {
+		return 0, "must not have leading zeros"
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, "must fit in 64 bits (at most 18446744073709551615)"
+	}
+	return v, ""
+}
+
+// hostChain reports chain if it is not a configured host chain. The report only surfaces if the
+// request is otherwise valid.
+func (p *parser) hostChain(path string, chain uint64) {
+	if slices.Contains(p.cfg.HostChainIDs, chain) {
+		return
+	}
+	ids := make([]string, len(p.cfg.HostChainIDs))
+	for i, id := range p.cfg.HostChainIDs {
+		ids[i] = strconv.FormatUint(id, 10)
+	}
+	p.sink.host = append(p.sink.host, FieldIssue{path,
+		fmt.Sprintf("chain %d is not a configured host chain (configured: %s)", chain, strings.Join(ids, ", "))})
+}
+
+// address reads an address and returns it lowercase with 0x.
+func (p *parser) address(path string, raw json.RawMessage) (string, bool) {
+	s, ok := p.str(path, raw)
+	if !ok {
+		return "", false
+	}
+	a, issue := normalizeAddress(s)
+	if issue != "" {
+		p.sink.addInvalid(path, issue)
+		return "", false
+	}
+	return a, true
+}
+
+// normalizeAddress accepts 0x and 40 hex digits, all lowercase, all uppercase, or mixed case
+// that is a valid EIP-55 checksum, and returns the lowercase form.
+func normalizeAddress(s string) (string, string) {
+	if len(s) != 42 || s[0] != '0' || s[1] != 'x' || !isHexDigits(s[2:]) {
+		return "", "must be 0x followed by 40 hex digits"
+	}
+	digits := s[2:]
+	lower := strings.ToLower(digits)
+	if lower != digits && strings.ToUpper(digits) != digits {
+		if eip55Checksum(lower) != s {
+			return "", "is mixed-case but not a valid EIP-55 checksum address"
+		}
+	}
+	return "0x" + lower, ""
+}
+
+// handle reads a handle and returns it lowercase with 0x, and its bytes.
+func (p *parser) handle(path string, raw json.RawMessage) (string, [32]byte, bool) {
+	s, ok := p.str(path, raw)
+	if !ok {
+		return "", [32]byte{}, false
+	}
+	b, norm, issue := normalizeHandle(s)
+	if issue != "" {
+		p.sink.addInvalid(path, issue)
+		return "", [32]byte{}, false
+	}
+	return norm, b, true
+}
+
+func normalizeHandle(s string) ([32]byte, string, string) {
+	var b [32]byte
+	if len(s) != 66 || s[0] != '0' || s[1] != 'x' || !isHexDigits(s[2:]) {
+		return b, "", "must be 0x followed by 64 hex digits"
+	}
+	norm := "0x" + strings.ToLower(s[2:])
+	hex.Decode(b[:], []byte(norm[2:])) // cannot fail: checked above
+	return b, norm, ""
+}
+
+// bareHex reads non-empty hex without 0x of at most max bytes, returned lowercase.
+func (p *parser) bareHex(path string, raw json.RawMessage, max int) (string, bool) {
+	s, ok := p.str(path, raw)
+	if !ok {
+		return "", false
+	}
+	var issue string
+	switch {
+	case has0x(s):
+		issue = "must be hex without a 0x prefix"
+	case s == "":
+		issue = "must not be empty"
+	case len(s)%2 != 0:
+		issue = "must have an even number of hex digits"
+	case len(s)/2 > max:
+		issue = fmt.Sprintf("must be at most %d bytes (has %d)", max, len(s)/2)
+	case !isHexDigits(s):
+		issue = "must contain only hex digits"
+	}
+	if issue != "" {
+		p.sink.addInvalid(path, issue)
+		return "", false
+	}
+	return strings.ToLower(s), true
+}
+
+// signature reads a user's signature: exactly 130 hex digits (65 bytes), no 0x.
+func (p *parser) signature(path string, raw json.RawMessage) (string, bool) {
+	s, ok := p.str(path, raw)
+	if !ok {
+		return "", false
+	}
+	var issue string
+	switch {
+	case has0x(s):
+		issue = "must be 130 hex digits without a 0x prefix"
+	case len(s) != 130:
+		issue = fmt.Sprintf("must be exactly 130 hex digits (has %d characters)", len(s))
+	case !isHexDigits(s):
+		issue = "must contain only hex digits"
+	}
+	if issue != "" {
+		p.sink.addInvalid(path, issue)
+		return "", false
+	}
+	return strings.ToLower(s), true
+}
+
+// extraData reads extraData: 0x followed by at least one byte of hex ("0x00" today), returned
+// lowercase.
+func (p *parser) extraData(path string, raw json.RawMessage) (string, bool) {
+	s, ok := p.str(path, raw)
+	if !ok {
+		return "", false
+	}
+	var issue string
+	switch {
+	case !strings.HasPrefix(s, "0x"):
+		issue = `must be 0x-prefixed hex, such as "0x00"`
+	case len(s) == 2:
+		issue = `must hold at least one byte, such as "0x00"`
+	case len(s)%2 != 0:
+		issue = "must have an even number of hex digits"
+	case (len(s)-2)/2 > p.cfg.MaxExtraDataBytes:
+		issue = fmt.Sprintf("must be at most %d bytes (has %d)", p.cfg.MaxExtraDataBytes, (len(s)-2)/2)
+	case !isHexDigits(s[2:]):
+		issue = "must contain only hex digits after 0x"
+	}
+	if issue != "" {
+		p.sink.addInvalid(path, issue)
+		return "", false
+	}
+	return "0x" + strings.ToLower(s[2:]), true
+}
+
+// contractAddresses reads a user decrypt's contractAddresses field of obj.
+func (p *parser) contractAddresses(obj *jsonObject) ([]string, bool) {
+	raw, ok := p.field(obj, "contractAddresses")
+	if !ok {
+		return nil, false
+	}
+	elems, ok := p.array("contractAddresses", raw, p.cfg.MaxContractAddresses)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(elems))
+	allOK := true
+	for i, e := range elems {
+		if a, ok := p.address(indexPath("contractAddresses", i), e); ok {
+			out = append(out, a)
+		} else {
+			allOK = false
+		}
+	}
+	return out, allOK
+}
+
+func isHexDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func has0x(s string) bool { return len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') }
+
+// jsonType names the JSON type of a valid JSON value, for messages.
+func jsonType(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch jsonLead(raw) {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// jsonLead is the first byte of a JSON value, 0 if there is none.
+func jsonLead(raw json.RawMessage) byte {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	if len(raw) == 0 {
+		return 0
+	}
+	return raw[0]
+}
+
+func joinPath(parent, name string) string {
+	if parent == "" {
+		return name
+	}
+	return parent + "." + name
+}
+
+func indexPath(parent string, i int) string { return parent + "[" + strconv.Itoa(i) + "]" }
+
+// displayName is an unknown field's name as a path shows it: as is if it is a plain identifier,
+// otherwise quoted, and cut to a readable length.
+func displayName(name string) string {
+	const maxRunes = 64
+	plain := name != ""
+	for _, r := range name {
+		if !(r == '_' || r == '-' || r == '$' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+			plain = false
+			break
+		}
+	}
+	if utf8.RuneCountInString(name) > maxRunes {
+		n := 0
+		for i := range name {
+			if n == maxRunes {
+				name = name[:i] + "…"
+				break
+			}
+			n++
+		}
+	}
+	if plain {
+		return name
+	}
+	return strconv.Quote(name)
+}
