@@ -1,0 +1,348 @@
+package devchain
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"relayer/workers/gateway/contracts"
+)
+
+// ChainID is the development chain's id; it is also the host chain id development handles carry.
+const ChainID = 1337
+
+// devFunds is what every development key starts with: a million ether.
+var devFunds = new(big.Int).Mul(big.NewInt(1_000_000), big.NewInt(1_000_000_000_000_000_000))
+
+// Addresses are where Start deployed the contracts. They are the same on every run (the deployer
+// key and its nonces are fixed).
+type Addresses struct {
+	Decryption        common.Address
+	InputVerification common.Address
+	ACL               common.Address
+}
+
+// Chain is a running development chain. Its methods are safe for concurrent use.
+type Chain struct {
+	cfg     Config
+	log     *slog.Logger
+	backend *backend
+	client  *ethclient.Client
+	chainID *big.Int
+	addrs   Addresses
+
+	deployerKey     *ecdsa.PrivateKey
+	relayerKeys     []*ecdsa.PrivateKey
+	kmsKeys         []*ecdsa.PrivateKey
+	coprocessorKeys []*ecdsa.PrivateKey
+	deployer        *txSender
+
+	decryption        *contracts.Decryption
+	inputVerification *contracts.InputVerification
+	decryptionAt      *bind.BoundContract
+	inputAt           *bind.BoundContract
+
+	httpEndpoint string
+	wsEndpoint   string
+
+	advance chan advanceRequest // to the block producer
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Start starts a development chain: the simulated backend (chain id 1337, the development keys
+// funded), its one block-producing goroutine, the three contracts deployed by the deployer key,
+// and the simulated KMS nodes and coprocessors following the chain's request events. ctx bounds
+// the start only; the chain runs until Close. logger may be nil (no logs).
+func Start(ctx context.Context, cfg Config, logger *slog.Logger) (*Chain, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	c := &Chain{
+		cfg:               cfg,
+		log:               logger.With("component", "devchain"),
+		chainID:           big.NewInt(ChainID),
+		deployerKey:       DevKey(RoleDeployer, 0),
+		relayerKeys:       devKeys(RoleRelayer, cfg.RelayerKeys),
+		kmsKeys:           devKeys(RoleKMS, cfg.KMSNodes),
+		coprocessorKeys:   devKeys(RoleCoprocessor, cfg.Coprocessors),
+		decryption:        contracts.NewDecryption(),
+		inputVerification: contracts.NewInputVerification(),
+		advance:           make(chan advanceRequest),
+	}
+	alloc := types.GenesisAlloc{}
+	for _, k := range c.allKeys() {
+		alloc[crypto.PubkeyToAddress(k.PublicKey)] = types.Account{Balance: devFunds}
+	}
+	var err error
+	if c.backend, err = newBackend(alloc, cfg.HTTPAddr, cfg.WSAddr); err != nil {
+		return nil, err
+	}
+	if cfg.HTTPAddr != "" {
+		c.httpEndpoint = c.backend.node.HTTPEndpoint()
+	}
+	if cfg.WSAddr != "" {
+		c.wsEndpoint = c.backend.node.WSEndpoint()
+	}
+	c.client = c.backend.client
+	c.deployer = newTxSender(c.client, c.deployerKey, c.chainID)
+
+	runCtx, cancel := context.WithCancel(context.Background())
+	c.cancel = cancel
+	pending, sub := c.subscribePending(runCtx)
+	c.wg.Add(1)
+	go c.produceBlocks(runCtx, pending, sub)
+
+	if err := c.deploy(ctx); err != nil {
+		_ = c.Close()
+		return nil, err
+	}
+	head, err := c.client.BlockNumber(ctx)
+	if err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("devchain: read the head: %w", err)
+	}
+	c.startSimulators(runCtx, head+1)
+	c.log.Info("development chain started", "chain_id", ChainID,
+		"decryption", c.addrs.Decryption, "input_verification", c.addrs.InputVerification, "acl", c.addrs.ACL,
+		"kms_nodes", cfg.KMSNodes, "threshold", cfg.Threshold, "coprocessors", cfg.Coprocessors,
+		"http", c.httpEndpoint, "ws", c.wsEndpoint)
+	return c, nil
+}
+
+func (c *Chain) allKeys() []*ecdsa.PrivateKey {
+	keys := []*ecdsa.PrivateKey{c.deployerKey}
+	keys = append(keys, c.relayerKeys...)
+	keys = append(keys, c.kmsKeys...)
+	return append(keys, c.coprocessorKeys...)
+}
+
+// deploy deploys ACL, Decryption and InputVerification (in that order) from the deployer key.
+func (c *Chain) deploy(ctx context.Context) error {
+	deployOne := func(name, bin string, input []byte) (common.Address, error) {
+		var addr common.Address
+		tx, err := c.deployer.send(ctx, func(opts *bind.TransactOpts) (*types.Transaction, error) {
+			a, tx, err := bind.DeployContract(opts, common.FromHex(bin), c.client, input)
+			addr = a
+			return tx, err
+		})
+		if err != nil {
+			return common.Address{}, fmt.Errorf("devchain: deploy %s: %w", name, err)
+		}
+		if _, err := c.waitSuccess(ctx, tx.Hash()); err != nil {
+			return common.Address{}, fmt.Errorf("devchain: deploy %s: %w", name, err)
+		}
+		return addr, nil
+	}
+	var err error
+	if c.addrs.ACL, err = deployOne("ACL", contracts.ACLMetaData.Bin, nil); err != nil {
+		return err
+	}
+	if c.addrs.Decryption, err = deployOne("Decryption", contracts.DecryptionMetaData.Bin,
+		c.decryption.PackConstructor(addresses(c.kmsKeys), big.NewInt(int64(c.cfg.Threshold)))); err != nil {
+		return err
+	}
+	if c.addrs.InputVerification, err = deployOne("InputVerification", contracts.InputVerificationMetaData.Bin,
+		c.inputVerification.PackConstructor(addresses(c.coprocessorKeys), c.addrs.Decryption)); err != nil {
+		return err
+	}
+	c.decryptionAt = c.decryption.Instance(c.client, c.addrs.Decryption)
+	c.inputAt = c.inputVerification.Instance(c.client, c.addrs.InputVerification)
+	return nil
+}
+
+func addresses(keys []*ecdsa.PrivateKey) []common.Address {
+	out := make([]common.Address, len(keys))
+	for i, k := range keys {
+		out[i] = crypto.PubkeyToAddress(k.PublicKey)
+	}
+	return out
+}
+
+// Close stops the simulators and the block producer, then the chain. It is safe to call twice.
+func (c *Chain) Close() error {
+	c.closeOnce.Do(func() {
+		if c.cancel != nil {
+			c.cancel()
+		}
+		c.wg.Wait()
+		c.closeErr = c.backend.close()
+		c.log.Info("development chain stopped")
+	})
+	return c.closeErr
+}
+
+// Client is a go-ethereum client of the chain, connected in process: the same *ethclient.Client
+// the gateway adapter gets from ethclient.Dial against a real node. It serves abigen v2 bindings
+// (bind.ContractBackend, bind.DeployBackend), subscriptions (SubscribeFilterLogs,
+// SubscribeNewHead), SendTransactionSync (eth_sendRawTransactionSync) and raw calls through
+// Client().Client(). Close closes it.
+func (c *Chain) Client() *ethclient.Client { return c.client }
+
+// ChainID is 1337.
+func (c *Chain) ChainID() *big.Int { return new(big.Int).Set(c.chainID) }
+
+// Addresses are the deployed contracts' addresses.
+func (c *Chain) Addresses() Addresses { return c.addrs }
+
+// Config is the configuration the chain runs with, defaults filled in.
+func (c *Chain) Config() Config { return c.cfg }
+
+// RelayerKey is the first relayer signing key, funded at genesis. DEVELOPMENT ONLY: it is
+// derived from a public seed (RelayerDevKey(0)) and is the same on every run.
+func (c *Chain) RelayerKey() *ecdsa.PrivateKey { return c.relayerKeys[0] }
+
+// RelayerKeys are all Config.RelayerKeys relayer signing keys (RelayerDevKey(0..n-1)).
+func (c *Chain) RelayerKeys() []*ecdsa.PrivateKey {
+	return append([]*ecdsa.PrivateKey(nil), c.relayerKeys...)
+}
+
+// DeployerKey is the contracts' owner (it can pause and unpause). DEVELOPMENT ONLY.
+func (c *Chain) DeployerKey() *ecdsa.PrivateKey { return c.deployerKey }
+
+// KMSSigners are the registered KMS signer addresses, in node order.
+func (c *Chain) KMSSigners() []common.Address { return addresses(c.kmsKeys) }
+
+// KMSKeys are the simulated KMS nodes' keys, in node order. DEVELOPMENT ONLY.
+func (c *Chain) KMSKeys() []*ecdsa.PrivateKey { return append([]*ecdsa.PrivateKey(nil), c.kmsKeys...) }
+
+// Coprocessors are the registered coprocessor addresses, in order.
+func (c *Chain) Coprocessors() []common.Address { return addresses(c.coprocessorKeys) }
+
+// CoprocessorKeys are the simulated coprocessors' keys, in order. DEVELOPMENT ONLY.
+func (c *Chain) CoprocessorKeys() []*ecdsa.PrivateKey {
+	return append([]*ecdsa.PrivateKey(nil), c.coprocessorKeys...)
+}
+
+// Threshold is how many distinct KMS signatures complete a decryption.
+func (c *Chain) Threshold() int { return c.cfg.Threshold }
+
+// Majority is how many agreeing coprocessors decide an input proof.
+func (c *Chain) Majority() int { return c.cfg.Coprocessors/2 + 1 }
+
+// HTTPEndpoint is the JSON-RPC over HTTP URL ("http://127.0.0.1:8545"), or "" when not served.
+func (c *Chain) HTTPEndpoint() string { return c.httpEndpoint }
+
+// WSEndpoint is the JSON-RPC over WebSocket URL ("ws://127.0.0.1:8546"), or "" when not served.
+func (c *Chain) WSEndpoint() string { return c.wsEndpoint }
+
+// HeadTime is the timestamp of the latest block: the clock the contracts see. It runs ahead of
+// the wall clock when more than one block a second is sealed.
+func (c *Chain) HeadTime(ctx context.Context) (time.Time, error) {
+	h, err := c.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return time.Unix(int64(h.Time), 0), nil
+}
+
+// WaitReceipt polls for the receipt of txHash until it exists or ctx ends.
+func (c *Chain) WaitReceipt(ctx context.Context, txHash common.Hash) (*types.Receipt, error) {
+	return waitReceipt(ctx, c.client, txHash)
+}
+
+func waitReceipt(ctx context.Context, client *ethclient.Client, txHash common.Hash) (*types.Receipt, error) {
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	for {
+		r, err := client.TransactionReceipt(ctx, txHash)
+		if err == nil {
+			return r, nil
+		}
+		if !errors.Is(err, ethereum.NotFound) && !IsTxIndexingInProgress(err) {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// IsTxIndexingInProgress reports go-ethereum's answer to eth_getTransactionReceipt while it is
+// still indexing transactions (right after the chain starts): "not known yet", like NotFound.
+func IsTxIndexingInProgress(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "transaction indexing is in progress")
+}
+
+// waitSuccess waits for the receipt and fails when the transaction reverted.
+func (c *Chain) waitSuccess(ctx context.Context, txHash common.Hash) (*types.Receipt, error) {
+	r, err := c.WaitReceipt(ctx, txHash)
+	if err != nil {
+		return nil, err
+	}
+	if r.Status != types.ReceiptStatusSuccessful {
+		return r, fmt.Errorf("transaction %s reverted", txHash)
+	}
+	return r, nil
+}
+
+// RegisterHandles makes the chain "see" handles now (Decryption.registerHandles, sent by the
+// deployer key): a scenario-04 handle becomes ready contracts.ReadyDelay of chain time later.
+// Other handles are unaffected. It returns once the transaction is in a block.
+func (c *Chain) RegisterHandles(ctx context.Context, handles ...[32]byte) error {
+	tx, err := c.deployer.send(ctx, func(opts *bind.TransactOpts) (*types.Transaction, error) {
+		return bind.Transact(c.decryptionAt, opts, c.decryption.PackRegisterHandles(handles))
+	})
+	if err != nil {
+		return fmt.Errorf("devchain: register handles: %w", err)
+	}
+	if _, err := c.waitSuccess(ctx, tx.Hash()); err != nil {
+		return fmt.Errorf("devchain: register handles: %w", err)
+	}
+	return nil
+}
+
+// Pause pauses Decryption and InputVerification (as their owner): their request functions then
+// revert with EnforcedPause() until Unpause. Responses are still accepted.
+func (c *Chain) Pause(ctx context.Context) error {
+	return c.ownerCall(ctx, "pause", c.decryption.PackPause(), c.inputVerification.PackPause())
+}
+
+// Unpause undoes Pause.
+func (c *Chain) Unpause(ctx context.Context) error {
+	return c.ownerCall(ctx, "unpause", c.decryption.PackUnpause(), c.inputVerification.PackUnpause())
+}
+
+func (c *Chain) ownerCall(ctx context.Context, what string, decData, inputData []byte) error {
+	var hashes []common.Hash
+	for _, call := range []struct {
+		at   *bind.BoundContract
+		data []byte
+	}{{c.decryptionAt, decData}, {c.inputAt, inputData}} {
+		tx, err := c.deployer.send(ctx, func(opts *bind.TransactOpts) (*types.Transaction, error) {
+			return bind.Transact(call.at, opts, call.data)
+		})
+		if err != nil {
+			return fmt.Errorf("devchain: %s: %w", what, err)
+		}
+		hashes = append(hashes, tx.Hash())
+	}
+	for _, h := range hashes {
+		if _, err := c.waitSuccess(ctx, h); err != nil {
+			return fmt.Errorf("devchain: %s: %w", what, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,91 @@
+// Package devchain is the development chain: an in-process EVM with the gateway contracts
+// deployed and simulated KMS nodes and coprocessors answering the relayer's requests, so the
+// whole relayer runs, and is tested, on one machine with nothing else installed.
+//
+// # Using it
+//
+//	chain, err := devchain.Start(ctx, devchain.DefaultConfig(), logger) // logger may be nil
+//	defer chain.Close()
+//	client := chain.Client()          // *ethclient.Client, in process
+//	addrs := chain.Addresses()        // Decryption, InputVerification, ACL
+//	key := chain.RelayerKey()         // the relayer's funded signing key (DEVELOPMENT ONLY)
+//	dec := contracts.NewDecryption()  // abigen v2 binding (package workers/gateway/contracts)
+//	tx, err := bind.Transact(dec.Instance(client, addrs.Decryption),
+//		bind.NewKeyedTransactor(key, chain.ChainID()),
+//		dec.PackPublicDecryptionRequest(handles, []byte{0}))
+//
+// Start deploys ACL, Decryption and InputVerification from the deployer key (always at the same
+// three addresses) and returns once they are on chain. Client is an *ethclient.Client connected
+// in process, the same type the gateway adapter gets from ethclient.Dial against a real node, so
+// the adapter needs one code path: it serves abigen v2 bindings, log subscriptions,
+// SendTransactionSync (eth_sendRawTransactionSync) and raw calls through Client().Client().
+// With Config.HTTPAddr / WSAddr the node also serves JSON-RPC (eth, net, web3) on loopback;
+// `relayer devchain` runs the chain that way for a relayer in another process.
+//
+// # The chain
+//
+// Chain id 1337, every fork active from genesis (go-ethereum's dev-chain rules; the contracts are
+// compiled for cancun). It is go-ethereum's simulated backend (see backend.go for why it is
+// assembled here rather than taken from ethclient/simulated). Exactly one goroutine seals
+// blocks: BlockDebounce after a transaction enters the pool, and an empty block every Heartbeat
+// otherwise, so that block timestamps, the contracts' clock, keep moving. A block's timestamp is
+// the wall clock's second, or its parent's plus one when that is not later: while more than one
+// block a second is sealed, chain time runs ahead of the wall clock (by up to a second per
+// block), and catches up when the chain is idle. Everything time-based in the contracts
+// (scenario 04, request validity) uses chain time. AdvanceTime jumps it forward for tests.
+// Receipts may briefly answer "transaction indexing is in progress" right after the start:
+// treat it like NotFound (IsTxIndexingInProgress).
+//
+// # Keys
+//
+// Every key is derived from a fixed public seed, keccak256("relayer/devchain/<role>/<index>")
+// (DevKey, RelayerDevKey), and funded with a million ether at genesis: the deployer (owner of
+// the contracts: Pause, Unpause), Config.RelayerKeys relayer keys, Config.KMSNodes KMS signers
+// and Config.Coprocessors coprocessors. Addresses are the same on every run. They are
+// development keys: public by construction, never to be used on a real chain.
+//
+// # Simulated KMS nodes and coprocessors
+//
+// A follower goroutine reads the request events block by block and hands each request to every
+// KMS node (decryptions) or coprocessor (input proofs). Each answers from its own key, after a
+// random delay in [ResponseDelayMin, ResponseDelayMax], with a signature by its own key over the
+// digest the contract checks (contracts.PublicDecryptionDigest, UserDecryptionDigest,
+// VerifyProofDigest). Answers are fake but deterministic: PublicDecryptionResult (keccak-derived
+// Plaintext per handle), UserDecryptionShare (one per node), InputHandles.
+//
+// On chain: a public decryption completes (one PublicDecryptionResponse with the signatures)
+// when Threshold KMS signers agreed on a result; a user decryption emits one
+// UserDecryptionResponse per share and UserDecryptionResponseThresholdReached once, with the
+// Threshold-th share; an input proof is decided by a majority of coprocessors
+// (VerifyProofResponse with their signatures, or RejectProofResponse).
+//
+// # Test handles (DESIGN section 10)
+//
+// A handle whose first bytes are 7e 57 XX, or an input-proof ciphertext whose first bytes are
+// 7e 57 XX (contracts.TestHandle, contracts.TestCiphertext):
+//
+//	01  host ACL views false; gateway readiness false; decryption requests revert
+//	    (PublicDecryptNotAllowed / UserDecryptNotAllowed); an input proof is rejected by the
+//	    coprocessors (RejectProofResponse)
+//	02  readiness false forever; a request sent anyway is never answered
+//	03  ready, the request succeeds, nobody ever answers (decryptions and input proofs)
+//	04  ready only contracts.ReadyDelay (5 s) of chain time after the chain first saw the handle
+//	05  the gateway request reverts with TestScenarioRevert()
+//
+// Any other handle succeeds. How a 04 handle gets "seen": views cannot write, so the relayer's
+// readiness query cannot start the clock. The Decryption contract records, per 04 handle, the
+// block timestamp at which the chain first saw it (handleFirstSeen, event HandleRegistered), and
+// its readiness views answer block.timestamp >= firstSeen + 5 (never ready while unseen). The
+// chain sees a handle
+//
+//   - when an input proof whose ciphertext starts 7e 57 04 is accepted: its handles carry 04 too
+//     and InputVerification registers them in the same transaction, which is what happens in the
+//     real protocol (an input's ciphertexts reach the gateway after the proof; decrypting them
+//     right away is not ready yet);
+//   - when a decryption request carries it (a relayer that skips readiness; the KMS nodes then
+//     wait for readiness before answering);
+//   - when anyone calls Decryption.registerHandles, e.g. Chain.RegisterHandles: what a test does
+//     with a literal 04 handle before it asks the relayer to decrypt it.
+//
+// So: a literal 04 handle nobody registered is never ready (like 02); register it first.
+package devchain

@@ -1,0 +1,268 @@
+package devchain_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"relayer/workers/devchain"
+	"relayer/workers/gateway/contracts"
+)
+
+// Short answers keep the suite quick; silence is judged over quietWindow, many times the
+// longest answer delay.
+const (
+	testDelayMin = 5 * time.Millisecond
+	testDelayMax = 40 * time.Millisecond
+	quietWindow  = 1500 * time.Millisecond
+	eventWait    = 20 * time.Second
+)
+
+func testConfig() devchain.Config {
+	return devchain.Config{ResponseDelayMin: testDelayMin, ResponseDelayMax: testDelayMax}
+}
+
+// shared is one chain for the tests that do not change its state for others (no pause).
+var shared *devchain.Chain
+
+func TestMain(m *testing.M) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	c, err := devchain.Start(ctx, testConfig(), testLogger())
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "start the shared development chain:", err)
+		os.Exit(1)
+	}
+	shared = c
+	code := m.Run()
+	if err := c.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "close the shared development chain:", err)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// testLogger logs the chains' simulators to stderr when DEVCHAIN_TEST_LOG is set.
+func testLogger() *slog.Logger {
+	if os.Getenv("DEVCHAIN_TEST_LOG") == "" {
+		return nil
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+func startChain(t *testing.T, cfg devchain.Config) *devchain.Chain {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := devchain.Start(ctx, cfg, testLogger())
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := c.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return c
+}
+
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// sender sends a key's transactions one at a time, as the relayer's adapter will: the nonce is
+// read from the pool under a lock, so parallel tests sharing a key do not collide.
+type sender struct {
+	chain *devchain.Chain
+	key   *ecdsa.PrivateKey
+	from  common.Address
+}
+
+var senderLocks sync.Map // common.Address -> *sync.Mutex
+
+func newSender(c *devchain.Chain, key *ecdsa.PrivateKey) *sender {
+	return &sender{chain: c, key: key, from: crypto.PubkeyToAddress(key.PublicKey)}
+}
+
+func (s *sender) send(ctx context.Context, at *bind.BoundContract, data []byte) (*types.Transaction, error) {
+	mu, _ := senderLocks.LoadOrStore(s.from, new(sync.Mutex))
+	mu.(*sync.Mutex).Lock()
+	defer mu.(*sync.Mutex).Unlock()
+	opts := bind.NewKeyedTransactor(s.key, s.chain.ChainID())
+	opts.Context = ctx
+	return bind.Transact(at, opts, data)
+}
+
+// mustSucceed sends data and returns the successful receipt.
+func (s *sender) mustSucceed(t *testing.T, ctx context.Context, at *bind.BoundContract, data []byte) *types.Receipt {
+	t.Helper()
+	tx, err := s.send(ctx, at, data)
+	if err != nil {
+		if re, ok := contracts.DecodeRevert(err); ok {
+			err = re
+		}
+		t.Fatalf("send: %v", err)
+	}
+	r, err := s.chain.WaitReceipt(ctx, tx.Hash())
+	if err != nil {
+		t.Fatalf("receipt of %s: %v", tx.Hash(), err)
+	}
+	if r.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("transaction %s reverted", tx.Hash())
+	}
+	return r
+}
+
+// mustRevert sends data and returns the decoded custom error it was refused with.
+func (s *sender) mustRevert(t *testing.T, ctx context.Context, at *bind.BoundContract, data []byte) *contracts.RevertError {
+	t.Helper()
+	tx, err := s.send(ctx, at, data)
+	if err == nil {
+		t.Fatalf("transaction %s was sent; want a revert", tx.Hash())
+	}
+	re, ok := contracts.DecodeRevert(err)
+	if !ok {
+		t.Fatalf("send failed without a decodable revert: %v", err)
+	}
+	return re
+}
+
+type gateway struct {
+	dec   *contracts.Decryption
+	iv    *contracts.InputVerification
+	acl   *contracts.ACL
+	decAt *bind.BoundContract
+	ivAt  *bind.BoundContract
+	aclAt *bind.BoundContract
+}
+
+func bindings(c *devchain.Chain) gateway {
+	g := gateway{dec: contracts.NewDecryption(), iv: contracts.NewInputVerification(), acl: contracts.NewACL()}
+	a := c.Addresses()
+	g.decAt = g.dec.Instance(c.Client(), a.Decryption)
+	g.ivAt = g.iv.Instance(c.Client(), a.InputVerification)
+	g.aclAt = g.acl.Instance(c.Client(), a.ACL)
+	return g
+}
+
+func call[T any](t *testing.T, ctx context.Context, at *bind.BoundContract, data []byte, unpack func([]byte) (T, error)) T {
+	t.Helper()
+	v, err := bind.Call(at, &bind.CallOpts{Context: ctx}, data, unpack)
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	return v
+}
+
+// requestID finds the id of the first event with topic0 emitted by addr in r.
+func requestID(t *testing.T, r *types.Receipt, addr common.Address, topic0 common.Hash) *big.Int {
+	t.Helper()
+	for _, l := range r.Logs {
+		if l.Address == addr && len(l.Topics) > 1 && l.Topics[0] == topic0 {
+			return l.Topics[1].Big()
+		}
+	}
+	t.Fatalf("no request event %s in the receipt", topic0)
+	return nil
+}
+
+// logsOf returns the logs with topic0 and id (topic1) that addr emitted so far.
+func logsOf(t *testing.T, ctx context.Context, c *devchain.Chain, addr common.Address, topic0 common.Hash, id *big.Int) []types.Log {
+	t.Helper()
+	logs, err := c.Client().FilterLogs(ctx, ethereum.FilterQuery{
+		FromBlock: big.NewInt(0),
+		Addresses: []common.Address{addr},
+		Topics:    [][]common.Hash{{topic0}, {common.BigToHash(id)}},
+	})
+	if err != nil {
+		t.Fatalf("FilterLogs: %v", err)
+	}
+	return logs
+}
+
+// waitLogs waits until at least n such logs exist and returns them.
+func waitLogs(t *testing.T, ctx context.Context, c *devchain.Chain, addr common.Address, topic0 common.Hash, id *big.Int, n int) []types.Log {
+	t.Helper()
+	deadline := time.Now().Add(eventWait)
+	for {
+		logs := logsOf(t, ctx, c, addr, topic0, id)
+		if len(logs) >= n {
+			return logs
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v: %d events %s for id %#x, want %d", eventWait, len(logs), topic0, id, n)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// assertQuiet checks that no log with topic0 and id appears during quietWindow.
+func assertQuiet(t *testing.T, ctx context.Context, c *devchain.Chain, addr common.Address, id *big.Int, topics ...common.Hash) {
+	t.Helper()
+	deadline := time.Now().Add(quietWindow)
+	for time.Now().Before(deadline) {
+		for _, topic := range topics {
+			if logs := logsOf(t, ctx, c, addr, topic, id); len(logs) > 0 {
+				t.Fatalf("event %s for id %#x appeared; want none", topic, id)
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func indexOf(list []common.Address, a common.Address) int {
+	for i, x := range list {
+		if x == a {
+			return i
+		}
+	}
+	return -1
+}
+
+// userRequest packs a userDecryptionRequest of handles allowed for contract, by user.
+func userRequest(g gateway, handles [][32]byte, contract, user common.Address, publicKey []byte) []byte {
+	pairs := make([]contracts.DecryptionCtHandleContractPair, len(handles))
+	for i, h := range handles {
+		pairs[i] = contracts.DecryptionCtHandleContractPair{CtHandle: h, ContractAddress: contract}
+	}
+	validity := contracts.DecryptionRequestValidity{
+		StartTimestamp: big.NewInt(time.Now().Add(-time.Minute).Unix()),
+		DurationDays:   big.NewInt(1),
+	}
+	info := contracts.DecryptionContractsInfo{ChainId: big.NewInt(int64(contracts.DevHostChainID)), Addresses: []common.Address{contract}}
+	return g.dec.PackUserDecryptionRequest(pairs, validity, info, user, publicKey, make([]byte, 65), []byte{0x00})
+}
+
+func dial(ctx context.Context, url string) (*ethclient.Client, error) {
+	return ethclient.DialContext(ctx, url)
+}
+
+// seed makes test handles and ciphertexts unique to one run of one test, so that -count=N runs
+// against the shared chain do not meet handles an earlier run registered.
+func seed(t *testing.T) string {
+	return fmt.Sprintf("%s/%d", t.Name(), seedCounter.Add(1))
+}
+
+var seedCounter atomic.Int64
+
+var (
+	testContract = common.HexToAddress("0x00000000000000000000000000000000c0ffee01")
+	testUser     = common.HexToAddress("0x00000000000000000000000000000000000a11ce")
+)

@@ -1,0 +1,42 @@
+package devchain
+
+import (
+	"crypto/ecdsa"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+// Development keys are derived from fixed seeds, so every run of the development chain has the
+// same addresses: key = keccak256("relayer/devchain/<role>/<index>"). They are public by
+// construction; never use them, or an address derived from them, anywhere but a development
+// chain.
+const (
+	RoleDeployer    = "deployer"
+	RoleRelayer     = "relayer"
+	RoleKMS         = "kms"
+	RoleCoprocessor = "coprocessor"
+)
+
+// DevKey returns the development key of role number index (from 0). It panics on a seed that is
+// not a valid secp256k1 key, which none of the fixed seeds is.
+func DevKey(role string, index int) *ecdsa.PrivateKey {
+	seed := crypto.Keccak256([]byte(fmt.Sprintf("relayer/devchain/%s/%d", role, index)))
+	key, err := crypto.ToECDSA(seed)
+	if err != nil {
+		panic(fmt.Sprintf("devchain: seed of %s/%d is not a key: %v", role, index, err))
+	}
+	return key
+}
+
+// RelayerDevKey is the relayer's development signing key number index: what a relayer outside
+// the process uses to send to a `relayer devchain` chain. DEVELOPMENT ONLY: the key is public.
+func RelayerDevKey(index int) *ecdsa.PrivateKey { return DevKey(RoleRelayer, index) }
+
+func devKeys(role string, n int) []*ecdsa.PrivateKey {
+	keys := make([]*ecdsa.PrivateKey, n)
+	for i := range keys {
+		keys[i] = DevKey(role, i)
+	}
+	return keys
+}

@@ -1,0 +1,319 @@
+package devchain
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"log/slog"
+	"math/big"
+	"math/rand/v2"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"relayer/workers/gateway/contracts"
+)
+
+// The simulators. One follower goroutine reads the gateway's request events block by block
+// (woken by new heads, with a slow poll as a safety net) and hands each request to every
+// simulated KMS node or coprocessor, each in its own goroutine: after a random delay in
+// [ResponseDelayMin, ResponseDelayMax] the node answers from its own key, as the scenarios say:
+//
+//	scenario  KMS nodes (decryptions)                coprocessors (input proofs)
+//	none      answer                                 verify (handles from InputHandles)
+//	01        never answer (the request reverts)     reject
+//	02        never answer                           verify
+//	03        never answer                           never answer
+//	04        answer once the readiness view is true verify
+//	05        (the request reverts; nothing to do)   (the request reverts)
+//
+// A request with several handles takes the "most silent" scenario among them.
+
+// followPoll is how often the follower looks for new blocks when no new-head notification came.
+const followPoll = 250 * time.Millisecond
+
+// maxLogRange bounds one eth_getLogs query.
+const maxLogRange = 1000
+
+// readyPoll is how often a KMS node re-checks readiness of a scenario-04 request.
+const readyPoll = 100 * time.Millisecond
+
+type responder struct {
+	index   int
+	key     *ecdsa.PrivateKey
+	addr    common.Address
+	sender  *txSender
+	dissent bool // coprocessors only: answers the wrong way
+}
+
+func (c *Chain) startSimulators(ctx context.Context, from uint64) {
+	kms := make([]*responder, len(c.kmsKeys))
+	for i, k := range c.kmsKeys {
+		kms[i] = &responder{index: i, key: k, addr: addresses(c.kmsKeys)[i], sender: newTxSender(c.client, k, c.chainID)}
+	}
+	cops := make([]*responder, len(c.coprocessorKeys))
+	for i, k := range c.coprocessorKeys {
+		cops[i] = &responder{
+			index: i, key: k, addr: addresses(c.coprocessorKeys)[i],
+			sender:  newTxSender(c.client, k, c.chainID),
+			dissent: i >= len(c.coprocessorKeys)-c.cfg.DissentingCoprocessors,
+		}
+	}
+	c.wg.Add(1)
+	go c.follow(ctx, from, kms, cops)
+}
+
+func (c *Chain) follow(ctx context.Context, from uint64, kms, cops []*responder) {
+	defer c.wg.Done()
+	heads := make(chan *types.Header, 64)
+	var subErr <-chan error
+	if sub, err := c.client.SubscribeNewHead(ctx, heads); err != nil {
+		c.log.Warn("no new-head subscription; polling", "err", err)
+	} else {
+		defer sub.Unsubscribe()
+		subErr = sub.Err()
+	}
+	poll := time.NewTicker(followPoll)
+	defer poll.Stop()
+
+	wait := func() bool {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-heads:
+		case <-poll.C:
+		case err := <-subErr:
+			c.log.Warn("new-head subscription ended; polling", "err", err)
+			subErr = nil
+		}
+		return true
+	}
+	for {
+		from = c.dispatchFrom(ctx, from, kms, cops)
+		if !wait() {
+			return
+		}
+	}
+}
+
+// dispatchFrom hands the requests in blocks from.. (at most maxLogRange of them) to the
+// simulators and returns the next block to read.
+func (c *Chain) dispatchFrom(ctx context.Context, from uint64, kms, cops []*responder) uint64 {
+	publicID, userID, proofID := contracts.TopicPublicDecryptionRequest, contracts.TopicUserDecryptionRequest, contracts.TopicVerifyProofRequest
+	head, err := c.client.BlockNumber(ctx)
+	if err != nil || head < from {
+		return from
+	}
+	to := min(head, from+maxLogRange-1)
+	logs, err := c.client.FilterLogs(ctx, ethereum.FilterQuery{
+		FromBlock: new(big.Int).SetUint64(from),
+		ToBlock:   new(big.Int).SetUint64(to),
+		Addresses: []common.Address{c.addrs.Decryption, c.addrs.InputVerification},
+		Topics:    [][]common.Hash{{publicID, userID, proofID}},
+	})
+	if err != nil {
+		if ctx.Err() == nil {
+			c.log.Warn("read request events", "from", from, "to", to, "err", err)
+		}
+		return from
+	}
+	for i := range logs {
+		l := &logs[i]
+		switch {
+		case l.Address == c.addrs.Decryption && l.Topics[0] == publicID:
+			ev, err := c.decryption.UnpackPublicDecryptionRequestEvent(l)
+			if err != nil {
+				c.log.Warn("bad PublicDecryptionRequest", "tx", l.TxHash, "err", err)
+				continue
+			}
+			for _, n := range kms {
+				c.spawn(func() { c.answerPublic(ctx, n, ev) })
+			}
+		case l.Address == c.addrs.Decryption && l.Topics[0] == userID:
+			ev, err := c.decryption.UnpackUserDecryptionRequestEvent(l)
+			if err != nil {
+				c.log.Warn("bad UserDecryptionRequest", "tx", l.TxHash, "err", err)
+				continue
+			}
+			for _, n := range kms {
+				c.spawn(func() { c.answerUser(ctx, n, ev) })
+			}
+		case l.Address == c.addrs.InputVerification && l.Topics[0] == proofID:
+			ev, err := c.inputVerification.UnpackVerifyProofRequestEvent(l)
+			if err != nil {
+				c.log.Warn("bad VerifyProofRequest", "tx", l.TxHash, "err", err)
+				continue
+			}
+			for _, n := range cops {
+				c.spawn(func() { c.answerProof(ctx, n, ev) })
+			}
+		}
+	}
+	return to + 1
+}
+
+func (c *Chain) spawn(f func()) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		f()
+	}()
+}
+
+// kmsSilent says whether KMS nodes stay silent on a decryption of handles, and why.
+func kmsSilent(handles [][32]byte) (contracts.Scenario, bool) {
+	for _, h := range handles {
+		switch s := contracts.ScenarioOfHandle(h); s {
+		case contracts.ScenarioDenied, contracts.ScenarioNeverReady, contracts.ScenarioNoResponse, contracts.ScenarioRevert:
+			return s, true
+		}
+	}
+	return contracts.ScenarioNone, false
+}
+
+func hasDelayed(handles [][32]byte) bool {
+	for _, h := range handles {
+		if contracts.ScenarioOfHandle(h) == contracts.ScenarioReadyAfterDelay {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Chain) answerPublic(ctx context.Context, n *responder, ev *contracts.DecryptionPublicDecryptionRequest) {
+	log := c.log.With("kms", n.index, "decryption_id", ev.DecryptionId)
+	if s, silent := kmsSilent(ev.CtHandles); silent {
+		log.Debug("public decryption left unanswered", "scenario", s)
+		return
+	}
+	if !c.sleep(ctx, c.responseDelay()) {
+		return
+	}
+	if hasDelayed(ev.CtHandles) && !c.waitReady(ctx, func() (bool, error) {
+		return bind.Call(c.decryptionAt, &bind.CallOpts{Context: ctx},
+			c.decryption.PackIsPublicDecryptionReady(ev.CtHandles, ev.ExtraData), c.decryption.UnpackIsPublicDecryptionReady)
+	}) {
+		return
+	}
+	result := PublicDecryptionResult(ev.CtHandles)
+	sig, err := contracts.SignDigest(n.key, contracts.PublicDecryptionDigest(c.chainID, c.addrs.Decryption, ev.DecryptionId, result, ev.ExtraData))
+	if err != nil {
+		log.Error("sign public decryption", "err", err)
+		return
+	}
+	c.respond(ctx, n, log, "publicDecryptionResponse", c.decryptionAt,
+		c.decryption.PackPublicDecryptionResponse(ev.DecryptionId, result, sig, ev.ExtraData))
+}
+
+func (c *Chain) answerUser(ctx context.Context, n *responder, ev *contracts.DecryptionUserDecryptionRequest) {
+	log := c.log.With("kms", n.index, "decryption_id", ev.DecryptionId)
+	if s, silent := kmsSilent(ev.CtHandles); silent {
+		log.Debug("user decryption left unanswered", "scenario", s)
+		return
+	}
+	if !c.sleep(ctx, c.responseDelay()) {
+		return
+	}
+	if hasDelayed(ev.CtHandles) && !c.waitReady(ctx, func() (bool, error) {
+		pairs := make([]contracts.DecryptionCtHandleContractPair, len(ev.CtHandles))
+		for i, h := range ev.CtHandles {
+			pairs[i] = contracts.DecryptionCtHandleContractPair{CtHandle: h}
+		}
+		return bind.Call(c.decryptionAt, &bind.CallOpts{Context: ctx},
+			c.decryption.PackIsUserDecryptionReady(ev.UserAddress, pairs, ev.ExtraData), c.decryption.UnpackIsUserDecryptionReady)
+	}) {
+		return
+	}
+	share := UserDecryptionShare(ev.CtHandles, ev.PublicKey, n.index)
+	sig, err := contracts.SignDigest(n.key, contracts.UserDecryptionDigest(c.chainID, c.addrs.Decryption, ev.DecryptionId, share, ev.ExtraData))
+	if err != nil {
+		log.Error("sign user decryption share", "err", err)
+		return
+	}
+	c.respond(ctx, n, log, "userDecryptionResponse", c.decryptionAt,
+		c.decryption.PackUserDecryptionResponse(ev.DecryptionId, share, sig, ev.ExtraData))
+}
+
+func (c *Chain) answerProof(ctx context.Context, n *responder, ev *contracts.InputVerificationVerifyProofRequest) {
+	log := c.log.With("coprocessor", n.index, "zk_proof_id", ev.ZkProofId)
+	s := contracts.ScenarioOfCiphertext(ev.CiphertextWithZKProof)
+	if s == contracts.ScenarioNoResponse || s == contracts.ScenarioRevert {
+		log.Debug("input proof left unanswered", "scenario", s)
+		return
+	}
+	if !c.sleep(ctx, c.responseDelay()) {
+		return
+	}
+	valid := s != contracts.ScenarioDenied
+	if n.dissent {
+		valid = !valid
+	}
+	if !valid {
+		c.respond(ctx, n, log, "rejectProofResponse", c.inputAt,
+			c.inputVerification.PackRejectProofResponse(ev.ZkProofId, ev.ExtraData))
+		return
+	}
+	handles := InputHandles(ev.ContractChainId, ev.ContractAddress, ev.UserAddress, ev.CiphertextWithZKProof)
+	sig, err := contracts.SignDigest(n.key, contracts.VerifyProofDigest(c.chainID, c.addrs.InputVerification, ev.ZkProofId, handles, ev.ExtraData))
+	if err != nil {
+		log.Error("sign input proof", "err", err)
+		return
+	}
+	c.respond(ctx, n, log, "verifyProofResponse", c.inputAt,
+		c.inputVerification.PackVerifyProofResponse(ev.ZkProofId, handles, sig, ev.ExtraData))
+}
+
+// respond sends one answer from n's key. It does not wait for the block: the chain's events
+// tell the relayer (and the tests) what happened.
+func (c *Chain) respond(ctx context.Context, n *responder, log *slog.Logger, method string, at *bind.BoundContract, data []byte) {
+	tx, err := n.sender.transact(ctx, at, data)
+	if err != nil {
+		if ctx.Err() == nil {
+			if re, ok := contracts.DecodeRevert(err); ok {
+				err = re
+			}
+			log.Warn("answer not sent", "method", method, "err", err)
+		}
+		return
+	}
+	log.Debug("answer sent", "method", method, "tx", tx.Hash())
+}
+
+func (c *Chain) responseDelay() time.Duration {
+	lo, hi := c.cfg.ResponseDelayMin, c.cfg.ResponseDelayMax
+	if hi <= lo {
+		return lo
+	}
+	return lo + rand.N(hi-lo+1)
+}
+
+// sleep waits d, or returns false when ctx ends first.
+func (c *Chain) sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// waitReady polls ready until it says true (true) or ctx ends (false).
+func (c *Chain) waitReady(ctx context.Context, ready func() (bool, error)) bool {
+	for {
+		ok, err := ready()
+		if err != nil && !errors.Is(err, context.Canceled) {
+			c.log.Warn("readiness check", "err", err)
+		}
+		if ok {
+			return true
+		}
+		if !c.sleep(ctx, readyPoll) {
+			return false
+		}
+	}
+}

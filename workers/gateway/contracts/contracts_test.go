@@ -1,0 +1,505 @@
+package contracts_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient/simulated"
+
+	"relayer/workers/gateway/contracts"
+)
+
+// env is a bare simulated chain with the three contracts deployed and no simulators: the test
+// goroutine sends every transaction and seals every block itself.
+type env struct {
+	t       *testing.T
+	ctx     context.Context
+	b       *simulated.Backend
+	chainID *big.Int
+	owner   *ecdsa.PrivateKey
+	user    *ecdsa.PrivateKey
+	kms     []*ecdsa.PrivateKey
+	cops    []*ecdsa.PrivateKey
+
+	dec   *contracts.Decryption
+	iv    *contracts.InputVerification
+	acl   *contracts.ACL
+	decAt *bind.BoundContract
+	ivAt  *bind.BoundContract
+	aclAt *bind.BoundContract
+}
+
+func keys(n int) []*ecdsa.PrivateKey {
+	out := make([]*ecdsa.PrivateKey, n)
+	for i := range out {
+		k, err := crypto.GenerateKey()
+		if err != nil {
+			panic(err)
+		}
+		out[i] = k
+	}
+	return out
+}
+
+func addrs(ks []*ecdsa.PrivateKey) []common.Address {
+	out := make([]common.Address, len(ks))
+	for i, k := range ks {
+		out[i] = crypto.PubkeyToAddress(k.PublicKey)
+	}
+	return out
+}
+
+func newEnv(t *testing.T, kmsNodes, threshold, coprocessors int) *env {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	e := &env{t: t, ctx: ctx, owner: keys(1)[0], user: keys(1)[0], kms: keys(kmsNodes), cops: keys(coprocessors),
+		dec: contracts.NewDecryption(), iv: contracts.NewInputVerification(), acl: contracts.NewACL()}
+	alloc := types.GenesisAlloc{}
+	funds := new(big.Int).Exp(big.NewInt(10), big.NewInt(24), nil)
+	for _, k := range append(append([]*ecdsa.PrivateKey{e.owner, e.user}, e.kms...), e.cops...) {
+		alloc[crypto.PubkeyToAddress(k.PublicKey)] = types.Account{Balance: funds}
+	}
+	e.b = simulated.NewBackend(alloc)
+	t.Cleanup(func() { e.b.Close() })
+	var err error
+	if e.chainID, err = e.b.Client().ChainID(ctx); err != nil {
+		t.Fatal(err)
+	}
+	aclAddr := e.deploy(contracts.ACLMetaData.Bin, nil)
+	decAddr := e.deploy(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(addrs(e.kms), big.NewInt(int64(threshold))))
+	ivAddr := e.deploy(contracts.InputVerificationMetaData.Bin, e.iv.PackConstructor(addrs(e.cops), decAddr))
+	e.aclAt = e.acl.Instance(e.b.Client(), aclAddr)
+	e.decAt = e.dec.Instance(e.b.Client(), decAddr)
+	e.ivAt = e.iv.Instance(e.b.Client(), ivAddr)
+	return e
+}
+
+func (e *env) opts(key *ecdsa.PrivateKey) *bind.TransactOpts {
+	o := bind.NewKeyedTransactor(key, e.chainID)
+	o.Context = e.ctx
+	return o
+}
+
+func (e *env) deploy(bin string, input []byte) common.Address {
+	e.t.Helper()
+	addr, tx, err := bind.DeployContract(e.opts(e.owner), common.FromHex(bin), e.b.Client(), input)
+	if err != nil {
+		e.t.Fatalf("deploy: %v", err)
+	}
+	e.mined(tx)
+	return addr
+}
+
+func (e *env) mined(tx *types.Transaction) *types.Receipt {
+	e.t.Helper()
+	e.b.Commit()
+	r, err := e.b.Client().TransactionReceipt(e.ctx, tx.Hash())
+	if err != nil {
+		e.t.Fatalf("receipt: %v", err)
+	}
+	if r.Status != types.ReceiptStatusSuccessful {
+		e.t.Fatalf("transaction %s reverted", tx.Hash())
+	}
+	return r
+}
+
+// ok sends data from key and returns the receipt of the successful transaction.
+func (e *env) ok(key *ecdsa.PrivateKey, at *bind.BoundContract, data []byte) *types.Receipt {
+	e.t.Helper()
+	tx, err := bind.Transact(at, e.opts(key), data)
+	if err != nil {
+		if re, ok := contracts.DecodeRevert(err); ok {
+			err = re
+		}
+		e.t.Fatalf("send: %v", err)
+	}
+	return e.mined(tx)
+}
+
+// reverts checks that sending data from key is refused with the custom error name.
+func (e *env) reverts(key *ecdsa.PrivateKey, at *bind.BoundContract, data []byte, name string) *contracts.RevertError {
+	e.t.Helper()
+	_, err := bind.Transact(at, e.opts(key), data)
+	re, ok := contracts.DecodeRevert(err)
+	if !ok || re.Name != name {
+		e.t.Fatalf("got %v, want a revert with %s", err, name)
+	}
+	return re
+}
+
+func view[T any](e *env, at *bind.BoundContract, data []byte, unpack func([]byte) (T, error)) T {
+	e.t.Helper()
+	v, err := bind.Call(at, &bind.CallOpts{Context: e.ctx}, data, unpack)
+	if err != nil {
+		e.t.Fatalf("call: %v", err)
+	}
+	return v
+}
+
+// events unpacks the logs of r with topic0.
+func events[T any](e *env, r *types.Receipt, topic0 common.Hash, unpack func(*types.Log) (*T, error)) []*T {
+	e.t.Helper()
+	var out []*T
+	for _, l := range r.Logs {
+		if len(l.Topics) > 0 && l.Topics[0] == topic0 {
+			ev, err := unpack(l)
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+func (e *env) publicRequest(handles ...[32]byte) *big.Int {
+	e.t.Helper()
+	r := e.ok(e.user, e.decAt, e.dec.PackPublicDecryptionRequest(handles, []byte{0}))
+	evs := events(e, r, contracts.TopicPublicDecryptionRequest, e.dec.UnpackPublicDecryptionRequestEvent)
+	if len(evs) != 1 {
+		e.t.Fatalf("%d request events", len(evs))
+	}
+	return evs[0].DecryptionId
+}
+
+func (e *env) sign(key *ecdsa.PrivateKey, digest common.Hash) []byte {
+	e.t.Helper()
+	sig, err := contracts.SignDigest(key, digest)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return sig
+}
+
+func (e *env) publicAnswer(node int, id *big.Int, result []byte) *types.Receipt {
+	e.t.Helper()
+	digest := contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), id, result, nil)
+	return e.ok(e.kms[node], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, e.sign(e.kms[node], digest), nil))
+}
+
+var (
+	hostContract = common.HexToAddress("0x00000000000000000000000000000000c0ffee01")
+	plainHandle  = contracts.TestHandle(contracts.ScenarioNone, "plain")
+)
+
+func TestTheGoDigestsScenariosAndIdsAgreeWithTheContracts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 1, 1, 1)
+	id := new(big.Int).Add(contracts.PublicDecryptCounterBase, big.NewInt(7))
+	payload, extra := []byte("some result"), []byte{0, 1, 2}
+	if got := view(e, e.decAt, e.dec.PackPublicDecryptionDigest(id, payload, extra), e.dec.UnpackPublicDecryptionDigest); got != contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), id, payload, extra) {
+		t.Error("PublicDecryptionDigest differs from the contract's")
+	}
+	if got := view(e, e.decAt, e.dec.PackUserDecryptionDigest(id, payload, extra), e.dec.UnpackUserDecryptionDigest); got != contracts.UserDecryptionDigest(e.chainID, e.decAt.Address(), id, payload, extra) {
+		t.Error("UserDecryptionDigest differs from the contract's")
+	}
+	handles := [][32]byte{plainHandle, contracts.TestHandle(contracts.ScenarioNoResponse, "x")}
+	if got := view(e, e.ivAt, e.iv.PackVerifyProofDigest(big.NewInt(3), handles, extra), e.iv.UnpackVerifyProofDigest); got != contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), big.NewInt(3), handles, extra) {
+		t.Error("VerifyProofDigest differs from the contract's")
+	}
+	for name, pair := range map[string]struct {
+		got  common.Hash
+		want common.Hash
+	}{
+		"public": {view(e, e.decAt, e.dec.PackPUBLICDECRYPTIONTYPEHASH(), e.dec.UnpackPUBLICDECRYPTIONTYPEHASH), contracts.PublicDecryptionTypeHash},
+		"user":   {view(e, e.decAt, e.dec.PackUSERDECRYPTIONTYPEHASH(), e.dec.UnpackUSERDECRYPTIONTYPEHASH), contracts.UserDecryptionTypeHash},
+		"proof":  {view(e, e.ivAt, e.iv.PackVERIFYPROOFTYPEHASH(), e.iv.UnpackVERIFYPROOFTYPEHASH), contracts.VerifyProofTypeHash},
+	} {
+		if pair.got != pair.want {
+			t.Errorf("%s type hash differs", name)
+		}
+	}
+	if base := view(e, e.decAt, e.dec.PackPUBLICDECRYPTCOUNTERBASE(), e.dec.UnpackPUBLICDECRYPTCOUNTERBASE); base.Cmp(contracts.PublicDecryptCounterBase) != 0 {
+		t.Error("PublicDecryptCounterBase differs")
+	}
+	if base := view(e, e.decAt, e.dec.PackUSERDECRYPTCOUNTERBASE(), e.dec.UnpackUSERDECRYPTCOUNTERBASE); base.Cmp(contracts.UserDecryptCounterBase) != 0 {
+		t.Error("UserDecryptCounterBase differs")
+	}
+	if d := view(e, e.decAt, e.dec.PackREADYDELAY(), e.dec.UnpackREADYDELAY); d.Int64() != int64(contracts.ReadyDelay/time.Second) {
+		t.Errorf("READY_DELAY = %v, want %v", d, contracts.ReadyDelay)
+	}
+
+	// The ACL denies exactly the handles ScenarioOfHandle calls denied.
+	for _, prefix := range [][]byte{{0x7e, 0x57, 0x01}, {0x7e, 0x57, 0x00}, {0x7e, 0x57, 0x06}, {0x7e, 0x56, 0x01}, {0x7e, 0x57, 0x02}} {
+		var h [32]byte
+		copy(h[:], prefix)
+		allowed := view(e, e.aclAt, e.acl.PackIsAllowedForDecryption(h), e.acl.UnpackIsAllowedForDecryption)
+		if denied := contracts.ScenarioOfHandle(h) == contracts.ScenarioDenied; allowed == denied {
+			t.Errorf("handle %x: ACL allows = %v, Go scenario %v", prefix, allowed, contracts.ScenarioOfHandle(h))
+		}
+	}
+	// A proof reverts exactly when ScenarioOfCiphertext says 05; ciphertexts shorter than 3 bytes carry none.
+	for _, ct := range [][]byte{{0x7e, 0x57, 0x05}, {0x7e, 0x57, 0x05, 0xff}, {0x7e, 0x57}, {0x7e, 0x57, 0x15}} {
+		_, err := bind.Transact(e.ivAt, e.opts(e.user), e.iv.PackVerifyProofRequest(big.NewInt(1337), hostContract, hostContract, ct, nil))
+		if reverted := err != nil; reverted != (contracts.ScenarioOfCiphertext(ct) == contracts.ScenarioRevert) {
+			t.Errorf("ciphertext %x: request error %v, Go scenario %v", ct, err, contracts.ScenarioOfCiphertext(ct))
+		}
+		e.b.Commit()
+	}
+	if contracts.HandleChainID(plainHandle) != 1337 || contracts.DecryptionKindOf(id) != contracts.DecryptionKindPublic ||
+		contracts.DecryptionKindOf(big.NewInt(5)) != contracts.DecryptionKindUnknown {
+		t.Error("handle chain id or decryption kind helpers are wrong")
+	}
+}
+
+func TestAPublicDecryptionCompletesOnlyWhenThresholdSignersAgreeOnOneResult(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 3, 2, 1)
+	first := e.publicRequest(plainHandle)
+	second := e.publicRequest(plainHandle)
+	if new(big.Int).Sub(second, first).Int64() != 1 || contracts.DecryptionKindOf(first) != contracts.DecryptionKindPublic {
+		t.Fatalf("ids %#x, %#x: want consecutive public ids", first, second)
+	}
+
+	x, y := []byte("result x"), []byte("result y")
+	r := e.publicAnswer(0, first, x)
+	if evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.dec.UnpackPublicDecryptionResponseEvent); len(evs) != 0 {
+		t.Fatal("one signature completed the decryption")
+	}
+	r = e.publicAnswer(1, first, y) // disagrees
+	if evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.dec.UnpackPublicDecryptionResponseEvent); len(evs) != 0 {
+		t.Fatal("two different results completed the decryption")
+	}
+	r = e.publicAnswer(2, first, x)
+	evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.dec.UnpackPublicDecryptionResponseEvent)
+	if len(evs) != 1 || !bytes.Equal(evs[0].DecryptedResult, x) || len(evs[0].Signatures) != 2 {
+		t.Fatalf("response events %+v, want one with result x and 2 signatures", evs)
+	}
+	digest := contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), first, x, evs[0].ExtraData)
+	for i, want := range []common.Address{addrs(e.kms)[0], addrs(e.kms)[2]} {
+		if got, err := contracts.RecoverSigner(digest, evs[0].Signatures[i]); err != nil || got != want {
+			t.Errorf("signature %d by %s (%v), want %s", i, got, err, want)
+		}
+	}
+	if !view(e, e.decAt, e.dec.PackIsDecryptionDone(first), e.dec.UnpackIsDecryptionDone) {
+		t.Error("isDecryptionDone is false")
+	}
+	if view(e, e.decAt, e.dec.PackIsDecryptionDone(second), e.dec.UnpackIsDecryptionDone) {
+		t.Error("the other request is done too")
+	}
+}
+
+func TestAUserDecryptionEmitsEveryShareAndReachesItsThresholdOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 3, 2, 1)
+	pairs := []contracts.DecryptionCtHandleContractPair{{CtHandle: plainHandle, ContractAddress: hostContract}}
+	validity := contracts.DecryptionRequestValidity{StartTimestamp: big.NewInt(time.Now().Add(-time.Hour).Unix()), DurationDays: big.NewInt(1)}
+	info := contracts.DecryptionContractsInfo{ChainId: big.NewInt(1337), Addresses: []common.Address{hostContract}}
+	user := crypto.PubkeyToAddress(e.user.PublicKey)
+	r := e.ok(e.user, e.decAt, e.dec.PackUserDecryptionRequest(pairs, validity, info, user, []byte("pk"), nil, nil))
+	id := events(e, r, contracts.TopicUserDecryptionRequest, e.dec.UnpackUserDecryptionRequestEvent)[0].DecryptionId
+	if contracts.DecryptionKindOf(id) != contracts.DecryptionKindUser {
+		t.Fatalf("id %#x is not a user decryption id", id)
+	}
+
+	reached := 0
+	for node := range e.kms {
+		share := []byte{byte(node), 0xaa}
+		sig := e.sign(e.kms[node], contracts.UserDecryptionDigest(e.chainID, e.decAt.Address(), id, share, nil))
+		r := e.ok(e.kms[node], e.decAt, e.dec.PackUserDecryptionResponse(id, share, sig, nil))
+		shares := events(e, r, contracts.TopicUserDecryptionResponse, e.dec.UnpackUserDecryptionResponseEvent)
+		if len(shares) != 1 || shares[0].IndexShare.Int64() != int64(node) || shares[0].KmsSigner != addrs(e.kms)[node] ||
+			!bytes.Equal(shares[0].UserDecryptedShare, share) || !bytes.Equal(shares[0].Signature, sig) {
+			t.Fatalf("share of node %d: events %+v", node, shares)
+		}
+		n := len(events(e, r, contracts.TopicUserDecryptionResponseThresholdReached, e.dec.UnpackUserDecryptionResponseThresholdReachedEvent))
+		if (node == 1) != (n == 1) {
+			t.Fatalf("share %d: %d threshold events, want one with the second share only", node, n)
+		}
+		reached += n
+	}
+	if reached != 1 {
+		t.Fatalf("threshold reached %d times", reached)
+	}
+}
+
+func TestUserDecryptionRequestsAreValidated(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 1, 1, 1)
+	user := crypto.PubkeyToAddress(e.user.PublicKey)
+	now := time.Now().Unix()
+	pairs := []contracts.DecryptionCtHandleContractPair{{CtHandle: plainHandle, ContractAddress: hostContract}}
+	valid := contracts.DecryptionRequestValidity{StartTimestamp: big.NewInt(now - 60), DurationDays: big.NewInt(1)}
+	info := contracts.DecryptionContractsInfo{ChainId: big.NewInt(1337), Addresses: []common.Address{hostContract}}
+	pack := func(p []contracts.DecryptionCtHandleContractPair, v contracts.DecryptionRequestValidity, i contracts.DecryptionContractsInfo, u common.Address) []byte {
+		return e.dec.PackUserDecryptionRequest(p, v, i, u, []byte("pk"), nil, nil)
+	}
+	other := common.HexToAddress("0x0000000000000000000000000000000000000bad")
+	for _, tc := range []struct {
+		data []byte
+		err  string
+	}{
+		{pack(nil, valid, info, user), "EmptyCtHandleContractPairs"},
+		{pack(pairs, valid, contracts.DecryptionContractsInfo{ChainId: big.NewInt(1337)}, user), "EmptyContractAddresses"},
+		{pack(pairs, contracts.DecryptionRequestValidity{StartTimestamp: big.NewInt(now), DurationDays: big.NewInt(0)}, info, user), "InvalidNullDurationDays"},
+		{pack(pairs, contracts.DecryptionRequestValidity{StartTimestamp: big.NewInt(now), DurationDays: big.NewInt(366)}, info, user), "MaxDurationDaysExceeded"},
+		{pack(pairs, contracts.DecryptionRequestValidity{StartTimestamp: big.NewInt(now + 86400), DurationDays: big.NewInt(1)}, info, user), "StartTimestampInFuture"},
+		{pack(pairs, contracts.DecryptionRequestValidity{StartTimestamp: big.NewInt(now - 3*86400), DurationDays: big.NewInt(1)}, info, user), "UserDecryptionRequestExpired"},
+		{pack(pairs, valid, info, hostContract), "UserAddressInContractAddresses"},
+		{pack([]contracts.DecryptionCtHandleContractPair{{CtHandle: plainHandle, ContractAddress: other}}, valid, info, user), "ContractNotInContractAddresses"},
+	} {
+		e.reverts(e.user, e.decAt, tc.data, tc.err)
+	}
+	e.reverts(e.user, e.decAt, e.dec.PackPublicDecryptionRequest(nil, nil), "EmptyCtHandles")
+	e.reverts(e.user, e.ivAt, e.iv.PackVerifyProofRequest(big.NewInt(1337), hostContract, user, nil, nil), "EmptyCiphertext")
+	e.ok(e.user, e.decAt, pack(pairs, valid, info, user))
+}
+
+func TestTheMajorityOfCoprocessorsDecidesAnInputProof(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 1, 1, 3)
+	user := crypto.PubkeyToAddress(e.user.PublicKey)
+	request := func() *big.Int {
+		r := e.ok(e.user, e.ivAt, e.iv.PackVerifyProofRequest(big.NewInt(1337), hostContract, user, []byte{1, 2, 3}, nil))
+		return events(e, r, contracts.TopicVerifyProofRequest, e.iv.UnpackVerifyProofRequestEvent)[0].ZkProofId
+	}
+	verify := func(cop int, id *big.Int, handles [][32]byte) *types.Receipt {
+		sig := e.sign(e.cops[cop], contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), id, handles, nil))
+		return e.ok(e.cops[cop], e.ivAt, e.iv.PackVerifyProofResponse(id, handles, sig, nil))
+	}
+	h1 := [][32]byte{contracts.TestHandle(contracts.ScenarioReadyAfterDelay, "h1")}
+	h2 := [][32]byte{contracts.TestHandle(contracts.ScenarioNone, "h2")}
+
+	first := request()
+	if first.Int64() != 1 {
+		t.Fatalf("first zkProofId = %v, want 1", first)
+	}
+	// Split votes decide nothing.
+	verify(0, first, h1)
+	e.ok(e.cops[1], e.ivAt, e.iv.PackRejectProofResponse(first, nil))
+	r := verify(2, first, h2)
+	if len(r.Logs) != 0 || view(e, e.ivAt, e.iv.PackIsProofDecided(first), e.iv.UnpackIsProofDecided) {
+		t.Fatal("a split vote decided the proof")
+	}
+
+	// Two agreeing verifications decide, and register the handles with Decryption.
+	second := request()
+	verify(0, second, h1)
+	r = verify(1, second, h1)
+	evs := events(e, r, contracts.TopicVerifyProofResponse, e.iv.UnpackVerifyProofResponseEvent)
+	if len(evs) != 1 || len(evs[0].Signatures) != 2 || evs[0].CtHandles[0] != h1[0] {
+		t.Fatalf("verify events %+v", evs)
+	}
+	if seen := view(e, e.decAt, e.dec.PackHandleFirstSeen(h1[0]), e.dec.UnpackHandleFirstSeen); seen.Sign() == 0 {
+		t.Error("the accepted 04 handle was not registered")
+	}
+	r = e.ok(e.cops[2], e.ivAt, e.iv.PackRejectProofResponse(second, nil)) // late: accepted, no effect
+	if len(r.Logs) != 0 {
+		t.Error("a late rejection emitted an event")
+	}
+
+	// Two rejections decide.
+	third := request()
+	e.ok(e.cops[0], e.ivAt, e.iv.PackRejectProofResponse(third, nil))
+	r = e.ok(e.cops[1], e.ivAt, e.iv.PackRejectProofResponse(third, nil))
+	if len(events(e, r, contracts.TopicRejectProofResponse, e.iv.UnpackRejectProofResponseEvent)) != 1 {
+		t.Fatal("two rejections did not reject the proof")
+	}
+
+	// Refusals.
+	e.reverts(e.cops[0], e.ivAt, e.iv.PackRejectProofResponse(third, nil), "CoprocessorAlreadyResponded")
+	e.reverts(e.user, e.ivAt, e.iv.PackRejectProofResponse(third, nil), "NotCoprocessor")
+	e.reverts(e.cops[2], e.ivAt, e.iv.PackRejectProofResponse(big.NewInt(99), nil), "UnknownRequest")
+	fourth := request()
+	e.reverts(e.cops[0], e.ivAt, e.iv.PackVerifyProofResponse(fourth, nil, make([]byte, 65), nil), "EmptyCtHandles")
+	wrong := e.sign(e.cops[1], contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), fourth, h2, nil))
+	e.reverts(e.cops[0], e.ivAt, e.iv.PackVerifyProofResponse(fourth, h2, wrong, nil), "InvalidCoprocessorSignature")
+}
+
+func TestKMSResponsesAreRefusedFromStrangersTwiceOrWithAnotherKey(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 2, 2, 1)
+	id := e.publicRequest(plainHandle)
+	result := []byte("r")
+	sig0 := e.sign(e.kms[0], contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), id, result, nil))
+	e.reverts(e.user, e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sig0, nil), "NotKmsSigner")
+	e.reverts(e.kms[1], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sig0, nil), "InvalidKmsSignature")
+	e.reverts(e.kms[0], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sig0[:64], nil), "InvalidKmsSignature")
+	e.ok(e.kms[0], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sig0, nil))
+	e.reverts(e.kms[0], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sig0, nil), "KmsNodeAlreadySigned")
+	e.reverts(e.kms[0], e.decAt, e.dec.PackPublicDecryptionResponse(new(big.Int).Add(id, big.NewInt(1)), result, sig0, nil), "UnknownRequest")
+	userID := new(big.Int).Add(contracts.UserDecryptCounterBase, big.NewInt(1))
+	e.reverts(e.kms[0], e.decAt, e.dec.PackUserDecryptionResponse(userID, result, sig0, nil), "UnknownRequest")
+	re := e.reverts(e.user, e.decAt, e.dec.PackPause(), "NotOwner")
+	if re.Args[0] != crypto.PubkeyToAddress(e.user.PublicKey) {
+		t.Errorf("NotOwner(%v), want the caller", re.Args[0])
+	}
+}
+
+func TestPausingRefusesRequestsButNotResponses(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 1, 1, 1)
+	id := e.publicRequest(plainHandle)
+	e.ok(e.owner, e.decAt, e.dec.PackPause())
+	e.ok(e.owner, e.ivAt, e.iv.PackPause())
+	if !view(e, e.decAt, e.dec.PackPaused(), e.dec.UnpackPaused) {
+		t.Fatal("paused() is false")
+	}
+	e.reverts(e.user, e.decAt, e.dec.PackPublicDecryptionRequest([][32]byte{plainHandle}, nil), "EnforcedPause")
+	e.reverts(e.user, e.ivAt, e.iv.PackVerifyProofRequest(big.NewInt(1337), hostContract, hostContract, []byte{1}, nil), "EnforcedPause")
+	e.reverts(e.owner, e.decAt, e.dec.PackPause(), "EnforcedPause")
+	e.publicAnswer(0, id, []byte("still answered"))
+	e.ok(e.owner, e.decAt, e.dec.PackUnpause())
+	e.reverts(e.owner, e.decAt, e.dec.PackUnpause(), "ExpectedPause")
+	e.publicRequest(plainHandle)
+}
+
+func TestConstructorsRefuseBadSignerSets(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 1, 1, 1)
+	a := addrs(keys(3))
+	deployFails := func(bin string, input []byte, want string) {
+		t.Helper()
+		_, _, err := bind.DeployContract(e.opts(e.owner), common.FromHex(bin), e.b.Client(), input)
+		if re, ok := contracts.DecodeRevert(err); !ok || re.Name != want {
+			t.Errorf("deploy: %v, want %s", err, want)
+		}
+	}
+	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(a, big.NewInt(0)), "InvalidThreshold")
+	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(a, big.NewInt(4)), "InvalidThreshold")
+	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(nil, big.NewInt(1)), "EmptyKmsSigners")
+	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor([]common.Address{a[0], a[0]}, big.NewInt(1)), "DuplicateKmsSigner")
+	deployFails(contracts.InputVerificationMetaData.Bin, e.iv.PackConstructor(nil, common.Address{}), "EmptyCoprocessors")
+	deployFails(contracts.InputVerificationMetaData.Bin, e.iv.PackConstructor([]common.Address{a[1], a[1]}, common.Address{}), "DuplicateCoprocessor")
+}
+
+func TestTheACLOwnerCanDenyAnOrdinaryHandle(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 1, 1, 1)
+	user := crypto.PubkeyToAddress(e.user.PublicKey)
+	e.reverts(e.user, e.aclAt, e.acl.PackSetDenied(plainHandle, user, true), "NotOwner")
+	e.ok(e.owner, e.aclAt, e.acl.PackSetDenied(plainHandle, user, true))
+	e.ok(e.owner, e.aclAt, e.acl.PackSetPublicDecryptionDenied(plainHandle, true))
+	if view(e, e.aclAt, e.acl.PackIsAllowed(plainHandle, user), e.acl.UnpackIsAllowed) ||
+		!view(e, e.aclAt, e.acl.PackIsAllowed(plainHandle, hostContract), e.acl.UnpackIsAllowed) ||
+		view(e, e.aclAt, e.acl.PackIsAllowedForDecryption(plainHandle), e.acl.UnpackIsAllowedForDecryption) {
+		t.Fatal("the explicit denials are not what the views say")
+	}
+}
+
+func TestDecodeRevertIgnoresWhatIsNotAGatewayRevert(t *testing.T) {
+	t.Parallel()
+	if _, ok := contracts.DecodeRevert(nil); ok {
+		t.Error("nil decoded")
+	}
+	if _, ok := contracts.DecodeRevert(errors.New("boom")); ok {
+		t.Error("a plain error decoded")
+	}
+	if _, ok := contracts.DecodeRevertData([]byte{1, 2, 3, 4}); ok {
+		t.Error("an unknown selector decoded")
+	}
+	re := &contracts.RevertError{Name: "EnforcedPause"}
+	if got, ok := contracts.DecodeRevert(re); !ok || got != re || re.Error() != "execution reverted: EnforcedPause()" {
+		t.Errorf("DecodeRevert(%v) = %v, %v", re, got, ok)
+	}
+}

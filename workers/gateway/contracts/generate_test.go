@@ -1,0 +1,122 @@
+package contracts_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/abigen"
+)
+
+// generated lists what `go generate` makes for each contract.
+var generated = []struct{ typ, binding string }{
+	{"ACL", "acl_binding.go"},
+	{"Decryption", "decryption_binding.go"},
+	{"InputVerification", "inputverification_binding.go"},
+}
+
+// TestGeneratedFilesMatchTheSolidity compiles src/ with the pinned solc into a temporary
+// directory and regenerates the bindings from that, and fails when the committed build/*.abi,
+// build/*.bin or *_binding.go differ: run `go generate ./workers/gateway/...` after changing the
+// Solidity. It needs node; it runs `npm ci` itself when node_modules/solc is missing. Outside CI
+// it skips when node is not installed; in CI (CI set) it fails instead.
+func TestGeneratedFilesMatchTheSolidity(t *testing.T) {
+	t.Parallel()
+	nodeBin, err := exec.LookPath("node")
+	if err != nil {
+		unavailable(t, "node is not installed, so the contracts cannot be compiled")
+	}
+	root := repoRoot(t)
+	if _, err := os.Stat(filepath.Join(root, "node_modules", "solc", "package.json")); errors.Is(err, os.ErrNotExist) {
+		npm, err := exec.LookPath("npm")
+		if err != nil {
+			unavailable(t, "node_modules/solc is missing and npm is not installed")
+		}
+		t.Logf("node_modules/solc is missing: running npm ci in %s", root)
+		runCmd(t, 5*time.Minute, root, npm, "ci", "--no-audit", "--no-fund")
+	}
+
+	out := t.TempDir()
+	runCmd(t, 2*time.Minute, ".", nodeBin, "compile.js", "--out", out)
+
+	for _, g := range generated {
+		abiJSON := compare(t, filepath.Join("build", g.typ+".abi"), filepath.Join(out, g.typ+".abi"))
+		bin := compare(t, filepath.Join("build", g.typ+".bin"), filepath.Join(out, g.typ+".bin"))
+		// What `go tool abigen --v2 --pkg contracts --type T --abi T.abi --bin T.bin` writes.
+		code, err := abigen.BindV2([]string{g.typ}, []string{string(abiJSON)}, []string{string(bin)},
+			"contracts", map[string]string{}, map[string]string{})
+		if err != nil {
+			t.Fatalf("abigen %s: %v", g.typ, err)
+		}
+		committed, err := os.ReadFile(g.binding)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(committed, []byte(code)) {
+			t.Errorf("%s differs from what abigen generates from the Solidity: run `go generate ./workers/gateway/...`", g.binding)
+		}
+	}
+}
+
+// compare fails the test when the committed file differs from the fresh one, and returns the
+// fresh content.
+func compare(t *testing.T, committedPath, freshPath string) []byte {
+	t.Helper()
+	fresh, err := os.ReadFile(freshPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed, err := os.ReadFile(committedPath)
+	if err != nil {
+		t.Fatalf("%v: run `go generate ./workers/gateway/...`", err)
+	}
+	if !bytes.Equal(committed, fresh) {
+		t.Errorf("%s differs from what the Solidity compiles to: run `go generate ./workers/gateway/...`", committedPath)
+	}
+	return fresh
+}
+
+func runCmd(t *testing.T, timeout time.Duration, dir, name string, args ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %v in %s: %v\n%s", name, args, dir, err, out)
+	}
+}
+
+// unavailable skips, or fails in CI, where every test must run.
+func unavailable(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s (CI is set: install Node.js, then `npm ci` at the repository root)", why)
+	}
+	t.Skipf("%s; install Node.js to run this test", why)
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+				return dir
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no directory above this package holds both go.mod and package.json")
+		}
+		dir = parent
+	}
+}

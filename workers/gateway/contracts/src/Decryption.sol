@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+import {GatewayBase} from "./GatewayBase.sol";
+import {TestScenarios} from "./TestScenarios.sol";
+
+/// @title Development gateway Decryption contract.
+/// @notice A minimal contract with the public gateway's interface for what the relayer uses:
+/// public and user decryption requests, readiness views, and responses from registered KMS
+/// signers. Request ids are counters with the request kind in the top byte (1 = public,
+/// 2 = user), so the two kinds never share an id.
+///
+/// Public decryption: every KMS signer sends publicDecryptionResponse with the same result and
+/// its own signature; when `threshold` distinct signers agree on one result,
+/// PublicDecryptionResponse is emitted once, carrying their signatures.
+/// User decryption: every KMS signer sends its own share; each share emits
+/// UserDecryptionResponse, and UserDecryptionResponseThresholdReached is emitted once, with the
+/// `threshold`-th share.
+///
+/// A KMS signature is the secp256k1 signature, by the responding signer's own key, of
+/// publicDecryptionDigest / userDecryptionDigest (no "\x19Ethereum Signed Message" prefix).
+contract Decryption is GatewayBase {
+    /// @notice A handle to decrypt and the contract that is allowed to decrypt it.
+    struct CtHandleContractPair {
+        bytes32 ctHandle;
+        address contractAddress;
+    }
+
+    /// @notice When a user decryption request becomes valid (Unix seconds) and for how many days.
+    struct RequestValidity {
+        uint256 startTimestamp;
+        uint256 durationDays;
+    }
+
+    /// @notice The host chain and the contracts a user decryption is made for.
+    struct ContractsInfo {
+        uint256 chainId;
+        address[] addresses;
+    }
+
+    /// @notice Public decryption ids are PUBLIC_DECRYPT_COUNTER_BASE + n, n = 1, 2, ...
+    uint256 public constant PUBLIC_DECRYPT_COUNTER_BASE = uint256(1) << 248;
+    /// @notice User decryption ids are USER_DECRYPT_COUNTER_BASE + n, n = 1, 2, ...
+    uint256 public constant USER_DECRYPT_COUNTER_BASE = uint256(2) << 248;
+    /// @notice The longest validity a user decryption request may ask for.
+    uint256 public constant MAX_USER_DECRYPT_DURATION_DAYS = 365;
+    /// @notice Seconds of chain time a scenario-04 handle stays not ready after it was first seen.
+    uint256 public constant READY_DELAY = TestScenarios.READY_DELAY;
+
+    bytes32 public constant PUBLIC_DECRYPTION_TYPEHASH =
+        keccak256("PublicDecryptionResponse(uint256 decryptionId,bytes decryptedResult,bytes extraData)");
+    bytes32 public constant USER_DECRYPTION_TYPEHASH =
+        keccak256("UserDecryptionResponse(uint256 decryptionId,bytes userDecryptedShare,bytes extraData)");
+
+    /// @notice The last public decryption id issued (PUBLIC_DECRYPT_COUNTER_BASE before the first).
+    uint256 public publicDecryptionCounter = PUBLIC_DECRYPT_COUNTER_BASE;
+    /// @notice The last user decryption id issued (USER_DECRYPT_COUNTER_BASE before the first).
+    uint256 public userDecryptionCounter = USER_DECRYPT_COUNTER_BASE;
+    /// @notice How many distinct KMS signers complete a decryption.
+    uint256 public immutable threshold;
+    /// @notice Whether an address is a registered KMS signer.
+    mapping(address => bool) public isKmsSigner;
+    /// @notice Whether a decryption id has reached its threshold.
+    mapping(uint256 => bool) public isDecryptionDone;
+    /// @notice Chain time at which a scenario-04 handle was first seen (0: never).
+    mapping(bytes32 => uint256) public handleFirstSeen;
+    /// @notice How many shares a user decryption has received.
+    mapping(uint256 => uint256) public userDecryptionShareCount;
+
+    address[] private _kmsSigners;
+    mapping(uint256 => bool) private _requested;
+    mapping(uint256 => mapping(address => bool)) private _responded;
+    mapping(uint256 => mapping(bytes32 => bytes[])) private _publicSignatures;
+
+    /// @notice A public decryption was requested.
+    event PublicDecryptionRequest(uint256 indexed decryptionId, bytes32[] ctHandles, bytes extraData);
+    /// @notice `threshold` KMS signers agreed on decryptedResult; signatures are theirs, in arrival order.
+    event PublicDecryptionResponse(
+        uint256 indexed decryptionId,
+        bytes decryptedResult,
+        bytes[] signatures,
+        bytes extraData
+    );
+    /// @notice A user decryption was requested.
+    event UserDecryptionRequest(
+        uint256 indexed decryptionId,
+        bytes32[] ctHandles,
+        address userAddress,
+        bytes publicKey,
+        bytes extraData
+    );
+    /// @notice One KMS signer's share; indexShare counts shares from 0 in arrival order.
+    event UserDecryptionResponse(
+        uint256 indexed decryptionId,
+        uint256 indexShare,
+        address kmsSigner,
+        bytes userDecryptedShare,
+        bytes signature,
+        bytes extraData
+    );
+    /// @notice Emitted once, with the threshold-th share of a user decryption.
+    event UserDecryptionResponseThresholdReached(uint256 indexed decryptionId);
+    /// @notice A scenario-04 handle was seen for the first time.
+    event HandleRegistered(bytes32 indexed ctHandle, uint256 firstSeen);
+
+    error EmptyKmsSigners();
+    error InvalidThreshold(uint256 threshold, uint256 kmsSigners);
+    error DuplicateKmsSigner(address signer);
+    error NotKmsSigner(address caller);
+    error KmsNodeAlreadySigned(uint256 decryptionId, address signer);
+    error InvalidKmsSignature(uint256 decryptionId, address signer);
+    error EmptyCtHandles();
+    error EmptyCtHandleContractPairs();
+    error EmptyContractAddresses();
+    error PublicDecryptNotAllowed(bytes32 ctHandle);
+    error UserDecryptNotAllowed(bytes32 ctHandle, address account);
+    error ContractNotInContractAddresses(address contractAddress);
+    error UserAddressInContractAddresses(address userAddress);
+    error InvalidNullDurationDays();
+    error MaxDurationDaysExceeded(uint256 maxValue, uint256 actualValue);
+    error StartTimestampInFuture(uint256 currentTimestamp, uint256 startTimestamp);
+    error UserDecryptionRequestExpired(uint256 currentTimestamp, uint256 expiredAt);
+
+    modifier onlyKmsSigner() {
+        if (!isKmsSigner[msg.sender]) {
+            revert NotKmsSigner(msg.sender);
+        }
+        _;
+    }
+
+    constructor(address[] memory kmsSigners_, uint256 threshold_) {
+        if (kmsSigners_.length == 0) {
+            revert EmptyKmsSigners();
+        }
+        if (threshold_ == 0 || threshold_ > kmsSigners_.length) {
+            revert InvalidThreshold(threshold_, kmsSigners_.length);
+        }
+        for (uint256 i = 0; i < kmsSigners_.length; i++) {
+            if (isKmsSigner[kmsSigners_[i]]) {
+                revert DuplicateKmsSigner(kmsSigners_[i]);
+            }
+            isKmsSigner[kmsSigners_[i]] = true;
+        }
+        _kmsSigners = kmsSigners_;
+        threshold = threshold_;
+    }
+
+    // ---------------------------------------------------------------- requests
+
+    /// @notice Requests the public decryption of ctHandles; emits PublicDecryptionRequest.
+    function publicDecryptionRequest(bytes32[] calldata ctHandles, bytes calldata extraData) external whenNotPaused {
+        if (ctHandles.length == 0) {
+            revert EmptyCtHandles();
+        }
+        for (uint256 i = 0; i < ctHandles.length; i++) {
+            uint8 s = TestScenarios.ofHandle(ctHandles[i]);
+            if (s == TestScenarios.GATEWAY_REVERT) {
+                revert TestScenarioRevert();
+            }
+            if (s == TestScenarios.DENIED) {
+                revert PublicDecryptNotAllowed(ctHandles[i]);
+            }
+            _see(ctHandles[i], s);
+        }
+        uint256 id = ++publicDecryptionCounter;
+        _requested[id] = true;
+        emit PublicDecryptionRequest(id, ctHandles, extraData);
+    }
+
+    /// @notice Requests the decryption of handles for userAddress, re-encrypted under publicKey;
+    /// emits UserDecryptionRequest. The user's signature is recorded by the caller's transaction
+    /// but not verified by this development contract.
+    function userDecryptionRequest(
+        CtHandleContractPair[] calldata ctHandleContractPairs,
+        RequestValidity calldata requestValidity,
+        ContractsInfo calldata contractsInfo,
+        address userAddress,
+        bytes calldata publicKey,
+        bytes calldata signature,
+        bytes calldata extraData
+    ) external whenNotPaused {
+        signature; // accepted as is: signature checks belong to the relayer and the KMS here
+        _checkValidity(requestValidity);
+        bytes32[] memory ctHandles = _checkPairs(ctHandleContractPairs, contractsInfo.addresses, userAddress);
+        uint256 id = ++userDecryptionCounter;
+        _requested[id] = true;
+        emit UserDecryptionRequest(id, ctHandles, userAddress, publicKey, extraData);
+    }
+
+    /// @notice Records the chain time at which scenario-04 handles were first seen; other handles
+    /// are ignored. Open to anyone: this is a development helper (the devchain calls it through
+    /// InputVerification when a proof is accepted, and tests call it to "create" a handle).
+    function registerHandles(bytes32[] calldata ctHandles) external {
+        for (uint256 i = 0; i < ctHandles.length; i++) {
+            _see(ctHandles[i], TestScenarios.ofHandle(ctHandles[i]));
+        }
+    }
+
+    // --------------------------------------------------------------- responses
+
+    /// @notice A KMS signer's answer to a public decryption; see the contract notice.
+    function publicDecryptionResponse(
+        uint256 decryptionId,
+        bytes calldata decryptedResult,
+        bytes calldata signature,
+        bytes calldata extraData
+    ) external onlyKmsSigner {
+        _checkResponse(decryptionId, PUBLIC_DECRYPT_COUNTER_BASE);
+        bytes32 digest = publicDecryptionDigest(decryptionId, decryptedResult, extraData);
+        if (_recoverSigner(digest, signature) != msg.sender) {
+            revert InvalidKmsSignature(decryptionId, msg.sender);
+        }
+        if (isDecryptionDone[decryptionId]) {
+            return; // a late answer: accepted, nothing more to do
+        }
+        bytes[] storage sigs = _publicSignatures[decryptionId][keccak256(decryptedResult)];
+        sigs.push(signature);
+        if (sigs.length == threshold) {
+            isDecryptionDone[decryptionId] = true;
+            emit PublicDecryptionResponse(decryptionId, decryptedResult, sigs, extraData);
+        }
+    }
+
+    /// @notice A KMS signer's share of a user decryption; see the contract notice.
+    function userDecryptionResponse(
+        uint256 decryptionId,
+        bytes calldata userDecryptedShare,
+        bytes calldata signature,
+        bytes calldata extraData
+    ) external onlyKmsSigner {
+        _checkResponse(decryptionId, USER_DECRYPT_COUNTER_BASE);
+        bytes32 digest = userDecryptionDigest(decryptionId, userDecryptedShare, extraData);
+        if (_recoverSigner(digest, signature) != msg.sender) {
+            revert InvalidKmsSignature(decryptionId, msg.sender);
+        }
+        uint256 index = userDecryptionShareCount[decryptionId]++;
+        emit UserDecryptionResponse(decryptionId, index, msg.sender, userDecryptedShare, signature, extraData);
+        if (index + 1 == threshold) {
+            isDecryptionDone[decryptionId] = true;
+            emit UserDecryptionResponseThresholdReached(decryptionId);
+        }
+    }
+
+    // ------------------------------------------------------------------- views
+
+    /// @notice Whether every handle can be publicly decrypted now (false for an empty list).
+    function isPublicDecryptionReady(bytes32[] calldata ctHandles, bytes calldata extraData) external view returns (bool) {
+        extraData;
+        if (ctHandles.length == 0) {
+            return false;
+        }
+        for (uint256 i = 0; i < ctHandles.length; i++) {
+            if (!_ready(ctHandles[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// @notice Whether every handle can be decrypted for userAddress now (false for an empty list).
+    function isUserDecryptionReady(
+        address userAddress,
+        CtHandleContractPair[] calldata ctHandleContractPairs,
+        bytes calldata extraData
+    ) external view returns (bool) {
+        userAddress;
+        extraData;
+        if (ctHandleContractPairs.length == 0) {
+            return false;
+        }
+        for (uint256 i = 0; i < ctHandleContractPairs.length; i++) {
+            if (!_ready(ctHandleContractPairs[i].ctHandle)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// @notice The registered KMS signers, in registration order.
+    function kmsSigners() external view returns (address[] memory) {
+        return _kmsSigners;
+    }
+
+    /// @notice What a KMS signer signs to answer a public decryption.
+    function publicDecryptionDigest(
+        uint256 decryptionId,
+        bytes calldata decryptedResult,
+        bytes calldata extraData
+    ) public view returns (bytes32) {
+        return keccak256(
+            abi.encode(
+                PUBLIC_DECRYPTION_TYPEHASH,
+                block.chainid,
+                address(this),
+                decryptionId,
+                keccak256(decryptedResult),
+                keccak256(extraData)
+            )
+        );
+    }
+
+    /// @notice What a KMS signer signs to answer a user decryption with its share.
+    function userDecryptionDigest(
+        uint256 decryptionId,
+        bytes calldata userDecryptedShare,
+        bytes calldata extraData
+    ) public view returns (bytes32) {
+        return keccak256(
+            abi.encode(
+                USER_DECRYPTION_TYPEHASH,
+                block.chainid,
+                address(this),
+                decryptionId,
+                keccak256(userDecryptedShare),
+                keccak256(extraData)
+            )
+        );
+    }
+
+    // ---------------------------------------------------------------- internal
+
+    function _checkValidity(RequestValidity calldata v) private view {
+        if (v.durationDays == 0) {
+            revert InvalidNullDurationDays();
+        }
+        if (v.durationDays > MAX_USER_DECRYPT_DURATION_DAYS) {
+            revert MaxDurationDaysExceeded(MAX_USER_DECRYPT_DURATION_DAYS, v.durationDays);
+        }
+        if (v.startTimestamp > block.timestamp) {
+            revert StartTimestampInFuture(block.timestamp, v.startTimestamp);
+        }
+        uint256 expiredAt = v.startTimestamp + v.durationDays * 1 days;
+        if (expiredAt < block.timestamp) {
+            revert UserDecryptionRequestExpired(block.timestamp, expiredAt);
+        }
+    }
+
+    function _checkPairs(
+        CtHandleContractPair[] calldata pairs,
+        address[] calldata contracts,
+        address userAddress
+    ) private returns (bytes32[] memory ctHandles) {
+        if (pairs.length == 0) {
+            revert EmptyCtHandleContractPairs();
+        }
+        if (contracts.length == 0) {
+            revert EmptyContractAddresses();
+        }
+        if (_contains(contracts, userAddress)) {
+            revert UserAddressInContractAddresses(userAddress);
+        }
+        ctHandles = new bytes32[](pairs.length);
+        for (uint256 i = 0; i < pairs.length; i++) {
+            bytes32 h = pairs[i].ctHandle;
+            if (!_contains(contracts, pairs[i].contractAddress)) {
+                revert ContractNotInContractAddresses(pairs[i].contractAddress);
+            }
+            uint8 s = TestScenarios.ofHandle(h);
+            if (s == TestScenarios.GATEWAY_REVERT) {
+                revert TestScenarioRevert();
+            }
+            if (s == TestScenarios.DENIED) {
+                revert UserDecryptNotAllowed(h, userAddress);
+            }
+            _see(h, s);
+            ctHandles[i] = h;
+        }
+    }
+
+    function _checkResponse(uint256 decryptionId, uint256 kindBase) private {
+        if (!_requested[decryptionId] || (decryptionId >> 248) != (kindBase >> 248)) {
+            revert UnknownRequest(decryptionId);
+        }
+        if (_responded[decryptionId][msg.sender]) {
+            revert KmsNodeAlreadySigned(decryptionId, msg.sender);
+        }
+        _responded[decryptionId][msg.sender] = true;
+    }
+
+    function _see(bytes32 h, uint8 scenario) private {
+        if (scenario == TestScenarios.READY_AFTER_DELAY && handleFirstSeen[h] == 0) {
+            handleFirstSeen[h] = block.timestamp;
+            emit HandleRegistered(h, block.timestamp);
+        }
+    }
+
+    function _ready(bytes32 h) private view returns (bool) {
+        uint8 s = TestScenarios.ofHandle(h);
+        if (s == TestScenarios.DENIED || s == TestScenarios.NEVER_READY) {
+            return false;
+        }
+        if (s == TestScenarios.READY_AFTER_DELAY) {
+            uint256 seen = handleFirstSeen[h];
+            return seen != 0 && block.timestamp >= seen + TestScenarios.READY_DELAY;
+        }
+        return true;
+    }
+
+    function _contains(address[] calldata list, address a) private pure returns (bool) {
+        for (uint256 i = 0; i < list.length; i++) {
+            if (list[i] == a) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

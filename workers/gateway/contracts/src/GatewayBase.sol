@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+/// @title Owner, pause switch and signature recovery shared by the gateway contracts.
+/// @notice The owner (the deployer) can pause and unpause. While paused, request functions
+/// revert with EnforcedPause(); responses from KMS nodes and coprocessors are still accepted,
+/// so requests already on chain can complete.
+abstract contract GatewayBase {
+    /// @notice The account allowed to pause and unpause.
+    address public owner;
+    /// @notice True while request functions are disabled.
+    bool public paused;
+
+    /// @notice Emitted when the owner pauses the contract.
+    event Paused(address account);
+    /// @notice Emitted when the owner unpauses the contract.
+    event Unpaused(address account);
+
+    /// @notice The caller is not the owner.
+    error NotOwner(address caller);
+    /// @notice The contract is paused: requests are refused until the owner unpauses it.
+    error EnforcedPause();
+    /// @notice unpause() was called while the contract is not paused.
+    error ExpectedPause();
+    /// @notice A development test handle (7e 57 05 ...) asked this request to revert.
+    error TestScenarioRevert();
+    /// @notice The request id is not one this contract issued (or is of another request kind).
+    error UnknownRequest(uint256 requestId);
+
+    constructor() {
+        owner = msg.sender;
+    }
+
+    modifier onlyOwner() {
+        if (msg.sender != owner) {
+            revert NotOwner(msg.sender);
+        }
+        _;
+    }
+
+    modifier whenNotPaused() {
+        if (paused) {
+            revert EnforcedPause();
+        }
+        _;
+    }
+
+    /// @notice Refuses new requests until unpause().
+    function pause() external onlyOwner whenNotPaused {
+        paused = true;
+        emit Paused(msg.sender);
+    }
+
+    /// @notice Accepts requests again.
+    function unpause() external onlyOwner {
+        if (!paused) {
+            revert ExpectedPause();
+        }
+        paused = false;
+        emit Unpaused(msg.sender);
+    }
+
+    /// @dev The address whose key made the 65-byte [r || s || v] secp256k1 signature of digest
+    /// (v is 27/28, or 0/1 as go-ethereum's crypto.Sign makes it), or address(0) when the
+    /// signature is malformed or malleable (s in the upper half of the curve order).
+    function _recoverSigner(bytes32 digest, bytes calldata signature) internal pure returns (address) {
+        if (signature.length != 65) {
+            return address(0);
+        }
+        bytes32 r;
+        bytes32 s;
+        uint8 v;
+        assembly {
+            r := calldataload(signature.offset)
+            s := calldataload(add(signature.offset, 32))
+            v := byte(0, calldataload(add(signature.offset, 64)))
+        }
+        if (v < 27) {
+            v += 27;
+        }
+        if (v != 27 && v != 28) {
+            return address(0);
+        }
+        if (uint256(s) > 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0) {
+            return address(0);
+        }
+        return ecrecover(digest, v, r, s);
+    }
+}
