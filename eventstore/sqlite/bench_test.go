@@ -1,0 +1,226 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"relayer/eventstore"
+)
+
+// Run with: go test -run '^$' -bench . -count=3 ./eventstore/sqlite/
+//
+// BenchmarkAppend64 measures the store as the relayer uses it: 64 goroutines, each appending
+// one event at a time to a new stream, on a durable file (WAL, synchronous=FULL); it reports
+// events/s and the appends each transaction carried.
+//
+// BenchmarkRawBatchedInsert is the ceiling: the same rows written by one goroutine straight
+// into the same kind of file (same schema, same pragmas), rawBatch rows per transaction, with
+// the writer's own multi-row INSERT statements, no version checks and no hand-off between
+// goroutines. BenchmarkAppendVsRaw runs Append64 and this baseline back to back on the same
+// b.N and reports both rates and their ratio.
+//
+// Two more baselines explain the ratio: BenchmarkRawBatchedInsert64 caps transactions at 64
+// rows, the most 64 appenders waiting for their acknowledgements can ever put in one
+// transaction, and BenchmarkRawBatchedInsertSingleRow batches the common way, one single-row
+// INSERT per row.
+
+const (
+	appenders = 64
+	rawBatch  = 256
+)
+
+// benchData is a typical event payload (about 120 bytes of JSON).
+const benchData = (`{"relayId":"7f9c2d1e-4b3a-4c8e-9f10-2a6b5c4d3e21","amount":125000,"currency":"EUR","attempt":1}`)
+
+func benchEvent() eventstore.Event {
+	return eventstore.Event{
+		Type:          "relay.requested",
+		SchemaVersion: 1,
+		Data:          json.RawMessage(benchData),
+		Metadata:      eventstore.Metadata{CorrelationID: "corr-0123456789", CausationID: "cmd-0123456789"},
+	}
+}
+
+// appendMany appends n events, one per Append to a new stream, from appenders goroutines, and
+// returns how long it took.
+func appendMany(b *testing.B, s *Store, n int) time.Duration {
+	b.Helper()
+	ctx := context.Background()
+	ev := benchEvent()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range appenders {
+		wg.Go(func() {
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(n) {
+					return
+				}
+				if _, err := s.Append(ctx, "relay-"+strconv.FormatInt(i, 10), eventstore.NoStream, ev); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(start)
+}
+
+// rawInsertMany writes n rows shaped like appendMany's events into a new store file with plain
+// batched INSERTs, rowsPerTx rows per transaction, and returns how long it took. With multiRow
+// it uses the writer's statements (up to 128 rows each), else one prepared single-row INSERT
+// per row.
+func rawInsertMany(b *testing.B, path string, n, rowsPerTx int, multiRow bool) time.Duration {
+	b.Helper()
+	ctx := context.Background()
+	// Create the file and its schema the way Open does, then write with a connection of our own.
+	s, err := Open(path, Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	cfg := Config{}
+	cfg.setDefaults()
+	db, err := sql.Open("sqlite", dsn(path, cfg, false))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+
+	ev := benchEvent()
+	stmts := map[int]*sql.Stmt{}
+	stmt := func(rows int) *sql.Stmt {
+		if st, ok := stmts[rows]; ok {
+			return st
+		}
+		q := `INSERT INTO events (position, stream, version, type, schema_version, data, correlation_id, causation_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		for range rows - 1 {
+			q += `, (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		}
+		st, err := conn.PrepareContext(ctx, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		stmts[rows] = st
+		return st
+	}
+	args := make([]any, 0, rowsPerTx*columns)
+	start := time.Now()
+	for done := 0; done < n; {
+		rows := min(rowsPerTx, n-done)
+		if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+			b.Fatal(err)
+		}
+		now := time.Now().UnixNano()
+		args = args[:0]
+		for i := done; i < done+rows; i++ {
+			args = append(args, int64(i+1), "relay-"+strconv.Itoa(i), int64(0), ev.Type, int64(ev.SchemaVersion),
+				[]byte(ev.Data), ev.Metadata.CorrelationID, ev.Metadata.CausationID, now)
+		}
+		for off := 0; off < rows; {
+			c := 1
+			if multiRow {
+				c = chunk(rows - off) // as the writer does
+			}
+			if _, err := stmt(c).ExecContext(ctx, args[off*columns:(off+c)*columns]...); err != nil {
+				b.Fatal(err)
+			}
+			off += c
+		}
+		if _, err := conn.ExecContext(ctx, `COMMIT`); err != nil {
+			b.Fatal(err)
+		}
+		done += rows
+	}
+	elapsed := time.Since(start)
+	for _, st := range stmts {
+		st.Close()
+	}
+	return elapsed
+}
+
+func openBench(b *testing.B) *Store {
+	b.Helper()
+	s, err := Open(filepath.Join(b.TempDir(), "bench.db"), Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+func BenchmarkAppend64(b *testing.B) {
+	s := openBench(b)
+	b.ResetTimer()
+	elapsed := appendMany(b, s, b.N)
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "events/s")
+	reportBatches(b, s)
+}
+
+// reportBatches reports how many appends the writer's transactions carried on average.
+func reportBatches(b *testing.B, s *Store) {
+	if n := s.w.batches.Load(); n > 0 {
+		b.ReportMetric(float64(s.w.batched.Load())/float64(n), "appends/tx")
+	}
+}
+
+func BenchmarkRawBatchedInsert(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "raw.db")
+	b.ResetTimer()
+	elapsed := rawInsertMany(b, path, b.N, rawBatch, true)
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "rows/s")
+}
+
+// BenchmarkRawBatchedInsert64 is the raw baseline at the transaction size 64 appenders can
+// reach at best: the gap between it and BenchmarkRawBatchedInsert is the cost of smaller
+// transactions (one fsync per 64 rows instead of 256), the gap between it and
+// BenchmarkAppend64 is the cost of the store itself.
+func BenchmarkRawBatchedInsert64(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "raw.db")
+	b.ResetTimer()
+	elapsed := rawInsertMany(b, path, b.N, appenders, true)
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "rows/s")
+}
+
+// BenchmarkRawBatchedInsertSingleRow is the common way to batch inserts, one prepared
+// single-row INSERT per row, rawBatch rows per transaction: a weaker baseline than
+// BenchmarkRawBatchedInsert, for context only.
+func BenchmarkRawBatchedInsertSingleRow(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "raw.db")
+	b.ResetTimer()
+	elapsed := rawInsertMany(b, path, b.N, rawBatch, false)
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "rows/s")
+}
+
+// BenchmarkAppendVsRaw appends b.N events through the store, then inserts b.N raw rows into
+// another file, and reports both rates and their ratio (events/s over rows/s).
+func BenchmarkAppendVsRaw(b *testing.B) {
+	s := openBench(b)
+	rawPath := filepath.Join(b.TempDir(), "raw.db")
+	b.ResetTimer()
+	appendTime := appendMany(b, s, b.N)
+	rawTime := rawInsertMany(b, rawPath, b.N, rawBatch, true)
+	events := float64(b.N) / appendTime.Seconds()
+	rows := float64(b.N) / rawTime.Seconds()
+	b.ReportMetric(events, "events/s")
+	b.ReportMetric(rows, "rows/s")
+	b.ReportMetric(events/rows, "ratio")
+	reportBatches(b, s)
+}

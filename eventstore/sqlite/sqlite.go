@@ -1,0 +1,405 @@
+// Package sqlite is the eventstore backend on SQLite (modernc.org/sqlite, pure Go, no cgo).
+//
+// One file holds the whole log. The file runs in WAL mode with synchronous=FULL, so an append is
+// on disk when Append returns. A single writer goroutine owns the only write connection and
+// commits the appends waiting for it together, in one transaction (group commit), each checked
+// against its own expected version; reads and subscriptions use a separate pool of read
+// connections, which WAL lets run alongside the writer.
+//
+// Several processes may open the same file: each has its own writer and SQLite's write lock
+// orders their transactions. Subscribers see appends made through their own Store at once and
+// appends made by other processes within Config.PollInterval.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"iter"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+
+	"relayer/eventstore"
+)
+
+var _ eventstore.Store = (*Store)(nil)
+
+// ErrReadOnly reports an append to a store opened with Config.ReadOnly.
+var ErrReadOnly = errors.New("event store opened read-only")
+
+// Defaults for the zero fields of Config.
+const (
+	DefaultMaxBatch     = 256
+	DefaultBusyTimeout  = 5 * time.Second
+	DefaultPollInterval = 500 * time.Millisecond
+	DefaultPageSize     = 1000
+	DefaultMaxReaders   = 4
+)
+
+// Limits Validate enforces.
+const (
+	maxMaxBatch   = 1 << 16
+	maxPageSize   = 1 << 20
+	maxMaxReaders = 1024
+)
+
+// Config tunes a Store. The zero value is ready to use: every zero field takes its default.
+type Config struct {
+	// MaxBatch is the most appends the writer commits in one transaction. Appends that arrive
+	// while a transaction commits wait for the next one, so under load each fsync covers many
+	// appends. Default 256.
+	MaxBatch int
+	// ReadOnly opens an existing store for reading only: Open fails when the file does not
+	// exist, and Append fails with ErrReadOnly.
+	ReadOnly bool
+	// BusyTimeout is how long a connection waits for a lock held by another connection (another
+	// process writing to the same file, a checkpoint) before it fails. Default 5s.
+	BusyTimeout time.Duration
+	// PollInterval is how often a caught-up subscriber reads the log again to see events that
+	// other processes appended to the same file. Appends through this Store wake its
+	// subscribers at once. Default 500ms.
+	PollInterval time.Duration
+	// PageSize is how many events a read fetches per query. No read holds a connection while
+	// the caller's loop body runs; at most one page per read sits in memory. Default 1000.
+	PageSize int
+	// MaxReaders caps the number of read connections. Default 4.
+	MaxReaders int
+}
+
+func (c *Config) setDefaults() {
+	if c.MaxBatch == 0 {
+		c.MaxBatch = DefaultMaxBatch
+	}
+	if c.BusyTimeout == 0 {
+		c.BusyTimeout = DefaultBusyTimeout
+	}
+	if c.PollInterval == 0 {
+		c.PollInterval = DefaultPollInterval
+	}
+	if c.PageSize == 0 {
+		c.PageSize = DefaultPageSize
+	}
+	if c.MaxReaders == 0 {
+		c.MaxReaders = DefaultMaxReaders
+	}
+}
+
+// Validate reports the first field that is out of range. Zero fields are valid: they take
+// their defaults.
+func (c Config) Validate() error {
+	switch {
+	case c.MaxBatch < 0 || c.MaxBatch > maxMaxBatch:
+		return fmt.Errorf("sqlite config: MaxBatch is %d, want 1 to %d (0 for the default %d)", c.MaxBatch, maxMaxBatch, DefaultMaxBatch)
+	case c.BusyTimeout < 0:
+		return fmt.Errorf("sqlite config: BusyTimeout is %s, want a positive duration (0 for the default %s)", c.BusyTimeout, DefaultBusyTimeout)
+	case c.BusyTimeout > 0 && c.BusyTimeout < time.Millisecond:
+		return fmt.Errorf("sqlite config: BusyTimeout is %s, want at least 1ms (SQLite counts in milliseconds)", c.BusyTimeout)
+	case c.PollInterval < 0:
+		return fmt.Errorf("sqlite config: PollInterval is %s, want a positive duration (0 for the default %s)", c.PollInterval, DefaultPollInterval)
+	case c.PageSize < 0 || c.PageSize > maxPageSize:
+		return fmt.Errorf("sqlite config: PageSize is %d, want 1 to %d (0 for the default %d)", c.PageSize, maxPageSize, DefaultPageSize)
+	case c.MaxReaders < 0 || c.MaxReaders > maxMaxReaders:
+		return fmt.Errorf("sqlite config: MaxReaders is %d, want 1 to %d (0 for the default %d)", c.MaxReaders, maxMaxReaders, DefaultMaxReaders)
+	}
+	return nil
+}
+
+// Store is an event store in one SQLite file. It is safe for concurrent use. Call Close when
+// done with it.
+type Store struct {
+	path string
+	cfg  Config
+
+	readers *sql.DB
+	w       *writer // nil when read-only
+
+	// mu guards closed; appends counts the Append calls admitted before Close, which Close
+	// lets finish before it stops the writer.
+	mu      sync.RWMutex
+	closed  bool
+	appends sync.WaitGroup
+	done    chan struct{} // closed by Close: wakes subscribers
+
+	commits notifier
+}
+
+// Open opens the event store in the SQLite file at path, creating the file and its schema when
+// they are missing (the parent directory must exist). With cfg.ReadOnly the file must already
+// hold an event store. Open refuses a file written by a newer format than this build reads.
+func Open(path string, cfg Config) (*Store, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.setDefaults()
+	if path == "" {
+		return nil, errors.New("open event store: empty path")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open event store %s: %w", path, err)
+	}
+	if err := checkLocation(abs, cfg.ReadOnly); err != nil {
+		return nil, err
+	}
+
+	s := &Store{path: abs, cfg: cfg, done: make(chan struct{})}
+	s.commits.init()
+
+	if !cfg.ReadOnly {
+		w, err := openWriter(abs, cfg, s.commits.broadcast)
+		if err != nil {
+			return nil, err
+		}
+		s.w = w
+	}
+
+	readers, err := openReaders(abs, cfg)
+	if err != nil {
+		if s.w != nil {
+			_ = s.w.stop()
+		}
+		return nil, err
+	}
+	s.readers = readers
+	if s.w != nil {
+		s.w.start()
+	}
+	return s, nil
+}
+
+// openReaders opens the pool of read-only connections and checks, through one of them, that
+// the file holds an event store this build can read.
+func openReaders(path string, cfg Config) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn(path, cfg, true))
+	if err != nil {
+		return nil, fmt.Errorf("open event store %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(cfg.MaxReaders)
+	db.SetMaxIdleConns(cfg.MaxReaders)
+	db.SetConnMaxIdleTime(time.Minute)
+	if err := checkReadable(db, path); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// checkLocation gives the clear errors SQLite would not: a missing directory, or a missing file
+// for a read-only store.
+func checkLocation(path string, readOnly bool) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("open event store %s: directory %s does not exist (create it first): %w", path, dir, fs.ErrNotExist)
+	case err != nil:
+		return fmt.Errorf("open event store %s: %w", path, err)
+	case !st.IsDir():
+		return fmt.Errorf("open event store %s: %s is not a directory", path, dir)
+	}
+	st, err = os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if readOnly {
+			return fmt.Errorf("no event store at %s: %w", path, fs.ErrNotExist)
+		}
+	case err != nil:
+		return fmt.Errorf("open event store %s: %w", path, err)
+	case st.IsDir():
+		return fmt.Errorf("open event store %s: is a directory, want a file", path)
+	}
+	return nil
+}
+
+// dsn builds the driver's name for path: a file: URI, so that SQLite's own mode parameter
+// applies, with the pragmas every connection needs.
+func dsn(path string, cfg Config, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", cfg.BusyTimeout.Milliseconds()))
+	if readOnly {
+		q.Set("mode", "ro")
+	} else {
+		q.Set("mode", "rwc")
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(FULL)")
+	}
+	// SQLite decodes %HH in URI paths; escape the characters that would end or change the path.
+	esc := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(filepath.ToSlash(path))
+	return "file:" + esc + "?" + q.Encode()
+}
+
+// checkReadable makes sure a read connection sees an event store this build can read.
+func checkReadable(db *sql.DB, path string) error {
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("open event store %s: %w", path, err)
+	}
+	defer conn.Close()
+	version, tables, err := formatOf(ctx, conn)
+	switch {
+	case err != nil:
+		return fmt.Errorf("open event store %s: %w", path, err)
+	case version == 0 && tables == 0:
+		return fmt.Errorf("no event store at %s: the database is empty: %w", path, fs.ErrNotExist)
+	case version == 0:
+		return fmt.Errorf("no event store at %s: the database holds other tables (user_version 0)", path)
+	case version > formatVersion:
+		return fmt.Errorf("open event store %s: format version %d is newer than this build reads (%d); upgrade the program", path, version, formatVersion)
+	}
+	return nil
+}
+
+// Append implements eventstore.Store. If ctx ends before the writer takes the append into a
+// transaction, Append returns ctx's error and writes nothing; once taken, Append waits for the
+// commit, so its result is never ambiguous.
+func (s *Store) Append(ctx context.Context, stream string, expected eventstore.Version, events ...eventstore.Event) (eventstore.Position, error) {
+	if err := eventstore.ValidateAppend(stream, expected, events); err != nil {
+		return 0, err
+	}
+	if !utf8.ValidString(stream) || strings.ContainsRune(stream, 0) {
+		return 0, fmt.Errorf("%w: stream name %+q is not UTF-8 text without NUL bytes", eventstore.ErrInvalidEvent, stream)
+	}
+	for i, e := range events {
+		if !e.Metadata.RecordedAt.IsZero() && !nanosRepresentable(e.Metadata.RecordedAt) {
+			return 0, fmt.Errorf("%w: event %d (%s) for %s has recorded-at %s, outside the years 1678 to 2262 this store keeps", eventstore.ErrInvalidEvent, i, e.Type, stream, e.Metadata.RecordedAt)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("append %s: %w", stream, err)
+	}
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return 0, fmt.Errorf("append %s: %w", stream, eventstore.ErrClosed)
+	}
+	if s.w == nil {
+		s.mu.RUnlock()
+		return 0, fmt.Errorf("append %s: %s: %w", stream, s.path, ErrReadOnly)
+	}
+	s.appends.Add(1)
+	s.mu.RUnlock()
+	defer s.appends.Done()
+
+	req := &appendReq{ctx: ctx, stream: stream, expected: expected, events: events, done: make(chan struct{})}
+	select {
+	case s.w.reqs <- req:
+	case <-ctx.Done():
+		return 0, fmt.Errorf("append %s: %w", stream, ctx.Err())
+	}
+	<-req.done
+	return req.pos, req.err
+}
+
+func nanosRepresentable(t time.Time) bool {
+	return t.Equal(time.Unix(0, t.UnixNano()))
+}
+
+// Head implements eventstore.Store.
+func (s *Store) Head(ctx context.Context) (eventstore.Position, error) {
+	if s.isClosed() {
+		return 0, fmt.Errorf("head: %w", eventstore.ErrClosed)
+	}
+	var head int64
+	if err := s.readers.QueryRowContext(ctx, `SELECT coalesce(max(position), 0) FROM events`).Scan(&head); err != nil {
+		return 0, s.queryErr(ctx, "head", err)
+	}
+	return eventstore.Position(head), nil
+}
+
+// ReadStream implements eventstore.Store. A row that cannot be read back yields a
+// *eventstore.RecordError wrapping eventstore.ErrCorruptRecord; the caller may stop or go on.
+func (s *Store) ReadStream(ctx context.Context, stream string, from eventstore.Version) iter.Seq2[eventstore.Record, error] {
+	return s.readStream(ctx, stream, from)
+}
+
+// ReadAll implements eventstore.Store. It reads up to the head as it was when the read started.
+// A row that cannot be read back yields a *eventstore.RecordError wrapping
+// eventstore.ErrCorruptRecord; the caller may stop or go on.
+func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
+	return s.readAll(ctx, after)
+}
+
+// SubscribeAll implements eventstore.Store. Besides ctx's error, it ends by yielding an error
+// matching eventstore.ErrClosed when the store is closed. A failed query yields its error; a
+// caller that goes on iterating gets a retry after PollInterval from the same position.
+func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
+	return s.subscribeAll(ctx, after)
+}
+
+// Close lets the appends already submitted commit, stops the writer, ends subscriptions (they
+// yield ErrClosed) and closes the connections. Later calls fail with ErrClosed; calling Close
+// again returns nil.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	close(s.done)
+	s.appends.Wait()
+	var errs []error
+	if s.w != nil {
+		errs = append(errs, s.w.stop())
+	}
+	errs = append(errs, s.readers.Close())
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close event store %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Path returns the absolute path of the store's file.
+func (s *Store) Path() string { return s.path }
+
+func (s *Store) isClosed() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.closed
+}
+
+// queryErr names a failed read, preferring ErrClosed and ctx's error over the driver's view of
+// the same event.
+func (s *Store) queryErr(ctx context.Context, what string, err error) error {
+	switch {
+	case s.isClosed():
+		return fmt.Errorf("%s: %w", what, eventstore.ErrClosed)
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s: %w", what, ctx.Err())
+	default:
+		return fmt.Errorf("%s: %w", what, err)
+	}
+}
+
+// notifier wakes subscribers after each commit: waiters take the current channel, the writer
+// closes it and puts a new one in its place.
+type notifier struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func (n *notifier) init() { n.ch = make(chan struct{}) }
+
+func (n *notifier) wait() <-chan struct{} {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.ch
+}
+
+func (n *notifier) broadcast() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	close(n.ch)
+	n.ch = make(chan struct{})
+}
