@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe to write from the command and read from the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var httpEndpointLine = regexp.MustCompile(`JSON-RPC HTTP\s+(http://\S+)`)
+
+func TestDevchainServesJSONRPCOverHTTPAndStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- runDevchain(ctx, []string{"--http", "127.0.0.1:0", "--ws", "", "--kms-nodes", "5", "--threshold", "4"}, &stdout, &stderr)
+	}()
+
+	var url string
+	deadline := time.Now().Add(30 * time.Second)
+	for url == "" {
+		if m := httpEndpointLine.FindStringSubmatch(stdout.String()); m != nil {
+			url = m[1]
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("devchain returned early: %v\nstderr: %s", err, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no HTTP endpoint printed within 30 s; stdout: %s\nstderr: %s", stdout.String(), stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	out := stdout.String()
+	t.Logf("devchain printed:\n%s", out)
+	for _, want := range []string{"chain id 1337", "Decryption", "InputVerification", "ACL (host)", "relayer key 0", "5, threshold 4", "--print-keys"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "private key") {
+		t.Errorf("private keys printed without --print-keys:\n%s", out)
+	}
+
+	resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer struct {
+		Result string `json:"result"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&answer)
+	resp.Body.Close()
+	if err != nil || answer.Result != "0x539" {
+		t.Fatalf("eth_chainId = %q (%v), want 0x539", answer.Result, err)
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("devchain: %v\nstderr: %s", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("devchain did not stop within 30 s of the cancel")
+	}
+	if !strings.Contains(stdout.String(), "development chain stopped") {
+		t.Errorf("no stop message:\n%s", stdout.String())
+	}
+	if _, err := http.Post(url, "application/json", strings.NewReader(`{}`)); err == nil {
+		t.Error("the JSON-RPC server still answers after the stop")
+	}
+}
+
+func TestDevchainRefusesBadFlagsWithExitCode2(t *testing.T) {
+	for _, args := range [][]string{
+		{"--threshold", "5"},
+		{"--kms-nodes", "2", "--threshold", "3"},
+		{"--http", "0.0.0.0:8545"},
+		{"--kms-nodes", "0"},
+		{"extra"},
+		{"--no-such-flag"},
+	} {
+		var stdout, stderr syncBuffer
+		err := runDevchain(context.Background(), args, &stdout, &stderr)
+		ee, ok := err.(*exitError)
+		if !ok || ee.code != 2 {
+			t.Errorf("devchain %v: %v, want a usage error (exit 2)", args, err)
+		}
+	}
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// runCLI runs one command line and returns its output and exit code (0 on success).
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, &out, &errOut)
+	if err != nil {
+		code = 1
+		var ee *exitError
+		if errors.As(err, &ee) {
+			code = ee.code
+		}
+		errOut.WriteString(err.Error())
+	}
+	return out.String(), errOut.String(), code
+}
+
+var jobInOutput = regexp.MustCompile(`--job ([0-9a-f-]{36})`)
+
+// demoStore writes a small demo history and returns its data directory and first job id.
+func demoStore(t *testing.T, jobs string) (dir, job string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "data")
+	out, errOut, code := runCLI(t, "demo", "--data-dir", dir, "--jobs", jobs, "--workers", "8")
+	if code != 0 {
+		t.Fatalf("demo failed (%d): %s", code, errOut)
+	}
+	m := jobInOutput.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("demo output names no job:\n%s", out)
+	}
+	return dir, m[1]
+}
+
+func TestReplayPrintsAJobsTimelineFromItsFirstEventToItsTerminalOne(t *testing.T) {
+	dir, job := demoStore(t, "40")
+	out, errOut, code := runCLI(t, "replay", "--data-dir", dir, "--job", job)
+	if code != 0 {
+		t.Fatalf("replay failed (%d): %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.HasPrefix(lines[0], "job "+job) {
+		t.Fatalf("timeline does not start with the job: %q", lines[0])
+	}
+	if !strings.Contains(lines[1], "v0") || !strings.Contains(lines[1], "RequestAccepted") {
+		t.Fatalf("first event line is not the acceptance: %q", lines[1])
+	}
+	last := lines[len(lines)-1]
+	if !regexp.MustCompile(`-> (completed|failure|timed_out)`).MatchString(last) {
+		t.Fatalf("the timeline does not end in a terminal status: %q", last)
+	}
+}
+
+func TestReplayJSONGivesOneObjectPerEventInVersionOrder(t *testing.T) {
+	dir, job := demoStore(t, "20")
+	out, _, code := runCLI(t, "replay", "--data-dir", dir, "--job", job, "--json")
+	if code != 0 {
+		t.Fatal("replay --json failed")
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for i, line := range lines {
+		var rec jsonRecord
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("line %d is not JSON: %v", i, err)
+		}
+		if rec.Stream != "request-"+job || rec.Version != int64(i) || rec.Type == "" || len(rec.Data) == 0 || rec.Position == 0 {
+			t.Fatalf("line %d = %+v", i, rec)
+		}
+	}
+}
+
+func TestReplayAllStreamsTheWholeLogInGlobalOrder(t *testing.T) {
+	dir, _ := demoStore(t, "30")
+	out, _, code := runCLI(t, "replay", "--data-dir", dir, "--all", "--json")
+	if code != 0 {
+		t.Fatal("replay --all failed")
+	}
+	var last uint64
+	accepted := 0
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var rec jsonRecord
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Position <= last {
+			t.Fatalf("position %d after %d", rec.Position, last)
+		}
+		last = rec.Position
+		if rec.Type == "RequestAccepted" {
+			accepted++
+		}
+	}
+	if accepted != 30 {
+		t.Fatalf("the log holds %d accepted requests, want 30", accepted)
+	}
+}
+
+func TestAMissingJobIsReportedWithExitCode1(t *testing.T) {
+	dir, _ := demoStore(t, "5")
+	_, errOut, code := runCLI(t, "replay", "--data-dir", dir, "--job", "0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11")
+	if code != 1 || !strings.Contains(errOut, "job 0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11 not found") {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+}
+
+func TestAMissingStoreIsReportedWithExitCode1AndCreatesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nothing-here")
+	for _, args := range [][]string{
+		{"replay", "--data-dir", dir, "--all"},
+		{"replay", "--data-dir", dir, "--job", "0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"},
+		{"rebuild", "--data-dir", dir},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		if code != 1 || !strings.Contains(errOut, "no event store at") {
+			t.Fatalf("%v: code %d, stderr %q", args, code, errOut)
+		}
+	}
+	if _, _, code := runCLI(t, "replay", "--data-dir", dir, "--all"); code != 1 {
+		t.Fatal("the failed replay created a store")
+	}
+}
+
+func TestUsageMistakesExitWith2(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"frobnicate"},
+		{"replay"},
+		{"replay", "--all", "--job", "0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"},
+		{"replay", "--job", "not-a-uuid"},
+		{"demo", "--jobs", "0"},
+		{"rebuild", "extra"},
+	} {
+		if _, errOut, code := runCLI(t, args...); code != 2 {
+			t.Errorf("%v: exit %d (%s), want 2", args, code, errOut)
+		}
+	}
+}
+
+func TestRebuildReportsEventsJobsAndTime(t *testing.T) {
+	dir, _ := demoStore(t, "50")
+	out, errOut, code := runCLI(t, "rebuild", "--data-dir", dir)
+	if code != 0 {
+		t.Fatalf("rebuild failed (%d): %s", code, errOut)
+	}
+	m := regexp.MustCompile(`rebuilt (\d+) events of (\d+) jobs in `).FindStringSubmatch(out)
+	if m == nil || m[2] != "50" {
+		t.Fatalf("rebuild output:\n%s", out)
+	}
+}

@@ -1,0 +1,90 @@
+package projections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"relayer/domain"
+	"relayer/eventstore"
+)
+
+// Executor is the one way a command changes a request: load the job's stream, fold it into a
+// State, Decide, and append the events with the stream's expected version. Handlers and workers
+// never re-write this sequence inline, so the rule check and the write cannot drift apart.
+type Executor struct {
+	Store eventstore.Store
+	Codec *eventstore.Codec
+	// Retries bounds how often a command is re-decided on fresh state after losing a version
+	// race (default 3). A re-decision sees the winner's events, so a duplicate command then
+	// fails on the rules, not on the version.
+	Retries int
+}
+
+// Outcome is what an executed command did.
+type Outcome struct {
+	// State is the job after the command.
+	State domain.State
+	// Events are the events appended (none when the command was rejected).
+	Events []domain.Event
+	// Position is the global position of the last appended event.
+	Position eventstore.Position
+}
+
+// Load reads a job's stream and folds it. A job with no events gives the zero State.
+func (x *Executor) Load(ctx context.Context, id domain.JobID) (domain.State, error) {
+	var s domain.State
+	for rec, err := range x.Store.ReadStream(ctx, id.Stream(), 0) {
+		if err != nil {
+			return domain.State{}, fmt.Errorf("load %s: %w", id, err)
+		}
+		e, err := DecodeEvent(x.Codec, rec)
+		if err != nil {
+			return domain.State{}, fmt.Errorf("load %s: %w", id, err)
+		}
+		s = domain.Evolve(s, e)
+	}
+	return s, nil
+}
+
+// Execute applies cmd to job id. A rule violation returns Decide's typed error and appends
+// nothing; a lost version race is retried on fresh state.
+func (x *Executor) Execute(ctx context.Context, id domain.JobID, cmd domain.Command, md eventstore.Metadata) (Outcome, error) {
+	retries := x.Retries
+	if retries <= 0 {
+		retries = 3
+	}
+	for attempt := 0; ; attempt++ {
+		s, err := x.Load(ctx, id)
+		if err != nil {
+			return Outcome{}, err
+		}
+		out, err := x.decideAndAppend(ctx, id, s, cmd, md)
+		if errors.Is(err, eventstore.ErrWrongExpectedVersion) && attempt < retries {
+			continue
+		}
+		return out, err
+	}
+}
+
+func (x *Executor) decideAndAppend(ctx context.Context, id domain.JobID, s domain.State, cmd domain.Command, md eventstore.Metadata) (Outcome, error) {
+	events, err := domain.Decide(s, cmd)
+	if err != nil {
+		return Outcome{State: s}, fmt.Errorf("%s %s: %w", cmd.CommandName(), id, err)
+	}
+	stored := make([]eventstore.Event, len(events))
+	for i, e := range events {
+		if stored[i], err = x.Codec.Encode(e, md); err != nil {
+			return Outcome{State: s}, err
+		}
+	}
+	expected := eventstore.Version(s.Events - 1) // NoStream (-1) for a new stream
+	pos, err := x.Store.Append(ctx, id.Stream(), expected, stored...)
+	if err != nil {
+		return Outcome{State: s}, fmt.Errorf("%s %s: %w", cmd.CommandName(), id, err)
+	}
+	for _, e := range events {
+		s = domain.Evolve(s, e)
+	}
+	return Outcome{State: s, Events: events, Position: pos}, nil
+}

@@ -1,0 +1,320 @@
+package projections
+
+import (
+	"encoding/json"
+	"math"
+	"time"
+
+	"relayer/domain"
+	"relayer/eventstore"
+)
+
+// Job is the requests projection's view of one job.
+type Job struct {
+	ID     domain.JobID
+	Kind   domain.Kind
+	Status domain.Status
+	// Entered[st.Ordinal()] is when the job last entered status st, from the event's time (the
+	// zero time when it never did). A job sent back to processing by recovery has the later
+	// time.
+	Entered [domain.NumStatuses]time.Time
+	// ReadinessCheckAt is when a readiness worker last picked the job up (zero when none did).
+	ReadinessCheckAt time.Time
+	ContentHash      string
+	// TxHash is the hash of the job's current transaction (empty before one is signed and after
+	// a reset).
+	TxHash           string
+	GatewayRequestID string
+	// Label and Message say why a job failed or timed out (Message may be empty).
+	Label, Message string
+	// Result is the result's JSON as the log holds it, a domain.Result: the response of a
+	// completed job, or accepted:false for a rejected input proof. Nil otherwise.
+	Result json.RawMessage
+	// Shares is how many user decrypt shares arrived.
+	Shares int
+	// Version is the stream version of the job's last event, and Position its global position.
+	Version  eventstore.Version
+	Position eventstore.Position
+}
+
+// EnteredAt returns when the job last entered status st.
+func (j Job) EnteredAt(st domain.Status) time.Time {
+	if st.IsZero() {
+		return time.Time{}
+	}
+	return j.Entered[st.Ordinal()]
+}
+
+// Since returns when the job entered its current status (E in the Retry-After formulas).
+func (j Job) Since() time.Time { return j.EnteredAt(j.Status) }
+
+func (s *Set) jobView(j *job) Job {
+	v := Job{
+		ID: j.id, Kind: j.kind, Status: j.status,
+		ReadinessCheckAt: nanosTime(j.checkAt),
+		ContentHash:      unpackString(j.hash),
+		TxHash:           unpackString(j.field(fieldTxHash)),
+		GatewayRequestID: unpackString(j.field(fieldGatewayRequestID)),
+		Label:            unpackString(j.field(fieldLabel)),
+		Message:          unpackString(j.field(fieldMessage)),
+		Shares:           int(j.shares),
+		Version:          eventstore.Version(j.version),
+		Position:         j.pos,
+	}
+	for i, n := range j.entered {
+		v.Entered[i] = nanosTime(n)
+	}
+	if r := j.field(fieldResult); r != "" {
+		v.Result = unpackText(nil, r)
+	}
+	return v
+}
+
+// Job returns the job with id, and false when the projections hold no such job.
+func (s *Set) Job(id domain.JobID) (Job, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, j, ok := s.jobs.lookup(id)
+	if !ok {
+		return Job{}, false
+	}
+	return s.jobView(j), true
+}
+
+// Jobs returns how many jobs the projections hold.
+func (s *Set) Jobs() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return int(s.jobs.n)
+}
+
+// Events returns how many events the Set applied, skipped ones included.
+func (s *Set) Events() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.events
+}
+
+// Counts counts jobs by kind and status: Counts[k.Ordinal()][st.Ordinal()].
+type Counts [numKinds][domain.NumStatuses]int
+
+// Of returns the number of jobs of kind k in status st.
+func (c Counts) Of(k domain.Kind, st domain.Status) int {
+	if k.IsZero() || st.IsZero() {
+		return 0
+	}
+	return c[k.Ordinal()][st.Ordinal()]
+}
+
+// InStatus returns the number of jobs of every kind in status st.
+func (c Counts) InStatus(st domain.Status) int {
+	n := 0
+	for k := range c {
+		n += c[k][st.Ordinal()]
+	}
+	return n
+}
+
+// Counts returns the number of jobs by kind and status.
+func (s *Set) Counts() Counts {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.counts
+}
+
+// ByContentHash returns the latest job accepted with content hash hash and its status.
+func (s *Set) ByContentHash(hash string) (domain.JobID, domain.Status, bool) {
+	var buf [128]byte
+	key := packText(buf[:0], []byte(hash))
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	i, ok := s.hashes[string(key)]
+	if !ok {
+		return domain.JobID{}, domain.Status{}, false
+	}
+	j := s.jobs.at(i)
+	return j.id, j.status, true
+}
+
+// Duplicate returns the job an identical submission (same content hash) must answer with: the
+// latest job with that hash while it is active or completed. After it failed or timed out, a
+// new submission starts a new job, and Duplicate returns false.
+func (s *Set) Duplicate(hash string) (domain.JobID, bool) {
+	id, st, ok := s.ByContentHash(hash)
+	if !ok || st == domain.Failure || st == domain.TimedOut {
+		return domain.JobID{}, false
+	}
+	return id, true
+}
+
+// Location says where a job waits.
+type Location struct {
+	Queue Queue
+	// Ahead is the job's own 0-based position p: how many jobs in Queue are ahead of it.
+	Ahead int
+	// Length is the number of jobs in Queue (0 for NotQueued).
+	Length int
+}
+
+func (s *Set) locate(j *job) Location {
+	if j.queue == NotQueued {
+		return Location{}
+	}
+	q := &s.queues[j.queue]
+	return Location{Queue: j.queue, Ahead: q.ahead(j.slot), Length: q.len()}
+}
+
+// Locate returns where job id waits, and false for an unknown job. A job in no queue (in
+// tx_in_flight or later, or ended) is at NotQueued.
+func (s *Set) Locate(id domain.JobID) (Location, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, j, ok := s.jobs.lookup(id)
+	if !ok {
+		return Location{}, false
+	}
+	return s.locate(j), true
+}
+
+// QueueLengths are the lengths of the three queues.
+type QueueLengths struct {
+	Readiness, ReadinessInProgress, Tx int
+}
+
+// QueueLengths returns the lengths of the three queues.
+func (s *Set) QueueLengths() QueueLengths {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.queueLengths()
+}
+
+func (s *Set) queueLengths() QueueLengths {
+	return QueueLengths{
+		Readiness:           s.queues[ReadinessQueue].len(),
+		ReadinessInProgress: s.queues[ReadinessInProgress].len(),
+		Tx:                  s.queues[TxQueue].len(),
+	}
+}
+
+// Timer is a non-terminal job's entry in the timers projection.
+type Timer struct {
+	JobID  domain.JobID
+	Kind   domain.Kind
+	Status domain.Status
+	// EnteredAt is when the job entered its current status (E in the Retry-After formulas).
+	EnteredAt time.Time
+	// Deadline is when the timeout of the job's current stage falls due: readiness (queued,
+	// counted from acceptance), tx_in_flight, or response (receipt_received). Zero in
+	// processing, which has none.
+	Deadline time.Time
+}
+
+func (s *Set) timerOf(j *job) Timer {
+	t := Timer{JobID: j.id, Kind: j.kind, Status: j.status, EnteredAt: nanosTime(j.entered[j.status.Ordinal()])}
+	if j.timer >= 0 {
+		t.Deadline = nanosTime(s.timers.items[j.timer].due)
+	}
+	return t
+}
+
+// Timer returns job id's timer, and false when the job is unknown or has ended.
+func (s *Set) Timer(id domain.JobID) (Timer, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, j, ok := s.jobs.lookup(id)
+	if !ok || j.status.Terminal() {
+		return Timer{}, false
+	}
+	return s.timerOf(j), true
+}
+
+// Due returns up to limit timers whose deadline is at or before now, earliest first (equal
+// deadlines in order of acceptance).
+func (s *Set) Due(now time.Time, limit int) []Timer {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	items := s.timers.due(clampNanos(now), limit)
+	out := make([]Timer, len(items))
+	for i, it := range items {
+		out[i] = s.timerOf(s.jobs.at(it.job))
+	}
+	return out
+}
+
+// clampNanos is now in unix nanoseconds, saturated at the ends of the int64 range (about the
+// years 1678 and 2262) where UnixNano would overflow.
+func clampNanos(now time.Time) int64 {
+	switch {
+	case now.After(time.Unix(0, math.MaxInt64)):
+		return math.MaxInt64
+	case now.Before(time.Unix(0, math.MinInt64)):
+		return math.MinInt64
+	}
+	return now.UnixNano()
+}
+
+// NextDeadline returns the earliest pending deadline's timer, and false when none is pending.
+// The timeout worker sleeps until it.
+func (s *Set) NextDeadline() (Timer, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.timers.items) == 0 {
+		return Timer{}, false
+	}
+	return s.timerOf(s.jobs.at(s.timers.items[0].job)), true
+}
+
+// View is everything a status query about one job needs, read at one instant: the job, where it
+// waits, its deadline, and the queue lengths (Q of the TX queue, for a job that will join it).
+type View struct {
+	Job      Job
+	Location Location
+	// Deadline is the job's current deadline (zero when it has none).
+	Deadline time.Time
+	Queues   QueueLengths
+	// Position is the projections' checkpoint when the view was read.
+	Position eventstore.Position
+}
+
+// View returns job id's view, and false for an unknown job.
+func (s *Set) View(id domain.JobID) (View, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, j, ok := s.jobs.lookup(id)
+	if !ok {
+		return View{}, false
+	}
+	v := View{Job: s.jobView(j), Location: s.locate(j), Queues: s.queueLengths(), Position: s.pos}
+	if j.timer >= 0 {
+		v.Deadline = nanosTime(s.timers.items[j.timer].due)
+	}
+	return v, true
+}
+
+// DrainRate returns how many jobs per second left queue q into service (readiness checks
+// started, for ReadinessQueue; transactions signed, for TxQueue) over the drain window ending at
+// the latest event, for kind k (every kind for the zero Kind). Other queues have no drain rate.
+func (s *Set) DrainRate(q Queue, k domain.Kind) float64 {
+	var d int
+	switch q {
+	case ReadinessQueue:
+		d = drainReadiness
+	case TxQueue:
+		d = drainTx
+	default:
+		return 0
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.stats.rate(d, k.Ordinal())
+}
+
+// StageStats returns the observed durations of stage st for kind k.
+func (s *Set) StageStats(k domain.Kind, st Stage) StageStats {
+	if k.IsZero() || st >= numStages {
+		return StageStats{}
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.stats.stages[k.Ordinal()][st].view()
+}

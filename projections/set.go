@@ -1,0 +1,337 @@
+package projections
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"relayer/domain"
+	"relayer/eventstore"
+)
+
+var (
+	// ErrOutOfOrder reports an event applied at or before the position the projections already
+	// hold: applied twice, or out of the log's order.
+	ErrOutOfOrder = errors.New("event out of order")
+	// ErrInconsistent reports an event that does not follow from its stream's history as the
+	// projections hold it: a gap in the stream's versions, an event before the request was
+	// accepted or after it ended, a transition the lifecycle does not allow. The log is the
+	// truth, so this means events were lost or the log is corrupt; the projections stop rather
+	// than guess.
+	ErrInconsistent = errors.New("event inconsistent with its stream")
+	// ErrRunning reports a second Run on a Set that is already following the log.
+	ErrRunning = errors.New("projections already running")
+)
+
+// Queue names the queues of the queues projection.
+type Queue uint8
+
+const (
+	// NotQueued is where every job is that waits in no queue: in tx_in_flight or later, or ended.
+	NotQueued Queue = iota
+	// ReadinessQueue holds the accepted decrypts no readiness worker has picked up yet, in order
+	// of acceptance.
+	ReadinessQueue
+	// ReadinessInProgress holds the decrypts a readiness worker picked up that are still queued,
+	// in order of pickup. For the Retry-After formulas this is the seeds' "out of readiness,
+	// not in TX": the job will join the back of the TX queue once its check (R) passes.
+	ReadinessInProgress
+	// TxQueue holds the jobs in processing, in order of entering processing: a job sent back by
+	// TransactionReset goes to the back.
+	TxQueue
+	numQueues
+)
+
+var queueNames = [numQueues]string{"none", "readiness", "readiness_in_progress", "tx"}
+
+func (q Queue) String() string {
+	if q < numQueues {
+		return queueNames[q]
+	}
+	return "unknown"
+}
+
+// Set holds the four read models of DESIGN section 5 (requests, queues, timers, stats), kept
+// consistent with one another: it applies each event of the log once, in global order, to all
+// four, and its checkpoint is the position of the last event applied.
+//
+// A Set is safe for concurrent use. Queries take a read lock and cost a map lookup plus at most
+// O(log n); applying takes the write lock. Build one with New (then Run it) or Rebuild.
+type Set struct {
+	cfg Config
+	dec *decoder
+
+	mu     sync.RWMutex
+	pos    eventstore.Position
+	events uint64
+	jobs   jobTable
+	// hashes maps a packed content hash to the index of the latest job accepted with it.
+	hashes map[string]int32
+	counts Counts
+	queues [numQueues]fifo // queues[NotQueued] stays empty
+	timers timerHeap
+	stats  stats
+	// renumber updates a job's slot when a fifo compacts; made once, not per call.
+	renumber func(job, slot int32)
+	// scratch is a buffer for packing text, used under mu.
+	scratch []byte
+
+	// applied mirrors pos, so WaitFor can check it without the lock.
+	applied atomic.Uint64
+	// run state, guarded by runMu: whether Run is following the log, why the last Run
+	// stopped, and the channel WaitFor sleeps on (closed and cleared when events are applied or
+	// Run stops).
+	runMu   sync.Mutex
+	running bool
+	stopErr error
+	wake    chan struct{}
+}
+
+// New returns an empty Set at position 0 with cfg (zero fields take their defaults).
+func New(cfg Config) (*Set, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.setDefaults()
+	s := &Set{
+		cfg:    cfg,
+		dec:    newDecoder(NewCodec(), cfg.FullDecode),
+		jobs:   newJobTable(),
+		hashes: make(map[string]int32),
+		stats:  newStats(cfg),
+	}
+	s.renumber = func(job, slot int32) { s.jobs.at(job).slot = slot }
+	return s, nil
+}
+
+// Config returns the Set's configuration, defaults filled in.
+func (s *Set) Config() Config { return s.cfg }
+
+// Position returns the checkpoint: the global position of the last event applied (0 before
+// any). Following the log again from here continues exactly where the Set stopped.
+func (s *Set) Position() eventstore.Position { return eventstore.Position(s.applied.Load()) }
+
+// Apply applies one event: rec as read from the store and e, rec decoded (DecodeEvent). Events
+// must come in the log's order: a position at or before the checkpoint is refused with
+// ErrOutOfOrder, and an event that does not follow from its stream's history with
+// ErrInconsistent, both wrapped in a *eventstore.RecordError naming the record; a refused event
+// changes nothing. Records of streams that are not request streams are skipped but advance the
+// checkpoint.
+func (s *Set) Apply(rec eventstore.Record, e domain.Event) error {
+	var f fact
+	if isRequestStream(rec.Stream) {
+		if e == nil {
+			return s.recordErr(&rec, errors.New("apply a request stream's record without its event"))
+		}
+		var err error
+		if f, err = s.dec.factOf(&rec, e); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	err := s.apply(&rec, &f)
+	s.mu.Unlock()
+	s.notify()
+	return err
+}
+
+func (s *Set) recordErr(rec *eventstore.Record, err error) error {
+	return &eventstore.RecordError{Stream: rec.Stream, Version: rec.Version, Position: rec.Position, Err: err}
+}
+
+// apply applies one decoded record; s.mu is held. It checks everything before it changes
+// anything, so a refused event leaves the Set as it was.
+func (s *Set) apply(rec *eventstore.Record, f *fact) error {
+	if rec.Position <= s.pos {
+		return s.recordErr(rec, fmt.Errorf("%w: position %d is not after the checkpoint %d", ErrOutOfOrder, rec.Position, s.pos))
+	}
+	if f.typ != evNone {
+		idx, j, err := s.check(rec, f)
+		if err != nil {
+			return s.recordErr(rec, fmt.Errorf("%w: %v", ErrInconsistent, err))
+		}
+		s.change(rec, f, idx, j)
+	}
+	s.pos = rec.Position
+	s.events++
+	s.applied.Store(uint64(rec.Position))
+	return nil
+}
+
+// check finds the event's job and checks that the event may follow its history.
+func (s *Set) check(rec *eventstore.Record, f *fact) (int32, *job, error) {
+	id, ok := domain.JobIDFromStream(rec.Stream)
+	if !ok {
+		return 0, nil, fmt.Errorf("stream %q names no job", rec.Stream)
+	}
+	if id != f.job {
+		return 0, nil, fmt.Errorf("%s event of job %s in the stream of job %s", eventTypeNames[f.typ], f.job, id)
+	}
+	idx, j, exists := s.jobs.lookup(id)
+	if f.typ == evRequestAccepted {
+		switch {
+		case exists:
+			return 0, nil, fmt.Errorf("job %s accepted twice", id)
+		case rec.Version != 0:
+			return 0, nil, fmt.Errorf("RequestAccepted at version %d, want 0", rec.Version)
+		case f.kind.IsZero() || f.status != f.kind.InitialStatus():
+			return 0, nil, fmt.Errorf("job accepted as %s in status %s", f.kind, f.status)
+		}
+		return -1, nil, nil
+	}
+	switch {
+	case !exists:
+		return 0, nil, fmt.Errorf("%s before the job was accepted", eventTypeNames[f.typ])
+	case rec.Version != eventstore.Version(j.version)+1:
+		return 0, nil, fmt.Errorf("version %d follows version %d", rec.Version, j.version)
+	case j.status.Terminal():
+		return 0, nil, fmt.Errorf("%s after the job ended (%s)", eventTypeNames[f.typ], j.status)
+	}
+	if to := statusAfter[f.typ]; !to.IsZero() {
+		if !domain.CanTransition(j.kind, j.status, to) {
+			return 0, nil, fmt.Errorf("%s moves a %s job from %s to %s", eventTypeNames[f.typ], j.kind, j.status, to)
+		}
+		return idx, j, nil
+	}
+	switch f.typ {
+	case evReadinessCheckStarted:
+		if !j.kind.NeedsReadiness() || j.status != domain.Queued {
+			return 0, nil, fmt.Errorf("readiness check started on a %s job in %s", j.kind, j.status)
+		}
+	case evShareReceived:
+		if j.kind != domain.UserDecrypt || j.status != domain.ReceiptReceived {
+			return 0, nil, fmt.Errorf("share received by a %s job in %s", j.kind, j.status)
+		}
+	}
+	return idx, j, nil
+}
+
+// change applies a checked event to the four read models.
+func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
+	at := f.at
+	s.stats.seen(at)
+	if f.typ == evRequestAccepted {
+		idx, j = s.jobs.add(f.job)
+		j.kind, j.status = f.kind, f.status
+		j.entered[f.status.Ordinal()] = at
+		s.counts[f.kind.Ordinal()][f.status.Ordinal()]++
+		s.scratch = packText(s.scratch[:0], f.contentHash)
+		j.hash = string(s.scratch)
+		s.hashes[j.hash] = idx
+		if f.status == domain.Queued {
+			s.enqueue(idx, j, ReadinessQueue)
+			s.timers.set(&s.jobs, idx, at+int64(s.cfg.ReadinessTimeout))
+		} else {
+			s.enqueue(idx, j, TxQueue)
+		}
+		j.version, j.pos = uint32(rec.Version), rec.Position
+		return
+	}
+	j.version, j.pos = uint32(rec.Version), rec.Position
+	k := j.kind
+	switch f.typ {
+	case evReadinessCheckStarted:
+		if j.queue == ReadinessQueue {
+			s.dequeue(j)
+			s.enqueue(idx, j, ReadinessInProgress)
+			s.stats.drained(drainReadiness, k, at)
+		}
+		j.checkAt = at
+	case evReadinessPassed:
+		if j.queue == ReadinessQueue {
+			// Passed without a recorded pickup: it still left the queue into service.
+			s.stats.drained(drainReadiness, k, at)
+		}
+		s.stats.observe(k, StageReadiness, j.entered[domain.Queued.Ordinal()], at)
+		s.stats.observe(k, StageReadinessCheck, j.checkAt, at)
+		s.dequeue(j)
+		s.enqueue(idx, j, TxQueue)
+	case evTransactionSigned:
+		s.stats.drained(drainTx, k, at)
+		s.stats.observe(k, StageTxQueue, j.entered[domain.Processing.Ordinal()], at)
+		s.dequeue(j)
+		s.scratch = j.setField(fieldTxHash, f.txHash, s.scratch)
+	case evTransactionReset:
+		s.scratch = j.setField(fieldTxHash, nil, s.scratch)
+		s.enqueue(idx, j, TxQueue)
+	case evReceiptRecorded:
+		s.stats.observe(k, StageTxConfirm, j.entered[domain.TxInFlight.Ordinal()], at)
+		s.stats.observe(k, StageTx, j.entered[domain.Processing.Ordinal()], at)
+		s.scratch = j.setField(fieldGatewayRequestID, f.gatewayRequestID, s.scratch)
+	case evShareReceived:
+		if j.shares < ^uint16(0) {
+			j.shares++
+		}
+	case evRequestCompleted:
+		s.stats.observe(k, StageResponse, j.entered[domain.ReceiptReceived.Ordinal()], at)
+		s.scratch = j.setField(fieldResult, f.result, s.scratch)
+	case evReadinessTimedOut:
+		s.scratch = j.setField(fieldLabel, []byte(domain.LabelReadinessCheckTimedOut), s.scratch)
+	case evResponseTimedOut:
+		s.scratch = j.setField(fieldLabel, []byte(domain.LabelResponseTimedOut), s.scratch)
+	case evProofRejected:
+		s.scratch = j.setField(fieldLabel, []byte(domain.LabelProofRejected), s.scratch)
+		s.scratch = j.setField(fieldResult, rejectedProofResult(f.extraData), s.scratch)
+	case evReadinessFailed, evTransactionFailed, evRequestFailed:
+		s.scratch = j.setField(fieldLabel, f.label, s.scratch)
+		if len(f.message) > 0 {
+			s.scratch = j.setField(fieldMessage, f.message, s.scratch)
+		}
+	}
+	if to := statusAfter[f.typ]; !to.IsZero() && to != j.status {
+		s.counts[k.Ordinal()][j.status.Ordinal()]--
+		s.counts[k.Ordinal()][to.Ordinal()]++
+		j.status = to
+		j.entered[to.Ordinal()] = at
+		switch to {
+		case domain.TxInFlight:
+			s.timers.set(&s.jobs, idx, at+int64(s.cfg.TxInFlightTimeout))
+		case domain.ReceiptReceived:
+			s.timers.set(&s.jobs, idx, at+int64(s.cfg.ResponseTimeout))
+		default: // processing has no deadline; a terminal job needs none and leaves its queue
+			s.timers.clear(&s.jobs, idx)
+			if to.Terminal() {
+				s.dequeue(j)
+			}
+		}
+	}
+}
+
+// rejectedProofResult is the result a rejected input proof reports, as domain.Evolve builds it
+// (accepted:false, no handles or signatures), in encoding/json's form.
+func rejectedProofResult(extraData []byte) []byte {
+	b := []byte(`{"inputProof":{"accepted":false,"handles":[],"signatures":[],"extraData":`)
+	b = appendJSONString(b, extraData)
+	return append(b, "}}"...)
+}
+
+func (s *Set) enqueue(idx int32, j *job, q Queue) {
+	j.queue, j.slot = q, s.queues[q].push(idx)
+}
+
+func (s *Set) dequeue(j *job) {
+	if j.queue != NotQueued {
+		s.queues[j.queue].remove(j.slot, s.renumber)
+		j.queue, j.slot = NotQueued, -1
+	}
+}
+
+// notify wakes the WaitFor calls waiting for events to be applied.
+func (s *Set) notify() {
+	s.runMu.Lock()
+	if s.wake != nil {
+		close(s.wake)
+		s.wake = nil
+	}
+	s.runMu.Unlock()
+}
+
+// nanosTime turns stored unix nanoseconds back into a time (the zero time for 0).
+func nanosTime(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}

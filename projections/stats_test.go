@@ -1,0 +1,107 @@
+package projections
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"relayer/domain"
+)
+
+func TestDrainRatesCountDeparturesIntoServiceOverTheWindow(t *testing.T) {
+	h := newHarness(t, Config{DrainWindow: 10 * time.Second})
+	var ids []domain.JobID
+	for range 6 {
+		ids = append(ids, h.accept(domain.PublicDecrypt, 0))
+	}
+	proof := h.accept(domain.InputProof, 0)
+	// Four pickups within the window, one without a recorded pickup (it passes straight away),
+	// one that fails: a failure is not service.
+	for i, id := range ids[:4] {
+		h.do(id, domain.StartReadiness{At: h.at(time.Duration(i+1) * time.Second)})
+	}
+	h.do(ids[4], domain.PassReadiness{At: h.at(5 * time.Second)})
+	h.do(ids[5], domain.FailReadiness{At: h.at(5 * time.Second), Label: domain.LabelNotAllowedOnHostACL})
+	h.sign(proof, 6*time.Second)
+	if got := h.s.DrainRate(ReadinessQueue, domain.Kind{}); got != 0.5 {
+		t.Fatalf("readiness drain %g/s, want 5 in 10 s", got)
+	}
+	if got := h.s.DrainRate(TxQueue, domain.InputProof); got != 0.1 {
+		t.Fatalf("input proof TX drain %g/s, want 1 in 10 s", got)
+	}
+	if got := h.s.DrainRate(TxQueue, domain.PublicDecrypt); got != 0 {
+		t.Fatalf("public decrypt TX drain %g/s, want 0", got)
+	}
+	// Twenty seconds later the window has moved past all of them.
+	h.accept(domain.InputProof, 30*time.Second)
+	if got := h.s.DrainRate(ReadinessQueue, domain.Kind{}); got != 0 {
+		t.Fatalf("readiness drain %g/s after the window passed, want 0", got)
+	}
+}
+
+func TestAnEventTimeOlderThanTheWindowIsNotCounted(t *testing.T) {
+	w := newWindow(5 * time.Second)
+	w.add(100, 0)
+	w.add(95, 0) // just outside (95, 100]
+	w.add(96, 1)
+	if got := w.count(100, -1); got != 2 {
+		t.Fatalf("count %d, want 2", got)
+	}
+	if got := w.count(104, 0); got != 1 {
+		t.Fatalf("count at 104 %d, want 1", got)
+	}
+	w.add(-3, 0) // far in the past: ignored, and harmless
+	if got := w.count(100, -1); got != 2 {
+		t.Fatalf("count %d after an ancient event, want 2", got)
+	}
+}
+
+func TestStageDurationsAreObservedPerKind(t *testing.T) {
+	h := newHarness(t, Config{DurationAlpha: 0.5})
+	for i, d := range []time.Duration{2 * time.Second, 4 * time.Second} {
+		base := time.Duration(i) * time.Minute
+		id := h.accept(domain.PublicDecrypt, base)
+		h.do(id, domain.StartReadiness{At: h.at(base + time.Second)})
+		h.do(id, domain.PassReadiness{At: h.at(base + time.Second + d)})
+		h.sign(id, base+10*time.Second)
+		h.receipt(id, base+11*time.Second)
+		h.do(id, domain.Complete{At: h.at(base + 13*time.Second), Result: domain.Result{PublicDecrypt: &domain.PublicDecryptResult{DecryptedValue: "0x01", Signatures: []string{}, ExtraData: "0x00"}}})
+	}
+	check := func(st Stage, count uint64, ewma, lo, hi time.Duration) {
+		t.Helper()
+		s := h.s.StageStats(domain.PublicDecrypt, st)
+		if s.Count != count || s.EWMA != ewma || s.Min != lo || s.Max != hi {
+			t.Fatalf("%s: %+v, want count %d, ewma %s, min %s, max %s", st, s, count, ewma, lo, hi)
+		}
+		var n uint64
+		for _, c := range s.Buckets {
+			n += c
+		}
+		if n != count {
+			t.Fatalf("%s: %d samples in the histogram, want %d", st, n, count)
+		}
+	}
+	check(StageReadinessCheck, 2, 3*time.Second, 2*time.Second, 4*time.Second)
+	check(StageReadiness, 2, 4*time.Second, 3*time.Second, 5*time.Second)
+	check(StageTxConfirm, 2, time.Second, time.Second, time.Second)
+	check(StageResponse, 2, 2*time.Second, 2*time.Second, 2*time.Second)
+	if s := h.s.StageStats(domain.InputProof, StageResponse); s.Count != 0 {
+		t.Fatalf("input proofs observed %+v", s)
+	}
+	// 2 s falls in the (1s, 2.5s] bucket.
+	s := h.s.StageStats(domain.PublicDecrypt, StageResponse)
+	for i, b := range HistogramBounds() {
+		if b == 2500*time.Millisecond && s.Buckets[i] != 2 {
+			t.Fatalf("buckets %v", s.Buckets)
+		}
+	}
+}
+
+func TestANegativeStageDurationCountsAsZero(t *testing.T) {
+	var s stageStat
+	s.observe(-5, 0.1)
+	s.observe(10, 0.1)
+	if s.min != 0 || s.max != 10 || s.count != 2 || math.Abs(s.ewma-1) > 1e-9 {
+		t.Fatalf("%+v", s)
+	}
+}

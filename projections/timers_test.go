@@ -1,0 +1,133 @@
+package projections
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"relayer/domain"
+)
+
+func TestEachStageHasItsDeadline(t *testing.T) {
+	h := newHarness(t, Config{ReadinessTimeout: time.Minute, TxInFlightTimeout: 2 * time.Minute, ResponseTimeout: 3 * time.Minute})
+	id := h.accept(domain.UserDecrypt, 0)
+	deadline := func() (Timer, time.Time) {
+		t.Helper()
+		tm, ok := h.s.Timer(id)
+		if !ok {
+			t.Fatal("no timer")
+		}
+		return tm, tm.Deadline
+	}
+	if tm, d := deadline(); !d.Equal(h.at(time.Minute).At) || tm.Status != domain.Queued || !tm.EnteredAt.Equal(h.at(0).At) {
+		t.Fatalf("queued: %+v", tm)
+	}
+	// The readiness deadline counts from acceptance, not from the pickup.
+	h.do(id, domain.StartReadiness{At: h.at(10 * time.Second)})
+	if _, d := deadline(); !d.Equal(h.at(time.Minute).At) {
+		t.Fatalf("after the pickup, deadline %s", d)
+	}
+	h.do(id, domain.PassReadiness{At: h.at(20 * time.Second)})
+	if tm, d := deadline(); !d.IsZero() || !tm.EnteredAt.Equal(h.at(20*time.Second).At) {
+		t.Fatalf("processing has no deadline: %+v", tm)
+	}
+	h.sign(id, 30*time.Second)
+	if _, d := deadline(); !d.Equal(h.at(30*time.Second + 2*time.Minute).At) {
+		t.Fatalf("tx_in_flight deadline %s", d)
+	}
+	h.receipt(id, 40*time.Second)
+	if _, d := deadline(); !d.Equal(h.at(40*time.Second + 3*time.Minute).At) {
+		t.Fatalf("response deadline %s", d)
+	}
+	if v, _ := h.s.View(id); !v.Deadline.Equal(h.at(40*time.Second+3*time.Minute).At) || v.Location.Queue != NotQueued {
+		t.Fatalf("view %+v", v)
+	}
+	h.do(id, domain.TimeOutResponse{At: h.at(40*time.Second + 3*time.Minute)})
+	if _, ok := h.s.Timer(id); ok {
+		t.Fatal("a timed-out job still has a timer")
+	}
+	if _, ok := h.s.NextDeadline(); ok {
+		t.Fatal("a deadline is pending with no job waiting")
+	}
+}
+
+func TestDueReturnsTheDeadlinesDueByNowEarliestFirst(t *testing.T) {
+	h := newHarness(t, Config{ReadinessTimeout: time.Minute})
+	var ids []domain.JobID
+	for _, at := range []time.Duration{30, 10, 20, 10, 40} {
+		ids = append(ids, h.accept(domain.PublicDecrypt, at*time.Second))
+	}
+	h.do(ids[2], domain.PassReadiness{At: h.at(25 * time.Second)}) // no deadline any more
+	due := h.s.Due(h.at(time.Minute+30*time.Second).At, 10)
+	var got []domain.JobID
+	for _, tm := range due {
+		got = append(got, tm.JobID)
+	}
+	// ids[1] and ids[3] fall due together: in order of acceptance.
+	if want := []domain.JobID{ids[1], ids[3], ids[0]}; !slices.Equal(got, want) {
+		t.Fatalf("due %v, want %v", got, want)
+	}
+	if due := h.s.Due(h.at(time.Minute+30*time.Second).At, 2); len(due) != 2 || due[1].JobID != ids[3] {
+		t.Fatalf("with a limit of 2: %+v", due)
+	}
+	if next, ok := h.s.NextDeadline(); !ok || next.JobID != ids[1] {
+		t.Fatalf("next deadline %+v", next)
+	}
+	if due := h.s.Due(h.at(0).At, 10); len(due) != 0 {
+		t.Fatalf("nothing is due at the start, got %+v", due)
+	}
+}
+
+// TestTheTimerHeapMatchesABruteForceOrder moves and drops deadlines at random and checks the
+// heap's order and Due against a sorted list.
+func TestTheTimerHeapMatchesABruteForceOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	jobs := newJobTable()
+	var h timerHeap
+	const n = 500
+	for range n {
+		g := generator{rng: rng}
+		jobs.add(g.jobID())
+	}
+	due := map[int32]int64{}
+	for step := range 20_000 {
+		i := int32(rng.IntN(n))
+		if rng.IntN(3) == 0 {
+			h.clear(&jobs, i)
+			delete(due, i)
+		} else {
+			d := int64(rng.IntN(1000))
+			h.set(&jobs, i, d)
+			due[i] = d
+		}
+		if step%101 != 0 {
+			continue
+		}
+		var want []timerItem
+		for j, d := range due {
+			want = append(want, timerItem{due: d, job: j})
+		}
+		slices.SortFunc(want, func(a, b timerItem) int {
+			if a.before(b) {
+				return -1
+			}
+			return 1
+		})
+		now := int64(rng.IntN(1000))
+		var wantDue []timerItem
+		for _, it := range want {
+			if it.due <= now {
+				wantDue = append(wantDue, it)
+			}
+		}
+		if got := h.due(now, n); !slices.Equal(got, wantDue) {
+			t.Fatalf("step %d: due(%d) = %v, want %v", step, now, got, wantDue)
+		}
+		for k, it := range h.items {
+			if jobs.at(it.job).timer != int32(k) {
+				t.Fatalf("step %d: job %d thinks it is at %d, it is at %d", step, it.job, jobs.at(it.job).timer, k)
+			}
+		}
+	}
+}
