@@ -120,8 +120,13 @@ func (p *timelinePrinter) print(rec eventstore.Record) error {
 		return err
 	}
 	// Decoding proves the event readable; an unreadable one stops the replay with its name.
-	e, err := projections.DecodeEvent(p.codec, rec)
+	v, err := p.codec.Decode(rec)
 	if err != nil {
+		return err
+	}
+	e, ok := v.(domain.Event)
+	if !ok {
+		_, err = fmt.Fprintf(p.w, "%s  v%-3d pos %-8d %-22s %s\n", rec.Stream, rec.Version, rec.Position, rec.Type, rec.Data)
 		return err
 	}
 	if p.last == nil {
