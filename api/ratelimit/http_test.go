@@ -1,0 +1,444 @@
+package ratelimit
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// server runs the limiter's middleware over real loopback HTTP. The handler answers 200 "ok";
+// ?block=<name> waits until the test closes gates[name]; ?panic=1 panics.
+type server struct {
+	*httptest.Server
+	entered chan string
+	gates   map[string]chan struct{}
+}
+
+func newServer(t *testing.T, l *Limiter, wrap func(http.Handler) http.Handler) *server {
+	t.Helper()
+	s := &server{entered: make(chan string, 16), gates: map[string]chan struct{}{}}
+	for _, g := range []string{"a", "b", "c"} {
+		s.gates[g] = make(chan struct{})
+	}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("panic") == "1" {
+			panic("handler failure")
+		}
+		if g := r.URL.Query().Get("block"); g != "" {
+			s.entered <- g
+			<-s.gates[g]
+		}
+		_, _ = io.WriteString(w, "ok")
+	})
+	if wrap == nil {
+		wrap = l.Middleware
+	}
+	s.Server = httptest.NewUnstartedServer(wrap(h))
+	s.Config.ErrorLog = log.New(io.Discard, "", 0) // the panic test's stack trace
+	s.Start()
+	t.Cleanup(s.Close)
+	return s
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func do(t *testing.T, c *http.Client, method, url string, header map[string]string) response {
+	t.Helper()
+	req, err := http.NewRequest(method, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return response{res.StatusCode, res.Header, b}
+}
+
+var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
+// checkDenied checks a 429 against the contract and returns its body.
+func checkDenied(t *testing.T, r response) DeniedBody {
+	t.Helper()
+	if r.status != http.StatusTooManyRequests {
+		t.Fatalf("status %d, want 429; body %s", r.status, r.body)
+	}
+	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(r.body, &raw); err != nil {
+		t.Fatalf("body %s: %v", r.body, err)
+	}
+	for _, k := range []string{"status", "requestId", "error", "retryAfterMs"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("body %s lacks %s", r.body, k)
+		}
+	}
+	if e, _ := raw["error"].(map[string]any); e == nil || e["details"] != nil || e["retryAfterMs"] != nil {
+		t.Errorf("error object %v", raw["error"])
+	}
+	var b DeniedBody
+	_ = json.Unmarshal(r.body, &b)
+	if b.Status != "failed" || b.Error.Label != "rate_limited" || b.Error.Message == "" || b.RetryAfterMs < 1 {
+		t.Errorf("body %+v", b)
+	}
+	ra := r.header.Get("Retry-After")
+	secs, err := strconv.Atoi(ra)
+	if err != nil || strconv.Itoa(secs) != ra || secs < 1 {
+		t.Errorf("Retry-After %q is not an integer >= 1", ra)
+	}
+	if want := (b.RetryAfterMs + 999) / 1000; secs != want {
+		t.Errorf("Retry-After %d s, body %d ms: want ⌈ms/1000⌉ = %d", secs, b.RetryAfterMs, want)
+	}
+	checkRateLimitHeaders(t, r.header)
+	return b
+}
+
+// checkRateLimitHeaders parses RateLimit-Policy and RateLimit as structured-field Lists and checks
+// the draft's rules: policy items are Strings with an Integer q (and w, qu where present);
+// RateLimit items are Strings naming a listed policy, with an Integer r >= 0 and t >= 0; a
+// Retry-After never points before a t.
+func checkRateLimitHeaders(t *testing.T, h http.Header) (policy, limit []sfItem) {
+	t.Helper()
+	policy, err := parseSFList(h.Get("RateLimit-Policy"))
+	if err != nil || len(policy) == 0 {
+		t.Fatalf("RateLimit-Policy %q: %v", h.Get("RateLimit-Policy"), err)
+	}
+	names := map[string]bool{}
+	for _, it := range policy {
+		name, ok := it.val.(string)
+		if !ok {
+			t.Errorf("policy item %v is not a String", it.val)
+		}
+		names[name] = true
+		if q, ok := it.param("q"); !ok || q.(int64) < 0 {
+			t.Errorf("policy %s: q = %v", name, q)
+		}
+		if w, ok := it.param("w"); ok && w.(int64) < 1 {
+			t.Errorf("policy %s: w = %v", name, w)
+		}
+		if qu, ok := it.param("qu"); ok && qu != "concurrent-requests" && qu != "requests" {
+			t.Errorf("policy %s: qu = %v", name, qu)
+		}
+	}
+	limit, err = parseSFList(h.Get("RateLimit"))
+	if err != nil || len(limit) == 0 {
+		t.Fatalf("RateLimit %q: %v", h.Get("RateLimit"), err)
+	}
+	retryAfter, _ := strconv.Atoi(h.Get("Retry-After"))
+	for _, it := range limit {
+		name, _ := it.val.(string)
+		if !names[name] {
+			t.Errorf("RateLimit item %v names no listed policy", it.val)
+		}
+		if r, ok := it.param("r"); !ok || r.(int64) < 0 {
+			t.Errorf("%s: r = %v", name, r)
+		}
+		if tv, ok := it.param("t"); ok {
+			if tv.(int64) < 0 || (h.Get("Retry-After") != "" && int64(retryAfter) < tv.(int64)) {
+				t.Errorf("%s: t = %v with Retry-After %d", name, tv, retryAfter)
+			}
+		}
+	}
+	return policy, limit
+}
+
+func TestARequestOverTheRollingLimitGets429WithTheExactHintOverHTTP(t *testing.T) {
+	clock := newClock()
+	cfg := DefaultConfig()
+	cfg.Read.RollingLimit = ptr(2)
+	l := mustNew(t, cfg, WithClock(clock.Now))
+	s := newServer(t, l, nil)
+	c := s.Client()
+
+	r := do(t, c, "GET", s.URL, nil)
+	if r.status != 200 || string(r.body) != "ok" {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	policy, limit := checkRateLimitHeaders(t, r.header)
+	if got := r.header.Get("RateLimit-Policy"); got != `"read-rolling";q=2;w=10, "read-concurrency";q=32;qu="concurrent-requests"` {
+		t.Errorf("RateLimit-Policy %q", got)
+	}
+	if len(policy) != 2 || len(limit) != 2 {
+		t.Errorf("policy %v, limit %v", policy, limit)
+	}
+	if got := r.header.Get("RateLimit"); got != `"read-rolling";r=1;t=10, "read-concurrency";r=31` {
+		t.Errorf("RateLimit %q", got)
+	}
+	if r.header.Get("Retry-After") != "" {
+		t.Error("Retry-After on an allowed response")
+	}
+
+	clock.Advance(1500 * time.Millisecond)
+	if r = do(t, c, "GET", s.URL, nil); r.status != 200 || r.header.Get("RateLimit") != `"read-rolling";r=0;t=9, "read-concurrency";r=31` {
+		t.Fatalf("%d %q", r.status, r.header.Get("RateLimit"))
+	}
+	clock.Advance(2300 * time.Millisecond) // +3.8 s: the first request leaves at +10 s, in 6.2 s
+	r = do(t, c, "GET", s.URL, nil)
+	b := checkDenied(t, r)
+	if b.RetryAfterMs != 6200 || r.header.Get("Retry-After") != "7" {
+		t.Errorf("hint %d ms, Retry-After %s; want exactly 6200 ms, 7 s", b.RetryAfterMs, r.header.Get("Retry-After"))
+	}
+	if !uuidRE.MatchString(b.RequestID) {
+		t.Errorf("requestId %q", b.RequestID)
+	}
+	if got := r.header.Get("RateLimit"); got != `"read-rolling";r=0;t=7, "read-concurrency";r=32` {
+		t.Errorf("RateLimit %q", got)
+	}
+	// Writes have their own budget.
+	if r = do(t, c, "POST", s.URL, nil); r.status != 200 || !strings.HasPrefix(r.header.Get("RateLimit"), `"write-rolling";r=99;`) {
+		t.Errorf("a write after reads: %d %q", r.status, r.header.Get("RateLimit"))
+	}
+	clock.Advance(6200 * time.Millisecond)
+	if r = do(t, c, "GET", s.URL, nil); r.status != 200 {
+		t.Errorf("at the hinted time: %d %s", r.status, r.body)
+	}
+}
+
+func TestConcurrencyLimitDeniesWhileHandlersRunAndFreesTheSlotWhenTheyReturnOverHTTP(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.ConcurrencyLimit = 2
+	l := mustNew(t, cfg)
+	s := newServer(t, l, nil)
+	c := s.Client()
+	done := make(chan response, 2)
+	for _, g := range []string{"a", "b"} {
+		go func() {
+			res, err := c.Get(s.URL + "?block=" + g)
+			if err != nil {
+				done <- response{status: -1}
+				return
+			}
+			res.Body.Close()
+			done <- response{status: res.StatusCode}
+		}()
+		<-s.entered
+	}
+	b := checkDenied(t, do(t, c, "GET", s.URL, nil))
+	if b.RetryAfterMs < 50 || b.RetryAfterMs > 2000 || !strings.Contains(b.Error.Message, "in flight") {
+		t.Errorf("a concurrency deny: %+v", b)
+	}
+	close(s.gates["a"])
+	if r := <-done; r.status != 200 {
+		t.Fatalf("blocked request: %d", r.status)
+	}
+	if r := do(t, c, "GET", s.URL, nil); r.status != 200 {
+		t.Errorf("after a handler returned: %d %s", r.status, r.body)
+	}
+	close(s.gates["b"])
+	<-done
+}
+
+func TestASlotIsFreedWhenTheHandlerPanics(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.ConcurrencyLimit = 1
+	l := mustNew(t, cfg)
+	s := newServer(t, l, nil)
+	c := s.Client()
+	for range 3 {
+		if _, err := c.Get(s.URL + "?panic=1"); err == nil {
+			t.Fatal("a panicking handler answered")
+		}
+	}
+	if r := do(t, c, "GET", s.URL, nil); r.status != 200 {
+		t.Fatalf("after panics: %d %s", r.status, r.body)
+	}
+	if _, d := l.Acquire(l.ClientKey(httptest.NewRequest("GET", "/", nil)), ClassRead, time.Now()); d.Concurrency.InFlight != 1 {
+		t.Errorf("slots in flight: %+v", d.Concurrency)
+	}
+}
+
+// clientFrom returns a client whose connections come from the loopback address ip.
+func clientFrom(ip string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+}
+
+func TestEachAPIKeyAndEachAddressHasItsOwnQuota(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.RollingLimit = 1
+	l := mustNew(t, cfg)
+	s := newServer(t, l, nil)
+	const keyA, keyB = "sk_live_secret_AAAA", "sk_live_secret_BBBB"
+	from1, from2 := clientFrom("127.0.0.1"), clientFrom("127.0.0.2")
+	if _, err := from2.Get(s.URL); err != nil {
+		t.Skipf("cannot connect from 127.0.0.2: %v", err)
+	}
+	clients := []struct {
+		name   string
+		c      *http.Client
+		header map[string]string
+	}{
+		{"key A from 127.0.0.1", from1, map[string]string{APIKeyHeader: keyA}},
+		{"key B from 127.0.0.1", from1, map[string]string{APIKeyHeader: keyB}},
+		{"no key from 127.0.0.1", from1, nil},
+		{"key A from 127.0.0.2 (the same client as before)", from2, map[string]string{APIKeyHeader: keyA}},
+	}
+	want := []int{200, 200, 200, 429}
+	for i, cl := range clients {
+		if r := do(t, cl.c, "POST", s.URL, cl.header); r.status != want[i] {
+			t.Errorf("%s: first POST %d, want %d", cl.name, r.status, want[i])
+		}
+	}
+	// 127.0.0.2 without a key was not touched by key A's request from there (only GET before).
+	if r := do(t, from2, "POST", s.URL, nil); r.status != 200 {
+		t.Errorf("no key from 127.0.0.2: %d", r.status)
+	}
+	for _, cl := range clients {
+		r := do(t, cl.c, "POST", s.URL, cl.header)
+		checkDenied(t, r)
+		for _, secret := range []string{keyA, keyB, "secret"} {
+			if strings.Contains(string(r.body), secret) || strings.Contains(fmt.Sprint(r.header), secret) {
+				t.Errorf("%s: the API key is echoed: %s %v", cl.name, r.body, r.header)
+			}
+		}
+	}
+	withKey := &http.Request{Header: http.Header{}}
+	withKey.Header.Set(APIKeyHeader, keyA)
+	k := l.ClientKey(withKey)
+	if strings.Contains(k, "secret") || !strings.HasPrefix(k, "key:") || len(k) != 4+32 {
+		t.Errorf("internal key %q", k)
+	}
+	if other := mustNew(t, cfg).ClientKey(withKey); other == k {
+		t.Error("the key hash is not salted per limiter")
+	}
+}
+
+func TestForwardedForIsTrustedOnlyWhenConfigured(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.RollingLimit = 1
+	l := mustNew(t, cfg)
+	s := newServer(t, l, nil)
+	c := s.Client()
+	xff := func(v string) map[string]string { return map[string]string{"X-Forwarded-For": v} }
+	if r := do(t, c, "POST", s.URL, xff("203.0.113.1")); r.status != 200 {
+		t.Fatal(r.status)
+	}
+	if r := do(t, c, "POST", s.URL, xff("203.0.113.2")); r.status != 429 {
+		t.Errorf("off: a forged X-Forwarded-For bought a new quota: %d", r.status)
+	}
+	if _, err := l.SetParam("trust_forwarded_for", 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"203.0.113.3, 10.0.0.1", "203.0.113.4:5555", "[2001:db8::1]:443", "2001:db8:0:1::4"} {
+		if r := do(t, c, "POST", s.URL, xff(v)); r.status != 200 {
+			t.Errorf("on, %q: %d", v, r.status)
+		}
+	}
+	if r := do(t, c, "POST", s.URL, xff("203.0.113.3")); r.status != 429 {
+		t.Errorf("on: the first hop is the client: %d", r.status)
+	}
+	if r := do(t, c, "POST", s.URL, xff("2001:db8::ffff")); r.status != 429 {
+		t.Errorf("on: an IPv6 client is its /64: %d", r.status)
+	}
+	if r := do(t, c, "POST", s.URL, xff("not an address")); r.status != 429 {
+		t.Errorf("on: garbage falls back to the remote address (already used): %d", r.status)
+	}
+}
+
+func TestTheDeniedResponseTakesTheRequestIDFromTheContext(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.RollingLimit = 0
+	cfg.Read.RollingLimit = ptr(1)
+	l := mustNew(t, cfg)
+	s := newServer(t, l, func(h http.Handler) http.Handler {
+		inner := l.Middleware(h)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), RequestIDKey, "req-123")))
+		})
+	})
+	do(t, s.Client(), "GET", s.URL, nil)
+	if b := checkDenied(t, do(t, s.Client(), "GET", s.URL, nil)); b.RequestID != "req-123" {
+		t.Errorf("requestId %q", b.RequestID)
+	}
+	// With the write class's rolling limit off, its RateLimit only has the concurrency item.
+	if r := do(t, s.Client(), "POST", s.URL, nil); r.status != 200 || r.header.Get("RateLimit-Policy") != `"write-concurrency";q=32;qu="concurrent-requests"` {
+		t.Errorf("%d %q", r.status, r.header.Get("RateLimit-Policy"))
+	}
+}
+
+func TestTheOnDenyHookWritesTheResponseWithTheHeadersAlreadySet(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.RollingLimit = 1
+	var got Decision
+	l := mustNew(t, cfg,
+		WithRequestID(func(*http.Request) string { return "custom-id" }),
+		WithOnDeny(func(w http.ResponseWriter, r *http.Request, d Decision) {
+			got = d
+			if w.Header().Get("Retry-After") == "" || w.Header().Get("RateLimit") == "" {
+				t.Error("headers not set before the hook")
+			}
+			w.Header().Set("X-Hook", "1")
+			WriteDenied(w, "hook-"+r.Method, d)
+		}))
+	s := newServer(t, l, nil)
+	do(t, s.Client(), "POST", s.URL, nil)
+	r := do(t, s.Client(), "POST", s.URL, nil)
+	if b := checkDenied(t, r); b.RequestID != "hook-POST" || r.header.Get("X-Hook") != "1" {
+		t.Errorf("%+v %v", b, r.header)
+	}
+	if got.Allowed || !got.Rolling.Denied || got.Class != ClassWrite {
+		t.Errorf("hook got %+v", got)
+	}
+}
+
+func TestWrapLimitsARouteByTheClassItIsGiven(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.RollingLimit = 1 // writes: 1; reads: 600
+	l := mustNew(t, cfg)
+	s := newServer(t, l, func(h http.Handler) http.Handler { return l.Wrap(ClassWrite, h) })
+	do(t, s.Client(), "GET", s.URL, nil)
+	if r := do(t, s.Client(), "GET", s.URL, nil); r.status != 429 || !strings.HasPrefix(r.header.Get("RateLimit"), `"write-rolling"`) {
+		t.Errorf("%d %q", r.status, r.header.Get("RateLimit"))
+	}
+}
+
+func TestRequestIDsAreRandomUUIDs(t *testing.T) {
+	seen := map[string]bool{}
+	for range 1000 {
+		id := NewRequestID()
+		if !uuidRE.MatchString(id) || seen[id] {
+			t.Fatalf("%q", id)
+		}
+		seen[id] = true
+	}
+}
+
+func TestClientKeysFromRemoteAddresses(t *testing.T) {
+	l := mustNew(t, DefaultConfig())
+	for addr, want := range map[string]string{
+		"192.0.2.7:5555":          "ip:192.0.2.7",
+		"[::ffff:192.0.2.7]:1":    "ip:192.0.2.7",
+		"[2001:db8:1:2:3::9]:443": "ip:2001:db8:1:2::/64",
+		"[fe80::1%eth0]:80":       "ip:fe80::/64",
+		"192.0.2.8":               "ip:192.0.2.8",
+		"@unix":                   "addr:@unix",
+	} {
+		if got := l.ClientKey(&http.Request{RemoteAddr: addr, Header: http.Header{}}); got != want {
+			t.Errorf("%s: %q, want %q", addr, got, want)
+		}
+	}
+}
