@@ -1,0 +1,286 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"relayer/domain"
+	"relayer/workers/gateway/contracts"
+)
+
+// Receipt is a mined, successful gateway request.
+type Receipt struct {
+	// Kind is the request kind, from the request event.
+	Kind domain.Kind
+	// RequestID is the gateway's id of the request (decryptionId, zkProofId): the indexed topic
+	// 1 of its request event, which every response event carries too.
+	RequestID *big.Int
+	TxHash    common.Hash
+	// BlockNumber and BlockHash say where it was mined.
+	BlockNumber uint64
+	BlockHash   common.Hash
+	GasUsed     uint64
+	// Raw is the node's receipt.
+	Raw *types.Receipt
+}
+
+// Broadcast sends p's bytes and waits for the receipt: with eth_sendRawTransactionSync when the
+// node has it (a "method not found" answer is remembered, once for the adapter), otherwise with
+// eth_sendRawTransaction and receipt polls with backoff (Config.ReceiptPollMin up to
+// PollInterval), for at most Config.ReceiptTimeout.
+//
+// It is idempotent: sending the same bytes again, after a crash or a lost answer, never makes a
+// second transaction. "already known" (the transaction is in the pool) waits for its receipt;
+// "nonce too low" looks the transaction up by hash: mined means success, not mined means another
+// transaction took the nonce (ErrNonceTooLow).
+//
+// A status-0 receipt is replayed with eth_call at its block to name the revert (ErrPaused for
+// EnforcedPause, else ErrReverted); the *TxError carries the receipt.
+func (a *Adapter) Broadcast(ctx context.Context, p *Prepared) (*Receipt, error) {
+	if p == nil || p.tx == nil {
+		return nil, &TxError{Kind: ErrInvalidRequest, Op: "broadcast",
+			Err: errors.New("not a Prepared from Prepare or DecodePrepared")}
+	}
+	parent := ctx
+	ctx, cancel := context.WithTimeoutCause(ctx, a.cfg.ReceiptTimeout, ErrReceiptTimeout)
+	defer cancel()
+	rec, err := a.send(ctx, p)
+	if err != nil {
+		return nil, a.timeoutKind(parent, ctx, err)
+	}
+	return a.outcome(ctx, p.tx, p.From, rec)
+}
+
+// timeoutKind turns a cancellation by the receipt timeout (not by the caller) into ErrReceiptTimeout.
+func (a *Adapter) timeoutKind(parent, ctx context.Context, err error) error {
+	var te *TxError
+	if errors.As(err, &te) && te.Kind == ErrCanceled && parent.Err() == nil && errors.Is(context.Cause(ctx), ErrReceiptTimeout) {
+		te.Kind = ErrReceiptTimeout
+	}
+	return err
+}
+
+func (a *Adapter) send(ctx context.Context, p *Prepared) (*types.Receipt, error) {
+	if a.syncSend.Load() != syncUnsupported {
+		// A nil timeout lets the node use its default wait: the parameter's encoding changed
+		// between go-ethereum versions, and the context bounds the call anyway.
+		rec, err := a.client.SendRawTransactionSync(ctx, p.Raw, nil)
+		if err == nil {
+			a.syncSend.Store(syncSupported)
+			a.nonces.sent(p.h)
+			return rec, nil
+		}
+		te := classifySend(a.redact, "broadcast", err)
+		te.TxHash = p.Hash
+		if te.Kind != errMethodNotFound {
+			return a.afterSendError(ctx, p, te)
+		}
+		if a.syncSend.Swap(syncUnsupported) != syncUnsupported {
+			a.log.Info("the node has no eth_sendRawTransactionSync; sending with eth_sendRawTransaction and polling receipts")
+		}
+	}
+	if err := a.client.Client().CallContext(ctx, nil, "eth_sendRawTransaction", hexutil.Encode(p.Raw)); err != nil {
+		te := classifySend(a.redact, "broadcast", err)
+		te.TxHash = p.Hash
+		return a.afterSendError(ctx, p, te)
+	}
+	a.nonces.sent(p.h)
+	return a.waitReceipt(ctx, p.Hash)
+}
+
+// afterSendError decides what a refused or failed send means for this very transaction. Once
+// the node has the transaction (in its pool or mined), p's nonce can no longer be released.
+func (a *Adapter) afterSendError(ctx context.Context, p *Prepared, te *TxError) (*types.Receipt, error) {
+	switch te.Kind {
+	case errSyncTimeout, ErrAlreadyKnown:
+		// In the pool: the same transaction, not a second one. Wait for it.
+		a.nonces.sent(p.h)
+		return a.waitReceipt(ctx, p.Hash)
+	case ErrNonceTooLow:
+		rec, err := a.minedReceipt(ctx, p.Hash)
+		if err != nil {
+			return nil, err
+		}
+		a.nonces.sent(p.h)
+		if rec != nil {
+			return rec, nil // ours was mined: a re-broadcast of a transaction that made it
+		}
+		a.nonces.invalidate(true)
+		return nil, te
+	case ErrNonceTooHigh:
+		a.nonces.invalidate(false)
+		return nil, te
+	case errMethodNotFound:
+		te.Kind = ErrRejected // eth_sendRawTransaction itself is missing
+	}
+	return nil, te
+}
+
+// minedReceipt returns the receipt of hash, or nil when it is not mined. A node still indexing
+// transactions is asked again until it answers or ctx ends.
+func (a *Adapter) minedReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
+	wait := a.cfg.ReceiptPollMin
+	for {
+		rec, err := a.client.TransactionReceipt(ctx, hash)
+		switch {
+		case err == nil:
+			return rec, nil
+		case errors.Is(err, ethereum.NotFound):
+			return nil, nil
+		case !isIndexingInProgress(err):
+			te := a.classify("look up receipt", err)
+			te.TxHash = hash
+			return nil, te
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, &TxError{Kind: ErrCanceled, Op: "look up receipt", TxHash: hash, Err: err}
+		}
+		wait = min(2*wait, a.cfg.PollInterval)
+	}
+}
+
+// waitReceipt polls for hash's receipt with backoff until it exists or ctx ends. Transport
+// errors (after the upstream retries) are waited out too: the transaction is in the pool.
+func (a *Adapter) waitReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
+	wait := a.cfg.ReceiptPollMin
+	for {
+		rec, err := a.client.TransactionReceipt(ctx, hash)
+		if err == nil {
+			return rec, nil
+		}
+		if !errors.Is(err, ethereum.NotFound) && !isIndexingInProgress(err) {
+			te := a.classify("wait for receipt", err)
+			te.TxHash = hash
+			if te.Kind != ErrTransport {
+				return nil, te
+			}
+			a.log.Debug("receipt poll failed; polling on", "tx", hash, "err", te)
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, &TxError{Kind: ErrCanceled, Op: "wait for receipt", TxHash: hash, Err: err}
+		}
+		wait = min(2*wait, a.cfg.PollInterval)
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// isIndexingInProgress is go-ethereum's answer to a receipt lookup while it still indexes
+// transactions (right after start): "not known yet".
+func isIndexingInProgress(err error) bool {
+	return err != nil && strings.Contains(strings.ToLower(err.Error()), "transaction indexing is in progress")
+}
+
+// outcome turns a receipt into a Receipt, or a classified revert for status 0.
+func (a *Adapter) outcome(ctx context.Context, tx *types.Transaction, from common.Address, rec *types.Receipt) (*Receipt, error) {
+	if rec.Status != types.ReceiptStatusSuccessful {
+		return nil, a.revertOf(ctx, tx, from, rec)
+	}
+	r := &Receipt{TxHash: rec.TxHash, GasUsed: rec.GasUsed, BlockHash: rec.BlockHash, Raw: rec}
+	if rec.BlockNumber != nil {
+		r.BlockNumber = rec.BlockNumber.Uint64()
+	}
+	for _, l := range rec.Logs {
+		if len(l.Topics) < 2 {
+			continue
+		}
+		switch {
+		case l.Address == a.cfg.Contracts.Decryption && l.Topics[0] == contracts.TopicPublicDecryptionRequest:
+			r.Kind = domain.PublicDecrypt
+		case l.Address == a.cfg.Contracts.Decryption && l.Topics[0] == contracts.TopicUserDecryptionRequest:
+			r.Kind = domain.UserDecrypt
+		case l.Address == a.cfg.Contracts.InputVerification && l.Topics[0] == contracts.TopicVerifyProofRequest:
+			r.Kind = domain.InputProof
+		default:
+			continue
+		}
+		r.RequestID = l.Topics[1].Big()
+		return r, nil
+	}
+	return nil, &TxError{Kind: ErrNoRequestID, Op: "read receipt", TxHash: rec.TxHash, Receipt: rec}
+}
+
+// revertOf names the revert of a status-0 receipt by replaying the call with eth_call on the
+// state before its block, then after it (a cause mined earlier in the same block shows only
+// there). Without a revert reason it is ErrReverted with no name (out of gas when all gas was
+// used).
+func (a *Adapter) revertOf(ctx context.Context, tx *types.Transaction, from common.Address, rec *types.Receipt) error {
+	te := &TxError{Kind: ErrReverted, Op: "transaction", TxHash: rec.TxHash, Receipt: rec}
+	if tx == nil || rec.BlockNumber == nil {
+		return te
+	}
+	msg := ethereum.CallMsg{From: from, To: tx.To(), Gas: tx.Gas(), Data: tx.Data(), Value: tx.Value()}
+	blocks := []*big.Int{rec.BlockNumber}
+	if rec.BlockNumber.Sign() > 0 {
+		blocks = []*big.Int{new(big.Int).Sub(rec.BlockNumber, big.NewInt(1)), rec.BlockNumber}
+	}
+	for _, b := range blocks {
+		_, err := a.client.CallContract(ctx, msg, b)
+		if err == nil {
+			continue
+		}
+		c := a.classify("replay", err)
+		if c.Kind == ErrReverted || c.Kind == ErrPaused {
+			te.Kind, te.Revert = c.Kind, c.Revert
+			return te
+		}
+	}
+	if rec.GasUsed >= tx.Gas() {
+		te.Err = errors.New("out of gas (all gas used, no revert reason on replay)")
+	} else {
+		te.Err = errors.New("no revert reason on replay")
+	}
+	return te
+}
+
+// ReceiptByHash looks a transaction up for recovery: its Receipt when mined and successful;
+// a *TxError with ErrTxPending while it waits in the pool, ErrTxNotFound when the node knows
+// nothing of it (also while the node is still indexing transactions), or ErrReverted / ErrPaused
+// with the receipt when it was mined and reverted.
+func (a *Adapter) ReceiptByHash(ctx context.Context, hash common.Hash) (*Receipt, error) {
+	rec, err := a.client.TransactionReceipt(ctx, hash)
+	if err != nil && !errors.Is(err, ethereum.NotFound) && !isIndexingInProgress(err) {
+		te := a.classify("look up receipt", err)
+		te.TxHash = hash
+		return nil, te
+	}
+	tx, pending, txErr := a.client.TransactionByHash(ctx, hash)
+	if rec == nil {
+		switch {
+		case txErr == nil && pending:
+			return nil, &TxError{Kind: ErrTxPending, Op: "look up receipt", TxHash: hash}
+		case txErr == nil, errors.Is(txErr, ethereum.NotFound), isIndexingInProgress(txErr):
+			return nil, &TxError{Kind: ErrTxNotFound, Op: "look up receipt", TxHash: hash, Err: a.redact.scrub(err)}
+		default:
+			te := a.classify("look up transaction", txErr)
+			te.TxHash = hash
+			return nil, te
+		}
+	}
+	var from common.Address
+	if txErr == nil {
+		if f, err := types.Sender(types.LatestSignerForChainID(a.chainID), tx); err == nil {
+			from = f
+		}
+	} else {
+		tx = nil
+	}
+	return a.outcome(ctx, tx, from, rec)
+}

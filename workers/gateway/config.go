@@ -1,0 +1,244 @@
+package gateway
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"relayer/workers/upstream"
+)
+
+// Config says which chain and contracts the adapter talks to, where its signing key comes from
+// and how it sends transactions and follows logs. A zero field takes its default (setDefaults);
+// Dial and New fill the defaults in and call Validate.
+type Config struct {
+	// RPCURL is the gateway chain's JSON-RPC endpoint over HTTP(S), used by Dial. Providers put
+	// API keys in its userinfo, path or query: the adapter never logs it and never lets it into an
+	// error (only the scheme and host are named).
+	RPCURL string
+	// WSURL is an optional JSON-RPC endpoint over WebSocket (ws:// or wss://) for new-head
+	// subscriptions; without it the listener polls every PollInterval.
+	WSURL string
+	// HostRPCURL is the JSON-RPC endpoint (HTTP(S)) of the host chain where the ACL contract
+	// lives; empty means RPCURL (the development chain is both).
+	HostRPCURL string
+
+	// ChainID is the gateway chain's id; Dial and New refuse a node that reports another one.
+	ChainID uint64
+	// Contracts are the gateway and host ACL contract addresses.
+	Contracts Contracts
+	// Signer says where the signing key comes from. Empty: no signer (views and the listener
+	// work, Prepare answers ErrNoSigner) unless WithSigner gives one.
+	Signer SignerConfig
+
+	// GasMarginPercent is added to the gas estimate of a request (default 20: limit = estimate *
+	// 1.2), because a transaction's gas use can grow between estimate and inclusion. 0 means
+	// the default.
+	GasMarginPercent int
+	// MaxGasLimit refuses a request whose gas limit (with the margin) exceeds it (default 10M).
+	MaxGasLimit uint64
+	// MaxFeePerGas caps a transaction's max fee per gas, in wei (default 500 gwei). A base fee
+	// above it makes Prepare fail with ErrFeeCapExceeded instead of signing a transaction that
+	// would wait in the pool.
+	MaxFeePerGas uint64
+	// MaxPriorityFeePerGas caps the tip per gas, in wei (default 10 gwei).
+	MaxPriorityFeePerGas uint64
+
+	// ConfirmationDepth is how many blocks the listener stays behind the head: it delivers block
+	// n once the head is at least n+ConfirmationDepth. 0 delivers the head itself; reorgs are
+	// handled either way (see Listener), depth only makes them rarer.
+	ConfirmationDepth uint64
+	// PollInterval is how often the listener polls for new blocks without a new-head
+	// subscription (with one, it polls 10 times less often, as a safety net), and the longest
+	// wait between two receipt polls (default 1s).
+	PollInterval time.Duration
+	// ReceiptPollMin is the first wait between receipt polls after eth_sendRawTransaction; it
+	// doubles up to PollInterval (default 100ms).
+	ReceiptPollMin time.Duration
+	// ReceiptTimeout bounds how long Broadcast waits for a receipt (default 2m); past it,
+	// Broadcast answers ErrReceiptTimeout and the transaction may still be mined.
+	ReceiptTimeout time.Duration
+	// MaxBlockRange bounds the blocks of one eth_getLogs query, hence of one Batch (default 1000).
+	MaxBlockRange uint64
+	// ReorgWindow is how many blocks back the listener remembers the hashes of delivered blocks
+	// to find a fork point (default 128).
+	ReorgWindow uint64
+	// GapFillDelay is how long a released nonce below others waits to be reused by a Prepare
+	// before the adapter fills it with a zero-value transfer to itself (default 3s).
+	GapFillDelay time.Duration
+
+	// Upstream bounds the retries of every JSON-RPC call over HTTP (see package upstream).
+	Upstream upstream.Config
+}
+
+// Contracts are the addresses of the contracts the adapter calls.
+type Contracts struct {
+	// Decryption is the gateway's Decryption contract (public and user decryption).
+	Decryption common.Address
+	// InputVerification is the gateway's InputVerification contract (input proofs).
+	InputVerification common.Address
+	// ACL is the host chain's ACL contract (isAllowed, isAllowedForDecryption).
+	ACL common.Address
+}
+
+// Defaults of Config.
+const (
+	DefaultGasMarginPercent     = 20
+	DefaultMaxGasLimit          = 10_000_000
+	DefaultMaxFeePerGas         = 500_000_000_000 // 500 gwei
+	DefaultMaxPriorityFeePerGas = 10_000_000_000  // 10 gwei
+	DefaultPollInterval         = time.Second
+	DefaultReceiptPollMin       = 100 * time.Millisecond
+	DefaultReceiptTimeout       = 2 * time.Minute
+	DefaultMaxBlockRange        = 1000
+	DefaultReorgWindow          = 128
+	DefaultGapFillDelay         = 3 * time.Second
+
+	maxGasMarginPercent = 1000
+)
+
+func (c *Config) setDefaults() {
+	if c.GasMarginPercent == 0 {
+		c.GasMarginPercent = DefaultGasMarginPercent
+	}
+	if c.MaxGasLimit == 0 {
+		c.MaxGasLimit = DefaultMaxGasLimit
+	}
+	if c.MaxFeePerGas == 0 {
+		c.MaxFeePerGas = DefaultMaxFeePerGas
+	}
+	if c.MaxPriorityFeePerGas == 0 {
+		c.MaxPriorityFeePerGas = DefaultMaxPriorityFeePerGas
+	}
+	if c.PollInterval == 0 {
+		c.PollInterval = DefaultPollInterval
+	}
+	if c.ReceiptPollMin == 0 {
+		c.ReceiptPollMin = min(DefaultReceiptPollMin, c.PollInterval)
+	}
+	if c.ReceiptTimeout == 0 {
+		c.ReceiptTimeout = DefaultReceiptTimeout
+	}
+	if c.MaxBlockRange == 0 {
+		c.MaxBlockRange = DefaultMaxBlockRange
+	}
+	if c.ReorgWindow == 0 {
+		c.ReorgWindow = DefaultReorgWindow
+	}
+	if c.GapFillDelay == 0 {
+		c.GapFillDelay = DefaultGapFillDelay
+	}
+}
+
+// WithDefaults returns c with every zero field set to its default.
+func (c Config) WithDefaults() Config {
+	c.setDefaults()
+	return c
+}
+
+// Validate reports every problem of c at once (joined), after defaults. The URLs are optional
+// here (New takes a client); Dial requires RPCURL. No message contains a URL's secrets or a key.
+func (c Config) Validate() error {
+	c.setDefaults()
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("gateway: "+format, args...)) }
+
+	checkURL := func(field, raw string, schemes ...string) {
+		if raw == "" {
+			return
+		}
+		u, err := url.Parse(raw)
+		if err != nil {
+			bad("%s is not a URL", field) // url.Parse's error quotes the URL: not repeated
+			return
+		}
+		ok := false
+		for _, s := range schemes {
+			ok = ok || strings.EqualFold(u.Scheme, s)
+		}
+		if !ok {
+			bad("%s must be a %s URL (has scheme %q)", field, strings.Join(schemes, " or "), u.Scheme)
+		}
+		if u.Host == "" {
+			bad("%s has no host", field)
+		}
+	}
+	checkURL("RPCURL", c.RPCURL, "http", "https")
+	checkURL("WSURL", c.WSURL, "ws", "wss")
+	checkURL("HostRPCURL", c.HostRPCURL, "http", "https")
+	if c.HostRPCURL != "" && c.RPCURL == "" {
+		bad("HostRPCURL is set but RPCURL is not")
+	}
+
+	if c.ChainID == 0 {
+		bad("ChainID is 0; set the gateway chain's id")
+	}
+	zero := common.Address{}
+	if c.Contracts.Decryption == zero {
+		bad("Contracts.Decryption is not set")
+	}
+	if c.Contracts.InputVerification == zero {
+		bad("Contracts.InputVerification is not set")
+	}
+	if c.Contracts.ACL == zero {
+		bad("Contracts.ACL is not set")
+	}
+	if c.Contracts.Decryption != zero && c.Contracts.Decryption == c.Contracts.InputVerification {
+		bad("Contracts.Decryption and Contracts.InputVerification are the same address")
+	}
+	errs = append(errs, c.Signer.problems()...)
+
+	if c.GasMarginPercent < 0 || c.GasMarginPercent > maxGasMarginPercent {
+		bad("GasMarginPercent is %d, want 0..%d", c.GasMarginPercent, maxGasMarginPercent)
+	}
+	if c.MaxGasLimit < 21_000 {
+		bad("MaxGasLimit is %d, want at least 21000", c.MaxGasLimit)
+	}
+	if c.MaxPriorityFeePerGas > c.MaxFeePerGas {
+		bad("MaxPriorityFeePerGas (%d wei) is above MaxFeePerGas (%d wei)", c.MaxPriorityFeePerGas, c.MaxFeePerGas)
+	}
+	if c.PollInterval < 0 {
+		bad("PollInterval is %v, want > 0", c.PollInterval)
+	}
+	if c.ReceiptPollMin < 0 || c.ReceiptPollMin > c.PollInterval {
+		bad("ReceiptPollMin is %v, want 0 < ReceiptPollMin <= PollInterval (%v)", c.ReceiptPollMin, c.PollInterval)
+	}
+	if c.ReceiptTimeout < 0 {
+		bad("ReceiptTimeout is %v, want > 0", c.ReceiptTimeout)
+	}
+	if c.GapFillDelay < 0 {
+		bad("GapFillDelay is %v, want > 0", c.GapFillDelay)
+	}
+	if err := c.Upstream.Validate(); err != nil {
+		bad("Upstream: %v", err)
+	}
+	return errors.Join(errs...)
+}
+
+// Format prints c with its URLs reduced to scheme and host (providers put API keys in the
+// userinfo, path and query), so that a Config can be logged with any verb.
+func (c Config) Format(f fmt.State, verb rune) {
+	type plain Config // no methods: no recursion
+	c.RPCURL, c.WSURL, c.HostRPCURL = redactURL(c.RPCURL), redactURL(c.WSURL), redactURL(c.HostRPCURL)
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), plain(c))
+}
+
+// redactURL keeps a URL's scheme and host and marks anything else as redacted.
+func redactURL(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "[redacted]"
+	}
+	out := upstream.SourceName(u)
+	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
+		out += "/[redacted]"
+	}
+	return out
+}

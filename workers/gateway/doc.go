@@ -1,0 +1,61 @@
+// Package gateway is the relayer's go-ethereum adapter to the gateway chain. It owns:
+//
+//   - the connection: Dial puts an upstream.Transport under every JSON-RPC call over HTTP
+//     (classification of 429/5xx/limit errors, server waits, backoff with jitter, rate-limit
+//     events to an injectable Sink) and uses WebSocket, when configured, for new-head
+//     subscriptions; New takes an existing *ethclient.Client such as the development chain's;
+//   - the signer: a hex key from an environment variable or a keystore file (Config.Signer),
+//     held by a Signer that prints and marshals as its address only;
+//   - the gateway requests: Prepare encodes a domain request (publicDecryptionRequest,
+//     userDecryptionRequest, verifyProofRequest), estimates its gas (a revert is classified
+//     before anything is signed), takes a nonce from the key's one sequence and signs an EIP-1559
+//     transaction, returning its raw bytes, hash, nonce and sender so that the caller records
+//     them first; Broadcast sends those bytes (eth_sendRawTransactionSync where the node has it,
+//     else eth_sendRawTransaction and receipt polls) and returns the gateway request id from the
+//     receipt's request event;
+//   - the classification of every outcome into *TxError with errors.Is-able kinds (ErrPaused for
+//     EnforcedPause(), ErrReverted with the decoded custom error, ErrNonceTooLow,
+//     ErrUnderpriced, ErrTransport, ...; see errors.go);
+//   - receipts for recovery (ReceiptByHash: found, pending in the pool, not found);
+//   - the readiness and ACL views (IsPublicDecryptionReady, IsUserDecryptionReady, ACLAllowed,
+//     ACLAllowedForDecryption);
+//   - the response listener (Listen): decoded response events block range by block range from a
+//     cursor the caller commits after handling each batch, with a confirmation depth and
+//     re-delivery after reorgs.
+//
+// # Exactly one transaction per job
+//
+// The adapter signs a gateway request only in Prepare, once per call, and never re-signs:
+// Broadcast, a retry after a lost answer and crash recovery (DecodePrepared of the recorded
+// bytes, then Broadcast) all send the same bytes, which name the same transaction, so a node can
+// only answer "already known" or "nonce too low", and Broadcast turns both into the one
+// transaction's receipt when it is the one mined. The only other transactions it signs are
+// zero-value transfers to its own address that fill a nonce the caller released (see
+// nonce.go); they carry no request.
+//
+// # Nonces
+//
+// One sequence per adapter, hence per key: seeded from the chain's pending nonce, handed out
+// under a mutex, released nonces reused lowest first (or filled after Config.GapFillDelay),
+// re-read from the chain after "nonce too low" (another sender) or "nonce too high". Drive one
+// key from one adapter in one process; more keys means more adapters (they can share a client).
+//
+// # What it must never do
+//
+//   - log, print or return its signing key: the key lives only in Signer, whose String,
+//     GoString, Format, LogValue and MarshalText show the address; Config holds where the key
+//     is (a variable name, file paths), never the key; no error quotes a key or a password;
+//   - let an RPC URL's secrets out: providers put API keys in the userinfo, path and query, and
+//     go-ethereum's HTTP errors (*url.Error) quote the whole URL, so every error leaving the
+//     adapter is scrubbed and names the node by scheme and host only;
+//   - send a second transaction for a job: see above;
+//   - append to the event log or know about jobs: it returns what happened and the caller
+//     records it.
+//
+// # Testing
+//
+// The tests run on the in-process development chain (workers/devchain) through its real HTTP
+// and WebSocket JSON-RPC endpoints. The reorg handling is tested with a ChainReader that wraps
+// the real client and rewrites block hashes from a height on, because the development chain
+// cannot reorganise.
+package gateway

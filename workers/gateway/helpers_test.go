@@ -1,0 +1,306 @@
+package gateway_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"relayer/domain"
+	"relayer/workers/devchain"
+	"relayer/workers/gateway"
+)
+
+// Short answers keep the suite quick; silence ("no response") is judged over quietWindow, many
+// times the longest answer delay.
+const (
+	testDelayMin = 5 * time.Millisecond
+	testDelayMax = 40 * time.Millisecond
+	quietWindow  = 1500 * time.Millisecond
+	eventWait    = 30 * time.Second
+	sharedKeys   = 40
+)
+
+// shared is one chain, served over HTTP and WebSocket, for every test that does not pause it.
+// Each test borrows its own relayer key (nextKey), so nonce sequences never meet.
+var (
+	shared *devchain.Chain
+	keys   chan *ecdsa.PrivateKey
+)
+
+func TestMain(m *testing.M) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	c, err := devchain.Start(ctx, chainConfig(true), testLogger())
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "start the shared development chain:", err)
+		os.Exit(1)
+	}
+	shared = c
+	keys = make(chan *ecdsa.PrivateKey, sharedKeys)
+	for _, k := range c.RelayerKeys() {
+		keys <- k
+	}
+	code := m.Run()
+	if err := c.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "close the shared development chain:", err)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+func chainConfig(serve bool) devchain.Config {
+	cfg := devchain.Config{ResponseDelayMin: testDelayMin, ResponseDelayMax: testDelayMax, RelayerKeys: sharedKeys}
+	if serve {
+		cfg.HTTPAddr, cfg.WSAddr = "127.0.0.1:0", "127.0.0.1:0"
+	}
+	return cfg
+}
+
+// testLogger logs to stderr when GATEWAY_TEST_LOG is set.
+func testLogger() *slog.Logger {
+	if os.Getenv("GATEWAY_TEST_LOG") == "" {
+		return nil
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+func startChain(t *testing.T, cfg devchain.Config) *devchain.Chain {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := devchain.Start(ctx, cfg, testLogger())
+	if err != nil {
+		t.Fatalf("devchain.Start: %v", err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// nextKey lends the test a relayer key of the shared chain that no running test uses; it goes
+// back when the test ends (after the test's adapters are closed: cleanups run last first).
+func nextKey(t *testing.T) *ecdsa.PrivateKey {
+	t.Helper()
+	select {
+	case k := <-keys:
+		t.Cleanup(func() { keys <- k })
+		return k
+	case <-time.After(eventWait):
+		t.Fatalf("no relayer key free after %v: raise sharedKeys (%d)", eventWait, sharedKeys)
+		return nil
+	}
+}
+
+// baseConfig is the adapter configuration for chain c, with quick polls.
+func baseConfig(c *devchain.Chain) gateway.Config {
+	a := c.Addresses()
+	return gateway.Config{
+		RPCURL:         c.HTTPEndpoint(),
+		WSURL:          c.WSEndpoint(),
+		ChainID:        c.ChainID().Uint64(),
+		Contracts:      gateway.Contracts{Decryption: a.Decryption, InputVerification: a.InputVerification, ACL: a.ACL},
+		PollInterval:   100 * time.Millisecond,
+		ReceiptPollMin: 20 * time.Millisecond,
+		ReceiptTimeout: 45 * time.Second,
+		GapFillDelay:   300 * time.Millisecond,
+		ReorgWindow:    16,
+	}
+}
+
+// dial connects an adapter to the shared chain over HTTP (and WS) with key; mod (may be nil)
+// changes the configuration first.
+func dial(t *testing.T, key *ecdsa.PrivateKey, mod func(*gateway.Config), opts ...gateway.Option) *gateway.Adapter {
+	t.Helper()
+	cfg := baseConfig(shared)
+	if mod != nil {
+		mod(&cfg)
+	}
+	opts = append([]gateway.Option{gateway.WithSigner(gateway.NewSigner(key))}, opts...)
+	ad, err := gateway.Dial(testContext(t), cfg, testLogger(), opts...)
+	if err != nil {
+		t.Fatalf("Dial: %v", err)
+	}
+	t.Cleanup(ad.Close)
+	return ad
+}
+
+// --- requests ---------------------------------------------------------------------------
+
+var (
+	appContract = common.HexToAddress("0x00000000000000000000000000000000000a11ce")
+	userAddr    = common.HexToAddress("0x000000000000000000000000000000000000b0b0")
+)
+
+var seeds atomic.Int64
+
+// uniqueSeed makes handles and ciphertexts no earlier run in this process used (-count=n): a
+// scenario-04 handle is "seen" once per chain.
+func uniqueSeed(t *testing.T) string { return fmt.Sprintf("%s#%d", t.Name(), seeds.Add(1)) }
+
+func hexHandle(h [32]byte) string { return "0x" + hex.EncodeToString(h[:]) }
+
+func publicRequest(handles ...[32]byte) domain.Request {
+	r := &domain.PublicDecryptRequest{ExtraData: "0x00"}
+	for _, h := range handles {
+		r.CiphertextHandles = append(r.CiphertextHandles, hexHandle(h))
+	}
+	return domain.Request{PublicDecrypt: r}
+}
+
+func userRequest(handles ...[32]byte) domain.Request {
+	r := &domain.UserDecryptRequest{
+		RequestValidity:   domain.RequestValidity{StartTimestamp: uint64(time.Now().Add(-time.Hour).Unix()), DurationDays: 1},
+		ContractsChainID:  devchain.ChainID,
+		ContractAddresses: []string{appContract.Hex()},
+		UserAddress:       userAddr.Hex(),
+		Signature:         hex.EncodeToString(make([]byte, 65)),
+		PublicKey:         "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("user public key"))),
+		ExtraData:         "0x00",
+	}
+	for _, h := range handles {
+		r.HandleContractPairs = append(r.HandleContractPairs, domain.HandleContractPair{Handle: hexHandle(h), ContractAddress: appContract.Hex()})
+	}
+	return domain.Request{UserDecrypt: r}
+}
+
+func inputRequest(ciphertext []byte) domain.Request {
+	return domain.Request{InputProof: &domain.InputProofRequest{
+		ContractChainID: devchain.ChainID,
+		ContractAddress: appContract.Hex(),
+		UserAddress:     userAddr.Hex(),
+		Ciphertext:      hex.EncodeToString(ciphertext),
+		ExtraData:       "0x00",
+	}}
+}
+
+// --- listening ----------------------------------------------------------------------------
+
+// events follows the adapter's listener from cursor in the background and hands every event
+// out on a channel; the listener stops with the test.
+type events struct {
+	ch      chan gateway.Event
+	mu      sync.Mutex
+	batches []gateway.Batch
+	errs    []error
+}
+
+func listen(t *testing.T, ad *gateway.Adapter, from gateway.Cursor) *events {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-done })
+	e := &events{ch: make(chan gateway.Event, 1024)}
+	go func() {
+		defer close(done)
+		for b, err := range ad.Listen(ctx, from) {
+			e.mu.Lock()
+			if err != nil {
+				e.errs = append(e.errs, err)
+			} else {
+				e.batches = append(e.batches, b)
+			}
+			e.mu.Unlock()
+			for _, ev := range b.Events {
+				select {
+				case e.ch <- ev:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return e
+}
+
+// until collects the events with request id until done says the collection is complete, or
+// fails the test after eventWait.
+func (e *events) until(t *testing.T, id *big.Int, done func([]gateway.Event) bool) []gateway.Event {
+	t.Helper()
+	var got []gateway.Event
+	timeout := time.After(eventWait)
+	for !done(got) {
+		select {
+		case ev := <-e.ch:
+			if ev.RequestID.Cmp(id) == 0 {
+				got = append(got, ev)
+			}
+		case <-timeout:
+			e.mu.Lock()
+			errs := e.errs
+			e.mu.Unlock()
+			t.Fatalf("after %v, events for request %#x: %v (listener errors: %v)", eventWait, id, got, errs)
+		}
+	}
+	return got
+}
+
+// none asserts that no event for id arrives within quietWindow.
+func (e *events) none(t *testing.T, id *big.Int) {
+	t.Helper()
+	quiet := time.After(quietWindow)
+	for {
+		select {
+		case ev := <-e.ch:
+			if ev.RequestID.Cmp(id) == 0 {
+				t.Fatalf("request %#x was answered, want no answer: %v", id, ev)
+			}
+		case <-quiet:
+			return
+		}
+	}
+}
+
+func ofType(evs []gateway.Event, typ gateway.EventType) []gateway.Event {
+	var out []gateway.Event
+	for _, ev := range evs {
+		if ev.Type == typ {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// --- errors -------------------------------------------------------------------------------
+
+func wantKind(t *testing.T, err, kind error) *gateway.TxError {
+	t.Helper()
+	if !errors.Is(err, kind) {
+		t.Fatalf("error %v, want %v", err, kind)
+	}
+	var te *gateway.TxError
+	if !errors.As(err, &te) {
+		t.Fatalf("error %T %v is not a *gateway.TxError", err, err)
+	}
+	return te
+}
+
+// sendRaw puts a signed transaction in the pool without waiting (eth_sendRawTransaction).
+func sendRaw(t *testing.T, ctx context.Context, raw []byte) {
+	t.Helper()
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalBinary(raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := shared.Client().SendTransaction(ctx, tx); err != nil {
+		t.Fatalf("eth_sendRawTransaction: %v", err)
+	}
+}

@@ -1,0 +1,316 @@
+package gateway
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"relayer/domain"
+	"relayer/workers/gateway/contracts"
+)
+
+// Prepared is a signed gateway request that has not been broadcast yet: what the caller records
+// (in the tx_in_flight event) before calling Broadcast, so that a crash at any point re-sends
+// these very bytes, never a second transaction for the job.
+//
+// Every Prepared must end in exactly one of: Broadcast (any number of times, with the same
+// bytes), or Release when the caller is certain the bytes will never be sent (e.g. recording them
+// failed). A Prepared that is neither leaves a nonce gap that holds up the key's later
+// transactions until Release or a nonce resync.
+type Prepared struct {
+	// Kind is the request kind the transaction carries.
+	Kind domain.Kind
+	// Raw is the signed transaction, EIP-2718 encoded (what eth_sendRawTransaction takes).
+	Raw []byte
+	// Hash is the transaction hash.
+	Hash common.Hash
+	// Nonce is the transaction's nonce.
+	Nonce uint64
+	// From is the signer's address.
+	From common.Address
+	// To is the gateway contract called.
+	To common.Address
+	// GasLimit, GasFeeCap and GasTipCap are the transaction's gas parameters.
+	GasLimit  uint64
+	GasFeeCap *big.Int
+	GasTipCap *big.Int
+
+	tx *types.Transaction
+	h  *handout // the nonce sequence's record of this nonce; nil after DecodePrepared
+}
+
+// Transaction is the decoded signed transaction.
+func (p *Prepared) Transaction() *types.Transaction { return p.tx }
+
+// Prepare encodes req (exactly one payload), estimates its gas (a revert there, e.g.
+// EnforcedPause or TestScenarioRevert, is returned classified BEFORE anything is signed and no
+// nonce is used), takes the next nonce of the key's sequence and signs an EIP-1559 transaction.
+// Nothing is sent.
+func (a *Adapter) Prepare(ctx context.Context, req domain.Request) (*Prepared, error) {
+	if a.signer == nil {
+		return nil, &TxError{Kind: ErrNoSigner, Op: "prepare"}
+	}
+	kind := req.Kind()
+	to, data, err := a.calldata(req)
+	if err != nil {
+		return nil, &TxError{Kind: ErrInvalidRequest, Op: "prepare", Err: err}
+	}
+	gas, err := a.client.EstimateGas(ctx, ethereum.CallMsg{From: a.signer.Address(), To: &to, Data: data})
+	if err != nil {
+		return nil, a.classify("estimate gas", err)
+	}
+	limit := gas + gas*uint64(a.cfg.GasMarginPercent)/100
+	if limit > a.cfg.MaxGasLimit {
+		return nil, &TxError{Kind: ErrRejected, Op: "prepare",
+			Err: fmt.Errorf("gas limit %d (estimate %d + %d%%) is above MaxGasLimit %d", limit, gas, a.cfg.GasMarginPercent, a.cfg.MaxGasLimit)}
+	}
+	tip, feeCap, err := a.fees(ctx)
+	if err != nil {
+		return nil, err
+	}
+	h, err := a.nonces.take(ctx, a.pendingNonce)
+	if err != nil {
+		return nil, a.classify("read the pending nonce", err)
+	}
+	nonce := h.nonce
+	signed, err := a.signer.sign(types.NewTx(&types.DynamicFeeTx{
+		ChainID: a.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: limit, To: &to, Data: data,
+	}), a.chainID)
+	if err != nil {
+		a.release(h)
+		return nil, &TxError{Kind: ErrRejected, Op: "sign", Err: err}
+	}
+	raw, err := signed.MarshalBinary()
+	if err != nil {
+		a.release(h)
+		return nil, &TxError{Kind: ErrRejected, Op: "encode", Err: err}
+	}
+	return &Prepared{
+		Kind: kind, Raw: raw, Hash: signed.Hash(), Nonce: nonce, From: a.signer.Address(), To: to,
+		GasLimit: limit, GasFeeCap: feeCap, GasTipCap: tip, tx: signed, h: h,
+	}, nil
+}
+
+func (a *Adapter) pendingNonce(ctx context.Context) (uint64, error) {
+	return a.client.PendingNonceAt(ctx, a.signer.Address())
+}
+
+// fees picks the tip (the node's suggestion, capped) and the fee cap (twice the base fee plus
+// the tip, capped), refusing when the base fee alone is above the cap.
+func (a *Adapter) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
+	head, err := a.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, nil, a.classify("read the head", err)
+	}
+	if head.BaseFee == nil {
+		return nil, nil, &TxError{Kind: ErrRejected, Op: "fees", Err: errors.New("the chain has no base fee (EIP-1559 is not active)")}
+	}
+	tip, err = a.client.SuggestGasTipCap(ctx)
+	if err != nil {
+		return nil, nil, a.classify("suggest a tip", err)
+	}
+	maxFee := new(big.Int).SetUint64(a.cfg.MaxFeePerGas)
+	if maxTip := new(big.Int).SetUint64(a.cfg.MaxPriorityFeePerGas); tip.Cmp(maxTip) > 0 {
+		tip = maxTip
+	}
+	if head.BaseFee.Cmp(maxFee) >= 0 {
+		return nil, nil, &TxError{Kind: ErrFeeCapExceeded, Op: "fees",
+			Err: fmt.Errorf("base fee %s wei, MaxFeePerGas %s wei", head.BaseFee, maxFee)}
+	}
+	feeCap = new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	if feeCap.Cmp(maxFee) > 0 {
+		feeCap = maxFee
+	}
+	if tip.Cmp(feeCap) > 0 {
+		tip = new(big.Int).Set(feeCap)
+	}
+	return tip, feeCap, nil
+}
+
+// calldata encodes req for its gateway contract.
+func (a *Adapter) calldata(req domain.Request) (common.Address, []byte, error) {
+	switch req.Kind() {
+	case domain.PublicDecrypt:
+		handles, extra, err := publicDecryptArgs(*req.PublicDecrypt)
+		if err != nil {
+			return common.Address{}, nil, err
+		}
+		data, err := a.decryption.TryPackPublicDecryptionRequest(handles, extra)
+		return a.cfg.Contracts.Decryption, data, err
+	case domain.UserDecrypt:
+		u, err := userDecryptArgs(*req.UserDecrypt)
+		if err != nil {
+			return common.Address{}, nil, err
+		}
+		data, err := a.decryption.TryPackUserDecryptionRequest(u.pairs, u.validity, u.contracts, u.user, u.publicKey, u.signature, u.extra)
+		return a.cfg.Contracts.Decryption, data, err
+	case domain.InputProof:
+		r := *req.InputProof
+		var errs []error
+		contract := address("contractAddress", r.ContractAddress, &errs)
+		user := address("userAddress", r.UserAddress, &errs)
+		ct := hexBytes("ciphertextWithInputVerification", r.Ciphertext, &errs)
+		extra := hexBytes("extraData", r.ExtraData, &errs)
+		if len(errs) > 0 {
+			return common.Address{}, nil, errors.Join(errs...)
+		}
+		data, err := a.inputVerification.TryPackVerifyProofRequest(new(big.Int).SetUint64(r.ContractChainID), contract, user, ct, extra)
+		return a.cfg.Contracts.InputVerification, data, err
+	default:
+		return common.Address{}, nil, errors.New("the request must hold exactly one of inputProof, publicDecrypt, userDecrypt")
+	}
+}
+
+func publicDecryptArgs(r domain.PublicDecryptRequest) ([][32]byte, []byte, error) {
+	var errs []error
+	handles := make([][32]byte, len(r.CiphertextHandles))
+	for i, h := range r.CiphertextHandles {
+		handles[i] = handle(fmt.Sprintf("ciphertextHandles[%d]", i), h, &errs)
+	}
+	extra := hexBytes("extraData", r.ExtraData, &errs)
+	return handles, extra, errors.Join(errs...)
+}
+
+type userDecryptCall struct {
+	pairs     []contracts.DecryptionCtHandleContractPair
+	validity  contracts.DecryptionRequestValidity
+	contracts contracts.DecryptionContractsInfo
+	user      common.Address
+	publicKey []byte
+	signature []byte
+	extra     []byte
+}
+
+func userDecryptArgs(r domain.UserDecryptRequest) (userDecryptCall, error) {
+	var errs []error
+	u := userDecryptCall{
+		pairs: make([]contracts.DecryptionCtHandleContractPair, len(r.HandleContractPairs)),
+		validity: contracts.DecryptionRequestValidity{
+			StartTimestamp: new(big.Int).SetUint64(r.RequestValidity.StartTimestamp),
+			DurationDays:   new(big.Int).SetUint64(r.RequestValidity.DurationDays),
+		},
+		contracts: contracts.DecryptionContractsInfo{
+			ChainId:   new(big.Int).SetUint64(r.ContractsChainID),
+			Addresses: make([]common.Address, len(r.ContractAddresses)),
+		},
+	}
+	for i, p := range r.HandleContractPairs {
+		u.pairs[i] = contracts.DecryptionCtHandleContractPair{
+			CtHandle:        handle(fmt.Sprintf("handleContractPairs[%d].handle", i), p.Handle, &errs),
+			ContractAddress: address(fmt.Sprintf("handleContractPairs[%d].contractAddress", i), p.ContractAddress, &errs),
+		}
+	}
+	for i, c := range r.ContractAddresses {
+		u.contracts.Addresses[i] = address(fmt.Sprintf("contractAddresses[%d]", i), c, &errs)
+	}
+	u.user = address("userAddress", r.UserAddress, &errs)
+	u.publicKey = hexBytes("publicKey", r.PublicKey, &errs)
+	u.signature = hexBytes("signature", r.Signature, &errs)
+	u.extra = hexBytes("extraData", r.ExtraData, &errs)
+	return u, errors.Join(errs...)
+}
+
+// userDecryptPairs converts the pairs alone (for the readiness view).
+func userDecryptPairs(r domain.UserDecryptRequest) ([]contracts.DecryptionCtHandleContractPair, common.Address, []byte, error) {
+	u, err := userDecryptArgs(r)
+	return u.pairs, u.user, u.extra, err
+}
+
+func handle(field, s string, errs *[]error) [32]byte {
+	h, err := domain.ParseHandle(s)
+	if err != nil {
+		*errs = append(*errs, fmt.Errorf("%s: %w", field, err))
+	}
+	return h
+}
+
+func address(field, s string, errs *[]error) common.Address {
+	if !common.IsHexAddress(s) {
+		*errs = append(*errs, fmt.Errorf("%s is not an address", field))
+		return common.Address{}
+	}
+	return common.HexToAddress(s)
+}
+
+// hexBytes decodes hex with or without 0x ("" and "0x" are empty).
+func hexBytes(field, s string, errs *[]error) []byte {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		*errs = append(*errs, fmt.Errorf("%s is not hex", field))
+	}
+	return b
+}
+
+// DecodePrepared rebuilds a Prepared from the raw bytes the caller recorded (crash recovery):
+// Broadcast of the result re-sends exactly those bytes. The kind comes from the called contract
+// and function; Release ignores a decoded Prepared (its nonce belongs to no live sequence).
+func (a *Adapter) DecodePrepared(raw []byte) (*Prepared, error) {
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalBinary(raw); err != nil {
+		return nil, fmt.Errorf("gateway: decode the recorded transaction: %w", err)
+	}
+	if tx.ChainId().Cmp(a.chainID) != 0 {
+		return nil, fmt.Errorf("gateway: the recorded transaction is for chain %s, not %s", tx.ChainId(), a.chainID)
+	}
+	from, err := types.Sender(types.LatestSignerForChainID(a.chainID), tx)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: recover the recorded transaction's sender: %w", err)
+	}
+	if tx.To() == nil {
+		return nil, errors.New("gateway: the recorded transaction creates a contract; it is not a gateway request")
+	}
+	kind, ok := a.kindOfCall(*tx.To(), tx.Data())
+	if !ok {
+		return nil, fmt.Errorf("gateway: the recorded transaction to %s is not a gateway request", tx.To())
+	}
+	return &Prepared{
+		Kind: kind, Raw: append([]byte(nil), raw...), Hash: tx.Hash(), Nonce: tx.Nonce(), From: from, To: *tx.To(),
+		GasLimit: tx.Gas(), GasFeeCap: tx.GasFeeCap(), GasTipCap: tx.GasTipCap(), tx: tx,
+	}, nil
+}
+
+// kindOfCall tells the request kind of a call from its contract and function selector.
+func (a *Adapter) kindOfCall(to common.Address, data []byte) (domain.Kind, bool) {
+	if len(data) < 4 {
+		return domain.Kind{}, false
+	}
+	sel := string(data[:4])
+	decABI, ivABI := a.decryption.GetABI(), a.inputVerification.GetABI()
+	switch {
+	case to == a.cfg.Contracts.Decryption && sel == string(decABI.Methods["publicDecryptionRequest"].ID):
+		return domain.PublicDecrypt, true
+	case to == a.cfg.Contracts.Decryption && sel == string(decABI.Methods["userDecryptionRequest"].ID):
+		return domain.UserDecrypt, true
+	case to == a.cfg.Contracts.InputVerification && sel == string(ivABI.Methods["verifyProofRequest"].ID):
+		return domain.InputProof, true
+	}
+	return domain.Kind{}, false
+}
+
+// Release gives back the nonce of a Prepared that will never be broadcast: recording it failed,
+// or the caller gives up on bytes the node refused (ErrUnderpriced, ErrInsufficientFunds,
+// ErrRejected). Never release after ErrTransport, ErrCanceled or ErrReceiptTimeout: the node may
+// have the transaction. The next Prepare reuses the nonce; if none comes
+// within Config.GapFillDelay while later nonces are out, the adapter fills it with a zero-value
+// transfer to itself (never a gateway request), so they are not held up. Release does nothing
+// for a Prepared already released or broadcast, one from before a nonce resync, or one from
+// DecodePrepared.
+func (a *Adapter) Release(p *Prepared) {
+	if p != nil && p.h != nil {
+		a.release(p.h)
+	}
+}
+
+func (a *Adapter) release(h *handout) {
+	if a.nonces.release(h) {
+		a.scheduleGapFill()
+	}
+}

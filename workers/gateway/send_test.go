@@ -1,0 +1,479 @@
+package gateway_test
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"relayer/domain"
+	"relayer/workers/gateway"
+	"relayer/workers/gateway/contracts"
+)
+
+// silentRequest is a public decrypt that succeeds on chain and that no KMS node answers, so
+// nonce tests do not load the simulators.
+func silentRequest(seed string) domain.Request {
+	return publicRequest(contracts.TestHandle(contracts.ScenarioNoResponse, seed))
+}
+
+func TestFiftyConcurrentRequestsFromOneKeyAllMineWithDistinctConsecutiveNonces(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	key := nextKey(t)
+	ad := dial(t, key, nil)
+	start, err := shared.Client().PendingNonceAt(ctx, crypto.PubkeyToAddress(key.PublicKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 50
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		nonces   []uint64
+		ids      = map[string]bool{}
+		failures []error
+	)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := ad.Prepare(ctx, silentRequest(fmt.Sprintf("%s/%d", t.Name(), i)))
+			if err != nil {
+				mu.Lock()
+				failures = append(failures, fmt.Errorf("prepare %d: %w", i, err))
+				mu.Unlock()
+				return
+			}
+			rec, err := ad.Broadcast(ctx, p)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				failures = append(failures, fmt.Errorf("broadcast %d (nonce %d): %w", i, p.Nonce, err))
+				return
+			}
+			if rec.Raw.Status != types.ReceiptStatusSuccessful {
+				failures = append(failures, fmt.Errorf("request %d reverted", i))
+			}
+			nonces = append(nonces, p.Nonce)
+			ids[rec.RequestID.String()] = true
+		}()
+	}
+	wg.Wait()
+	if len(failures) > 0 {
+		t.Fatalf("%d of %d failed: %v", len(failures), n, errors.Join(failures...))
+	}
+	slices.Sort(nonces)
+	for i, got := range nonces {
+		if got != start+uint64(i) {
+			t.Fatalf("nonces %v, want %d..%d each once", nonces, start, start+n-1)
+		}
+	}
+	if len(ids) != n {
+		t.Fatalf("%d distinct request ids for %d requests", len(ids), n)
+	}
+}
+
+func TestBroadcastingTheSameBytesAgainReturnsTheSameReceiptAndNoSecondTransaction(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	key := nextKey(t)
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	ad := dial(t, key, nil)
+
+	p, err := ad.Prepare(ctx, silentRequest(t.Name()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Twice at once (a retry racing the first attempt), then once more after it is mined: the
+	// node answers "already known" or "nonce too low", and both mean this very transaction.
+	var wg sync.WaitGroup
+	recs := make([]*gateway.Receipt, 2)
+	errs := make([]error, 2)
+	for i := range recs {
+		wg.Add(1)
+		go func() { defer wg.Done(); recs[i], errs[i] = ad.Broadcast(ctx, p) }()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	again, err := ad.Broadcast(ctx, p)
+	if err != nil {
+		t.Fatalf("re-broadcast of a mined transaction: %v", err)
+	}
+	for _, r := range append(recs, again) {
+		if r.TxHash != p.Hash || r.RequestID.Cmp(recs[0].RequestID) != 0 || r.BlockHash != recs[0].BlockHash {
+			t.Fatalf("receipts differ: %+v vs %+v", r, recs[0])
+		}
+	}
+	mined, err := shared.Client().NonceAt(ctx, from, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mined != p.Nonce+1 {
+		t.Fatalf("the key's nonce is %d after one transaction with nonce %d: something else was sent", mined, p.Nonce)
+	}
+}
+
+func TestBroadcastOfATransactionAlreadyInThePoolWaitsForIt(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	ad := dial(t, nextKey(t), func(c *gateway.Config) { c.GapFillDelay = time.Minute })
+
+	first, err := ad.Prepare(ctx, silentRequest(t.Name()+"/1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := ad.Prepare(ctx, silentRequest(t.Name()+"/2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// second waits in the pool behind the gap of first's nonce: the node knows it already.
+	sendRaw(t, ctx, second.Raw)
+	done := make(chan error, 1)
+	go func() {
+		rec, err := ad.Broadcast(ctx, second)
+		if err == nil && rec.TxHash != second.Hash {
+			err = fmt.Errorf("receipt of %s, want %s", rec.TxHash, second.Hash)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("Broadcast returned (%v) before the nonce gap was filled", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if _, err := ad.Broadcast(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Broadcast of a transaction already in the pool: %v", err)
+	}
+}
+
+func TestANonceTakenByAnotherTransactionIsClassifiedAndTheSequenceMovesOn(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	key := nextKey(t)
+	ad := dial(t, key, nil)
+
+	p, err := ad.Prepare(ctx, silentRequest(t.Name()+"/1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another sender with the same key takes the nonce first.
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	other, err := types.SignTx(types.NewTx(&types.DynamicFeeTx{
+		ChainID: shared.ChainID(), Nonce: p.Nonce, GasTipCap: p.GasTipCap, GasFeeCap: p.GasFeeCap, Gas: 21_000, To: &from, Value: big.NewInt(1),
+	}), types.LatestSignerForChainID(shared.ChainID()), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := shared.Client().SendTransaction(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := shared.WaitReceipt(ctx, other.Hash()); err != nil {
+		t.Fatal(err)
+	}
+
+	_, err = ad.Broadcast(ctx, p)
+	te := wantKind(t, err, gateway.ErrNonceTooLow)
+	if te.TxHash != p.Hash || te.Retryable() {
+		t.Fatalf("nonce taken: %+v, want our hash and not retryable", te)
+	}
+	// The caller goes back to preparing: the next transaction gets a fresh nonce and mines.
+	next, err := ad.Prepare(ctx, silentRequest(t.Name()+"/2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.Nonce <= p.Nonce {
+		t.Fatalf("after a taken nonce %d, the next is %d", p.Nonce, next.Nonce)
+	}
+	if _, err := ad.Broadcast(ctx, next); err != nil {
+		t.Fatalf("the transaction after a resync: %v", err)
+	}
+}
+
+func TestAReleasedNonceIsReusedByTheNextPrepare(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	ad := dial(t, nextKey(t), func(c *gateway.Config) { c.GapFillDelay = time.Minute })
+
+	a, err := ad.Prepare(ctx, silentRequest(t.Name()+"/a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ad.Prepare(ctx, silentRequest(t.Name()+"/b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ad.Release(a) // recording a failed: these bytes will never be sent
+	ad.Release(a) // twice changes nothing
+	c, err := ad.Prepare(ctx, silentRequest(t.Name()+"/c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Nonce != a.Nonce {
+		t.Fatalf("after releasing nonce %d the next Prepare got %d", a.Nonce, c.Nonce)
+	}
+	d, err := ad.Prepare(ctx, silentRequest(t.Name()+"/d"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Nonce != b.Nonce+1 {
+		t.Fatalf("after reusing the released nonce, the next is %d, want %d", d.Nonce, b.Nonce+1)
+	}
+	ad.Release(d) // the latest nonce is simply taken back
+	e, err := ad.Prepare(ctx, silentRequest(t.Name()+"/e"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Nonce != d.Nonce {
+		t.Fatalf("after releasing the latest nonce %d the next Prepare got %d", d.Nonce, e.Nonce)
+	}
+	for _, p := range []*gateway.Prepared{c, b, e} { // in nonce order: each waits for its receipt
+		if _, err := ad.Broadcast(ctx, p); err != nil {
+			t.Fatalf("nonce %d: %v", p.Nonce, err)
+		}
+	}
+	ad.Release(b) // after Broadcast: ignored
+	f, err := ad.Prepare(ctx, silentRequest(t.Name()+"/f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Nonce != e.Nonce+1 {
+		t.Fatalf("a Release after Broadcast gave nonce %d back (next is %d)", b.Nonce, f.Nonce)
+	}
+	ad.Release(f)
+}
+
+func TestAReleasedNonceBelowOthersIsFilledSoTheLaterTransactionsMine(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	key := nextKey(t)
+	ad := dial(t, key, nil) // GapFillDelay 300ms
+	var ps []*gateway.Prepared
+	for i := range 3 {
+		p, err := ad.Prepare(ctx, silentRequest(fmt.Sprintf("%s/%d", t.Name(), i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	ad.Release(ps[1]) // and no Prepare comes to reuse it
+	for _, p := range []*gateway.Prepared{ps[0], ps[2]} {
+		if _, err := ad.Broadcast(ctx, p); err != nil {
+			t.Fatalf("nonce %d: %v", p.Nonce, err)
+		}
+	}
+	// The gap was filled by a transfer to self, not by a gateway request.
+	block, err := shared.Client().BlockByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	for n := block.NumberU64(); n > 0 && n+50 > block.NumberU64(); n-- {
+		b, err := shared.Client().BlockByNumber(ctx, new(big.Int).SetUint64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tx := range b.Transactions() {
+			sender, _ := types.Sender(types.LatestSignerForChainID(shared.ChainID()), tx)
+			if sender == from && tx.Nonce() == ps[1].Nonce {
+				if *tx.To() != from || tx.Value().Sign() != 0 || len(tx.Data()) != 0 {
+					t.Fatalf("the gap was filled by %+v, want a zero-value transfer to self", tx)
+				}
+				return
+			}
+		}
+	}
+	t.Fatal("no transaction with the released nonce found")
+}
+
+func TestReceiptByHashTellsMinedPendingUnknownAndRevertedApart(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	ad := dial(t, nextKey(t), func(c *gateway.Config) { c.GapFillDelay = time.Minute })
+
+	first, err := ad.Prepare(ctx, silentRequest(t.Name()+"/1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := ad.Prepare(ctx, silentRequest(t.Name()+"/2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ad.ReceiptByHash(ctx, second.Hash)
+	wantKind(t, err, gateway.ErrTxNotFound)
+	sendRaw(t, ctx, second.Raw) // waits in the pool behind first's nonce
+	_, err = ad.ReceiptByHash(ctx, second.Hash)
+	if te := wantKind(t, err, gateway.ErrTxPending); !te.Retryable() {
+		t.Fatal("pending is not retryable")
+	}
+	if _, err := ad.Broadcast(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := ad.Broadcast(ctx, second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ad.ReceiptByHash(ctx, second.Hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.RequestID.Cmp(rec.RequestID) != 0 || got.Kind != rec.Kind || got.BlockHash != rec.BlockHash {
+		t.Fatalf("ReceiptByHash %+v, Broadcast %+v", got, rec)
+	}
+	_, err = ad.ReceiptByHash(ctx, common.HexToHash("0x1234"))
+	wantKind(t, err, gateway.ErrTxNotFound)
+}
+
+func TestARecordedTransactionIsRecoveredFromItsRawBytes(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	key := nextKey(t)
+	ad := dial(t, key, nil)
+	p, err := ad.Prepare(ctx, userRequest(contracts.TestHandle(contracts.ScenarioNoResponse, t.Name())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ad.Close() // the process crashes after recording p.Raw, before broadcasting
+
+	restarted := dial(t, key, nil)
+	q, err := restarted.DecodePrepared(p.Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Hash != p.Hash || q.Nonce != p.Nonce || q.From != p.From || q.Kind != p.Kind || q.To != p.To {
+		t.Fatalf("decoded %+v, recorded %+v", q, p)
+	}
+	rec, err := restarted.Broadcast(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.TxHash != p.Hash || rec.Kind != p.Kind {
+		t.Fatalf("recovered receipt %+v", rec)
+	}
+	// The restarted sequence was seeded from the chain: its next nonce follows.
+	next, err := restarted.Prepare(ctx, silentRequest(t.Name()+"/next"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.Nonce != p.Nonce+1 {
+		t.Fatalf("next nonce %d after recovering %d", next.Nonce, p.Nonce)
+	}
+	restarted.Release(next)
+
+	if _, err := restarted.DecodePrepared([]byte{1, 2, 3}); err == nil {
+		t.Fatal("garbage decoded")
+	}
+}
+
+func TestAPausedGatewayIsErrPausedAtEstimationAndInAMinedReceipt(t *testing.T) {
+	t.Parallel()
+	chain := startChain(t, chainConfig(false))
+	ctx := testContext(t)
+	cfg := baseConfig(chain)
+	cfg.RPCURL, cfg.WSURL = "", ""
+	ad, err := gateway.New(ctx, chain.Client(), cfg, testLogger(), gateway.WithSigner(gateway.NewSigner(chain.RelayerKey())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ad.Close()
+
+	if err := chain.Pause(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range []domain.Request{publicRequest(contracts.TestHandle(contracts.ScenarioNone, "p")),
+		userRequest(contracts.TestHandle(contracts.ScenarioNone, "u")), inputRequest(contracts.TestCiphertext(contracts.ScenarioNone, "i", 32))} {
+		_, err := ad.Prepare(ctx, req)
+		te := wantKind(t, err, gateway.ErrPaused)
+		if errors.Is(err, gateway.ErrReverted) || te.RevertName() != "EnforcedPause" || te.Retryable() {
+			t.Fatalf("%s while paused: %v (revert %q)", req.Kind(), err, te.RevertName())
+		}
+	}
+
+	// Paused between Prepare and Broadcast: the transaction is mined with status 0 and the
+	// replay names the cause.
+	if err := chain.Unpause(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p, err := ad.Prepare(ctx, publicRequest(contracts.TestHandle(contracts.ScenarioNone, "late")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chain.Pause(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ad.Broadcast(ctx, p)
+	te := wantKind(t, err, gateway.ErrPaused)
+	if te.Receipt == nil || te.Receipt.Status != types.ReceiptStatusFailed || te.TxHash != p.Hash || te.RevertName() != "EnforcedPause" {
+		t.Fatalf("mined while paused: %+v", te)
+	}
+	// Recovery reads the same outcome by hash.
+	_, err = ad.ReceiptByHash(ctx, p.Hash)
+	if te := wantKind(t, err, gateway.ErrPaused); te.Receipt == nil {
+		t.Fatalf("ReceiptByHash of a reverted transaction: %+v", te)
+	}
+}
+
+func TestMalformedRequestsAreRefusedBeforeAnythingIsSigned(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	ad := dial(t, nextKey(t), nil)
+	bad := []domain.Request{
+		{},
+		{PublicDecrypt: &domain.PublicDecryptRequest{CiphertextHandles: []string{"0x12"}, ExtraData: "0x00"}},
+		{PublicDecrypt: &domain.PublicDecryptRequest{CiphertextHandles: []string{hexHandle(contracts.TestHandle(0, "x"))}, ExtraData: "zz"}},
+		{InputProof: &domain.InputProofRequest{ContractAddress: "nope", UserAddress: userAddr.Hex(), Ciphertext: "00"}},
+	}
+	for i, req := range bad {
+		_, err := ad.Prepare(ctx, req)
+		if te := wantKind(t, err, gateway.ErrInvalidRequest); te.Retryable() {
+			t.Fatalf("request %d: invalid is retryable", i)
+		}
+	}
+	_, err := ad.IsPublicDecryptionReady(ctx, domain.PublicDecryptRequest{CiphertextHandles: []string{"0x12"}})
+	wantKind(t, err, gateway.ErrInvalidRequest)
+}
+
+func TestAnAdapterWithoutASignerAnswersViewsAndListensButCannotPrepare(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	ad, err := gateway.Dial(ctx, baseConfig(shared), testLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ad.Close()
+	if ok, err := ad.ACLAllowedForDecryption(ctx, contracts.TestHandle(0, t.Name())); err != nil || !ok {
+		t.Fatalf("view: %v %v", ok, err)
+	}
+	_, err = ad.Prepare(ctx, silentRequest(t.Name()))
+	wantKind(t, err, gateway.ErrNoSigner)
+	if ad.Address() != (common.Address{}) {
+		t.Fatal("an adapter without signer has an address")
+	}
+}
+
+func TestDialRefusesANodeOfAnotherChainAndAddressesWithoutCode(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	cfg := baseConfig(shared)
+	cfg.ChainID = 1
+	if _, err := gateway.Dial(ctx, cfg, nil); err == nil {
+		t.Fatal("Dial accepted a node of chain 1337 for chain 1")
+	}
+	cfg = baseConfig(shared)
+	cfg.Contracts.ACL = common.HexToAddress("0x000000000000000000000000000000000000dead")
+	if _, err := gateway.Dial(ctx, cfg, nil); err == nil {
+		t.Fatal("Dial accepted an ACL address without code")
+	}
+}
