@@ -2,7 +2,7 @@ package sqlite
 
 import (
 	"context"
-	"encoding/json"
+	"database/sql"
 	"errors"
 	"fmt"
 	"iter"
@@ -12,170 +12,625 @@ import (
 	"relayer/eventstore"
 )
 
-const selectColumns = `SELECT position, stream, version, type, schema_version, data, correlation_id, causation_id, recorded_at FROM events `
+const (
+	columnList    = `position, stream, version, type, schema_version, data, correlation_id, causation_id, recorded_at`
+	selectColumns = `SELECT ` + columnList + ` FROM events `
+)
 
+// Stream reads take their rows one by one, through database/sql, LIMIT rows at a time. ReadAll
+// and SubscribeAll, which stream the log, read a window of positions at a time, the whole
+// window in one call of the aggregate pageFunction (see pagefunc.go). Positions are the table's
+// rowids, so a window is a range scan of the table itself.
 const (
 	streamPageQuery = selectColumns + `WHERE stream = ? AND version > ? ORDER BY version LIMIT ?`
 	// streamFirstPageQuery differs from streamPageQuery by >=: the first page includes from.
 	streamFirstPageQuery = selectColumns + `WHERE stream = ? AND version >= ? ORDER BY version LIMIT ?`
-	allPageQuery         = selectColumns + `WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`
-	subscribePageQuery   = selectColumns + `WHERE position > ? ORDER BY position LIMIT ?`
+	// windowQuery reads the events at positions after ?2 up to ?3 into the page of the read
+	// whose token is ?1. There is no ORDER BY: the range scan of the rowids yields them in
+	// order, which pageFunction checks.
+	windowQuery = `SELECT ` + pageFunction + `(?1, ` + columnList + `) FROM events WHERE position > ?2 AND position <= ?3`
+	// nextPositionQuery finds the first event after a window that held none, so that a gap in
+	// the positions (rows deleted by hand) is jumped rather than walked.
+	nextPositionQuery = `SELECT coalesce(min(position), 0) FROM events WHERE position > ?`
+	headQuery         = `SELECT coalesce(max(position), 0) FROM events`
 )
 
-// row is one fetched event: the record, or why it cannot be read, and its raw keys for paging.
-type row struct {
-	rec        eventstore.Record
-	err        error
-	rawVersion any // the version column as stored, to page on even when it is corrupt
+// statements are the reads prepared once on the read pool (database/sql prepares each again on
+// every connection that runs it, once).
+type statements struct {
+	streamPage, streamFirstPage, window, nextPosition, head *sql.Stmt
 }
 
-// fetch runs one page query and reads the whole page, so no connection stays busy while the
-// caller's loop body runs.
-func (s *Store) fetch(ctx context.Context, query string, args ...any) ([]row, error) {
-	rows, err := s.readers.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var page []row
-	var v [9]any
-	for rows.Next() {
-		if err := rows.Scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]); err != nil {
-			return nil, err
+func (st *statements) all() []**sql.Stmt {
+	return []**sql.Stmt{&st.streamPage, &st.streamFirstPage, &st.window, &st.nextPosition, &st.head}
+}
+
+var statementQueries = []string{streamPageQuery, streamFirstPageQuery, windowQuery, nextPositionQuery, headQuery}
+
+func prepareStatements(ctx context.Context, db *sql.DB) (*statements, error) {
+	st := &statements{}
+	for i, stmt := range st.all() {
+		var err error
+		if *stmt, err = db.PrepareContext(ctx, statementQueries[i]); err != nil {
+			st.close()
+			return nil, fmt.Errorf("prepare %q: %w", statementQueries[i], err)
 		}
-		rec, err := decode(v)
-		page = append(page, row{rec: rec, err: err, rawVersion: v[2]})
 	}
-	return page, rows.Err()
+	return st, nil
 }
 
-// decode turns a row's columns into a Record. A value of the wrong type or out of range gives
-// a *eventstore.RecordError wrapping eventstore.ErrCorruptRecord that names the row.
-func decode(v [9]any) (eventstore.Record, error) {
-	var rec eventstore.Record
-	var problems []string
-	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+func (st *statements) close() error {
+	var errs []error
+	for _, stmt := range st.all() {
+		if *stmt != nil {
+			errs = append(errs, (*stmt).Close())
+		}
+	}
+	return errors.Join(errs...)
+}
 
-	pos, ok := v[0].(int64)
-	if !ok || pos < 1 {
-		bad("position is %s", describe(v[0]))
-	}
-	rec.Position = eventstore.Position(pos)
-	if rec.Stream, ok = text(v[1]); !ok || rec.Stream == "" {
-		bad("stream is %s", describe(v[1]))
-	}
-	rec.Version = eventstore.NoStream
-	if version, ok := v[2].(int64); ok && version >= 0 {
-		rec.Version = eventstore.Version(version)
-	} else {
-		bad("version is %s", describe(v[2]))
-	}
-	if rec.Type, ok = text(v[3]); !ok || rec.Type == "" {
-		bad("type is %s", describe(v[3]))
-	}
-	if sv, ok := v[4].(int64); ok && sv >= 1 && int64(int(sv)) == sv {
-		rec.SchemaVersion = int(sv)
-	} else {
-		bad("schema version is %s", describe(v[4]))
-	}
-	switch data := v[5].(type) {
-	case []byte:
-		rec.Data = data
+// Column indexes in selectColumns.
+const (
+	colPosition = iota
+	colStream
+	colVersion
+	colType
+	colSchemaVersion
+	colData
+	colCorrelationID
+	colCausationID
+	colRecordedAt
+	numColumns
+)
+
+// kind is the storage class of a value SQLite returned.
+type kind uint8
+
+const (
+	kindNull kind = iota
+	kindInteger
+	kindReal
+	kindText
+	kindBlob
+	kindOther // a value no SQLite storage class gives; odd names its Go type
+)
+
+// column holds one value of a row as SQLite returned it, with its storage class, instead of
+// converting it: a conversion would quietly turn the text '17' into a number or a number into
+// text, where the store must report a value of the wrong class as a corrupt record. As a
+// sql.Scanner it gets the driver's value straight, with no boxing and no copy; pageFunction
+// sets it from its arguments.
+type column struct {
+	kind kind
+	i    int64
+	f    float64
+	s    string // a Record may keep it, once it is the scanner's own (see own)
+	b    []byte // owned by the driver or SQLite: valid until the next row, never kept
+	odd  string
+}
+
+// Scan implements sql.Scanner. It never fails: the checks come later, with the whole row at hand.
+func (c *column) Scan(src any) error {
+	c.set(src)
+	return nil
+}
+
+func (c *column) set(src any) {
+	switch v := src.(type) {
+	case int64:
+		c.kind, c.i = kindInteger, v
 	case string:
-		rec.Data = json.RawMessage(data)
+		c.kind, c.s = kindText, v
+	case []byte:
+		c.kind, c.b = kindBlob, v
+	case nil:
+		c.kind = kindNull
+	case float64:
+		c.kind, c.f = kindReal, v
 	default:
-		bad("data is %s", describe(v[5]))
+		c.kind, c.odd = kindOther, fmt.Sprintf("%T", v)
 	}
-	if rec.Data != nil && !json.Valid(rec.Data) {
-		bad("data is not valid JSON")
-	}
-	if rec.Metadata.CorrelationID, ok = optionalText(v[6]); !ok {
-		bad("correlation id is %s", describe(v[6]))
-	}
-	if rec.Metadata.CausationID, ok = optionalText(v[7]); !ok {
-		bad("causation id is %s", describe(v[7]))
-	}
-	if nanos, ok := v[8].(int64); ok {
-		rec.Metadata.RecordedAt = time.Unix(0, nanos).UTC()
-	} else {
-		bad("recorded-at is %s", describe(v[8]))
-	}
-
-	if problems != nil {
-		return rec, &eventstore.RecordError{
-			Stream:   rec.Stream,
-			Version:  rec.Version,
-			Position: rec.Position,
-			Err:      fmt.Errorf("%w: %s", eventstore.ErrCorruptRecord, strings.Join(problems, "; ")),
-		}
-	}
-	return rec, nil
 }
 
-func text(v any) (string, bool) {
-	switch t := v.(type) {
-	case string:
-		return t, true
-	case []byte:
-		return string(t), true
+// text returns a text (or blob) value as a string.
+func (c *column) text() (string, bool) {
+	switch c.kind {
+	case kindText:
+		return c.s, true
+	case kindBlob:
+		return string(c.b), true
 	}
 	return "", false
 }
 
-func optionalText(v any) (string, bool) {
-	if v == nil {
+func (c *column) optionalText() (string, bool) {
+	if c.kind == kindNull {
 		return "", true
 	}
-	return text(v)
+	return c.text()
+}
+
+// key returns the value as database/sql takes it for a query argument, to page on.
+func (c *column) key() any {
+	switch c.kind {
+	case kindInteger:
+		return c.i
+	case kindReal:
+		return c.f
+	case kindText:
+		return c.s
+	case kindBlob:
+		return append([]byte(nil), c.b...)
+	}
+	return nil
 }
 
 // describe names a stored value for an error message without dumping it.
-func describe(v any) string {
-	switch t := v.(type) {
-	case nil:
+func (c *column) describe() string {
+	switch c.kind {
+	case kindNull:
 		return "NULL"
-	case int64:
-		return fmt.Sprintf("the integer %d", t)
-	case float64:
-		return fmt.Sprintf("the real %g", t)
-	case string:
+	case kindInteger:
+		return fmt.Sprintf("the integer %d", c.i)
+	case kindReal:
+		return fmt.Sprintf("the real %g", c.f)
+	case kindText:
+		t := c.s
 		if len(t) > 32 {
 			t = t[:32] + "..."
 		}
 		return fmt.Sprintf("the text %q", t)
-	case []byte:
-		return fmt.Sprintf("a %d-byte blob", len(t))
+	case kindBlob:
+		return fmt.Sprintf("a %d-byte blob", len(c.b))
 	default:
-		return fmt.Sprintf("a %T", v)
+		return "a " + c.odd
 	}
+}
+
+// slabSize is the size of the blocks that events' data is copied into. A Record's Data must
+// outlive the read (the caller may keep it), so it cannot be the driver's buffer; copying it
+// into shared slabs costs one allocation per few dozen events instead of one per event. A caller
+// that keeps one record keeps its slab alive: at most slabSize bytes.
+const (
+	slabSize = 32 << 10
+	// ownAlloc is the size from which data gets an allocation of its own, so that big events
+	// waste no slab space and cannot pin a slab of small ones.
+	ownAlloc = slabSize / 8
+)
+
+// arena hands out copies of events' data carved from slabs. Slabs are never reused: a copy
+// stays valid for as long as anything refers to it.
+type arena struct{ slab []byte }
+
+// copyData returns a copy of b from a's current slab (or a new one).
+func copyData[T string | []byte](a *arena, b T) []byte {
+	if len(b) >= ownAlloc {
+		return append(make([]byte, 0, len(b)), b...)
+	}
+	if cap(a.slab)-len(a.slab) < len(b) {
+		a.slab = make([]byte, 0, slabSize)
+	}
+	start := len(a.slab)
+	a.slab = append(a.slab, b...)
+	// The capacity stops at the copy's end: appending to one Record's Data cannot overwrite
+	// the next one's.
+	return a.slab[start:len(a.slab):len(a.slab)]
+}
+
+// scanner reads rows into Records. It belongs to one read and is used by one goroutine at a
+// time.
+type scanner struct {
+	cols  [numColumns]column
+	dest  [numColumns]any
+	arena arena
+	// token names the read to pageFunction, which fills page while a page query runs.
+	token int64
+	page  *page
+	// types holds the event types seen so far, so that records share their Type strings.
+	types map[string]string
+}
+
+// maxTypes bounds scanner.types: a log of more types than that pays one allocation per event
+// for the others, like a log without interning.
+const maxTypes = 256
+
+// own makes the text values of a row that pageFunction is given the scanner's own: they are
+// views of SQLite's memory, which the next row reuses. The stream and the two ids are copied
+// into one new string, which the record's three strings share (one allocation instead of
+// three); the type is interned. The data is left alone: decode copies it into the arena. Blobs
+// are never kept as they are (text and key copy them).
+func (sc *scanner) own() {
+	c := &sc.cols
+	if t := &c[colType]; t.kind == kindText {
+		t.s = sc.intern(t.s)
+	}
+	owned := [...]int{colStream, colCorrelationID, colCausationID}
+	n := 0
+	for _, i := range owned {
+		if c[i].kind == kindText {
+			n += len(c[i].s)
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	var ends [len(owned)]int
+	for k, i := range owned {
+		if c[i].kind == kindText {
+			b.WriteString(c[i].s)
+		}
+		ends[k] = b.Len()
+	}
+	all, start := b.String(), 0
+	for k, i := range owned {
+		if c[i].kind == kindText {
+			c[i].s = all[start:ends[k]]
+		}
+		start = ends[k]
+	}
+}
+
+func (sc *scanner) intern(s string) string {
+	if t, ok := sc.types[s]; ok {
+		return t
+	}
+	t := strings.Clone(s)
+	if sc.types == nil {
+		sc.types = make(map[string]string)
+	}
+	if len(sc.types) < maxTypes {
+		sc.types[t] = t
+	}
+	return t
+}
+
+func newScanner() *scanner {
+	sc := &scanner{}
+	for i := range sc.cols {
+		sc.dest[i] = &sc.cols[i]
+	}
+	return sc
+}
+
+// row is one fetched event: the record, or why it cannot be read.
+type row struct {
+	rec eventstore.Record
+	err error
+	// checked is set once the record's data is known to be valid JSON. The reader checks the
+	// data of rows that have other problems itself, to report every problem at once; the others
+	// are checked on the caller's side of the pipeline (see yieldRows).
+	checked bool
+}
+
+// page is what one query returned: a window of the log (fetchPage) or a page of a stream
+// (fetchRows).
+type page struct {
+	rows []row
+	// limit is the LIMIT a page of rows was read with: a page with fewer rows is the last one.
+	limit int
+	// lastVersion is the version column of the last row as stored, to page a stream read on
+	// even when it is corrupt.
+	lastVersion any
+	// err is why the read stopped after rows.
+	err error
+}
+
+func (p *page) short() bool { return len(p.rows) < p.limit }
+
+func (p *page) reset() {
+	p.rows, p.limit, p.lastVersion, p.err = p.rows[:0], 0, nil, nil
+}
+
+// fetchPage reads the events at positions after..through into p, in one call of pageFunction:
+// no connection stays busy while the caller's loop body runs.
+func (sc *scanner) fetchPage(ctx context.Context, p *page, stmt *sql.Stmt, after, through eventstore.Position) error {
+	p.reset()
+	sc.page = p
+	defer func() { sc.page = nil }()
+	var n int64
+	if err := stmt.QueryRowContext(ctx, sc.token, int64(after), int64(through)).Scan(&n); err != nil {
+		p.reset()
+		return err
+	}
+	if n != int64(len(p.rows)) {
+		p.reset()
+		return fmt.Errorf("%s counted %d rows, the page holds %d", pageFunction, n, len(p.rows))
+	}
+	clear(p.rows[len(p.rows):cap(p.rows)]) // drop what a longer page before left behind
+	return nil
+}
+
+// fetchRows runs one page query of rows and reads the whole page, so no connection stays busy
+// while the caller's loop body runs.
+func (sc *scanner) fetchRows(ctx context.Context, p *page, stmt *sql.Stmt, limit int, args ...any) error {
+	p.reset()
+	p.limit = limit
+	rows, err := stmt.QueryContext(ctx, append(args, limit)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(sc.dest[:]...); err != nil {
+			p.reset()
+			return err
+		}
+		p.rows = append(p.rows, row{})
+		r := &p.rows[len(p.rows)-1]
+		r.checked, r.err = sc.decode(&r.rec)
+	}
+	if err := rows.Err(); err != nil {
+		p.reset()
+		return err
+	}
+	if len(p.rows) > 0 {
+		p.lastVersion = sc.cols[colVersion].key()
+	}
+	clear(p.rows[len(p.rows):cap(p.rows)]) // drop what a longer page before left behind
+	return nil
+}
+
+// decode turns the scanned row into a Record. A value of the wrong type or out of range gives
+// a *eventstore.RecordError wrapping eventstore.ErrCorruptRecord that names the row. The data
+// is checked to be JSON only when the row has other problems (checked is then true); otherwise
+// it is left to yieldRows, off the reader's goroutine.
+func (sc *scanner) decode(rec *eventstore.Record) (checked bool, err error) {
+	c := &sc.cols
+	*rec = eventstore.Record{Version: eventstore.NoStream}
+	ok := true
+
+	pos := &c[colPosition]
+	if pos.kind == kindInteger {
+		rec.Position = eventstore.Position(pos.i)
+	}
+	ok = ok && pos.kind == kindInteger && pos.i >= 1
+	// Stream, type and the ids are strings the scanner owns already: the record shares them.
+	rec.Stream, ok = textOK(&c[colStream], ok, true)
+	if v := &c[colVersion]; v.kind == kindInteger && v.i >= 0 {
+		rec.Version = eventstore.Version(v.i)
+	} else {
+		ok = false
+	}
+	rec.Type, ok = textOK(&c[colType], ok, true)
+	if sv := &c[colSchemaVersion]; sv.kind == kindInteger && sv.i >= 1 && int64(int(sv.i)) == sv.i {
+		rec.SchemaVersion = int(sv.i)
+	} else {
+		ok = false
+	}
+	switch d := &c[colData]; d.kind {
+	case kindBlob:
+		rec.Data = copyData(&sc.arena, d.b)
+	case kindText:
+		rec.Data = copyData(&sc.arena, d.s)
+	default:
+		ok = false
+	}
+	rec.Metadata.CorrelationID, ok = textOK(&c[colCorrelationID], ok, false)
+	rec.Metadata.CausationID, ok = textOK(&c[colCausationID], ok, false)
+	if t := &c[colRecordedAt]; t.kind == kindInteger {
+		rec.Metadata.RecordedAt = time.Unix(0, t.i).UTC()
+	} else {
+		ok = false
+	}
+	if ok {
+		return false, nil
+	}
+	return true, sc.problems(rec)
+}
+
+// textOK reads a text column into a string and folds its validity into ok.
+func textOK(c *column, ok, required bool) (string, bool) {
+	if c.kind == kindText && (c.s != "" || !required) {
+		return c.s, ok
+	}
+	var s string
+	var good bool
+	if required {
+		s, good = c.text()
+		good = good && s != ""
+	} else {
+		s, good = c.optionalText()
+	}
+	return s, ok && good
+}
+
+// problems lists everything wrong with the scanned row, for a row decode found fault with.
+func (sc *scanner) problems(rec *eventstore.Record) error {
+	c := &sc.cols
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if pos := &c[colPosition]; pos.kind != kindInteger || pos.i < 1 {
+		bad("position is %s", pos.describe())
+	}
+	if s, ok := c[colStream].text(); !ok || s == "" {
+		bad("stream is %s", c[colStream].describe())
+	}
+	if v := &c[colVersion]; v.kind != kindInteger || v.i < 0 {
+		bad("version is %s", v.describe())
+	}
+	if s, ok := c[colType].text(); !ok || s == "" {
+		bad("type is %s", c[colType].describe())
+	}
+	if sv := &c[colSchemaVersion]; sv.kind != kindInteger || sv.i < 1 || int64(int(sv.i)) != sv.i {
+		bad("schema version is %s", sv.describe())
+	}
+	if d := &c[colData]; d.kind != kindBlob && d.kind != kindText {
+		bad("data is %s", d.describe())
+	} else if !validJSON(rec.Data) {
+		bad("data is not valid JSON")
+	}
+	if _, ok := c[colCorrelationID].optionalText(); !ok {
+		bad("correlation id is %s", c[colCorrelationID].describe())
+	}
+	if _, ok := c[colCausationID].optionalText(); !ok {
+		bad("causation id is %s", c[colCausationID].describe())
+	}
+	if t := &c[colRecordedAt]; t.kind != kindInteger {
+		bad("recorded-at is %s", t.describe())
+	}
+	return corrupt(rec, strings.Join(problems, "; "))
+}
+
+func corrupt(rec *eventstore.Record, problems string) error {
+	return &eventstore.RecordError{
+		Stream:   rec.Stream,
+		Version:  rec.Version,
+		Position: rec.Position,
+		Err:      fmt.Errorf("%w: %s", eventstore.ErrCorruptRecord, problems),
+	}
+}
+
+// yieldRows yields a page's records in order, checking on the way the data of those the reader
+// did not check. It reports whether the caller wants more.
+//
+// Checking the JSON here rather than in fetch splits a read's work between two goroutines when
+// pages are read ahead: the reader steps SQLite and copies rows while the caller's goroutine
+// checks the data of the page before.
+func yieldRows(p *page, yield func(eventstore.Record, error) bool) bool {
+	for i := range p.rows {
+		r := &p.rows[i]
+		if !r.checked && !validJSON(r.rec.Data) {
+			r.err = corrupt(&r.rec, "data is not valid JSON")
+		}
+		if !yield(r.rec, r.err) {
+			return false
+		}
+	}
+	return true
+}
+
+// yieldUntilError returns a consumer for readPages that yields a page's records, then its
+// error if it has one, and then stops.
+func yieldUntilError(yield func(eventstore.Record, error) bool) func(*page) bool {
+	return func(p *page) bool {
+		if !yieldRows(p, yield) {
+			return false
+		}
+		if p.err != nil {
+			yield(eventstore.Record{}, p.err)
+			return false
+		}
+		return true
+	}
+}
+
+// Page sizes. A read starts with Config.PageSize events per query; ReadAll and SubscribeAll
+// double it with every page, up to growthLimit times PageSize (and no more than maxGrownPage
+// events, unless PageSize is more), since a caller streaming the log is better served by fewer,
+// bigger queries. The pages are bounded, so the memory a read holds is too.
+const (
+	growthLimit  = 8
+	maxGrownPage = 1 << 14
+)
+
+// grow returns the page size after a page of limit events.
+func (s *Store) grow(limit int) int {
+	return min(2*limit, max(s.cfg.PageSize, min(growthLimit*s.cfg.PageSize, maxGrownPage)))
+}
+
+// readPages yields the pages that next reads, in order, to consume until next says there are
+// no more or consume stops. next fills the page it is given (setting its err when it fails)
+// and reports whether to read another one after it.
+//
+// The first page is read on the caller's goroutine, so a short read (most stream reads) costs
+// no goroutine. When there is more to read, a goroutine of the read's own reads one page ahead
+// of the caller: while the caller goes through a page, the next one is read. The two pages
+// take turns, so a read never holds more than two. The goroutine holds a connection only while
+// it runs a query (never while it waits for the caller) and ends before readPages returns,
+// whether the log ran out, the caller stopped, ctx ended or consume panicked.
+//
+// readPages returns false when ctx ended while the goroutine waited, so that no page says why:
+// the caller reports ctx's error.
+func (s *Store) readPages(ctx context.Context, next func(context.Context, *page) bool, consume func(*page) bool) bool {
+	first := &page{}
+	more := next(ctx, first)
+	if !consume(first) || !more {
+		return true
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	full := make(chan *page, 1)
+	free := make(chan *page, 2)
+	free <- first
+	free <- &page{}
+	done := make(chan struct{})
+	var finished bool // set by the goroutine before it closes full, read after
+	s.readAheads.Add(1)
+	go func() {
+		defer close(done)
+		defer s.readAheads.Add(-1)
+		defer close(full)
+		for {
+			var p *page
+			select {
+			case p = <-free:
+			case <-ctx.Done():
+				return
+			}
+			more := next(ctx, p)
+			select {
+			case full <- p:
+			case <-ctx.Done():
+				return
+			}
+			if !more {
+				finished = true
+				return
+			}
+		}
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	for p := range full {
+		if !consume(p) {
+			return true
+		}
+		free <- p // never blocks: there are two pages and free holds two
+	}
+	return finished
 }
 
 func (s *Store) readStream(ctx context.Context, stream string, from eventstore.Version) iter.Seq2[eventstore.Record, error] {
 	return func(yield func(eventstore.Record, error) bool) {
 		what := "read stream " + stream
-		query := streamFirstPageQuery
+		sc := newScanner()
+		stmt := s.stmts.streamFirstPage
 		var key any = int64(max(from, 0))
-		for {
+		next := func(ctx context.Context, p *page) bool {
 			if s.isClosed() || ctx.Err() != nil {
-				yield(eventstore.Record{}, s.queryErr(ctx, what, nil))
-				return
+				p.reset()
+				p.err = s.queryErr(ctx, what, nil)
+				return false
 			}
-			page, err := s.fetch(ctx, query, stream, key, s.cfg.PageSize)
-			if err != nil {
-				yield(eventstore.Record{}, s.queryErr(ctx, what, err))
-				return
+			if err := sc.fetchRows(ctx, p, stmt, s.cfg.PageSize, stream, key); err != nil {
+				p.err = s.queryErr(ctx, what, err)
+				return false
 			}
-			for _, r := range page {
-				if !yield(r.rec, r.err) {
-					return
-				}
+			if p.short() {
+				return false
 			}
-			if len(page) < s.cfg.PageSize {
-				return
-			}
-			query, key = streamPageQuery, page[len(page)-1].rawVersion
+			stmt, key = s.stmts.streamPage, p.lastVersion
+			return true
+		}
+		if !s.readPages(ctx, next, yieldUntilError(yield)) {
+			yield(eventstore.Record{}, s.queryErr(ctx, what, ctx.Err()))
 		}
 	}
+}
+
+// window returns the end of the window of at most limit positions after last, up to head.
+func window(last, head eventstore.Position, limit int) eventstore.Position {
+	return last + min(head-last, eventstore.Position(limit))
+}
+
+// nextPosition returns the position of the first event after pos, 0 when there is none.
+func (s *Store) nextPosition(ctx context.Context, pos eventstore.Position) (eventstore.Position, error) {
+	var next int64
+	if err := s.stmts.nextPosition.QueryRowContext(ctx, int64(pos)).Scan(&next); err != nil {
+		return 0, err
+	}
+	return eventstore.Position(next), nil
 }
 
 func (s *Store) readAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
@@ -186,26 +641,43 @@ func (s *Store) readAll(ctx context.Context, after eventstore.Position) iter.Seq
 			yield(eventstore.Record{}, err)
 			return
 		}
-		last := after
-		for last < head {
-			if s.isClosed() || ctx.Err() != nil {
-				yield(eventstore.Record{}, s.queryErr(ctx, what, nil))
-				return
-			}
-			page, err := s.fetch(ctx, allPageQuery, int64(last), int64(head), s.cfg.PageSize)
-			if err != nil {
-				yield(eventstore.Record{}, s.queryErr(ctx, what, err))
-				return
-			}
-			for _, r := range page {
-				last = r.rec.Position
-				if !yield(r.rec, r.err) {
-					return
+		if after >= head {
+			return
+		}
+		sc := newScanner()
+		sc.registerRead()
+		defer sc.release()
+		last, limit := after, s.cfg.PageSize
+		// next reads the next window that holds events, up to head.
+		next := func(ctx context.Context, p *page) bool {
+			for {
+				if s.isClosed() || ctx.Err() != nil {
+					p.reset()
+					p.err = s.queryErr(ctx, what, nil)
+					return false
 				}
+				end := window(last, head, limit)
+				if err := sc.fetchPage(ctx, p, s.stmts.window, last, end); err != nil {
+					p.err = s.queryErr(ctx, what, err)
+					return false
+				}
+				last, limit = end, s.grow(limit)
+				if len(p.rows) > 0 {
+					return last < head
+				}
+				next, err := s.nextPosition(ctx, end)
+				if err != nil {
+					p.err = s.queryErr(ctx, what, err)
+					return false
+				}
+				if next == 0 || next > head {
+					return false
+				}
+				last = next - 1
 			}
-			if len(page) < s.cfg.PageSize {
-				return
-			}
+		}
+		if !s.readPages(ctx, next, yieldUntilError(yield)) {
+			yield(eventstore.Record{}, s.queryErr(ctx, what, ctx.Err()))
 		}
 	}
 }
@@ -213,13 +685,24 @@ func (s *Store) readAll(ctx context.Context, after eventstore.Position) iter.Seq
 func (s *Store) subscribeAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
 	return func(yield func(eventstore.Record, error) bool) {
 		const what = "subscribe"
-		last := after
-		timer := time.NewTimer(s.cfg.PollInterval)
-		defer timer.Stop()
+		sc := newScanner()
+		sc.registerRead()
+		defer sc.release()
+		last, limit := after, s.cfg.PageSize
+		var timer *time.Timer
+		defer func() {
+			if timer != nil {
+				timer.Stop()
+			}
+		}()
 		// pause waits for the next commit through this store, the poll interval, the end of ctx
 		// or Close, whichever comes first.
-		pause := func(wake <-chan struct{}) {
-			timer.Reset(s.cfg.PollInterval)
+		pause := func(ctx context.Context, wake <-chan struct{}) {
+			if timer == nil {
+				timer = time.NewTimer(s.cfg.PollInterval)
+			} else {
+				timer.Reset(s.cfg.PollInterval)
+			}
 			select {
 			case <-wake:
 			case <-timer.C:
@@ -227,32 +710,72 @@ func (s *Store) subscribeAll(ctx context.Context, after eventstore.Position) ite
 			case <-s.done:
 			}
 		}
-		for {
-			// Take the commit signal before reading, so a commit that lands after the read
-			// still wakes the wait below.
-			wake := s.commits.wait()
-			if s.isClosed() || ctx.Err() != nil {
-				yield(eventstore.Record{}, s.queryErr(ctx, what, nil))
-				return
+		// Whether to wait before the next read: after a failed one, for the poll interval; once
+		// caught up, for a commit (wake, taken before the head was read).
+		var failed, caughtUp bool
+		var wake <-chan struct{}
+		// next reads the next window that holds events, waiting for them when caught up. It
+		// fails when a query does, and says whether a caller that goes on gets a retry.
+		next := func(ctx context.Context, p *page) bool {
+			fail := func(err error) bool {
+				p.reset()
+				p.err, failed = s.queryErr(ctx, what, err), true
+				return !errors.Is(p.err, eventstore.ErrClosed) && ctx.Err() == nil
 			}
-			page, err := s.fetch(ctx, subscribePageQuery, int64(last), s.cfg.PageSize)
-			if err != nil {
-				err = s.queryErr(ctx, what, err)
-				if !yield(eventstore.Record{}, err) || errors.Is(err, eventstore.ErrClosed) || ctx.Err() != nil {
-					return
+			for {
+				switch {
+				case failed:
+					pause(ctx, nil)
+				case caughtUp:
+					pause(ctx, wake)
 				}
-				pause(nil)
-				continue
-			}
-			for _, r := range page {
-				last = r.rec.Position
-				if !yield(r.rec, r.err) {
-					return
+				failed, caughtUp = false, false
+				// Take the commit signal before reading, so a commit that lands after the read
+				// still wakes the wait after it.
+				wake = s.commits.wait()
+				if s.isClosed() || ctx.Err() != nil {
+					p.reset()
+					p.err = s.queryErr(ctx, what, nil)
+					return false
+				}
+				var head int64
+				if err := s.stmts.head.QueryRowContext(ctx).Scan(&head); err != nil {
+					return fail(err)
+				}
+				if eventstore.Position(head) <= last {
+					caughtUp, limit = true, s.cfg.PageSize // back to small pages for live events
+					continue
+				}
+				end := window(last, eventstore.Position(head), limit)
+				if err := sc.fetchPage(ctx, p, s.stmts.window, last, end); err != nil {
+					return fail(err)
+				}
+				// Positions are handed out above the head, so no event can appear in the window
+				// later: the next read starts after it.
+				last, limit = end, s.grow(limit)
+				if len(p.rows) > 0 {
+					return true
+				}
+				next, err := s.nextPosition(ctx, end)
+				if err != nil {
+					return fail(err)
+				}
+				if next > 0 {
+					last = max(last, next-1)
 				}
 			}
-			if len(page) < s.cfg.PageSize {
-				pause(wake)
+		}
+		consume := func(p *page) bool {
+			if !yieldRows(p, yield) {
+				return false
 			}
+			if p.err != nil {
+				return yield(eventstore.Record{}, p.err) && !errors.Is(p.err, eventstore.ErrClosed) && ctx.Err() == nil
+			}
+			return true
+		}
+		if !s.readPages(ctx, next, consume) {
+			yield(eventstore.Record{}, s.queryErr(ctx, what, ctx.Err()))
 		}
 	}
 }

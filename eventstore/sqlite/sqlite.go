@@ -4,7 +4,9 @@
 // on disk when Append returns. A single writer goroutine owns the only write connection and
 // commits the appends waiting for it together, in one transaction (group commit), each checked
 // against its own expected version; reads and subscriptions use a separate pool of read
-// connections, which WAL lets run alongside the writer.
+// connections, which WAL lets run alongside the writer. ReadAll and SubscribeAll, which stream
+// the log, take each page in one call of an aggregate SQL function of the store's own and read
+// the next page while the caller works through the current one (see read.go and pagefunc.go).
 //
 // Several processes may open the same file: each has its own writer and SQLite's write lock
 // orders their transactions. Subscribers see appends made through their own Store at once and
@@ -23,6 +25,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -68,8 +71,13 @@ type Config struct {
 	// other processes appended to the same file. Appends through this Store wake its
 	// subscribers at once. Default 500ms.
 	PollInterval time.Duration
-	// PageSize is how many events a read fetches per query. No read holds a connection while
-	// the caller's loop body runs; at most one page per read sits in memory. Default 1000.
+	// PageSize is how many events a read fetches per query. ReadStream reads PageSize events
+	// at a time; ReadAll and SubscribeAll read windows of positions that start at PageSize and
+	// double with every query, up to 8 times PageSize (at most 16384, or PageSize if that is
+	// more), so streaming the log takes few queries; a caught-up subscription goes back to
+	// PageSize. A read that goes past its first page reads the next one while the caller's
+	// loop body runs on the current one, so at most two pages per read sit in memory. No read
+	// holds a connection while it waits for the caller. Default 1000.
 	PageSize int
 	// MaxReaders caps the number of read connections. Default 4.
 	MaxReaders int
@@ -120,7 +128,10 @@ type Store struct {
 	cfg  Config
 
 	readers *sql.DB
-	w       *writer // nil when read-only
+	stmts   *statements // prepared on readers
+	w       *writer     // nil when read-only
+	// readAheads counts the goroutines reading pages ahead of their callers (for tests).
+	readAheads atomic.Int64
 
 	// mu guards closed; appends counts the Append calls admitted before Close, which Close
 	// lets finish before it stops the writer.
@@ -163,6 +174,13 @@ func Open(path string, cfg Config) (*Store, error) {
 	}
 
 	readers, err := openReaders(abs, cfg)
+	if err == nil {
+		s.stmts, err = prepareStatements(context.Background(), readers)
+		if err != nil {
+			_ = readers.Close()
+			err = fmt.Errorf("open event store %s: %w", abs, err)
+		}
+	}
 	if err != nil {
 		if s.w != nil {
 			_ = s.w.stop()
@@ -179,10 +197,7 @@ func Open(path string, cfg Config) (*Store, error) {
 // openReaders opens the pool of read-only connections and checks, through one of them, that
 // the file holds an event store this build can read.
 func openReaders(path string, cfg Config) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", dsn(path, cfg, true))
-	if err != nil {
-		return nil, fmt.Errorf("open event store %s: %w", path, err)
-	}
+	db := sql.OpenDB(readConnector{dsn(path, cfg, true)})
 	db.SetMaxOpenConns(cfg.MaxReaders)
 	db.SetMaxIdleConns(cfg.MaxReaders)
 	db.SetConnMaxIdleTime(time.Minute)
@@ -310,7 +325,7 @@ func (s *Store) Head(ctx context.Context) (eventstore.Position, error) {
 		return 0, fmt.Errorf("head: %w", eventstore.ErrClosed)
 	}
 	var head int64
-	if err := s.readers.QueryRowContext(ctx, `SELECT coalesce(max(position), 0) FROM events`).Scan(&head); err != nil {
+	if err := s.stmts.head.QueryRowContext(ctx).Scan(&head); err != nil {
 		return 0, s.queryErr(ctx, "head", err)
 	}
 	return eventstore.Position(head), nil
@@ -353,7 +368,7 @@ func (s *Store) Close() error {
 	if s.w != nil {
 		errs = append(errs, s.w.stop())
 	}
-	errs = append(errs, s.readers.Close())
+	errs = append(errs, s.stmts.close(), s.readers.Close())
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("close event store %s: %w", s.path, err)
 	}
