@@ -125,6 +125,7 @@ func checkAgainstHistory(t *testing.T, s *Set, recs []eventstore.Record) {
 	}
 	jobs := map[domain.JobID]*expect{}
 	var order []domain.JobID
+	var transitions Counts
 	latestByHash := map[string]domain.JobID{}
 	for _, rec := range recs {
 		e, err := DecodeEvent(codec, rec)
@@ -138,7 +139,11 @@ func checkAgainstHistory(t *testing.T, s *Set, recs []eventstore.Record) {
 			jobs[id] = x
 			order = append(order, id)
 		}
+		before := x.state.Status
 		x.state = domain.Evolve(x.state, e)
+		if x.state.Status != before {
+			transitions[x.state.Kind.Ordinal()][x.state.Status.Ordinal()]++
+		}
 		x.lastPos = rec.Position
 		enter := func(q Queue) { x.queue, x.enteredPos = q, rec.Position }
 		switch e := e.(type) {
@@ -177,6 +182,9 @@ func checkAgainstHistory(t *testing.T, s *Set, recs []eventstore.Record) {
 	}
 	if got := s.Counts(); got != counts {
 		t.Errorf("counts %v, want %v", got, counts)
+	}
+	if got := s.Transitions(); got != transitions {
+		t.Errorf("transitions %v, want %v", got, transitions)
 	}
 	ql := s.QueueLengths()
 	if ql.Readiness != len(members[ReadinessQueue]) || ql.ReadinessInProgress != len(members[ReadinessInProgress]) || ql.Tx != len(members[TxQueue]) {

@@ -122,6 +122,15 @@ func (s *Set) Counts() Counts {
 	return s.counts
 }
 
+// Transitions returns, by kind and status, how many times jobs entered each status: every
+// transition since position 0, acceptances included (a job reset from tx_in_flight enters
+// processing again and counts again).
+func (s *Set) Transitions() Counts {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.transitions
+}
+
 // ByContentHash returns the latest job accepted with content hash hash and its status.
 func (s *Set) ByContentHash(hash string) (domain.JobID, domain.Status, bool) {
 	var buf [128]byte

@@ -70,9 +70,11 @@ type Set struct {
 	// hashes maps a packed content hash to the index of the latest job accepted with it.
 	hashes map[string]int32
 	counts Counts
-	queues [numQueues]fifo // queues[NotQueued] stays empty
-	timers timerHeap
-	stats  stats
+	// transitions counts, per kind, how often jobs entered each status (acceptance included).
+	transitions Counts
+	queues      [numQueues]fifo // queues[NotQueued] stays empty
+	timers      timerHeap
+	stats       stats
 	// renumber updates a job's slot when a fifo compacts; made once, not per call.
 	renumber func(job, slot int32)
 	// scratch is a buffer for packing text, used under mu.
@@ -217,6 +219,7 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 		j.kind, j.status = f.kind, f.status
 		j.entered[f.status.Ordinal()] = at
 		s.counts[f.kind.Ordinal()][f.status.Ordinal()]++
+		s.transitions[f.kind.Ordinal()][f.status.Ordinal()]++
 		s.scratch = packText(s.scratch[:0], f.contentHash)
 		j.hash = string(s.scratch)
 		s.hashes[j.hash] = idx
@@ -283,6 +286,7 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 	if to := statusAfter[f.typ]; !to.IsZero() && to != j.status {
 		s.counts[k.Ordinal()][j.status.Ordinal()]--
 		s.counts[k.Ordinal()][to.Ordinal()]++
+		s.transitions[k.Ordinal()][to.Ordinal()]++
 		j.status = to
 		j.entered[to.Ordinal()] = at
 		switch to {

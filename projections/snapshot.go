@@ -61,24 +61,8 @@ func (s *Set) WriteSnapshot(w io.Writer) error {
 	b = append(b, "}"...)
 
 	// requests: counts, then jobs sorted by id
-	b = append(b, `,"counts":{`...)
-	for ki, k := range domain.Kinds() {
-		if ki > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, []byte(k.String()))
-		b = append(b, ":{"...)
-		for si, st := range domain.Statuses() {
-			if si > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, []byte(st.String()))
-			b = append(b, ':')
-			b = strconv.AppendInt(b, int64(s.counts.Of(k, st)), 10)
-		}
-		b = append(b, '}')
-	}
-	b = append(b, "}"...)
+	b = appendCounts(b, "counts", s.counts)
+	b = appendCounts(b, "transitions", s.transitions)
 
 	order := make([]int32, s.jobs.n)
 	for i := range order {
@@ -272,6 +256,8 @@ func (s *Set) appendStats(b []byte) []byte {
 			b = append(b, Stage(si).String()...)
 			b = append(b, `":{"count":`...)
 			b = strconv.AppendUint(b, ss.count, 10)
+			b = append(b, `,"sum":`...)
+			b = strconv.AppendInt(b, ss.sum, 10)
 			b = append(b, `,"ewma":`...)
 			b = strconv.AppendInt(b, int64(math.Round(ss.ewma)), 10)
 			b = append(b, `,"min":`...)
@@ -354,4 +340,29 @@ func appendJSONString(b []byte, s []byte) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendCounts appends `,"name":{kind:{status:n,...},...}` in the fixed order of kinds and
+// statuses.
+func appendCounts(b []byte, name string, c Counts) []byte {
+	b = append(b, ',')
+	b = appendJSONString(b, []byte(name))
+	b = append(b, ":{"...)
+	for ki, k := range domain.Kinds() {
+		if ki > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, []byte(k.String()))
+		b = append(b, ":{"...)
+		for si, st := range domain.Statuses() {
+			if si > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, []byte(st.String()))
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(c.Of(k, st)), 10)
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}')
 }

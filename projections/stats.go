@@ -59,6 +59,7 @@ func HistogramBounds() []time.Duration { return slices.Clone(histogramBounds[:])
 
 type stageStat struct {
 	count    uint64
+	sum      int64   // nanoseconds, all samples
 	ewma     float64 // nanoseconds
 	min, max int64   // nanoseconds
 	buckets  [numBuckets]uint64
@@ -71,6 +72,7 @@ func (s *stageStat) observe(d int64, alpha float64) {
 		d = 0
 	}
 	s.count++
+	s.sum += d
 	if s.count == 1 {
 		s.ewma, s.min, s.max = float64(d), d, d
 	} else {
@@ -87,6 +89,8 @@ func (s *stageStat) observe(d int64, alpha float64) {
 // StageStats summarises the observed durations of one stage for one kind.
 type StageStats struct {
 	Count uint64
+	// Sum is the total of every sample's duration (for a histogram's _sum).
+	Sum time.Duration
 	// EWMA is the exponentially weighted moving average (Config.DurationAlpha per sample).
 	EWMA     time.Duration
 	Min, Max time.Duration
@@ -95,7 +99,7 @@ type StageStats struct {
 }
 
 func (s *stageStat) view() StageStats {
-	return StageStats{Count: s.count, EWMA: time.Duration(s.ewma), Min: time.Duration(s.min), Max: time.Duration(s.max), Buckets: s.buckets}
+	return StageStats{Count: s.count, Sum: time.Duration(s.sum), EWMA: time.Duration(s.ewma), Min: time.Duration(s.min), Max: time.Duration(s.max), Buckets: s.buckets}
 }
 
 // window counts events per kind per second of event time over the last W seconds, in a ring of

@@ -67,11 +67,11 @@ func TestStageDurationsAreObservedPerKind(t *testing.T) {
 		h.receipt(id, base+11*time.Second)
 		h.do(id, domain.Complete{At: h.at(base + 13*time.Second), Result: domain.Result{PublicDecrypt: &domain.PublicDecryptResult{DecryptedValue: "0x01", Signatures: []string{}, ExtraData: "0x00"}}})
 	}
-	check := func(st Stage, count uint64, ewma, lo, hi time.Duration) {
+	check := func(st Stage, count uint64, ewma, lo, hi, sum time.Duration) {
 		t.Helper()
 		s := h.s.StageStats(domain.PublicDecrypt, st)
-		if s.Count != count || s.EWMA != ewma || s.Min != lo || s.Max != hi {
-			t.Fatalf("%s: %+v, want count %d, ewma %s, min %s, max %s", st, s, count, ewma, lo, hi)
+		if s.Count != count || s.EWMA != ewma || s.Min != lo || s.Max != hi || s.Sum != sum {
+			t.Fatalf("%s: %+v, want count %d, ewma %s, min %s, max %s, sum %s", st, s, count, ewma, lo, hi, sum)
 		}
 		var n uint64
 		for _, c := range s.Buckets {
@@ -81,10 +81,10 @@ func TestStageDurationsAreObservedPerKind(t *testing.T) {
 			t.Fatalf("%s: %d samples in the histogram, want %d", st, n, count)
 		}
 	}
-	check(StageReadinessCheck, 2, 3*time.Second, 2*time.Second, 4*time.Second)
-	check(StageReadiness, 2, 4*time.Second, 3*time.Second, 5*time.Second)
-	check(StageTxConfirm, 2, time.Second, time.Second, time.Second)
-	check(StageResponse, 2, 2*time.Second, 2*time.Second, 2*time.Second)
+	check(StageReadinessCheck, 2, 3*time.Second, 2*time.Second, 4*time.Second, 6*time.Second)
+	check(StageReadiness, 2, 4*time.Second, 3*time.Second, 5*time.Second, 8*time.Second)
+	check(StageTxConfirm, 2, time.Second, time.Second, time.Second, 2*time.Second)
+	check(StageResponse, 2, 2*time.Second, 2*time.Second, 2*time.Second, 4*time.Second)
 	if s := h.s.StageStats(domain.InputProof, StageResponse); s.Count != 0 {
 		t.Fatalf("input proofs observed %+v", s)
 	}
@@ -101,7 +101,7 @@ func TestANegativeStageDurationCountsAsZero(t *testing.T) {
 	var s stageStat
 	s.observe(-5, 0.1)
 	s.observe(10, 0.1)
-	if s.min != 0 || s.max != 10 || s.count != 2 || math.Abs(s.ewma-1) > 1e-9 {
+	if s.min != 0 || s.max != 10 || s.count != 2 || s.sum != 10 || math.Abs(s.ewma-1) > 1e-9 {
 		t.Fatalf("%+v", s)
 	}
 }
