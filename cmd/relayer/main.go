@@ -16,6 +16,7 @@ import (
 const usage = `relayer: an event-sourced relayer for confidential-computation requests
 
 Usage:
+  relayer serve   [--listen ADDR] [--config FILE] ...      run the HTTP API over the event store
   relayer demo    [--data-dir DIR] [--jobs N] [--seed S]   write a simulated history of N jobs
   relayer replay  --job ID [--json] [--data-dir DIR]       print one job's events as a timeline
   relayer replay  --all [--json] [--data-dir DIR]          stream the whole log, for audits
@@ -61,6 +62,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageErrorf("no command given")
 	}
 	switch args[0] {
+	case "serve":
+		return runServe(ctx, args[1:], stdout, stderr)
 	case "demo":
 		return runDemo(ctx, args[1:], stdout, stderr)
 	case "replay":

@@ -1,0 +1,234 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"relayer/domain"
+	"relayer/domain/retryafter"
+	"relayer/projections"
+)
+
+const jtToken = "s3cret-admin-token-for-tests"
+
+func jtAdmin(c *Config) { c.AdminToken = jtToken }
+
+func (e *jtEnv) admin(method string, body string) jtResponse {
+	e.t.Helper()
+	var b []byte
+	if body != "" {
+		b = []byte(body)
+	}
+	return e.do(method, "/admin/config", b, "Authorization", "Bearer "+jtToken)
+}
+
+// jtParams reads GET /admin/config's parameters by name.
+func jtParams(t *testing.T, res jtResponse) map[string]paramView {
+	t.Helper()
+	var list struct {
+		Params  []paramView `json:"params"`
+		Version int64       `json:"version"`
+	}
+	if err := json.Unmarshal(res.Env.Result, &list); err != nil {
+		t.Fatalf("%v: %s", err, res.Body)
+	}
+	out := map[string]paramView{}
+	for _, p := range list.Params {
+		out[p.Name] = p
+	}
+	return out
+}
+
+func TestTheAdminAPIIsOffWithoutAToken(t *testing.T) {
+	env := startJT(t)
+	env.do("GET", "/admin/config", nil).want(t, http.StatusForbidden, labelForbidden)
+	env.do("POST", "/admin/config", []byte(`{"param":"input_proof_throttler_tps","value":5}`), "Authorization", "Bearer x").want(t, http.StatusForbidden, labelForbidden)
+}
+
+func TestTheAdminAPIRefusesAMissingOrWrongTokenAndTakesTheRightOne(t *testing.T) {
+	env := startJT(t, jtAdmin)
+	env.do("GET", "/admin/config", nil).want(t, http.StatusUnauthorized, labelUnauthorized)
+	res := env.do("GET", "/admin/config", nil, "Authorization", "Bearer wrong")
+	res.want(t, http.StatusUnauthorized, labelUnauthorized)
+	if !strings.HasPrefix(res.Header.Get("WWW-Authenticate"), "Bearer") {
+		t.Fatalf("WWW-Authenticate %q", res.Header.Get("WWW-Authenticate"))
+	}
+	env.do("GET", "/admin/config", nil, "Authorization", "Basic "+jtToken).want(t, http.StatusUnauthorized, labelUnauthorized)
+	env.do("GET", "/admin/config", nil, "Authorization", "Bearer "+jtToken+"x").want(t, http.StatusUnauthorized, labelUnauthorized)
+	env.admin("GET", "").want(t, http.StatusOK, "")
+	if strings.Contains(env.logs.String(), jtToken) {
+		t.Fatal("the token appears in the log")
+	}
+}
+
+func TestTheAdminAPIListsEveryRuntimeParameterWithItsValueAndConstraint(t *testing.T) {
+	env := startJT(t, jtAdmin)
+	ps := jtParams(t, env.admin("GET", ""))
+	want := []string{paramReceiptBackoff, paramAdaptive, paramCapacity, paramShedMargin}
+	for _, p := range retryafter.DefaultConfig().Params() {
+		want = append(want, p.Name)
+	}
+	for _, p := range env.cfg.RateLimit.Params() {
+		want = append(want, rateLimitPrefix+p.Name)
+	}
+	for _, name := range want {
+		p, ok := ps[name]
+		if !ok {
+			t.Fatalf("%s is not listed", name)
+		}
+		if p.Constraint == "" || p.Value == nil {
+			t.Fatalf("%s: %+v", name, p)
+		}
+	}
+	if v := ps["input_proof_throttler_tps"].Value; v != 10.0 {
+		t.Fatalf("input_proof_throttler_tps %v", v)
+	}
+	if v := ps[paramAdaptive].Value; v != false {
+		t.Fatalf("adaptive %v", v)
+	}
+	if len(ps) != len(want) {
+		t.Fatalf("%d parameters listed, want %d", len(ps), len(want))
+	}
+}
+
+func TestAnAdminChangeIsRecordedWithWhoOldAndNewAppliedAtOnceAndSurvivesARestart(t *testing.T) {
+	env := startJT(t, jtAdmin)
+	for i := range 40 {
+		env.accept(domain.InputProof, uint64(i))
+	}
+	id := env.accept(domain.InputProof, 999) // TX position 40
+	before := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t)
+
+	res := env.admin("POST", `{"param":"input_proof_throttler_tps","value":0.5}`)
+	res.want(t, http.StatusOK, "")
+	var ch configChange
+	if err := json.Unmarshal(res.Env.Result, &ch); err != nil {
+		t.Fatal(err)
+	}
+	if ch.Param != "input_proof_throttler_tps" || string(ch.Old) != "10" || string(ch.New) != "0.5" || ch.Who == "" || strings.Contains(ch.Who, jtToken) {
+		t.Fatalf("change %+v", ch)
+	}
+	after := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t)
+	want := retryafter.Compute(env.srv.runtime().retry, retryafter.Input{Kind: retryafter.InputProof, Status: retryafter.Processing, Stage: retryafter.StageTxQueue, Position: 40, TxQueueLen: 41})
+	if after != want.Seconds || after <= before {
+		t.Fatalf("Retry-After %d after the change (before %d), want %d", after, before, want.Seconds)
+	}
+
+	// The change is in the log, as the config stream's ConfigChanged.
+	var events []domain.ConfigChanged
+	for rec, err := range env.store.ReadStream(context.Background(), domain.ConfigStream, 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := projections.NewCodec().Decode(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, v.(domain.ConfigChanged))
+	}
+	if len(events) != 1 || events[0].Param != "input_proof_throttler_tps" || string(events[0].Old) != "10" || string(events[0].New) != "0.5" || events[0].Who != ch.Who {
+		t.Fatalf("config stream: %+v", events)
+	}
+
+	// More kinds of change: the backoff table, the adaptive switch, load shedding, a rate limit.
+	env.admin("POST", `{"param":"receipt_backoff","value":[{"elapsed_ms":0,"retry_seconds":2},{"elapsed_ms":30000,"retry_seconds":20}]}`).want(t, http.StatusOK, "")
+	env.admin("POST", `{"param":"retry_after_adaptive","value":true}`).want(t, http.StatusOK, "")
+	env.admin("POST", `{"param":"queue_capacity","value":5000}`).want(t, http.StatusOK, "")
+	env.admin("POST", `{"param":"nominal_tx_confirmation_ms","value":250}`).want(t, http.StatusOK, "")
+	env.admin("POST", `{"param":"rate_limit.write.rolling_limit","value":7}`).want(t, http.StatusOK, "")
+	if got := env.srv.limiter.Config().Limits(0).RollingLimit; got != 7 {
+		t.Fatalf("the limiter's write rolling limit is %d, want 7", got)
+	}
+
+	env.restart()
+	rt := env.srv.runtime()
+	if rt.retry.InputProofTPS != 0.5 || !rt.adaptive || rt.capacity != 5000 || rt.retry.TxConfirmationMs != 250 ||
+		len(rt.retry.ReceiptBackoff) != 2 || rt.retry.ReceiptBackoff[1].RetrySeconds != 20 {
+		t.Fatalf("after a restart the runtime configuration is %+v", rt)
+	}
+	if got := env.srv.limiter.Config().Limits(0).RollingLimit; got != 7 {
+		t.Fatalf("after a restart the limiter's write rolling limit is %d, want 7", got)
+	}
+	ps := jtParams(t, env.admin("GET", ""))
+	if ps["input_proof_throttler_tps"].Value != 0.5 || ps[paramCapacity].Value != 5000.0 {
+		t.Fatalf("listed after a restart: %+v %+v", ps["input_proof_throttler_tps"], ps[paramCapacity])
+	}
+}
+
+func TestTheAdminAPIRefusesInvalidChangesListingEveryProblem(t *testing.T) {
+	env := startJT(t, jtAdmin)
+	cases := []struct {
+		name, body, label string
+		fields            []string
+	}{
+		{"out of range", `{"param":"input_proof_throttler_tps","value":0}`, domain.LabelValidationFailed, []string{"input_proof_throttler_tps"}},
+		{"not a number", `{"param":"retry_after_safety_margin","value":"high"}`, domain.LabelValidationFailed, []string{"retry_after_safety_margin"}},
+		{"min above max", `{"param":"retry_after_min_seconds","value":400}`, domain.LabelValidationFailed, []string{"retry_after_min_seconds"}},
+		{"unknown parameter", `{"param":"warp_speed","value":9}`, domain.LabelValidationFailed, []string{"param"}},
+		{"unknown fields", `{"param":"input_proof_throttler_tps","value":5,"who":"me","force":true}`, domain.LabelValidationFailed, []string{"force", "who"}},
+		{"missing value", `{"param":"input_proof_throttler_tps"}`, domain.LabelMissingFields, []string{"value"}},
+		{"missing both", `{}`, domain.LabelMissingFields, []string{"param", "value"}},
+		{"not JSON", `{"param":`, domain.LabelMalformedJSON, nil},
+		{"a bad backoff table", `{"param":"receipt_backoff","value":[{"elapsed_ms":5,"retry_seconds":0},{"elapsed_ms":1,"retry_seconds":4}]}`,
+			domain.LabelValidationFailed, []string{"receipt_backoff[0].elapsed_ms", "receipt_backoff[0].retry_seconds", "receipt_backoff[1].elapsed_ms"}},
+		{"a backoff table of the wrong shape", `{"param":"receipt_backoff","value":{"elapsed_ms":0}}`, domain.LabelValidationFailed, []string{"receipt_backoff"}},
+		{"a margin at the capacity", `{"param":"queue_shed_margin","value":100000}`, domain.LabelValidationFailed, []string{"queue_shed_margin"}},
+		{"adaptive not a boolean", `{"param":"retry_after_adaptive","value":"yes"}`, domain.LabelValidationFailed, []string{"retry_after_adaptive"}},
+		{"a negative rate limit", `{"param":"rate_limit.rolling_limit","value":-3}`, domain.LabelValidationFailed, []string{"rate_limit.rolling_limit"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := env.admin("POST", c.body)
+			res.want(t, http.StatusBadRequest, c.label)
+			var got []string
+			for _, d := range res.Env.Error.Details {
+				got = append(got, d.Field)
+				if d.Issue == "" {
+					t.Fatalf("an empty issue: %s", res.Body)
+				}
+			}
+			for _, f := range c.fields {
+				found := false
+				for _, g := range got {
+					found = found || g == f
+				}
+				if !found {
+					t.Fatalf("details %v do not name %s: %s", got, f, res.Body)
+				}
+			}
+		})
+	}
+	if n := env.countEvents("ConfigChanged"); n != 0 {
+		t.Fatalf("refused changes appended %d events", n)
+	}
+	if rt := env.srv.runtime(); rt.retry.InputProofTPS != 10 || rt.retry.MinSeconds != 1 {
+		t.Fatalf("a refused change was applied: %+v", rt.retry)
+	}
+}
+
+func TestAnAdminChangeOnAStaleInstanceFoldsTheOtherInstancesChangesFirst(t *testing.T) {
+	env := startJT(t, jtAdmin)
+	// A second instance over the same store.
+	other, err := New(context.Background(), env.cfg, Deps{Store: env.store, Projections: env.set, Now: env.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.admin("POST", `{"param":"user_decrypt_throttler_tps","value":3}`).want(t, http.StatusOK, "")
+	// other has not seen the change: its append expects the stream to be empty, conflicts,
+	// folds the change and appends after it.
+	ts := httptest.NewServer(other.Handler())
+	defer ts.Close()
+	res := jtDo(t, http.DefaultClient, ts.URL, "POST", "/admin/config", []byte(`{"param":"public_decrypt_throttler_tps","value":4}`), "Authorization", "Bearer "+jtToken)
+	res.want(t, http.StatusOK, "")
+	rt := other.runtime()
+	if rt.retry.UserDecryptTPS != 3 || rt.retry.PublicDecryptTPS != 4 {
+		t.Fatalf("stale instance's runtime: %+v", rt.retry)
+	}
+	if n := env.countEvents("ConfigChanged"); n != 2 {
+		t.Fatalf("%d changes recorded, want 2", n)
+	}
+}

@@ -1,0 +1,189 @@
+package api
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"relayer/domain"
+)
+
+// The API's benchmarks run real HTTP over loopback with benchConns keep-alive connections, one
+// client goroutine each, against a real SQLite store and real projections. Run them with
+//
+//	go test -run '^$' -bench . -benchtime 100000x ./api/
+//
+// Each reports requests per second (req/s) and the latency percentiles of one request as the
+// client sees it (p50-µs, p99-µs).
+
+const benchConns = 64
+
+// benchClient is a client with benchConns keep-alive connections.
+func benchClient() *http.Client {
+	return &http.Client{Transport: &http.Transport{
+		MaxIdleConns: benchConns, MaxIdleConnsPerHost: benchConns, MaxConnsPerHost: benchConns,
+		IdleConnTimeout: time.Minute, DisableCompression: true,
+	}}
+}
+
+// loadResult is what one load measured.
+type loadResult struct {
+	n        int
+	elapsed  time.Duration
+	p50, p99 time.Duration
+}
+
+func (r loadResult) perSecond() float64 { return float64(r.n) / r.elapsed.Seconds() }
+
+// add sums two loads; their latency percentiles are combined weighted by their counts.
+func (r loadResult) add(o loadResult) loadResult {
+	if r.n == 0 {
+		return o
+	}
+	w := func(a, b time.Duration) time.Duration {
+		return time.Duration((float64(a)*float64(r.n) + float64(b)*float64(o.n)) / float64(r.n+o.n))
+	}
+	return loadResult{n: r.n + o.n, elapsed: r.elapsed + o.elapsed, p50: w(r.p50, o.p50), p99: w(r.p99, o.p99)}
+}
+
+// benchRounds is how many rounds BenchmarkGetStatus alternates its two loads in.
+const benchRounds = 10
+
+// runLoad sends n requests from benchConns goroutines; req builds the i-th request and want is
+// the status code every answer must have.
+func runLoad(b testing.TB, c *http.Client, n int, req func(i int) *http.Request, want int) loadResult {
+	b.Helper()
+	var next atomic.Int64
+	lat := make([][]time.Duration, benchConns)
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	start := time.Now()
+	for g := range benchConns {
+		wg.Go(func() {
+			mine := make([]time.Duration, 0, n/benchConns+1)
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					break
+				}
+				t0 := time.Now()
+				res, err := c.Do(req(i))
+				if err != nil {
+					failed.Store(err.Error())
+					break
+				}
+				_, _ = io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				mine = append(mine, time.Since(t0))
+				if res.StatusCode != want {
+					failed.Store(fmt.Sprintf("status %d, want %d", res.StatusCode, want))
+					break
+				}
+			}
+			lat[g] = mine
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if f := failed.Load(); f != nil {
+		b.Fatal(f)
+	}
+	all := slices.Concat(lat...)
+	slices.Sort(all)
+	pct := func(p float64) time.Duration {
+		if len(all) == 0 {
+			return 0
+		}
+		return all[min(len(all)-1, int(p*float64(len(all))))]
+	}
+	return loadResult{n: n, elapsed: elapsed, p50: pct(0.50), p99: pct(0.99)}
+}
+
+func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+
+// BenchmarkGetStatus polls pending jobs (202 with Retry-After, the hot path of a polling client)
+// and, in the same run and with the same load, a trivial handler writing a small fixed JSON
+// envelope; it reports both rates and their ratio.
+func BenchmarkGetStatus(b *testing.B) {
+	env := startJT(b)
+	const jobs = 2000
+	paths := make([]string, jobs)
+	for i := range jobs {
+		k := allKinds()[i%3]
+		paths[i] = "/v2/" + k.String() + "/" + env.accept(k, uint64(i)).String()
+	}
+	trivialBody := []byte(`{"status":"queued","requestId":"00000000-0000-4000-8000-000000000000","result":{"jobId":"00000000-0000-4000-8000-000000000001"}}` + "\n")
+	trivial := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusAccepted)
+		_, _ = w.Write(trivialBody)
+	}))
+	defer trivial.Close()
+	c := benchClient()
+	defer c.CloseIdleConnections()
+	get := func(base string) func(i int) *http.Request {
+		return func(i int) *http.Request {
+			r, _ := http.NewRequest("GET", base+paths[i%jobs], nil)
+			return r
+		}
+	}
+	// Warm up both servers' connections.
+	runLoad(b, c, 2*benchConns, get(trivial.URL), http.StatusAccepted)
+	runLoad(b, c, 2*benchConns, get(env.ts.URL), http.StatusAccepted)
+
+	// The two loads alternate in rounds, so that a change in what else the machine does
+	// weighs on both alike and the ratio stays fair.
+	b.ResetTimer()
+	var tr, st loadResult
+	for r := range benchRounds {
+		n := b.N / benchRounds
+		if r < b.N%benchRounds {
+			n++
+		}
+		tr = tr.add(runLoad(b, c, n, get(trivial.URL), http.StatusAccepted))
+		st = st.add(runLoad(b, c, n, get(env.ts.URL), http.StatusAccepted))
+	}
+	b.StopTimer()
+	b.ReportMetric(st.perSecond(), "req/s")
+	b.ReportMetric(us(st.p50), "p50-µs")
+	b.ReportMetric(us(st.p99), "p99-µs")
+	b.ReportMetric(tr.perSecond(), "trivial-req/s")
+	b.ReportMetric(us(tr.p50), "trivial-p50-µs")
+	b.ReportMetric(us(tr.p99), "trivial-p99-µs")
+	b.ReportMetric(st.perSecond()/tr.perSecond(), "ratio")
+}
+
+// BenchmarkPostDurable submits distinct input proofs (no deduplication): each is a reservation
+// and an acceptance appended durably, then waited for in the projections, before its 202.
+func BenchmarkPostDurable(b *testing.B) {
+	// No load shedding: nothing drains the queue here.
+	env := startJT(b, func(c *Config) { c.QueueCapacity = MaxQueueCapacity })
+	c := benchClient()
+	defer c.CloseIdleConnections()
+	var round atomic.Int64
+	post := func(i int) *http.Request {
+		body := fmt.Appendf(nil, `{"contractChainId":1337,"contractAddress":"0x0000000000000000000000000000000000000002","userAddress":"0x0000000000000000000000000000000000000003","ciphertextWithInputVerification":"0b%08x%016x","extraData":"0x00"}`, round.Load(), i)
+		r, _ := http.NewRequest("POST", env.ts.URL+"/v2/input-proof", bytes.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		return r
+	}
+	runLoad(b, c, 2*benchConns, post, http.StatusAccepted)
+	round.Add(1)
+	b.ResetTimer()
+	st := runLoad(b, c, b.N, post, http.StatusAccepted)
+	b.StopTimer()
+	round.Add(1)
+	b.ReportMetric(st.perSecond(), "req/s")
+	b.ReportMetric(us(st.p50), "p50-µs")
+	b.ReportMetric(us(st.p99), "p99-µs")
+	if n := env.set.Counts().InStatus(domain.Processing); n < b.N {
+		b.Fatalf("%d jobs in the projections after %d submissions", n, b.N)
+	}
+}

@@ -1,0 +1,222 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"relayer/api/ratelimit"
+	"relayer/domain"
+	"relayer/domain/retryafter"
+)
+
+// Defaults of DefaultConfig.
+const (
+	// DefaultMaxBodyBytes bounds a submission's body: larger ones are refused with 413.
+	DefaultMaxBodyBytes = 1 << 20
+	// DefaultAcceptWait bounds how long a POST waits for the projections to show the job it
+	// accepted before it answers (it answers 202 either way: the job is durable).
+	DefaultAcceptWait = 2 * time.Second
+	// DefaultReservationWait bounds how long a POST that lost the race for a content hash waits
+	// for the winner's job to appear before it accepts the reserved job itself.
+	DefaultReservationWait = time.Second
+	// DefaultQueueCapacity is the length of the queue a new job joins (the readiness queue for
+	// decrypts, the TX queue for input proofs) at which submissions are shed with 429.
+	DefaultQueueCapacity = 100_000
+	// DefaultShedMargin is subtracted from the capacity: shedding starts at capacity - margin.
+	DefaultShedMargin = 0
+
+	DefaultReadHeaderTimeout = 5 * time.Second
+	DefaultReadTimeout       = 30 * time.Second
+	DefaultWriteTimeout      = 30 * time.Second
+	DefaultIdleTimeout       = 120 * time.Second
+	DefaultShutdownTimeout   = 10 * time.Second
+	DefaultMaxHeaderBytes    = 64 << 10
+)
+
+// Limits of a valid Config.
+const (
+	MaxQueueCapacity = 100_000_000
+	maxBodyLimit     = 64 << 20
+	maxWait          = time.Minute
+)
+
+// Config sets the API's limits, timeouts and parameters. Start from DefaultConfig; Validate lists
+// every problem at once.
+type Config struct {
+	// Validation is what request bodies are checked against: the host chain ids (at least one)
+	// and the payload limits.
+	Validation domain.ValidationConfig
+	// MaxBodyBytes bounds a submission's body (413 request_too_large beyond it).
+	MaxBodyBytes int64
+	// AcceptWait bounds the wait for the projections after an accepted submission.
+	AcceptWait time.Duration
+	// ReservationWait bounds the wait of a submission that lost the content-hash race for the
+	// winner's job to become visible.
+	ReservationWait time.Duration
+
+	// QueueCapacity and ShedMargin: a submission that would start a new job is refused with 429
+	// rate_limited when the queue it would join holds QueueCapacity - ShedMargin jobs or more.
+	// Both are runtime parameters (queue_capacity, queue_shed_margin).
+	QueueCapacity int
+	ShedMargin    int
+
+	// RetryAfter is the Retry-After policy's parameters, changeable at run time.
+	RetryAfter retryafter.Config
+	// AdaptiveRetryAfter feeds the policy with the drain rates and stage durations the stats
+	// projection observed (retry_after_adaptive at run time).
+	AdaptiveRetryAfter bool
+
+	// RateLimit is the inbound per-client limiter's configuration (its limits at 0 turn it off).
+	RateLimit ratelimit.Config
+
+	// AdminToken is the bearer token of /admin; empty turns the admin API off (403). It is never
+	// logged, printed or stored.
+	AdminToken string
+
+	// HTTP hardens the server (see Server.HTTPServer).
+	HTTP HTTPConfig
+}
+
+// HTTPConfig are the http.Server's timeouts and limits.
+type HTTPConfig struct {
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout and WriteTimeout bound a whole request and response; streams (Server-Sent
+	// Events) clear both for their own connection.
+	ReadTimeout  time.Duration
+	WriteTimeout time.Duration
+	IdleTimeout  time.Duration
+	// ShutdownTimeout bounds the graceful shutdown: requests still running then are cut.
+	ShutdownTimeout time.Duration
+	MaxHeaderBytes  int
+}
+
+// DefaultConfig returns the defaults: the development host chain 1337, 1 MiB bodies, the seed's
+// Retry-After parameters (not adaptive), the rate limiter's defaults, no admin token.
+func DefaultConfig() Config {
+	return Config{
+		Validation:      domain.ValidationConfig{HostChainIDs: []uint64{1337}},
+		MaxBodyBytes:    DefaultMaxBodyBytes,
+		AcceptWait:      DefaultAcceptWait,
+		ReservationWait: DefaultReservationWait,
+		QueueCapacity:   DefaultQueueCapacity,
+		ShedMargin:      DefaultShedMargin,
+		RetryAfter:      retryafter.DefaultConfig(),
+		RateLimit:       ratelimit.DefaultConfig(),
+		HTTP: HTTPConfig{
+			ReadHeaderTimeout: DefaultReadHeaderTimeout,
+			ReadTimeout:       DefaultReadTimeout,
+			WriteTimeout:      DefaultWriteTimeout,
+			IdleTimeout:       DefaultIdleTimeout,
+			ShutdownTimeout:   DefaultShutdownTimeout,
+			MaxHeaderBytes:    DefaultMaxHeaderBytes,
+		},
+	}
+}
+
+// Problem is one thing wrong with a Config: the setting's name and what is wrong with it.
+type Problem struct {
+	Field string `json:"field"`
+	Issue string `json:"issue"`
+}
+
+// ConfigError lists every problem Validate found.
+type ConfigError struct{ Problems []Problem }
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString("invalid API configuration:")
+	for _, p := range e.Problems {
+		b.WriteString("\n  ")
+		b.WriteString(p.Field)
+		b.WriteString(": ")
+		b.WriteString(p.Issue)
+	}
+	return b.String()
+}
+
+// Validate reports every problem of c at once as a *ConfigError; nil if c is usable. Names are
+// those of the YAML configuration (see cmd/relayer serve).
+func (c Config) Validate() error {
+	var ps []Problem
+	add := func(field, format string, args ...any) {
+		ps = append(ps, Problem{Field: field, Issue: fmt.Sprintf(format, args...)})
+	}
+	if err := c.Validation.Validate(); err != nil {
+		add("host_chain_ids", "%v", strings.TrimPrefix(err.Error(), domain.ErrInvalidValidationConfig.Error()+": "))
+	}
+	if c.MaxBodyBytes < 1 || c.MaxBodyBytes > maxBodyLimit {
+		add("api.max_body_bytes", "must be 1 <= value <= %d, got %d", maxBodyLimit, c.MaxBodyBytes)
+	}
+	durations := []struct {
+		name   string
+		v      time.Duration
+		lo, hi time.Duration
+	}{
+		{"api.accept_wait", c.AcceptWait, time.Millisecond, maxWait},
+		{"api.reservation_wait", c.ReservationWait, time.Millisecond, maxWait},
+		{"http.read_header_timeout", c.HTTP.ReadHeaderTimeout, time.Millisecond, time.Hour},
+		{"http.read_timeout", c.HTTP.ReadTimeout, time.Millisecond, time.Hour},
+		{"http.write_timeout", c.HTTP.WriteTimeout, time.Millisecond, time.Hour},
+		{"http.idle_timeout", c.HTTP.IdleTimeout, time.Millisecond, time.Hour},
+		{"http.shutdown_timeout", c.HTTP.ShutdownTimeout, time.Millisecond, time.Hour},
+	}
+	for _, d := range durations {
+		if d.v < d.lo || d.v > d.hi {
+			add(d.name, "must be a duration from %s to %s, got %s", d.lo, d.hi, d.v)
+		}
+	}
+	if c.HTTP.MaxHeaderBytes < 1<<10 || c.HTTP.MaxHeaderBytes > 1<<20 {
+		add("http.max_header_bytes", "must be 1024 <= value <= 1048576, got %d", c.HTTP.MaxHeaderBytes)
+	}
+	if issue := capacityIssue(c.QueueCapacity); issue != "" {
+		add("api.queue_capacity", "%s", issue)
+	}
+	if issue := marginIssue(c.ShedMargin, c.QueueCapacity); issue != "" {
+		add("api.queue_shed_margin", "%s", issue)
+	}
+	if err := c.RetryAfter.Validate(); err != nil {
+		var ve *retryafter.ValidationError
+		if errors.As(err, &ve) {
+			for _, p := range ve.Problems {
+				add("retry_after."+p.Param, "%s", p.Issue)
+			}
+		} else {
+			add("retry_after", "%v", err)
+		}
+	}
+	if err := c.RateLimit.Validate(); err != nil {
+		var ve *ratelimit.ValidationError
+		if errors.As(err, &ve) {
+			for _, p := range ve.Problems {
+				add("rate_limit."+p.Param, "%s", p.Issue)
+			}
+		} else {
+			add("rate_limit", "%v", err)
+		}
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	return &ConfigError{Problems: ps}
+}
+
+const (
+	capacityConstraint = "whole number, 1 <= value <= 100000000"
+	marginConstraint   = "whole number, 0 <= value < queue_capacity"
+)
+
+func capacityIssue(v int) string {
+	if v < 1 || v > MaxQueueCapacity {
+		return fmt.Sprintf("must be a %s, got %d", capacityConstraint, v)
+	}
+	return ""
+}
+
+func marginIssue(margin, capacity int) string {
+	if margin < 0 || margin >= max(capacity, 1) {
+		return fmt.Sprintf("must be a %s (%d), got %d", marginConstraint, capacity, margin)
+	}
+	return ""
+}

@@ -1,0 +1,155 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"runtime"
+	"runtime/debug"
+	"time"
+
+	"relayer/eventstore"
+)
+
+// DefaultMaxProjectionLag is how far, in global positions, the projections may trail the log's
+// head before /healthz reports the relayer degraded (503): status queries would answer from a
+// stale picture.
+const DefaultMaxProjectionLag = 10_000
+
+// Health statuses, overall and per dependency.
+const (
+	healthOK       = "ok"
+	healthDegraded = "degraded"
+	healthDown     = "down"
+)
+
+// healthReport is the body of GET /healthz.
+type healthReport struct {
+	// Status is ok (200), degraded (503: the projections trail the log by more than maxLag) or
+	// down (503: the store cannot be read).
+	Status      string            `json:"status"`
+	Store       storeHealth       `json:"store"`
+	Projections projectionsHealth `json:"projections"`
+	Time        time.Time         `json:"time"`
+}
+
+type storeHealth struct {
+	// Status is ok or down.
+	Status string `json:"status"`
+	// Head is the position of the log's last event (omitted when the store is down).
+	Head *uint64 `json:"head,omitempty"`
+	// LatencyMs is how long the store took to answer (or to fail).
+	LatencyMs float64 `json:"latencyMs"`
+	// Error says why the store is down, in general terms (the details are in the logs).
+	Error string `json:"error,omitempty"`
+}
+
+type projectionsHealth struct {
+	// Status is ok, degraded (lagging beyond MaxLag) or unknown (the head cannot be read).
+	Status   string `json:"status"`
+	Position uint64 `json:"position"`
+	// Lag is head - position (omitted when the head is unknown).
+	Lag    *uint64 `json:"lag,omitempty"`
+	MaxLag uint64  `json:"maxLag"`
+}
+
+func (s *Server) maxLagFor(r *http.Request) uint64 {
+	if t := tuningOf(r.Context()); t.maxLagSet {
+		return t.maxLag
+	}
+	return DefaultMaxProjectionLag
+}
+
+// healthz answers GET /healthz: whether the store answers for its head within a second, and how
+// far the projections trail it. 200 when both are fine, 503 otherwise; the body says which.
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	rep := healthReport{Status: healthOK, Time: s.now().UTC()}
+	rep.Projections.MaxLag = s.maxLagFor(r)
+	// The position before the head, as for the metrics: the lag is never understated.
+	pos := s.set.Position()
+	rep.Projections.Position = uint64(pos)
+
+	ctx, cancel := context.WithTimeout(r.Context(), headTimeout)
+	defer cancel()
+	start := time.Now()
+	head, err := s.store.Head(ctx)
+	rep.Store.LatencyMs = float64(time.Since(start).Microseconds()) / 1000
+	if err != nil {
+		rep.Status, rep.Store.Status, rep.Projections.Status = healthDown, healthDown, "unknown"
+		switch {
+		case errors.Is(err, eventstore.ErrClosed):
+			rep.Store.Error = "the event store is closed"
+		case errors.Is(err, context.DeadlineExceeded):
+			rep.Store.Error = "the event store did not answer in " + headTimeout.String()
+		default:
+			rep.Store.Error = "the event store cannot be read"
+		}
+		if r.Context().Err() == nil {
+			s.log.Warn("health check: the event store cannot be read", "request_id", requestID(r), "err", err)
+		}
+	} else {
+		h, l := uint64(head), lag(head, pos)
+		rep.Store.Status, rep.Store.Head = healthOK, &h
+		rep.Projections.Lag = &l
+		rep.Projections.Status = healthOK
+		if l > rep.Projections.MaxLag {
+			rep.Status, rep.Projections.Status = healthDegraded, healthDegraded
+		}
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	code := http.StatusOK
+	if rep.Status != healthOK {
+		code = http.StatusServiceUnavailable
+	}
+	writeJSON(w, code, rep)
+}
+
+// liveness answers GET /liveness: 200 {"status":"alive"} whenever the process serves HTTP. It
+// checks nothing else, so an orchestrator restarts the process only when it is truly stuck.
+func (s *Server) liveness(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]string{"status": "alive"})
+}
+
+// versionInfo is the body of GET /version.
+type versionInfo struct {
+	// Version is the main module's version ("(devel)" for a build from a work tree).
+	Version string `json:"version"`
+	Module  string `json:"module,omitempty"`
+	// Revision, RevisionTime and Modified are the VCS state the binary was built from, when the
+	// build recorded it (go build -buildvcs).
+	Revision     string `json:"revision,omitempty"`
+	RevisionTime string `json:"revisionTime,omitempty"`
+	Modified     *bool  `json:"modified,omitempty"`
+	GoVersion    string `json:"goVersion"`
+}
+
+// buildVersion reads the build information the Go toolchain embeds in the binary.
+func buildVersion() versionInfo {
+	v := versionInfo{Version: "unknown", GoVersion: runtime.Version()}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	v.Module, v.GoVersion = bi.Main.Path, bi.GoVersion
+	if bi.Main.Version != "" {
+		v.Version = bi.Main.Version
+	}
+	for _, st := range bi.Settings {
+		switch st.Key {
+		case "vcs.revision":
+			v.Revision = st.Value
+		case "vcs.time":
+			v.RevisionTime = st.Value
+		case "vcs.modified":
+			m := st.Value == "true"
+			v.Modified = &m
+		}
+	}
+	return v
+}
+
+// version answers GET /version with the build's version, VCS revision and Go version.
+func (s *Server) version(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, buildVersion())
+}

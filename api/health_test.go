@@ -1,0 +1,137 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"testing"
+
+	"relayer/domain"
+	"relayer/projections"
+)
+
+// opHealth is GET /healthz's body as the tests read it.
+type opHealth struct {
+	Status string `json:"status"`
+	Store  struct {
+		Status string  `json:"status"`
+		Head   *uint64 `json:"head"`
+		Error  string  `json:"error"`
+	} `json:"store"`
+	Projections struct {
+		Status   string  `json:"status"`
+		Position uint64  `json:"position"`
+		Lag      *uint64 `json:"lag"`
+		MaxLag   uint64  `json:"maxLag"`
+	} `json:"projections"`
+}
+
+func opGetHealth(t *testing.T, h http.Handler, tuning opsTuning) (int, opHealth) {
+	t.Helper()
+	req := httptest.NewRequestWithContext(context.WithValue(t.Context(), opsTuningKey{}, tuning), http.MethodGet, "/healthz", nil)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var got opHealth
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+		t.Fatalf("%v: %s", err, rec.Body)
+	}
+	return rec.Code, got
+}
+
+func TestHealthIsOKWhenTheStoreAnswersAndTheProjectionsAreCaughtUp(t *testing.T) {
+	env := startOps(t, opsTuning{})
+	env.lifecycle(domain.InputProof, 1)
+	code, _, body := env.get("/healthz")
+	var got opHealth
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatal(err)
+	}
+	head := uint64(env.head())
+	if code != http.StatusOK || got.Status != "ok" || got.Store.Status != "ok" || got.Store.Head == nil || *got.Store.Head != head ||
+		got.Projections.Status != "ok" || got.Projections.Position != head || got.Projections.Lag == nil || *got.Projections.Lag != 0 ||
+		got.Projections.MaxLag != DefaultMaxProjectionLag {
+		t.Fatalf("%d %s", code, body)
+	}
+}
+
+func TestHealthIsDegradedWith503WhenTheProjectionsTrailTheLogBeyondTheThreshold(t *testing.T) {
+	env := startOps(t, opsTuning{})
+	for n := range 3 {
+		env.lifecycle(domain.PublicDecrypt, n)
+	}
+	// A server whose projections never followed the log: they trail it by the whole log.
+	stale, err := projections.New(projections.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(t.Context(), opConfig(), Deps{Store: env.store, Projections: stale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := uint64(env.head())
+
+	code, got := opGetHealth(t, srv.Handler(), opsTuning{maxLag: head - 1, maxLagSet: true})
+	if code != http.StatusServiceUnavailable || got.Status != "degraded" || got.Store.Status != "ok" ||
+		got.Projections.Status != "degraded" || got.Projections.Lag == nil || *got.Projections.Lag != head {
+		t.Fatalf("%d %+v", code, got)
+	}
+	// At the threshold itself it is still fine.
+	if code, got := opGetHealth(t, srv.Handler(), opsTuning{maxLag: head, maxLagSet: true}); code != http.StatusOK || got.Status != "ok" {
+		t.Fatalf("%d %+v", code, got)
+	}
+}
+
+func TestHealthIsDownWith503WhenTheStoreIsClosed(t *testing.T) {
+	store := opOpenStore(t)
+	set, err := projections.New(projections.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(t.Context(), opConfig(), Deps{Store: store, Projections: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, got := opGetHealth(t, srv.Handler(), opsTuning{}); code != http.StatusOK || got.Status != "ok" {
+		t.Fatalf("before closing: %d %+v", code, got)
+	}
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	code, got := opGetHealth(t, srv.Handler(), opsTuning{})
+	if code != http.StatusServiceUnavailable || got.Status != "down" || got.Store.Status != "down" || got.Store.Head != nil ||
+		got.Store.Error == "" || got.Projections.Status != "unknown" || got.Projections.Lag != nil {
+		t.Fatalf("%d %+v", code, got)
+	}
+	// Liveness does not depend on the store.
+	rec := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/liveness", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("liveness with a closed store: %d", rec.Code)
+	}
+}
+
+func TestLivenessAlwaysAnswersAlive(t *testing.T) {
+	env := startOps(t, opsTuning{})
+	code, h, body := env.get("/liveness")
+	var got map[string]string
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if code != http.StatusOK || h.Get("Content-Type") != "application/json" || len(got) != 1 || got["status"] != "alive" {
+		t.Fatalf("%d %s", code, body)
+	}
+}
+
+func TestVersionReportsTheBuildAndGoVersion(t *testing.T) {
+	env := startOps(t, opsTuning{})
+	code, _, body := env.get("/version")
+	var got versionInfo
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if code != http.StatusOK || got.Version == "" || got.GoVersion != runtime.Version() || got.Module != "relayer" {
+		t.Fatalf("%d %s", code, body)
+	}
+}

@@ -1,0 +1,669 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"relayer/api/ratelimit"
+	"relayer/domain"
+	"relayer/domain/retryafter"
+	"relayer/eventstore"
+	"relayer/projections"
+)
+
+// Labels the API answers with besides the domain's (domain.Label*).
+const (
+	labelNotFound    = "not_found"
+	labelRateLimited = "rate_limited"
+	labelTooLarge    = "request_too_large"
+	labelInternal    = domain.LabelInternalServerError
+)
+
+// maxCorrelationID bounds an X-Correlation-ID header.
+const maxCorrelationID = 128
+
+// jobRoutes are the v2 endpoints: submit and poll the three request kinds. Both go through the
+// inbound rate limiter.
+func (s *Server) jobRoutes() []Route {
+	var rs []Route
+	for _, k := range []domain.Kind{domain.InputProof, domain.PublicDecrypt, domain.UserDecrypt} {
+		rs = append(rs,
+			Route{Method: http.MethodPost, Pattern: "/v2/" + k.String(), Name: "submit " + k.String(), handler: s.limited(s.submit(k))},
+			Route{Method: http.MethodGet, Pattern: "/v2/" + k.String() + "/{jobId}", Name: "poll " + k.String(), handler: s.limited(s.poll(k))},
+		)
+	}
+	return rs
+}
+
+// limited puts h behind the inbound rate limiter.
+func (s *Server) limited(h http.HandlerFunc) http.HandlerFunc {
+	if s.limiter == nil {
+		return h
+	}
+	return s.limiter.Middleware(h).ServeHTTP
+}
+
+// kinds of retryafter by domain.Kind.Ordinal, and statuses by domain.Status.Ordinal: the two
+// packages name them alike and are mapped by name once.
+var (
+	raKinds    [3]retryafter.Kind
+	raStatuses [domain.NumStatuses]retryafter.Status
+	// resultKeys are the members of domain.Result's JSON, by kind ordinal, as the prefix of a
+	// result's JSON: `{"inputProof":`.
+	resultKeys [3]string
+	// queuedOf is where a new job of each kind waits first.
+	queuedOf [3]projections.Queue
+)
+
+func init() {
+	for _, k := range domain.Kinds() {
+		rk, err := retryafter.ParseKind(k.String())
+		if err != nil {
+			panic(err)
+		}
+		raKinds[k.Ordinal()] = rk
+		if k.NeedsReadiness() {
+			queuedOf[k.Ordinal()] = projections.ReadinessQueue
+		} else {
+			queuedOf[k.Ordinal()] = projections.TxQueue
+		}
+	}
+	for _, st := range domain.Statuses() {
+		rs, err := retryafter.ParseStatus(st.String())
+		if err != nil {
+			panic(err)
+		}
+		raStatuses[st.Ordinal()] = rs
+	}
+	resultKeys[domain.InputProof.Ordinal()] = `{"inputProof":`
+	resultKeys[domain.PublicDecrypt.Ordinal()] = `{"publicDecrypt":`
+	resultKeys[domain.UserDecrypt.Ordinal()] = `{"userDecrypt":`
+}
+
+// stageOf maps a projections queue onto the decrypt row of the seed's table.
+func stageOf(q projections.Queue) retryafter.Stage {
+	switch q {
+	case projections.ReadinessQueue:
+		return retryafter.StageReadinessQueue
+	case projections.ReadinessInProgress:
+		return retryafter.StageReadinessInProgress
+	case projections.TxQueue:
+		return retryafter.StageTxQueue
+	}
+	return retryafter.StageAuto
+}
+
+// estimate is the Retry-After policy's answer for a job of kind k in status st waiting at loc,
+// with the TX queue's length txLen and elapsed time in its status.
+func (s *Server) estimate(rc *runtimeConfig, k domain.Kind, st domain.Status, loc projections.Location, txLen int, elapsed time.Duration) retryafter.Estimate {
+	cfg := &rc.retry
+	if rc.adaptive {
+		cfg = s.adaptiveConfig(rc)
+	}
+	in := retryafter.Input{
+		Kind:       raKinds[k.Ordinal()],
+		Status:     raStatuses[st.Ordinal()],
+		Stage:      stageOf(loc.Queue),
+		Position:   int64(loc.Ahead),
+		TxQueueLen: int64(txLen),
+		Elapsed:    elapsed,
+	}
+	return retryafter.Compute(*cfg, in)
+}
+
+// viewEstimate is estimate for a job as the projections show it, at time now.
+func (s *Server) viewEstimate(rc *runtimeConfig, v *projections.View, now time.Time) (retryafter.Estimate, time.Duration) {
+	var elapsed time.Duration
+	if since := v.Job.Since(); !since.IsZero() {
+		elapsed = max(now.Sub(since), 0)
+	}
+	return s.estimate(rc, v.Job.Kind, v.Job.Status, v.Location, v.Queues.Tx, elapsed), elapsed
+}
+
+// bufPool holds response buffers for the hand-written JSON of the hot paths.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// jsonContentType is the Content-Type header's value, shared by every response of the hot paths:
+// its length equals its capacity, so an Add to the header copies it rather than write into it.
+var jsonContentType = []string{"application/json"}
+
+// writeRaw writes body (JSON) with code.
+func writeRaw(w http.ResponseWriter, code int, body []byte) {
+	w.Header()["Content-Type"] = jsonContentType
+	w.WriteHeader(code)
+	_, _ = w.Write(body)
+}
+
+// retryAfterValues are the Retry-After header's values for the hints of up to 10 minutes, made
+// once (like jsonContentType, each has length = capacity).
+var retryAfterValues = func() [][]string {
+	v := make([][]string, 601)
+	for i := range v {
+		v[i] = []string{strconv.Itoa(i)}
+	}
+	return v
+}()
+
+// setRetryAfter sets the Retry-After header (delay-seconds).
+func setRetryAfter(w http.ResponseWriter, seconds int) {
+	seconds = max(seconds, 0)
+	if seconds < len(retryAfterValues) {
+		w.Header()["Retry-After"] = retryAfterValues[seconds]
+		return
+	}
+	w.Header()["Retry-After"] = []string{strconv.Itoa(seconds)}
+}
+
+// --- POST /v2/{kind} ----------------------------------------------------------------------
+
+// admission is what a submission came to: the job that answers it, the position to wait for
+// before answering (0 when the projections show the job already), whether this call created it,
+// or the estimate of a shed submission.
+type admission struct {
+	job     domain.JobID
+	pos     eventstore.Position
+	created bool
+	shed    *shedding
+}
+
+type shedding struct {
+	queue  projections.Queue
+	length int
+	est    retryafter.Estimate
+}
+
+// submit answers POST /v2/{kind}: validate, deduplicate by content hash, shed load, accept, wait
+// for the projections, and answer 202 with the job id and a Retry-After from the job's position.
+func (s *Server) submit(kind domain.Kind) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		rid := requestID(r)
+		corr, issue := correlationID(r, rid)
+		if issue != "" {
+			writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, "invalid X-Correlation-ID header",
+				[]domain.FieldIssue{{Field: "X-Correlation-ID", Issue: issue}})
+			return
+		}
+		w.Header()["X-Correlation-Id"] = []string{corr}
+		body, ok := s.readBody(w, r)
+		if !ok {
+			return
+		}
+		req, err := domain.ParseRequest(kind, body, s.cfg.Validation)
+		if err != nil {
+			var ve *domain.ValidationError
+			if errors.As(err, &ve) {
+				writeError(w, r, http.StatusBadRequest, ve.Label, ve.Message, ve.Details)
+				return
+			}
+			s.internalError(w, r, "parse request", err)
+			return
+		}
+		hash := domain.ContentHash(req)
+		md := eventstore.Metadata{CorrelationID: corr, CausationID: rid}
+		rc := s.runtime()
+
+		// The writes go on if the client hangs up: a reservation without its acceptance would
+		// make the next identical submission wait for it.
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), writeTimeout)
+		a, err := s.admit(wctx, rc, kind, req, hash, md)
+		cancel()
+		if err != nil {
+			s.internalError(w, r, "admit submission", err)
+			return
+		}
+		if a.shed != nil {
+			sec := a.shed.est.Seconds
+			s.metrics.observeRetryAfter(kind.String(), labelRateLimited, sec)
+			setRetryAfter(w, sec)
+			w.Header().Set("Cache-Control", "no-store")
+			// The inbound limiter's 429 shape, so clients handle both alike: retryAfterMs beside
+			// the error, in step with Retry-After.
+			writeJSON(w, http.StatusTooManyRequests, ratelimit.DeniedBody{
+				Status: statusFailed, RequestID: rid, RetryAfterMs: sec * 1000,
+				Error: ratelimit.DeniedError{Label: labelRateLimited,
+					Message: fmt.Sprintf("the %s queue is full (%d jobs waiting); retry after %d s", a.shed.queue, a.shed.length, sec)},
+			})
+			return
+		}
+		if a.created {
+			s.log.Info("job accepted", "request_id", rid, "job_id", a.job.String(), "kind", kind.String(), "correlation_id", corr)
+		} else if s.log.Enabled(r.Context(), slog.LevelDebug) {
+			s.log.Debug("duplicate submission", "request_id", rid, "job_id", a.job.String(), "kind", kind.String(), "correlation_id", corr)
+		}
+		if a.pos > 0 {
+			ctx, cancel := context.WithTimeout(r.Context(), s.cfg.AcceptWait)
+			err := s.set.WaitFor(ctx, a.pos)
+			cancel()
+			if err != nil {
+				s.log.Warn("projections did not show the accepted job in time; answering anyway",
+					"request_id", rid, "job_id", a.job.String(), "position", uint64(a.pos), "err", err)
+			}
+		}
+		var est retryafter.Estimate
+		st := kind.InitialStatus()
+		if v, ok := s.set.View(a.job); ok {
+			est, _ = s.viewEstimate(rc, &v, s.now())
+			st = v.Job.Status
+		} else {
+			// Not visible yet: the position it takes is the end of its first queue.
+			q := s.set.QueueLengths()
+			loc := projections.Location{Queue: queuedOf[kind.Ordinal()]}
+			if loc.Queue == projections.ReadinessQueue {
+				loc.Ahead, loc.Length = q.Readiness, q.Readiness+1
+			} else {
+				loc.Ahead, loc.Length = q.Tx, q.Tx+1
+			}
+			est = s.estimate(rc, kind, st, loc, q.Tx, 0)
+		}
+		s.metrics.observeRetryAfter(kind.String(), st.String(), est.Seconds)
+		setRetryAfter(w, est.Seconds)
+
+		bp := bufPool.Get().(*[]byte)
+		b := append((*bp)[:0], `{"status":"queued","requestId":"`...)
+		b = append(b, rid...)
+		b = append(b, `","result":{"jobId":"`...)
+		b = appendJobID(b, a.job)
+		b = append(b, "\"}}\n"...)
+		writeRaw(w, http.StatusAccepted, b)
+		*bp = b
+		bufPool.Put(bp)
+	}
+}
+
+// writeTimeout bounds the appends of one submission.
+const writeTimeout = 10 * time.Second
+
+// correlationID is the X-Correlation-ID header when present (printable ASCII, at most 128
+// characters), else the request id; issue says why a header present is refused.
+func correlationID(r *http.Request, rid string) (id, issue string) {
+	vs := r.Header.Values("X-Correlation-ID")
+	if len(vs) == 0 {
+		return rid, ""
+	}
+	if len(vs) > 1 {
+		return "", "must be given once"
+	}
+	v := vs[0]
+	switch {
+	case v == "":
+		return "", "must not be empty"
+	case len(v) > maxCorrelationID:
+		return "", fmt.Sprintf("must be at most %d characters, got %d", maxCorrelationID, len(v))
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c > 0x7e {
+			return "", fmt.Sprintf("must be printable ASCII, found byte 0x%02x at %d", c, i)
+		}
+	}
+	return v, ""
+}
+
+// readBody reads a submission's body within MaxBodyBytes, answering 413 beyond it.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	limit := s.cfg.MaxBodyBytes
+	tooLarge := func() ([]byte, bool) {
+		writeError(w, r, http.StatusRequestEntityTooLarge, labelTooLarge,
+			fmt.Sprintf("the request body exceeds %d bytes", limit), nil)
+		return nil, false
+	}
+	if r.ContentLength > limit {
+		return tooLarge()
+	}
+	size := int64(512)
+	if r.ContentLength > 0 {
+		size = r.ContentLength + 1
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return tooLarge()
+		}
+		writeError(w, r, http.StatusBadRequest, domain.LabelMalformedJSON, "the request body could not be read: "+err.Error(), nil)
+		return nil, false
+	}
+	return buf.Bytes(), true
+}
+
+// admit finds or creates the job that answers a submission with content hash hash.
+//
+// An identical submission (same hash) whose job is active or completed answers with that job.
+// Otherwise a new job is reserved on the hash's reservation stream (domain.ContentStream) with the
+// stream's expected version, so that of concurrent identical submissions exactly one reserves;
+// the others re-read the stream and answer with the winner's job. Only the winner accepts its job.
+// A loser that does not see the winner's job in the projections within ReservationWait (the
+// winner is slow, or crashed between reservation and acceptance) accepts the reserved job itself:
+// the job's own stream takes one acceptance only (expected version NoStream), so whichever of the
+// two comes first creates it and the other answers with it. No second job is ever created for
+// a reservation.
+func (s *Server) admit(ctx context.Context, rc *runtimeConfig, kind domain.Kind, req domain.Request, hash string, md eventstore.Metadata) (admission, error) {
+	// The projections know the latest job accepted with this hash: when it is active or
+	// completed, no newer reservation can exist (they are only made after a failure).
+	if id, ok := s.set.Duplicate(hash); ok {
+		return admission{job: id}, nil
+	}
+	stream := domain.ContentStream(hash)
+	// A hash the projections never saw most likely has no reservation either: try to reserve it
+	// as a new stream without reading it first. If a reservation exists after all (a concurrent
+	// submission, or one the projections have not applied yet), the expected version refuses the
+	// append and the loop below reads the stream.
+	_, _, known := s.set.ByContentHash(hash)
+	for attempt := 0; attempt < maxReserveAttempts; attempt++ {
+		var last *domain.ContentReserved
+		ver := eventstore.NoStream
+		if known || attempt > 0 {
+			var err error
+			if last, ver, err = s.readReservation(ctx, stream); err != nil {
+				return admission{}, err
+			}
+		}
+		if last != nil {
+			j, visible := s.set.Job(last.JobID)
+			if !visible {
+				return s.awaitReserved(ctx, req, hash, last.JobID, md)
+			}
+			if j.Status != domain.Failure && j.Status != domain.TimedOut {
+				return admission{job: j.ID}, nil
+			}
+			// The reserved job failed or timed out: a new submission starts a new job.
+		}
+		if sh := s.shed(rc, kind); sh != nil {
+			return admission{shed: sh}, nil
+		}
+		id := domain.NewJobID()
+		ev, err := s.codec.Encode(domain.ContentReserved{Hash: hash, JobID: id, At: s.now().UTC()}, md)
+		if err != nil {
+			return admission{}, err
+		}
+		if _, err := s.store.Append(ctx, stream, ver, ev); err != nil {
+			if errors.Is(err, eventstore.ErrWrongExpectedVersion) {
+				continue // another submission reserved first: answer with its job
+			}
+			return admission{}, fmt.Errorf("reserve %s: %w", stream, err)
+		}
+		out, err := s.exec.Execute(ctx, id, domain.Accept{At: domain.At{At: s.now().UTC()}, JobID: id, Request: req, ContentHash: hash}, md)
+		if err != nil {
+			return admission{}, err
+		}
+		return admission{job: id, pos: out.Position, created: true}, nil
+	}
+	return admission{}, fmt.Errorf("reserve %s: still contended after %d attempts", stream, maxReserveAttempts)
+}
+
+// maxReserveAttempts bounds the re-reads of a contended reservation stream. Each lost race means
+// another submission reserved; only a reservation whose job then failed between two reads sends
+// a submission round again.
+const maxReserveAttempts = 8
+
+// awaitReserved waits (ReservationWait at most) for the projections to show the reserved job id,
+// then, if they still do not, accepts it itself (see admit).
+func (s *Server) awaitReserved(ctx context.Context, req domain.Request, hash string, id domain.JobID, md eventstore.Metadata) (admission, error) {
+	wctx, cancel := context.WithTimeout(ctx, s.cfg.ReservationWait)
+	defer cancel()
+	for {
+		// Read the checkpoint before looking, so an event applied in between wakes the wait.
+		pos := s.set.Position()
+		if _, ok := s.set.Locate(id); ok {
+			return admission{job: id}, nil
+		}
+		if err := s.set.WaitFor(wctx, pos+1); err != nil {
+			if ctx.Err() != nil {
+				return admission{}, ctx.Err()
+			}
+			break
+		}
+	}
+	out, err := s.exec.Execute(ctx, id, domain.Accept{At: domain.At{At: s.now().UTC()}, JobID: id, Request: req, ContentHash: hash}, md)
+	switch {
+	case err == nil:
+		s.log.Warn("took over a reservation whose job did not appear", "job_id", id.String(), "correlation_id", md.CorrelationID)
+		return admission{job: id, pos: out.Position, created: true}, nil
+	case errors.Is(err, domain.ErrAlreadyAccepted):
+		pos, err := s.acceptedAt(ctx, id)
+		return admission{job: id, pos: pos}, err
+	}
+	return admission{}, err
+}
+
+// readReservation returns the latest reservation of a content stream and the stream's version
+// (NoStream and nil when there is none).
+func (s *Server) readReservation(ctx context.Context, stream string) (*domain.ContentReserved, eventstore.Version, error) {
+	var last *domain.ContentReserved
+	ver := eventstore.NoStream
+	for rec, err := range s.store.ReadStream(ctx, stream, 0) {
+		if err != nil {
+			return nil, 0, fmt.Errorf("read %s: %w", stream, err)
+		}
+		v, err := s.codec.Decode(rec)
+		if err != nil {
+			return nil, 0, err
+		}
+		cr, ok := v.(domain.ContentReserved)
+		if !ok {
+			return nil, 0, fmt.Errorf("read %s: unexpected %s event at version %d", stream, rec.Type, rec.Version)
+		}
+		last, ver = &cr, rec.Version
+	}
+	return last, ver, nil
+}
+
+// acceptedAt is the global position of a job's acceptance (its stream's first event).
+func (s *Server) acceptedAt(ctx context.Context, id domain.JobID) (eventstore.Position, error) {
+	for rec, err := range s.store.ReadStream(ctx, id.Stream(), 0) {
+		if err != nil {
+			return 0, err
+		}
+		return rec.Position, nil
+	}
+	return 0, fmt.Errorf("job %s: no acceptance in the log", id)
+}
+
+// shed returns the refusal of a new job of kind when the queue it would join is at
+// queue_capacity - queue_shed_margin or beyond, with the estimate for the position it would take.
+func (s *Server) shed(rc *runtimeConfig, kind domain.Kind) *shedding {
+	q := s.set.QueueLengths()
+	loc := projections.Location{Queue: queuedOf[kind.Ordinal()]}
+	n := q.Tx
+	if loc.Queue == projections.ReadinessQueue {
+		n = q.Readiness
+	}
+	if n < rc.shedAt() {
+		return nil
+	}
+	loc.Ahead, loc.Length = n, n+1
+	return &shedding{queue: loc.Queue, length: n, est: s.estimate(rc, kind, kind.InitialStatus(), loc, q.Tx, 0)}
+}
+
+// --- GET /v2/{kind}/{jobId} -----------------------------------------------------------------
+
+// poll answers GET /v2/{kind}/{jobId} from the projections alone.
+func (s *Server) poll(kind domain.Kind) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		raw := r.PathValue("jobId")
+		id, err := domain.ParseJobID(raw)
+		if err != nil {
+			writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, "invalid job id",
+				[]domain.FieldIssue{{Field: "jobId", Issue: "must be a UUID like 0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"}})
+			return
+		}
+		v, ok := s.set.View(id)
+		if !ok || v.Job.Kind != kind {
+			writeError(w, r, http.StatusNotFound, labelNotFound, fmt.Sprintf("no %s job %s", kind, id), nil)
+			return
+		}
+		j := &v.Job
+		switch {
+		case j.Status == domain.Completed || (j.Status == domain.Failure && j.Label == domain.LabelProofRejected && j.Result != nil):
+			s.writeResult(w, r, kind, j)
+		case j.Status.Terminal():
+			s.writeFailure(w, r, j)
+		default:
+			s.writePending(w, r, &v)
+		}
+	}
+}
+
+// writePending answers 202 for a job still on its way, with Retry-After and where it is.
+func (s *Server) writePending(w http.ResponseWriter, r *http.Request, v *projections.View) {
+	rc := s.runtime()
+	est, elapsed := s.viewEstimate(rc, v, s.now())
+	s.metrics.observeRetryAfter(v.Job.Kind.String(), v.Job.Status.String(), est.Seconds)
+	setRetryAfter(w, est.Seconds)
+
+	bp := bufPool.Get().(*[]byte)
+	b := append((*bp)[:0], `{"status":"queued","requestId":"`...)
+	b = append(b, requestID(r)...)
+	b = append(b, `","result":{"jobId":"`...)
+	b = appendJobID(b, v.Job.ID)
+	b = append(b, `","state":"`...)
+	b = append(b, v.Job.Status.String()...)
+	b = append(b, `","etaSeconds":`...)
+	b = strconv.AppendInt(b, est.EtaSeconds, 10)
+	b = append(b, `,"elapsedSeconds":`...)
+	b = strconv.AppendInt(b, int64(elapsed/time.Second), 10)
+	b = append(b, `,"retryAfterSeconds":`...)
+	b = strconv.AppendInt(b, int64(est.Seconds), 10)
+	if v.Location.Queue != projections.NotQueued {
+		b = append(b, `,"queue":"`...)
+		b = append(b, v.Location.Queue.String()...)
+		b = append(b, `","queuePosition":`...)
+		b = strconv.AppendInt(b, int64(v.Location.Ahead), 10)
+		b = append(b, `,"queueLength":`...)
+		b = strconv.AppendInt(b, int64(v.Location.Length), 10)
+	}
+	b = append(b, "}}\n"...)
+	writeRaw(w, http.StatusAccepted, b)
+	*bp = b
+	bufPool.Put(bp)
+}
+
+// writeResult answers 200 with the kind's result in the public relayer's shape: the member of
+// domain.Result's JSON for the kind ({"inputProof":{...}} gives {accepted, handles, signatures,
+// extraData}), as the log holds it.
+func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, kind domain.Kind, j *projections.Job) {
+	inner, ok := unwrapResult(j.Result, kind)
+	if !ok {
+		s.internalError(w, r, "read result", fmt.Errorf("job %s: result %.64q is not a %s result", j.ID, j.Result, kind))
+		return
+	}
+	bp := bufPool.Get().(*[]byte)
+	b := append((*bp)[:0], `{"status":"succeeded","requestId":"`...)
+	b = append(b, requestID(r)...)
+	b = append(b, `","result":`...)
+	b = append(b, inner...)
+	b = append(b, "}\n"...)
+	writeRaw(w, http.StatusOK, b)
+	*bp = b
+	bufPool.Put(bp)
+}
+
+// unwrapResult returns the member of a domain.Result's JSON for kind.
+func unwrapResult(raw json.RawMessage, kind domain.Kind) ([]byte, bool) {
+	b := bytes.TrimSpace(raw)
+	prefix := resultKeys[kind.Ordinal()]
+	if len(b) > len(prefix)+1 && string(b[:len(prefix)]) == prefix && b[len(b)-1] == '}' {
+		inner := bytes.TrimSpace(b[len(prefix) : len(b)-1])
+		if len(inner) > 0 && inner[0] == '{' && json.Valid(inner) {
+			return inner, true
+		}
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, false
+	}
+	inner, ok := m[prefix[2:len(prefix)-2]]
+	if !ok || len(m) != 1 {
+		return nil, false
+	}
+	return inner, true
+}
+
+// failureStatus maps a failed or timed-out job's label onto the public relayer's status codes.
+// Labels it has no code of its own for are 500 internal_server_error, their own label kept in
+// error.cause.
+func failureStatus(label string) (code int, public string) {
+	switch label {
+	case domain.LabelNotAllowedOnHostACL:
+		return http.StatusBadRequest, label
+	case domain.LabelReadinessCheckTimedOut, domain.LabelResponseTimedOut, domain.LabelProtocolPaused:
+		return http.StatusServiceUnavailable, label
+	}
+	return http.StatusInternalServerError, labelInternal
+}
+
+var failureMessages = map[string]string{
+	domain.LabelNotAllowedOnHostACL:    "a handle is not allowed for decryption on the host chain's ACL",
+	domain.LabelReadinessCheckFailed:   "the readiness check failed",
+	domain.LabelReadinessCheckTimedOut: "the ciphertexts were not ready for decryption in time; submit the request again",
+	domain.LabelResponseTimedOut:       "no response arrived in time; submit the request again",
+	domain.LabelTransactionReverted:    "the gateway transaction reverted",
+	domain.LabelTransactionFailed:      "the gateway transaction failed",
+	domain.LabelTxInFlightTimedOut:     "the gateway transaction was not confirmed in time",
+	domain.LabelProtocolPaused:         "the protocol is paused",
+	domain.LabelInternalServerError:    "internal error",
+}
+
+// failedEnvelope is the envelope of a failed job: the error carries, besides the label, the
+// job's own failure label in cause when the public label is the generic internal_server_error.
+type failedEnvelope struct {
+	Status    string    `json:"status"`
+	RequestID string    `json:"requestId"`
+	Error     failError `json:"error"`
+}
+
+type failError struct {
+	ErrorBody
+	// Cause is the job's own label (transaction_reverted, ...) where Label is
+	// internal_server_error; absent otherwise.
+	Cause string `json:"cause,omitempty"`
+	JobID string `json:"jobId"`
+}
+
+// writeFailure answers a failed or timed-out job.
+func (s *Server) writeFailure(w http.ResponseWriter, r *http.Request, j *projections.Job) {
+	label := j.Label
+	if label == "" {
+		label = labelInternal
+	}
+	code, public := failureStatus(label)
+	msg := j.Message
+	if msg == "" {
+		msg = failureMessages[label]
+		if msg == "" {
+			msg = "the request failed"
+		}
+	}
+	e := failError{ErrorBody: ErrorBody{Label: public, Message: msg}, JobID: j.ID.String()}
+	if public != label {
+		e.Cause = label
+		e.Message = label + ": " + msg
+	}
+	writeJSON(w, code, failedEnvelope{Status: statusFailed, RequestID: requestID(r), Error: e})
+}
+
+// internalError logs err and answers 500.
+func (s *Server) internalError(w http.ResponseWriter, r *http.Request, what string, err error) {
+	s.log.Error(what, "request_id", requestID(r), "method", r.Method, "path", r.URL.Path, "err", err)
+	writeError(w, r, http.StatusInternalServerError, labelInternal, "internal error; the request id identifies it in the logs", nil)
+}
+
+// appendJobID appends the canonical text of id without an intermediate string.
+func appendJobID(b []byte, id domain.JobID) []byte {
+	const hexdigits = "0123456789abcdef"
+	for i, x := range id {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b = append(b, '-')
+		}
+		b = append(b, hexdigits[x>>4], hexdigits[x&0xf])
+	}
+	return b
+}

@@ -1,0 +1,390 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"relayer/api/ratelimit"
+	"relayer/domain"
+	"relayer/eventstore"
+	"relayer/eventstore/sqlite"
+	"relayer/projections"
+)
+
+// Helpers of the job, admin and server tests. Their names start with jt so they cannot collide
+// with the other test files of the package.
+
+// jtClock is a settable clock, safe for concurrent use.
+type jtClock struct{ ns atomic.Int64 }
+
+func newJTClock(t time.Time) *jtClock {
+	c := &jtClock{}
+	c.ns.Store(t.UnixNano())
+	return c
+}
+
+func (c *jtClock) Now() time.Time               { return time.Unix(0, c.ns.Load()).UTC() }
+func (c *jtClock) Set(t time.Time)              { c.ns.Store(t.UnixNano()) }
+func (c *jtClock) Advance(d time.Duration)      { c.ns.Add(int64(d)) }
+func (c *jtClock) At(d time.Duration) domain.At { return domain.At{At: c.Now().Add(d)} }
+
+// jtEpoch is the tests' starting time.
+var jtEpoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// jtEnv is a server over a real SQLite store in a temporary directory and real projections that
+// follow it, served over loopback HTTP.
+type jtEnv struct {
+	t      testing.TB
+	path   string
+	cfg    Config
+	store  *sqlite.Store
+	set    *projections.Set
+	srv    *Server
+	ts     *httptest.Server
+	clock  *jtClock
+	exec   *projections.Executor
+	logs   *jtLogBuffer
+	stop   context.CancelFunc
+	runErr chan error
+}
+
+// jtConfig is DefaultConfig with the inbound rate limiter off (the tests send many requests
+// from one address) unless a test turns it on.
+func jtConfig() Config {
+	cfg := DefaultConfig()
+	cfg.RateLimit.ConcurrencyLimit = 0
+	cfg.RateLimit.RollingLimit = 0
+	zero := 0
+	cfg.RateLimit.Read.RollingLimit = &zero
+	cfg.RateLimit.Write.RollingLimit = &zero
+	cfg.Validation.HostChainIDs = []uint64{1337, 8009}
+	return cfg
+}
+
+func startJT(tb testing.TB, edit ...func(*Config)) *jtEnv {
+	tb.Helper()
+	cfg := jtConfig()
+	for _, e := range edit {
+		e(&cfg)
+	}
+	env := &jtEnv{t: tb, path: filepath.Join(tb.TempDir(), "relayer.db"), cfg: cfg, clock: newJTClock(jtEpoch)}
+	env.open()
+	tb.Cleanup(env.close)
+	return env
+}
+
+// open opens the store, runs the projections until they caught up, and starts the server.
+func (e *jtEnv) open() {
+	tb := e.t
+	tb.Helper()
+	store, err := sqlite.Open(e.path, sqlite.Config{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	set, err := projections.New(projections.Config{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	e.store, e.set, e.stop, e.runErr = store, set, cancel, make(chan error, 1)
+	go func() { e.runErr <- set.Run(ctx, store) }()
+	head, err := store.Head(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
+	defer wcancel()
+	if err := set.WaitFor(wctx, head); err != nil {
+		tb.Fatal(err)
+	}
+	e.logs = &jtLogBuffer{}
+	logger := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	if _, bench := tb.(*testing.B); bench {
+		logger = slog.New(slog.DiscardHandler) // as a production server at level warn would
+	}
+	e.srv, err = New(ctx, e.cfg, Deps{Store: store, Projections: set, Now: e.clock.Now, Logger: logger})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e.ts = httptest.NewServer(e.srv.Handler())
+	e.exec = &projections.Executor{Store: store, Codec: projections.NewCodec()}
+}
+
+func (e *jtEnv) close() {
+	if e.ts == nil {
+		return
+	}
+	e.ts.Close()
+	e.stop()
+	if err := <-e.runErr; err != nil && !errors.Is(err, context.Canceled) {
+		e.t.Errorf("projections stopped: %v", err)
+	}
+	if err := e.store.Close(); err != nil {
+		e.t.Errorf("close store: %v", err)
+	}
+	e.ts = nil
+}
+
+// restart closes everything and opens a new server, new projections and the store again from
+// the same file.
+func (e *jtEnv) restart() {
+	e.t.Helper()
+	e.close()
+	e.open()
+}
+
+// jtLogBuffer collects the server's logs.
+type jtLogBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *jtLogBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *jtLogBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// jtResponse is a response read whole.
+type jtResponse struct {
+	Code   int
+	Header http.Header
+	Body   []byte
+	Env    jtEnvelope
+}
+
+// jtEnvelope is the envelope with result kept raw.
+type jtEnvelope struct {
+	Status    string          `json:"status"`
+	RequestID string          `json:"requestId"`
+	Result    json.RawMessage `json:"result"`
+	Error     *struct {
+		Label   string              `json:"label"`
+		Message string              `json:"message"`
+		Details []domain.FieldIssue `json:"details"`
+		Cause   string              `json:"cause"`
+	} `json:"error"`
+	RetryAfterMs *int `json:"retryAfterMs"`
+}
+
+func (e *jtEnv) do(method, path string, body []byte, header ...string) jtResponse {
+	e.t.Helper()
+	return jtDo(e.t, http.DefaultClient, e.ts.URL, method, path, body, header...)
+}
+
+func jtDo(tb testing.TB, c *http.Client, base, method, path string, body []byte, header ...string) jtResponse {
+	tb.Helper()
+	r, err := jtTry(c, base, method, path, body, header...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+// jtTry is jtDo for goroutines other than the test's: it returns its error.
+func jtTry(c *http.Client, base, method, path string, body []byte, header ...string) (jtResponse, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequest(method, base+path, rd)
+	if err != nil {
+		return jtResponse{}, err
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		return jtResponse{}, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return jtResponse{}, err
+	}
+	r := jtResponse{Code: res.StatusCode, Header: res.Header, Body: b}
+	if len(b) > 0 && b[0] == '{' {
+		if err := json.Unmarshal(b, &r.Env); err != nil {
+			return r, fmt.Errorf("%s %s: body is not an envelope: %v\n%s", method, path, err, b)
+		}
+	}
+	return r, nil
+}
+
+// jobIDOf is the result's jobId of a 202, or "".
+func (r jtResponse) jobIDOf() string {
+	var res struct {
+		JobID string `json:"jobId"`
+	}
+	_ = json.Unmarshal(r.Env.Result, &res)
+	return res.JobID
+}
+
+// jobID is the result's jobId of a 202.
+func (r jtResponse) jobID(tb testing.TB) string {
+	tb.Helper()
+	var res struct {
+		JobID string `json:"jobId"`
+	}
+	if err := json.Unmarshal(r.Env.Result, &res); err != nil || res.JobID == "" {
+		tb.Fatalf("no jobId in %s", r.Body)
+	}
+	return res.JobID
+}
+
+func (r jtResponse) retryAfter(tb testing.TB) int {
+	tb.Helper()
+	var n int
+	if _, err := fmt.Sscan(r.Header.Get("Retry-After"), &n); err != nil {
+		tb.Fatalf("Retry-After %q: %v", r.Header.Get("Retry-After"), err)
+	}
+	return n
+}
+
+func (r jtResponse) want(tb testing.TB, code int, label string) {
+	tb.Helper()
+	if r.Code != code {
+		tb.Fatalf("status %d, want %d: %s", r.Code, code, r.Body)
+	}
+	if label != "" && (r.Env.Error == nil || r.Env.Error.Label != label) {
+		tb.Fatalf("want label %s: %s", label, r.Body)
+	}
+	if r.Env.RequestID == "" {
+		tb.Fatalf("no requestId: %s", r.Body)
+	}
+}
+
+// --- bodies -------------------------------------------------------------------------------
+
+// jtHandle is a handle of host chain 1337 made from n.
+func jtHandle(n uint64) string {
+	var b [32]byte
+	binary.BigEndian.PutUint64(b[0:8], n)
+	b[8] = 0x5e
+	binary.BigEndian.PutUint64(b[22:30], 1337)
+	b[30] = 0x05
+	return "0x" + hex.EncodeToString(b[:])
+}
+
+func jtAddr(n uint64) string { return fmt.Sprintf("0x%040x", n+1) }
+
+// jtBody returns a valid body of kind k; different n give different content hashes.
+func jtBody(k domain.Kind, n uint64) []byte {
+	var m map[string]any
+	switch k {
+	case domain.InputProof:
+		m = map[string]any{
+			"contractChainId":                 1337,
+			"contractAddress":                 jtAddr(1),
+			"userAddress":                     jtAddr(2),
+			"ciphertextWithInputVerification": fmt.Sprintf("0a%016x", n),
+			"extraData":                       "0x00",
+		}
+	case domain.PublicDecrypt:
+		m = map[string]any{"ciphertextHandles": []string{jtHandle(n)}, "extraData": "0x00"}
+	default:
+		m = map[string]any{
+			"handleContractPairs": []any{map[string]any{"handle": jtHandle(n), "contractAddress": jtAddr(1)}},
+			"requestValidity":     map[string]any{"startTimestamp": "1700000000", "durationDays": "10"},
+			"contractsChainId":    1337,
+			"contractAddresses":   []string{jtAddr(1)},
+			"userAddress":         jtAddr(2),
+			"signature":           fmt.Sprintf("%0130x", n+1),
+			"publicKey":           "2000000000000000abcd",
+			"extraData":           "0x00",
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// jtRequest is the parsed request of jtBody(k, n).
+func jtRequest(tb testing.TB, k domain.Kind, n uint64) domain.Request {
+	tb.Helper()
+	req, err := domain.ParseRequest(k, jtBody(k, n), domain.ValidationConfig{HostChainIDs: []uint64{1337}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return req
+}
+
+// --- driving jobs -------------------------------------------------------------------------
+
+// accept accepts a job of kind k directly through the Executor (as another instance would) at
+// the clock's time, and waits for the projections to show it.
+func (e *jtEnv) accept(k domain.Kind, n uint64) domain.JobID {
+	e.t.Helper()
+	req := jtRequest(e.t, k, n)
+	id := domain.NewJobID()
+	e.exec1(id, domain.Accept{At: e.clock.At(0), JobID: id, Request: req, ContentHash: domain.ContentHash(req)})
+	return id
+}
+
+// exec1 executes commands on job id, in order, and waits for the projections to apply them.
+func (e *jtEnv) exec1(id domain.JobID, cmds ...domain.Command) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, c := range cmds {
+		out, err := e.exec.Execute(ctx, id, c, eventstore.Metadata{CorrelationID: "test"})
+		if err != nil {
+			e.t.Fatalf("%s on %s: %v", c.CommandName(), id, err)
+		}
+		if err := e.set.WaitFor(ctx, out.Position); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+}
+
+// Commands that move a job along, at the clock's time.
+func (e *jtEnv) sign(n int) domain.SignTransaction {
+	return domain.SignTransaction{At: e.clock.At(0), From: jtAddr(99), Nonce: uint64(n), TxHash: fmt.Sprintf("0x%064x", n+1), RawTx: "0x02f8"}
+}
+
+func (e *jtEnv) receipt(n int) domain.RecordReceipt {
+	return domain.RecordReceipt{At: e.clock.At(0), TxHash: fmt.Sprintf("0x%064x", n+1), BlockNumber: 7, GatewayRequestID: fmt.Sprint(n + 1)}
+}
+
+// countEvents counts the events of type typ in the whole log.
+func (e *jtEnv) countEvents(typ string) int {
+	e.t.Helper()
+	n := 0
+	for rec, err := range e.store.ReadAll(context.Background(), 0) {
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if rec.Type == typ {
+			n++
+		}
+	}
+	return n
+}
+
+// jtNoLimits turns the inbound rate limiter off (it is off in jtConfig already).
+func jtNoLimits(c *Config) { c.RateLimit = jtConfig().RateLimit }
+
+var _ = ratelimit.DefaultConfig

@@ -1,0 +1,329 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"relayer/domain"
+	"relayer/eventstore"
+	"relayer/projections"
+)
+
+// metrics holds the API's Prometheus collectors, in a registry of its own: nothing is registered
+// globally, so a process (or a test) can hold many servers, each with its own /metrics.
+//
+// Two sorts of families live here. The API's own (HTTP calls, issued Retry-After) are counted as
+// they happen, through observeHTTP and observeRetryAfter. The read models' (jobs, queues, stages,
+// transitions, positions) are read from the projections and the store at scrape time by a
+// collector (stateCollector), so they cost nothing between scrapes and are never stale.
+type metrics struct {
+	reg        *prometheus.Registry
+	requests   *prometheus.CounterVec
+	durations  *prometheus.HistogramVec
+	retryAfter *prometheus.HistogramVec
+	handler    http.Handler
+
+	// setupOnce builds the collectors, so that the zero metrics is ready to use too; bindOnce
+	// registers the read models' collector at the first scrape (see bind).
+	setupOnce sync.Once
+	bindOnce  sync.Once
+}
+
+// retryAfterBuckets are the upper bounds, in seconds, of the issued Retry-After histogram: the
+// hints the policy gives range from a second (a job about to finish) to the response timeout.
+var retryAfterBuckets = []float64{0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 300, 600, 1800}
+
+// newMetrics returns the API's collectors in a new registry of their own, with the Go runtime and
+// process collectors. (The zero metrics is the same thing, built at its first use.)
+//
+// For the core of the server (New): call it once per Server and keep the result in
+// Server.metrics; nothing else is needed. The read models' families (relayer_jobs,
+// relayer_queue_length, ...) are bound to the server's projections and store at the first
+// scrape of /metrics (see bind), so newMetrics needs neither. The HTTP families are fed by
+// instrument, which Handler must run inside withRequestID and outside the mux (it reads the
+// pattern the mux matched, r.Pattern, after the call).
+func newMetrics() *metrics {
+	m := &metrics{}
+	m.setupOnce.Do(m.setup)
+	return m
+}
+
+func (m *metrics) setup() {
+	m.reg = prometheus.NewRegistry()
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "relayer_http_requests_total",
+		Help: "HTTP calls answered, by route pattern (\"unmatched\" for paths no route serves), method and status code.",
+	}, []string{"route", "method", "code"})
+	m.durations = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "relayer_http_request_duration_seconds",
+		Help:    "Time to answer an HTTP call, by route pattern, method and status code (a /v1/transitions stream counts its whole life).",
+		Buckets: prometheus.DefBuckets,
+	}, []string{"route", "method", "code"})
+	m.retryAfter = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "relayer_retry_after_seconds",
+		Help:    "Retry-After hints issued to clients, by request kind and the job's status when the hint was given (rate_limited for a submission refused because its queue is full).",
+		Buckets: retryAfterBuckets,
+	}, []string{"kind", "status"})
+	m.reg.MustRegister(
+		m.requests, m.durations, m.retryAfter,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{
+		// A family that fails to collect must not hide the others.
+		ErrorHandling: promhttp.ContinueOnError,
+	})
+}
+
+// bind registers the collector of the read models' families over set and store, once: the first
+// scrape does it, so that the constructor needs neither (see newMetrics).
+func (m *metrics) bind(set *projections.Set, store eventstore.Store) {
+	m.setupOnce.Do(m.setup)
+	m.bindOnce.Do(func() {
+		m.reg.MustRegister(&stateCollector{set: set, store: store})
+	})
+}
+
+// observeRetryAfter records a Retry-After the API issued for a job of kind k in status st.
+func (m *metrics) observeRetryAfter(kind, status string, seconds int) {
+	if m == nil {
+		return
+	}
+	m.setupOnce.Do(m.setup)
+	m.retryAfter.WithLabelValues(kind, status).Observe(float64(seconds))
+}
+
+// observeHTTP records one HTTP call. route must be a route pattern (never a raw path: its values
+// must stay few).
+func (m *metrics) observeHTTP(route, method string, code int, d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.setupOnce.Do(m.setup)
+	c := strconv.Itoa(code)
+	m.requests.WithLabelValues(route, method, c).Inc()
+	m.durations.WithLabelValues(route, method, c).Observe(d.Seconds())
+}
+
+// instrument wraps the API's handler to count and time every call. It labels a call with the
+// path of the pattern the mux matched (r.Pattern, set on the request next was given, so next must
+// pass the request on unchanged), never with the raw path, and with the method when it is a
+// standard one ("other" otherwise), so that no client can create series at will.
+func (s *Server) instrument(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			// Record the call even when a panic goes on up (net/http's abort), then let it go.
+			code := rec.code
+			if code == 0 {
+				code = http.StatusOK
+			}
+			s.metrics.observeHTTP(routeLabel(r.Pattern), methodLabel(r.Method), code, time.Since(start))
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+// routeLabel is the path part of a ServeMux pattern ("GET /v2/input-proof/{jobId}" gives
+// "/v2/input-proof/{jobId}"); "unmatched" when no route matched (the empty pattern, or the
+// catch-all "/" that answers 404 and 405).
+func routeLabel(pattern string) string {
+	if i := strings.IndexByte(pattern, ' '); i >= 0 {
+		pattern = strings.TrimSpace(pattern[i+1:])
+	}
+	if pattern == "" || pattern == "/" {
+		return "unmatched"
+	}
+	// A host in the pattern ("example.com/path") is not part of the route.
+	if i := strings.IndexByte(pattern, '/'); i > 0 {
+		pattern = pattern[i:]
+	}
+	return pattern
+}
+
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "other"
+}
+
+// statusRecorder remembers the status code a handler wrote. It unwraps (for
+// http.ResponseController) and flushes, so streams work through it.
+type statusRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.code == 0 && code >= 200 {
+		r.code = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.code == 0 {
+		r.code = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *statusRecorder) Flush() {
+	if r.code == 0 {
+		r.code = http.StatusOK
+	}
+	_ = http.NewResponseController(r.ResponseWriter).Flush()
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// serveMetrics answers GET /metrics in the Prometheus text format (or OpenMetrics when asked).
+func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
+	if s.metrics == nil {
+		writeError(w, r, http.StatusInternalServerError, labelInternal, "metrics are not set up", nil)
+		return
+	}
+	s.metrics.bind(s.set, s.store)
+	s.metrics.handler.ServeHTTP(w, r)
+}
+
+// headTimeout bounds how long a scrape or a health check waits for the store's head.
+const headTimeout = time.Second
+
+// stateCollector reads the read models' families at scrape time: every value comes from the
+// projections' own counters (one read lock each), and the log head from one Head call.
+type stateCollector struct {
+	set   *projections.Set
+	store eventstore.Store
+}
+
+var (
+	descJobs = prometheus.NewDesc("relayer_jobs",
+		"Jobs the projections hold, by request kind and current status.",
+		[]string{"kind", "status"}, nil)
+	descTransitions = prometheus.NewDesc("relayer_transitions_total",
+		"Transitions since the log began, by kind and the status entered (acceptances count as entering the kind's "+
+			"initial status; a job reset from tx_in_flight enters processing again and counts again).",
+		[]string{"kind", "to"}, nil)
+	descQueue = prometheus.NewDesc("relayer_queue_length",
+		"Jobs waiting in each queue: readiness (accepted decrypts no readiness worker picked up), "+
+			"readiness_in_progress (being checked) and tx (in processing, waiting for their transaction).",
+		[]string{"queue"}, nil)
+	descDrain = prometheus.NewDesc("relayer_queue_drain_rate",
+		"Jobs per second leaving a queue into service over the projections' drain window, by queue and kind.",
+		[]string{"queue", "kind"}, nil)
+	descStage = prometheus.NewDesc("relayer_stage_duration_seconds",
+		"Observed durations of each stage of a request's life, by kind and stage, from the stats projection.",
+		[]string{"kind", "stage"}, nil)
+	descStageEWMA = prometheus.NewDesc("relayer_stage_duration_ewma_seconds",
+		"Exponentially weighted moving average of each stage's duration, by kind and stage (what the adaptive Retry-After uses).",
+		[]string{"kind", "stage"}, nil)
+	descPosition = prometheus.NewDesc("relayer_projection_position",
+		"Global position of the last event the projections applied (their checkpoint).", nil, nil)
+	descApplied = prometheus.NewDesc("relayer_projection_events_total",
+		"Events the projections applied since this process built them (system events included).", nil, nil)
+	descHeld = prometheus.NewDesc("relayer_projection_jobs",
+		"Jobs the projections hold.", nil, nil)
+	descHead = prometheus.NewDesc("relayer_log_head_position",
+		"Global position of the last event committed to the log (absent when the store cannot be read).", nil, nil)
+	descLag = prometheus.NewDesc("relayer_projection_lag",
+		"Log head minus projection position: how far, in positions, the read models trail the log "+
+			"(absent when the store cannot be read).", nil, nil)
+	descStoreUp = prometheus.NewDesc("relayer_store_up",
+		"1 when the store answered for its head within the scrape's timeout, 0 otherwise.", nil, nil)
+)
+
+func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descJobs, descTransitions, descQueue, descDrain, descStage,
+		descStageEWMA, descPosition, descApplied, descHeld, descHead, descLag, descStoreUp} {
+		ch <- d
+	}
+}
+
+func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	counter := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, labels...)
+	}
+
+	// The position first, then the head: the head read later is at least as far, so the lag
+	// is never understated by a race between the two reads.
+	pos := c.set.Position()
+	gauge(descPosition, float64(pos))
+	counter(descApplied, float64(c.set.Events()))
+	gauge(descHeld, float64(c.set.Jobs()))
+
+	counts, transitions := c.set.Counts(), c.set.Transitions()
+	for _, k := range domain.Kinds() {
+		for _, st := range domain.Statuses() {
+			if st == domain.Queued && !k.NeedsReadiness() {
+				continue // input proofs are never queued: no series that can only be 0
+			}
+			gauge(descJobs, float64(counts.Of(k, st)), k.String(), st.String())
+			counter(descTransitions, float64(transitions.Of(k, st)), k.String(), st.String())
+		}
+	}
+
+	q := c.set.QueueLengths()
+	gauge(descQueue, float64(q.Readiness), projections.ReadinessQueue.String())
+	gauge(descQueue, float64(q.ReadinessInProgress), projections.ReadinessInProgress.String())
+	gauge(descQueue, float64(q.Tx), projections.TxQueue.String())
+	for _, k := range domain.Kinds() {
+		if k.NeedsReadiness() {
+			gauge(descDrain, c.set.DrainRate(projections.ReadinessQueue, k), projections.ReadinessQueue.String(), k.String())
+		}
+		gauge(descDrain, c.set.DrainRate(projections.TxQueue, k), projections.TxQueue.String(), k.String())
+	}
+
+	bounds := projections.HistogramBounds()
+	for _, k := range domain.Kinds() {
+		for _, st := range projections.Stages() {
+			if !k.NeedsReadiness() && (st == projections.StageReadiness || st == projections.StageReadinessCheck) {
+				continue // input proofs have no readiness stage
+			}
+			ss := c.set.StageStats(k, st)
+			buckets := make(map[float64]uint64, len(bounds))
+			var cum uint64
+			for i, b := range bounds {
+				cum += ss.Buckets[i]
+				buckets[b.Seconds()] = cum
+			}
+			ch <- prometheus.MustNewConstHistogram(descStage, ss.Count, ss.Sum.Seconds(), buckets, k.String(), st.String())
+			gauge(descStageEWMA, ss.EWMA.Seconds(), k.String(), st.String())
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), headTimeout)
+	defer cancel()
+	head, err := c.store.Head(ctx)
+	if err != nil {
+		gauge(descStoreUp, 0)
+		return
+	}
+	gauge(descStoreUp, 1)
+	gauge(descHead, float64(head))
+	gauge(descLag, float64(lag(head, pos)))
+}
+
+// lag is how far the projections at pos trail a log whose head is head (0 when they are level,
+// or ahead because the head was read first).
+func lag(head, pos eventstore.Position) uint64 {
+	if head <= pos {
+		return 0
+	}
+	return uint64(head - pos)
+}

@@ -1,0 +1,261 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"relayer/api/ratelimit"
+	"relayer/eventstore"
+	"relayer/projections"
+)
+
+// Deps are what the API stands on.
+type Deps struct {
+	Store       eventstore.Store
+	Projections *projections.Set
+	Logger      *slog.Logger
+	// Now is the clock (time.Now when nil); tests inject their own.
+	Now func() time.Time
+}
+
+// Server serves the HTTP API. Build it with New; Handler is the whole API, Serve runs it.
+type Server struct {
+	cfg     Config
+	store   eventstore.Store
+	set     *projections.Set
+	codec   *eventstore.Codec
+	exec    *projections.Executor
+	log     *slog.Logger
+	now     func() time.Time
+	mux     *http.ServeMux
+	metrics *metrics
+	limiter *ratelimit.Limiter
+
+	// rt is the runtime configuration (see runtime.go): read with one atomic load per request,
+	// replaced whole by the admin API.
+	rt atomic.Pointer[runtimeConfig]
+	// adminMu serializes admin changes in this process; configVersion is the version of the
+	// config stream this process has folded (NoStream when empty).
+	adminMu       sync.Mutex
+	configVersion eventstore.Version
+	// adminDigest is the SHA-256 of the admin token (compared in constant time), adminWho the
+	// identity recorded in ConfigChanged events; adminOn is false without a token.
+	adminDigest [32]byte
+	adminWho    string
+	adminOn     bool
+
+	// observed caches the adaptive Retry-After parameters (see adaptive.go).
+	observed atomic.Pointer[observedConfig]
+
+	handler http.Handler
+	routes  []Route
+}
+
+// Route is one registered endpoint, listed for the OpenAPI check and the docs.
+type Route struct {
+	Method  string
+	Pattern string // net/http pattern path, e.g. /v2/input-proof/{jobId}
+	Name    string
+	handler http.HandlerFunc
+}
+
+// New builds the server over deps with cfg (start from DefaultConfig). It folds the config
+// stream, so runtime parameters changed through the admin API before a restart apply again.
+// The projections should be running (Set.Run) or caught up before the server takes requests.
+func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if deps.Store == nil || deps.Projections == nil {
+		return nil, errors.New("api: New needs a store and projections")
+	}
+	s := &Server{
+		cfg:           cfg,
+		store:         deps.Store,
+		set:           deps.Projections,
+		codec:         projections.NewCodec(),
+		log:           deps.Logger,
+		now:           deps.Now,
+		configVersion: eventstore.NoStream,
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.exec = &projections.Executor{Store: s.store, Codec: s.codec}
+	s.metrics = newMetrics()
+	if cfg.AdminToken != "" {
+		s.adminOn = true
+		s.adminDigest = sha256.Sum256([]byte(cfg.AdminToken))
+		s.adminWho = adminIdentity(cfg.AdminToken)
+	}
+	s.rt.Store(&runtimeConfig{
+		retry:    cfg.RetryAfter.Clone(),
+		adaptive: cfg.AdaptiveRetryAfter,
+		capacity: cfg.QueueCapacity,
+		margin:   cfg.ShedMargin,
+		rate:     cfg.RateLimit.Clone(),
+	})
+	if err := s.restoreConfig(ctx); err != nil {
+		return nil, err
+	}
+	lim, err := ratelimit.New(s.runtime().rate, ratelimit.WithClock(s.now), ratelimit.WithRequestID(requestID))
+	if err != nil {
+		return nil, fmt.Errorf("api: rate limiter: %w", err)
+	}
+	s.limiter = lim
+
+	s.routes = append(append(s.jobRoutes(), s.adminRoutes()...), s.opsRoutes()...)
+	s.mux = http.NewServeMux()
+	catchAll := true
+	for _, r := range s.routes {
+		s.mux.HandleFunc(r.Method+" "+r.Pattern, r.handler)
+		if r.Pattern == "/" {
+			catchAll = false
+		}
+	}
+	if catchAll {
+		s.mux.HandleFunc("/", s.notFound)
+	}
+	s.handler = withRequestID(s.instrument(s.recoverer(s.mux)))
+	return s, nil
+}
+
+// runtime returns the runtime configuration in force.
+func (s *Server) runtime() *runtimeConfig { return s.rt.Load() }
+
+// Routes lists every endpoint the server registers.
+func (s *Server) Routes() []Route {
+	if s.routes != nil {
+		return append([]Route(nil), s.routes...)
+	}
+	return append(append(s.jobRoutes(), s.adminRoutes()...), s.opsRoutes()...)
+}
+
+// Handler is the whole API, with its middleware: a request id per call, metrics, and a
+// recoverer that turns a panic into 500 internal_server_error.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// AdminEnabled reports whether the admin API is on (an admin token is configured).
+func (s *Server) AdminEnabled() bool { return s.adminOn }
+
+// HTTPServer returns an http.Server for the API with the configured timeouts. Streams (responses
+// with Content-Type text/event-stream, see clearDeadlines) lift the read and write deadlines for
+// their own connection.
+func (s *Server) HTTPServer() *http.Server {
+	h := s.cfg.HTTP
+	return &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: h.ReadHeaderTimeout,
+		ReadTimeout:       h.ReadTimeout,
+		WriteTimeout:      h.WriteTimeout,
+		IdleTimeout:       h.IdleTimeout,
+		MaxHeaderBytes:    h.MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+}
+
+// Serve answers on ln until ctx ends, then shuts down gracefully: it stops accepting, ends the
+// streams (their request contexts are cancelled), lets requests in flight finish for up to
+// HTTP.ShutdownTimeout and then cuts the rest. It returns nil after a clean shutdown.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := s.HTTPServer()
+	base, cancelBase := context.WithCancel(context.Background())
+	defer cancelBase()
+	srv.BaseContext = func(net.Listener) context.Context { return base }
+	srv.RegisterOnShutdown(cancelBase)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.HTTP.ShutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if err != nil {
+		s.log.Warn("graceful shutdown cut short", "err", err)
+		_ = srv.Close()
+	}
+	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}
+
+// adminIdentity is the identity recorded for changes made with token: "admin-" and a short
+// digest, so that changes made with different tokens can be told apart without recording the
+// token (nor enough of its hash to help guess it).
+func adminIdentity(token string) string {
+	d := sha256.Sum256([]byte("relayer admin identity\x00" + token))
+	return "admin-" + hex.EncodeToString(d[:4])
+}
+
+// notFound answers paths no route has: 405 method_not_allowed when the path exists with other
+// methods, 404 not_found otherwise.
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	var allowed []string
+	for _, rt := range s.routes {
+		if pathMatches(rt.Pattern, r.URL.Path) && !contains(allowed, rt.Method) {
+			allowed = append(allowed, rt.Method)
+		}
+	}
+	if len(allowed) > 0 {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		writeError(w, r, http.StatusMethodNotAllowed, "method_not_allowed",
+			fmt.Sprintf("%s is not allowed on %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allowed, ", ")), nil)
+		return
+	}
+	writeError(w, r, http.StatusNotFound, labelNotFound, "no such endpoint: "+r.URL.Path, nil)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// pathMatches reports whether path matches a net/http pattern path ("/v2/x/{id}",
+// "/files/{rest...}", "/static/").
+func pathMatches(pattern, path string) bool {
+	ps := strings.Split(strings.Trim(pattern, "/"), "/")
+	xs := strings.Split(strings.Trim(path, "/"), "/")
+	for i, p := range ps {
+		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "...}") {
+			return true
+		}
+		if i >= len(xs) {
+			return false
+		}
+		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
+			if xs[i] == "" {
+				return false
+			}
+			continue
+		}
+		if p != xs[i] {
+			return false
+		}
+	}
+	if strings.HasSuffix(pattern, "/") && pattern != "/" {
+		return len(xs) >= len(ps)
+	}
+	return len(xs) == len(ps)
+}

@@ -1,0 +1,152 @@
+package api
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"relayer/domain"
+)
+
+func TestAPanicInAHandlerBecomes500AndTheServerGoesOn(t *testing.T) {
+	env := startJT(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/boom", func(http.ResponseWriter, *http.Request) { panic("kaboom") })
+	mux.HandleFunc("/late", func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte("partial"))
+		panic("after the response started")
+	})
+	ts := httptest.NewServer(withRequestID(env.srv.recoverer(mux)))
+	defer ts.Close()
+	res := jtDo(t, http.DefaultClient, ts.URL, "GET", "/boom", nil)
+	res.want(t, http.StatusInternalServerError, labelInternal)
+	if !strings.Contains(env.logs.String(), "kaboom") || !strings.Contains(env.logs.String(), "request_id="+res.Env.RequestID) {
+		t.Fatalf("the panic is not logged with its request id:\n%s", env.logs.String())
+	}
+	// A panic after the response started aborts the connection instead of a wrong answer.
+	if r, err := http.Get(ts.URL + "/late"); err == nil {
+		_, err = io.ReadAll(r.Body)
+		r.Body.Close()
+		if err == nil {
+			t.Fatal("a response cut by a panic read as complete")
+		}
+	}
+	// The server goes on.
+	jtDo(t, http.DefaultClient, ts.URL, "GET", "/boom", nil).want(t, http.StatusInternalServerError, labelInternal)
+	env.do("GET", "/v2/input-proof/"+domain.NewJobID().String(), nil).want(t, http.StatusNotFound, labelNotFound)
+}
+
+func TestAStreamOutlivesTheServersReadAndWriteTimeouts(t *testing.T) {
+	env := startJT(t, func(c *Config) {
+		c.HTTP.ReadTimeout = 150 * time.Millisecond
+		c.HTTP.WriteTimeout = 150 * time.Millisecond
+	})
+	mux := http.NewServeMux()
+	mux.HandleFunc("/stream", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		for i := range 6 {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			fmt.Fprintf(w, "data: %d\n\n", i)
+			w.(http.Flusher).Flush()
+		}
+	})
+	srv := env.srv.HTTPServer()
+	srv.Handler = env.srv.recoverer(mux)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	defer srv.Close()
+	res, err := http.Get("http://" + ln.Addr().String() + "/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	sc := bufio.NewScanner(res.Body)
+	n := 0
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "data: ") {
+			n++
+		}
+	}
+	if n != 6 {
+		t.Fatalf("the stream delivered %d of 6 events in 600 ms under 150 ms timeouts (%v)", n, sc.Err())
+	}
+}
+
+func TestServeAnswersUntilItsContextEndsThenShutsDownGracefully(t *testing.T) {
+	env := startJT(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- env.srv.Serve(ctx, ln) }()
+	base := "http://" + ln.Addr().String()
+	res := jtDo(t, http.DefaultClient, base, "POST", "/v2/input-proof", jtBody(domain.InputProof, 1))
+	res.want(t, http.StatusAccepted, "")
+	jtDo(t, http.DefaultClient, base, "GET", "/v2/input-proof/"+res.jobID(t), nil).want(t, http.StatusAccepted, "")
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after its context ended")
+	}
+	if _, err := http.Get(base + "/v2/input-proof/" + res.jobID(t)); err == nil {
+		t.Fatal("the server still answers after shutdown")
+	}
+}
+
+func TestConfigValidateListsEveryProblemAtOnce(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Validation.HostChainIDs = nil
+	cfg.MaxBodyBytes = 0
+	cfg.AcceptWait = -time.Second
+	cfg.QueueCapacity = 0
+	cfg.ShedMargin = -1
+	cfg.RetryAfter.InputProofTPS = 0
+	cfg.RetryAfter.SafetyMargin = 3
+	cfg.RateLimit.RollingWindowSeconds = 0
+	cfg.HTTP.WriteTimeout = 0
+	err := cfg.Validate()
+	var ce *ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Validate: %v", err)
+	}
+	want := []string{"host_chain_ids", "api.max_body_bytes", "api.accept_wait", "api.queue_capacity", "api.queue_shed_margin",
+		"retry_after.input_proof_throttler_tps", "retry_after.retry_after_safety_margin", "rate_limit.rolling_window_seconds", "http.write_timeout"}
+	got := map[string]bool{}
+	for _, p := range ce.Problems {
+		got[p.Field] = true
+	}
+	for _, f := range want {
+		if !got[f] {
+			t.Errorf("%s is not listed: %v", f, err)
+		}
+	}
+	if DefaultConfig().Validate() != nil {
+		t.Fatal("the default configuration is invalid")
+	}
+	if _, err := New(context.Background(), cfg, Deps{}); err == nil {
+		t.Fatal("New took an invalid configuration")
+	}
+}

@@ -1,0 +1,389 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"relayer/domain"
+	"relayer/eventstore"
+	"relayer/projections"
+)
+
+// Stream defaults.
+const (
+	// DefaultHeartbeat is how often an idle /v1/transitions stream sends a comment line, so that
+	// proxies and load balancers do not close it and clients notice a dead connection.
+	DefaultHeartbeat = 15 * time.Second
+	// sseRetry is the reconnection delay the stream suggests to EventSource clients.
+	sseRetry = 2 * time.Second
+	// sseBuffer is how many messages the log's reader may run ahead of the writer.
+	sseBuffer = 256
+)
+
+// SSE event names. A stream carries transitions today; later kinds (poison events, dead letters)
+// get their own names, so a client that listens for "transition" only is not disturbed by them.
+const sseEventTransition = "transition"
+
+// sseMessage is one Server-Sent Event: its id (a global position), its name and its one-line
+// JSON data.
+type sseMessage struct {
+	id    eventstore.Position
+	event string
+	data  []byte
+}
+
+// transitionMessage is the data of a "transition" event.
+type transitionMessage struct {
+	JobID string `json:"jobId"`
+	Kind  string `json:"kind"`
+	// From is the status before the event; omitted for an acceptance (there was none) and when
+	// the stream has not seen the job's earlier transitions (it started after them).
+	From      string    `json:"from,omitempty"`
+	To        string    `json:"to"`
+	EventType string    `json:"eventType"`
+	At        time.Time `json:"at"`
+	// Version is the event's version in the job's stream, Position its global position (also the
+	// SSE id).
+	Version  int64  `json:"version"`
+	Position uint64 `json:"position"`
+	// Label says why a job failed or timed out.
+	Label string `json:"label,omitempty"`
+}
+
+// transitionFilter selects transitions by the job's kind and the status entered; an empty set
+// lets everything through.
+type transitionFilter struct {
+	// kinds and statuses are sets of ordinals (bit i for ordinal i); zero means any.
+	kinds, statuses uint32
+}
+
+func (f *transitionFilter) match(k domain.Kind, to domain.Status) bool {
+	return (f.kinds == 0 || (!k.IsZero() && f.kinds&(1<<k.Ordinal()) != 0)) &&
+		(f.statuses == 0 || (!to.IsZero() && f.statuses&(1<<to.Ordinal()) != 0))
+}
+
+func (s *Server) heartbeatFor(r *http.Request) time.Duration {
+	if d := tuningOf(r.Context()).heartbeat; d > 0 {
+		return d
+	}
+	return DefaultHeartbeat
+}
+
+// transitions answers GET /v1/transitions: a Server-Sent Events stream of every transition (a
+// request event that changes the job's status), one "transition" event each, with the event's
+// global position as the SSE id, in the log's order.
+//
+// Query: kind and status filter by the job's kind and by the status entered (comma-separated
+// lists, or the parameter repeated); an unknown value is refused with 400 validation_failed
+// naming the parameter. The stream starts after a position: the Last-Event-ID header (what an
+// EventSource sends when it reconnects), else the after or from query parameter (for curl; both
+// mean "after this position", so from=0 replays the whole log), else the log's head (live only).
+// It follows the store's subscription from there, so a resumed stream has no gap and no
+// duplicate. An idle stream sends a ": heartbeat" comment every DefaultHeartbeat. It ends when
+// the client goes away, when the server shuts down (the request's context ends) or when the
+// store fails.
+func (s *Server) transitions(w http.ResponseWriter, r *http.Request) {
+	filter, issues := parseTransitionFilter(r)
+	after, issue := parseResumePosition(r)
+	if issue != nil {
+		issues = append(issues, *issue)
+	}
+	if len(issues) > 0 {
+		writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, "invalid stream parameters", issues)
+		return
+	}
+	if r.Method == http.MethodHead {
+		// A HEAD (the GET route answers it too) gets the stream's headers, not an endless body.
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	if after == nil {
+		head, err := s.store.Head(ctx)
+		if err != nil {
+			s.log.Error("transitions: read the log's head", "request_id", requestID(r), "err", err)
+			writeError(w, r, http.StatusInternalServerError, labelInternal, "the event store cannot be read", nil)
+			return
+		}
+		after = &head
+	}
+
+	rc := http.NewResponseController(w)
+	// A stream lives long: the server's write timeout must not cut it.
+	_ = rc.SetWriteDeadline(time.Time{})
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+	w.WriteHeader(http.StatusOK)
+	if _, err := fmt.Fprintf(w, "retry: %d\n\n", sseRetry.Milliseconds()); err != nil {
+		return
+	}
+	if err := rc.Flush(); err != nil {
+		return
+	}
+
+	msgs := make(chan sseMessage, sseBuffer)
+	done := make(chan error, 1)
+	go func() { done <- s.followTransitions(ctx, *after, filter, msgs) }()
+	defer func() {
+		cancel()
+		<-done // the reader ends with ctx: no goroutine outlives the handler
+	}()
+
+	tick := time.NewTicker(s.heartbeatFor(r))
+	defer tick.Stop()
+	var buf []byte
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case err := <-done:
+			// The reader stopped on its own: the store failed (or closed). Send what it read
+			// before it stopped; the client resumes after the last id it got.
+			done <- err // let the deferred wait see it
+			if err != nil && ctx.Err() == nil {
+				s.log.Warn("transitions stream ended: the log cannot be read", "request_id", requestID(r), "err", err)
+			}
+			buf = buf[:0]
+			for len(msgs) > 0 {
+				buf = appendSSE(buf, <-msgs)
+			}
+			if len(buf) > 0 && ctx.Err() == nil {
+				if _, err := w.Write(buf); err == nil {
+					_ = rc.Flush()
+				}
+			}
+			return
+		case m := <-msgs:
+			buf = appendSSE(buf[:0], m)
+			// Write what else is ready in the same flush.
+			for more := true; more && len(buf) < 64<<10; {
+				select {
+				case m := <-msgs:
+					buf = appendSSE(buf, m)
+				default:
+					more = false
+				}
+			}
+			if _, err := w.Write(buf); err != nil {
+				return
+			}
+			if err := rc.Flush(); err != nil {
+				return
+			}
+		case <-tick.C:
+			if _, err := w.Write([]byte(": heartbeat\n\n")); err != nil {
+				return
+			}
+			if err := rc.Flush(); err != nil {
+				return
+			}
+		}
+	}
+}
+
+func appendSSE(b []byte, m sseMessage) []byte {
+	b = append(b, "id: "...)
+	b = strconv.AppendUint(b, uint64(m.id), 10)
+	b = append(b, "\nevent: "...)
+	b = append(b, m.event...)
+	b = append(b, "\ndata: "...)
+	b = append(b, m.data...) // one line: encoding/json escapes every newline
+	return append(b, "\n\n"...)
+}
+
+// followTrack is what the stream knows of a job: its kind and the status it last saw it enter.
+type followTrack struct {
+	kind   domain.Kind
+	status domain.Status
+}
+
+// followTransitions reads the log after position after and sends the transitions filter lets
+// through to out, until ctx ends (it then returns nil) or the store fails.
+//
+// The kind of a job comes from its RequestAccepted when the stream saw it, else from the
+// projections, else from the first event of the job's stream in the store. The stream keeps the
+// kind and last status of each job it has seen until the job ends, so it can say which status a
+// transition left (From); a job first seen mid-life has no From on that first transition.
+func (s *Server) followTransitions(ctx context.Context, after eventstore.Position, filter transitionFilter, out chan<- sseMessage) error {
+	jobs := make(map[domain.JobID]followTrack)
+	for rec, err := range s.store.SubscribeAll(ctx, after) {
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		id, ok := domain.JobIDFromStream(rec.Stream)
+		if !ok {
+			continue // system streams (content reservations, configuration) have no transitions
+		}
+		e, err := projections.DecodeEvent(s.codec, rec)
+		if err != nil {
+			// The projections stop on such a record; the stream shows what it can read.
+			s.log.Warn("transitions: skip an event this build cannot decode",
+				"stream", rec.Stream, "version", int64(rec.Version), "position", uint64(rec.Position), "err", err)
+			continue
+		}
+		to, changes := domain.StatusAfter(e)
+		if !changes {
+			continue
+		}
+		tr, seen := jobs[id]
+		from := tr.status
+		if a, ok := e.(domain.RequestAccepted); ok {
+			tr, from = followTrack{kind: a.Kind}, domain.Status{}
+		} else if !seen {
+			tr.kind = s.kindOf(ctx, id)
+		}
+		if to.Terminal() {
+			delete(jobs, id)
+		} else {
+			tr.status = to
+			jobs[id] = tr
+		}
+		if !filter.match(tr.kind, to) {
+			continue
+		}
+		msg := transitionMessage{
+			JobID:     id.String(),
+			Kind:      tr.kind.String(),
+			To:        to.String(),
+			EventType: rec.Type,
+			At:        e.Header().At,
+			Version:   int64(rec.Version),
+			Position:  uint64(rec.Position),
+			Label:     eventLabel(e),
+		}
+		if !from.IsZero() {
+			msg.From = from.String()
+		}
+		data, err := json.Marshal(msg)
+		if err != nil {
+			return err
+		}
+		select {
+		case out <- sseMessage{id: rec.Position, event: sseEventTransition, data: data}:
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	return nil
+}
+
+// kindOf returns the kind of job id: from the projections, or, when they do not hold the job yet,
+// from the job's first event in the store. The zero Kind when neither knows it.
+func (s *Server) kindOf(ctx context.Context, id domain.JobID) domain.Kind {
+	if j, ok := s.set.Job(id); ok {
+		return j.Kind
+	}
+	for rec, err := range s.store.ReadStream(ctx, id.Stream(), 0) {
+		if err != nil {
+			return domain.Kind{}
+		}
+		if e, err := projections.DecodeEvent(s.codec, rec); err == nil {
+			if a, ok := e.(domain.RequestAccepted); ok {
+				return a.Kind
+			}
+		}
+		break
+	}
+	return domain.Kind{}
+}
+
+// eventLabel is the label a failure or timeout event records (empty for other events).
+func eventLabel(e domain.Event) string {
+	switch e := e.(type) {
+	case domain.ReadinessFailed:
+		return e.Label
+	case domain.TransactionFailed:
+		return e.Label
+	case domain.RequestFailed:
+		return e.Label
+	case domain.ReadinessTimedOut:
+		return domain.LabelReadinessCheckTimedOut
+	case domain.ResponseTimedOut:
+		return domain.LabelResponseTimedOut
+	case domain.ProofRejected:
+		return domain.LabelProofRejected
+	}
+	return ""
+}
+
+// parseTransitionFilter reads the kind and status query parameters.
+func parseTransitionFilter(r *http.Request) (transitionFilter, []domain.FieldIssue) {
+	q := r.URL.Query()
+	var f transitionFilter
+	var issues []domain.FieldIssue
+	for _, v := range splitList(q["kind"]) {
+		k, err := domain.ParseKind(v)
+		if err != nil {
+			issues = append(issues, domain.FieldIssue{Field: "kind",
+				Issue: fmt.Sprintf("unknown kind %q (want input-proof, user-decrypt or public-decrypt)", v)})
+			continue
+		}
+		f.kinds |= 1 << k.Ordinal()
+	}
+	for _, v := range splitList(q["status"]) {
+		st, err := domain.ParseStatus(v)
+		if err != nil {
+			issues = append(issues, domain.FieldIssue{Field: "status",
+				Issue: fmt.Sprintf("unknown status %q (want one of %s)", v, statusNames())})
+			continue
+		}
+		f.statuses |= 1 << st.Ordinal()
+	}
+	return f, issues
+}
+
+func statusNames() string {
+	names := make([]string, 0, domain.NumStatuses)
+	for _, st := range domain.Statuses() {
+		names = append(names, st.String())
+	}
+	return strings.Join(names, ", ")
+}
+
+// splitList splits comma-separated values, dropping empty items.
+func splitList(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for item := range strings.SplitSeq(v, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+	}
+	return out
+}
+
+// parseResumePosition reads where a stream starts: after the Last-Event-ID header, else the
+// after query parameter, else from; nil when none is given.
+func parseResumePosition(r *http.Request) (*eventstore.Position, *domain.FieldIssue) {
+	for _, src := range []struct{ name, value string }{
+		{"Last-Event-ID", r.Header.Get("Last-Event-ID")},
+		{"after", r.URL.Query().Get("after")},
+		{"from", r.URL.Query().Get("from")},
+	} {
+		v := strings.TrimSpace(src.value)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return nil, &domain.FieldIssue{Field: src.name, Issue: "must be a global position: a whole number, 0 or more"}
+		}
+		p := eventstore.Position(n)
+		return &p, nil
+	}
+	return nil, nil
+}

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"relayer/api"
+	"relayer/eventstore"
+	"relayer/projections"
+)
+
+// serveEnviron is the environment serve reads its RELAYER_* settings from (tests replace it).
+var serveEnviron = os.Environ
+
+// runServe runs the HTTP API over the embedded SQLite store and the projections until ctx ends
+// (SIGINT or SIGTERM), then shuts down gracefully: the server stops accepting and lets requests
+// in flight finish (http.shutdown_timeout at most), the projections stop, the store closes.
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("serve", stderr)
+	listen := fs.String("listen", "127.0.0.1:8080", "address to listen on (env RELAYER_LISTEN); 127.0.0.1:0 takes any free port")
+	dataDir := fs.String("data-dir", "./data", "directory holding the event store relayer.db (env RELAYER_DATA_DIR)")
+	configFile := fs.String("config", "", "YAML configuration file (env RELAYER_CONFIG); see `relayer serve --help`")
+	adminToken := fs.String("admin-token", "", "bearer token of the admin API (env RELAYER_ADMIN_TOKEN, preferred: a flag is visible to other users); without one the admin API is off")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: relayer serve [--listen ADDR] [--data-dir DIR] [--config FILE] [--admin-token TOKEN]\n\n")
+		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "\nEvery setting of the configuration file also has an environment variable: RELAYER_ and its\npath in capitals (api.queue_capacity: RELAYER_API_QUEUE_CAPACITY). Flags win over the\nenvironment, which wins over the file.\n")
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return &exitError{code: 2, err: err}
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("serve: unexpected argument %q", fs.Arg(0))
+	}
+	env := serveEnviron()
+	flags := map[string]string{}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "listen":
+			flags["listen"] = *listen
+		case "data-dir":
+			flags["data_dir"] = *dataDir
+		case "admin-token":
+			flags["admin_token"] = *adminToken
+		}
+	})
+	file := *configFile
+	if file == "" {
+		file = lookupEnv(env, envPrefix+"CONFIG")
+	}
+	settings, warnings, err := loadServeConfig(configSources{file: file, env: env, flags: flags})
+	if err != nil {
+		return &exitError{code: 2, err: fmt.Errorf("serve: %w", err)}
+	}
+
+	opts := &slog.HandlerOptions{Level: settings.LogLevel}
+	var handler slog.Handler = slog.NewTextHandler(stderr, opts)
+	if settings.LogJSON {
+		handler = slog.NewJSONHandler(stderr, opts)
+	}
+	log := slog.New(handler)
+	for _, w := range warnings {
+		log.Warn(w)
+	}
+
+	store, path, err := openWritable(settings.DataDir)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	set, err := projections.New(settings.Projections)
+	if err != nil {
+		return err
+	}
+	// The projections follow the log until the server is down; a failure of theirs (a record
+	// they cannot apply) stops the server: it must not answer from read models that stopped.
+	pctx, stopProjections := context.WithCancel(context.Background())
+	runErr := make(chan error, 1)
+	go func() { runErr <- set.Run(pctx, store) }()
+	defer func() {
+		stopProjections()
+		<-runErr
+	}()
+
+	head, err := store.Head(ctx)
+	if err != nil {
+		return err
+	}
+	log.Info("catching up the read models", "head", uint64(head))
+	if err := set.WaitFor(ctx, head); err != nil {
+		if ctx.Err() != nil {
+			return nil // interrupted while starting
+		}
+		return fmt.Errorf("serve: read models: %w", err)
+	}
+	srv, err := api.New(ctx, settings.API, api.Deps{Store: store, Projections: set, Logger: log})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", settings.Listen)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	url := "http://" + ln.Addr().String()
+	printStarted(stdout, url, path, head, set, srv.AdminEnabled(), settings)
+	log.Info("serving", "url", url, "store", path, "admin_api", onOff(srv.AdminEnabled()))
+
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var projErr error
+	watch := make(chan struct{})
+	go func() {
+		defer close(watch)
+		select {
+		case err := <-runErr:
+			runErr <- err // for the deferred wait
+			if pctx.Err() == nil {
+				projErr = err
+				log.Error("projections stopped; shutting down", "err", err)
+				stop()
+			}
+		case <-sctx.Done():
+		}
+	}()
+	err = srv.Serve(sctx, ln)
+	stop()
+	<-watch
+	if projErr != nil {
+		return fmt.Errorf("serve: projections stopped: %w", projErr)
+	}
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	log.Info("stopped", "url", url)
+	fmt.Fprintln(stdout, "relayer serve: stopped")
+	return nil
+}
+
+func lookupEnv(env []string, name string) string {
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// printStarted says what serve started and how to try it. It never prints the admin token.
+func printStarted(w io.Writer, url, path string, head eventstore.Position, set *projections.Set, admin bool, s serveSettings) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	chains := make([]string, len(s.API.Validation.HostChainIDs))
+	for i, c := range s.API.Validation.HostChainIDs {
+		chains[i] = fmt.Sprint(c)
+	}
+	fmt.Fprintf(w, "relayer serve: listening on %s\n", url)
+	fmt.Fprintf(w, "  event store: %s (log head at position %v; read models caught up: %d jobs)\n", abs, head, set.Jobs())
+	if admin {
+		fmt.Fprintf(w, "  admin API: on (Authorization: Bearer <token>)\n")
+	} else {
+		fmt.Fprintf(w, "  admin API: off (set RELAYER_ADMIN_TOKEN to turn it on)\n")
+	}
+	fmt.Fprintf(w, "  host chains: %s\n\n", strings.Join(chains, ", "))
+	chain := s.API.Validation.HostChainIDs[0]
+	fmt.Fprintf(w, "Try:\n")
+	fmt.Fprintf(w, "  curl -si -X POST %s/v2/input-proof -H 'Content-Type: application/json' \\\n", url)
+	fmt.Fprintf(w, "    -d '{\"contractChainId\":%d,\"contractAddress\":\"0x00000000000000000000000000000000000000c0\",\"userAddress\":\"0x00000000000000000000000000000000000000a1\",\"ciphertextWithInputVerification\":\"0a0b0c\",\"extraData\":\"0x00\"}'\n", chain)
+	fmt.Fprintf(w, "  curl -si %s/v2/input-proof/<jobId>\n", url)
+	if admin {
+		fmt.Fprintf(w, "  curl -s %s/admin/config -H \"Authorization: Bearer $RELAYER_ADMIN_TOKEN\"\n", url)
+	}
+}

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// syncBuffer is devchain_test.go's.
+
+var listeningOn = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
+
+// withEnv runs f with serve reading env instead of the process's environment.
+func withEnv(t *testing.T, env ...string) {
+	t.Helper()
+	prev := serveEnviron
+	serveEnviron = func() []string { return env }
+	t.Cleanup(func() { serveEnviron = prev })
+}
+
+// startServe runs `relayer serve` with args until the returned stop is called, and returns the
+// URL it printed.
+func startServe(t *testing.T, args ...string) (url string, stdout, stderr *syncBuffer, stop func() error) {
+	t.Helper()
+	stdout, stderr = &syncBuffer{}, &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, append([]string{"serve"}, args...), stdout, stderr) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if m := listeningOn.FindStringSubmatch(stdout.String()); m != nil {
+			url = m[1]
+			break
+		}
+		select {
+		case err := <-done:
+			cancel()
+			t.Fatalf("serve ended before listening: %v\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("serve did not start:\n%s\n%s", stdout, stderr)
+		}
+	}
+	stopped := false
+	stop = func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(15 * time.Second):
+			t.Fatal("serve did not stop within 15 s of its context ending")
+			return nil
+		}
+	}
+	t.Cleanup(func() { _ = stop() })
+	return url, stdout, stderr, stop
+}
+
+func TestServeStartsOnAFreePortAnswersAPostAndAGetAndStopsWhenItsContextEnds(t *testing.T) {
+	withEnv(t, "RELAYER_ADMIN_TOKEN=tok-do-not-print-7f3a")
+	dir := filepath.Join(t.TempDir(), "data")
+	url, stdout, stderr, stop := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", dir)
+	for _, want := range []string{"relayer.db", "admin API: on", "curl -si -X POST " + url + "/v2/input-proof"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Fatalf("the start banner does not say %q:\n%s", want, stdout)
+		}
+	}
+	body := `{"contractChainId":1337,"contractAddress":"0x00000000000000000000000000000000000000c0","userAddress":"0x00000000000000000000000000000000000000a1","ciphertextWithInputVerification":"0a0b0c","extraData":"0x00"}`
+	res, err := http.Post(url+"/v2/input-proof", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusAccepted {
+		t.Fatalf("POST: %d %s", res.StatusCode, b)
+	}
+	var env struct {
+		Result struct {
+			JobID string `json:"jobId"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(b, &env); err != nil || env.Result.JobID == "" {
+		t.Fatalf("POST body %s", b)
+	}
+	res, err = http.Get(url + "/v2/input-proof/" + env.Result.JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusAccepted || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("GET: %d Retry-After %q", res.StatusCode, res.Header.Get("Retry-After"))
+	}
+	req, _ := http.NewRequest("GET", url+"/admin/config", nil)
+	req.Header.Set("Authorization", "Bearer tok-do-not-print-7f3a")
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("admin with the token from the environment: %d", res.StatusCode)
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("serve: %v\n%s", err, stderr)
+	}
+	if _, err := http.Get(url + "/v2/input-proof/" + env.Result.JobID); err == nil {
+		t.Fatal("still answering after the context ended")
+	}
+	if strings.Contains(stdout.String()+stderr.String(), "tok-do-not-print-7f3a") {
+		t.Fatal("the admin token was printed")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "relayer.db")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestServeTakesItsSettingsFromAFileTheEnvironmentAndFlagsInThatOrder(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "relayer.yaml")
+	if err := os.WriteFile(file, []byte(`
+listen: 127.0.0.1:1
+data_dir: `+filepath.Join(dir, "from-file")+`
+host_chain_ids: [1337, 8009]
+api:
+  queue_capacity: 5000
+retry_after:
+  input_proof_throttler_tps: 25
+  nominal_readiness_check_seconds: 1.5
+  receipt_backoff:
+    - {elapsed_ms: 0, retry_seconds: 3}
+    - {elapsed_ms: 60000, retry_seconds: 9}
+rate_limit:
+  read:
+    rolling_limit: 900
+  retry_policy:
+    concurrency: {base_ms: 40}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, warnings, err := loadServeConfig(configSources{
+		file:  file,
+		env:   []string{"RELAYER_API_QUEUE_CAPACITY=7000", "RELAYER_HOST_CHAIN_IDS=1337,9000", "RELAYER_LISTEN=127.0.0.1:2", "RELAYER_NOPE=1", "HOME=/root"},
+		flags: map[string]string{"listen": "127.0.0.1:0"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Listen != "127.0.0.1:0" || s.DataDir != filepath.Join(dir, "from-file") || s.API.QueueCapacity != 7000 {
+		t.Fatalf("settings %+v", s)
+	}
+	if got := s.API.Validation.HostChainIDs; len(got) != 2 || got[1] != 9000 {
+		t.Fatalf("host chains %v", got)
+	}
+	ra := s.API.RetryAfter
+	if ra.InputProofTPS != 25 || ra.ReadinessCheckMs != 1500 || len(ra.ReceiptBackoff) != 2 || ra.ReceiptBackoff[1].RetrySeconds != 9 {
+		t.Fatalf("retry_after %+v", ra)
+	}
+	rl := s.API.RateLimit
+	if rl.Read.RollingLimit == nil || *rl.Read.RollingLimit != 900 || rl.RetryPolicy.Concurrency.BaseMs != 40 || rl.RetryPolicy.Concurrency.MaxMs != 2000 {
+		t.Fatalf("rate_limit %+v", rl)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "RELAYER_NOPE") {
+		t.Fatalf("warnings %v", warnings)
+	}
+}
+
+func TestServeRefusesAnInvalidConfigurationListingEveryProblem(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(file, []byte(`
+listen: nowhere
+admin_token: [1, 2]
+host_chain_ids: [0]
+colour: blue
+api:
+  accept_wait: 5
+  queue_capacity: many
+  max_body_bytes: 0
+http:
+  write_timeout: forever
+timeouts:
+  response: -1s
+retry_after:
+  input_proof_throttler_tps: 0
+  retry_after_safety_margin: 2
+  warp: 9
+  receipt_backoff: [{elapsed_ms: 5, retry_seconds: 0}]
+rate_limit:
+  rolling_window_seconds: 0
+  read: {rolling_limit: -1}
+log:
+  level: loud
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	withEnv(t, "RELAYER_API_QUEUE_SHED_MARGIN=lots")
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"serve", "--config", file, "--data-dir", filepath.Join(dir, "data")}, &stdout, &stderr)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 2 {
+		t.Fatalf("want exit code 2, got %v", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		"listen", "admin_token", "host_chain_ids", "colour: unknown setting", "api.accept_wait", "api.queue_capacity",
+		"api.max_body_bytes", "http.write_timeout", "timeouts.response", "retry_after.input_proof_throttler_tps",
+		"retry_after.retry_after_safety_margin", "retry_after.warp: unknown setting", "retry_after.receipt_backoff[0].elapsed_ms",
+		"retry_after.receipt_backoff[0].retry_seconds", "rate_limit.rolling_window_seconds", "rate_limit.read.rolling_limit",
+		"log.level", "api.queue_shed_margin (RELAYER_API_QUEUE_SHED_MARGIN)",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the error does not list %q:\n%s", want, msg)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); err == nil {
+		t.Fatal("an invalid configuration still opened the store")
+	}
+}

@@ -1,0 +1,658 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"relayer/api"
+	"relayer/api/ratelimit"
+	"relayer/domain"
+	"relayer/domain/retryafter"
+	"relayer/projections"
+)
+
+// The configuration of `relayer serve`: a YAML file (--config), then RELAYER_* environment
+// variables, then the command line's flags, each over the one before, over the defaults. Every
+// setting of the file has an environment variable: RELAYER_ and its path in capitals with "_"
+// for "." (api.queue_capacity is RELAYER_API_QUEUE_CAPACITY, rate_limit.read.rolling_limit is
+// RELAYER_RATE_LIMIT_READ_ROLLING_LIMIT). Values are read as YAML (a list may also be written
+// "1337,8009"). Everything is checked before anything starts, and every problem is listed.
+//
+// Names follow the admin API's and the packages' JSON names: retry_after takes retryafter's
+// (input_proof_throttler_tps, nominal_tx_confirmation_ms, ..., receipt_backoff as a list of
+// {elapsed_ms, retry_seconds}) and the admin API's _seconds names of the nominal times;
+// rate_limit takes ratelimit's (concurrency_limit, read: {rolling_limit}, retry_policy: ...).
+//
+//	listen: 127.0.0.1:8080
+//	data_dir: ./data
+//	host_chain_ids: [1337]
+//	api: {max_body_bytes: 1048576, accept_wait: 2s, reservation_wait: 1s, queue_capacity: 100000,
+//	      queue_shed_margin: 0, adaptive_retry_after: false}
+//	http: {read_header_timeout: 5s, read_timeout: 30s, write_timeout: 30s, idle_timeout: 2m,
+//	       shutdown_timeout: 10s, max_header_bytes: 65536}
+//	timeouts: {readiness: 5m, tx_in_flight: 2m, response: 30m, drain_window: 1m}
+//	validation: {max_handles: 256, max_contract_addresses: 10, ...}
+//	retry_after: {input_proof_throttler_tps: 10, nominal_readiness_check_seconds: 2, ...}
+//	rate_limit: {concurrency_limit: 32, rolling_limit: 100, read: {rolling_limit: 600}, ...}
+//	log: {level: info, format: text}
+//
+// The admin token is better given by RELAYER_ADMIN_TOKEN than in a file or on the command line.
+type fileConfig struct {
+	Listen       string            `json:"listen"`
+	DataDir      string            `json:"data_dir"`
+	AdminToken   string            `json:"admin_token"`
+	HostChainIDs []uint64          `json:"host_chain_ids"`
+	API          apiSection        `json:"api"`
+	HTTP         httpSection       `json:"http"`
+	Timeouts     timeoutsSection   `json:"timeouts"`
+	Validation   validationSection `json:"validation"`
+	RetryAfter   retryafter.Config `json:"retry_after"`
+	RateLimit    ratelimit.Config  `json:"rate_limit"`
+	Log          logSection        `json:"log"`
+}
+
+type apiSection struct {
+	MaxBodyBytes       int64    `json:"max_body_bytes"`
+	AcceptWait         duration `json:"accept_wait"`
+	ReservationWait    duration `json:"reservation_wait"`
+	QueueCapacity      int      `json:"queue_capacity"`
+	QueueShedMargin    int      `json:"queue_shed_margin"`
+	AdaptiveRetryAfter bool     `json:"adaptive_retry_after"`
+}
+
+type httpSection struct {
+	ReadHeaderTimeout duration `json:"read_header_timeout"`
+	ReadTimeout       duration `json:"read_timeout"`
+	WriteTimeout      duration `json:"write_timeout"`
+	IdleTimeout       duration `json:"idle_timeout"`
+	ShutdownTimeout   duration `json:"shutdown_timeout"`
+	MaxHeaderBytes    int      `json:"max_header_bytes"`
+}
+
+type timeoutsSection struct {
+	Readiness   duration `json:"readiness"`
+	TxInFlight  duration `json:"tx_in_flight"`
+	Response    duration `json:"response"`
+	DrainWindow duration `json:"drain_window"`
+}
+
+type validationSection struct {
+	MaxHandles           int    `json:"max_handles"`
+	MaxContractAddresses int    `json:"max_contract_addresses"`
+	MaxCiphertextBytes   int    `json:"max_ciphertext_bytes"`
+	MaxPublicKeyBytes    int    `json:"max_public_key_bytes"`
+	MaxExtraDataBytes    int    `json:"max_extra_data_bytes"`
+	MaxDurationDays      uint64 `json:"max_duration_days"`
+}
+
+type logSection struct {
+	Level  string `json:"level"`
+	Format string `json:"format"`
+}
+
+// duration reads "30s", "2m", "1h30m".
+type duration time.Duration
+
+func (d *duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf(`must be a duration such as "30s" or "5m", got %s`, b)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf(`must be a duration such as "30s" or "5m", got %q`, s)
+	}
+	*d = duration(v)
+	return nil
+}
+
+func (d duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// defaultFileConfig is every setting's default.
+func defaultFileConfig() fileConfig {
+	a := api.DefaultConfig()
+	return fileConfig{
+		Listen:       "127.0.0.1:8080",
+		DataDir:      "./data",
+		HostChainIDs: []uint64{devHostChainID},
+		API: apiSection{
+			MaxBodyBytes: a.MaxBodyBytes, AcceptWait: duration(a.AcceptWait), ReservationWait: duration(a.ReservationWait),
+			QueueCapacity: a.QueueCapacity, QueueShedMargin: a.ShedMargin, AdaptiveRetryAfter: a.AdaptiveRetryAfter,
+		},
+		HTTP: httpSection{
+			ReadHeaderTimeout: duration(a.HTTP.ReadHeaderTimeout), ReadTimeout: duration(a.HTTP.ReadTimeout),
+			WriteTimeout: duration(a.HTTP.WriteTimeout), IdleTimeout: duration(a.HTTP.IdleTimeout),
+			ShutdownTimeout: duration(a.HTTP.ShutdownTimeout), MaxHeaderBytes: a.HTTP.MaxHeaderBytes,
+		},
+		Timeouts: timeoutsSection{
+			Readiness: duration(projections.DefaultReadinessTimeout), TxInFlight: duration(projections.DefaultTxInFlightTimeout),
+			Response: duration(projections.DefaultResponseTimeout), DrainWindow: duration(projections.DefaultDrainWindow),
+		},
+		Validation: validationSection{
+			MaxHandles: domain.DefaultMaxHandles, MaxContractAddresses: domain.DefaultMaxContractAddresses,
+			MaxCiphertextBytes: domain.DefaultMaxCiphertextBytes, MaxPublicKeyBytes: domain.DefaultMaxPublicKeyBytes,
+			MaxExtraDataBytes: domain.DefaultMaxExtraDataBytes, MaxDurationDays: domain.DefaultMaxDurationDays,
+		},
+		RetryAfter: retryafter.DefaultConfig(),
+		RateLimit:  ratelimit.DefaultConfig(),
+		Log:        logSection{Level: "info", Format: "text"},
+	}
+}
+
+// serveSettings is the checked configuration `serve` runs with.
+type serveSettings struct {
+	Listen      string
+	DataDir     string
+	API         api.Config
+	Projections projections.Config
+	LogLevel    slog.Level
+	LogJSON     bool
+}
+
+// configProblem is one thing wrong with the configuration: the setting's path, where it came
+// from, and the issue.
+type configProblem struct{ path, origin, issue string }
+
+// configError lists every problem of a configuration.
+type configError struct {
+	file     string
+	problems []configProblem
+}
+
+func (e *configError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "invalid configuration (%d problem", len(e.problems))
+	if len(e.problems) != 1 {
+		b.WriteString("s")
+	}
+	if e.file != "" {
+		b.WriteString("; settings without a source named are from " + e.file)
+	}
+	b.WriteString("):")
+	for _, p := range e.problems {
+		b.WriteString("\n  - ")
+		b.WriteString(p.path)
+		if p.origin != "" {
+			b.WriteString(" (" + p.origin + ")")
+		}
+		b.WriteString(": ")
+		b.WriteString(p.issue)
+	}
+	return b.String()
+}
+
+// configSources are where loadServeConfig reads: the file (empty: none), the environment
+// (KEY=value entries) and the flags set on the command line (by path).
+type configSources struct {
+	file  string
+	env   []string
+	flags map[string]string
+}
+
+// envPrefix starts every environment variable of the configuration.
+const envPrefix = "RELAYER_"
+
+// loadServeConfig reads and checks the configuration; a *configError lists every problem.
+func loadServeConfig(src configSources) (serveSettings, []string, error) {
+	var warnings []string
+	var problems []configProblem
+	origin := map[string]string{}
+	tree := map[string]any{}
+	if src.file != "" {
+		data, err := os.ReadFile(src.file)
+		if err != nil {
+			return serveSettings{}, nil, &configError{problems: []configProblem{{path: "--config", issue: err.Error()}}}
+		}
+		var doc any
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			return serveSettings{}, nil, &configError{problems: []configProblem{{path: src.file, issue: err.Error()}}}
+		}
+		switch m := jsonable(doc).(type) {
+		case nil:
+		case map[string]any:
+			tree = m
+		default:
+			return serveSettings{}, nil, &configError{problems: []configProblem{{path: src.file, issue: "must be a YAML mapping of settings"}}}
+		}
+	}
+
+	known := knownPaths()
+	for _, kv := range src.env {
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok || !strings.HasPrefix(name, envPrefix) || name == envPrefix+"CONFIG" {
+			continue
+		}
+		path, ok := known[name]
+		if !ok {
+			warnings = append(warnings, fmt.Sprintf("ignoring %s: no such setting", name))
+			continue
+		}
+		v, err := envValue(val)
+		if str, isStr := v.(string); err == nil && isStr && strings.Contains(str, ",") && isList(path) {
+			v, err = envList(str)
+		}
+		if err != nil {
+			problems = append(problems, configProblem{path: path, origin: name, issue: "cannot be read: " + err.Error()})
+			continue
+		}
+		setPath(tree, path, v)
+		origin[path] = name
+	}
+	for path, v := range src.flags {
+		setPath(tree, path, v)
+		origin[path] = "flag --" + strings.ReplaceAll(path, "_", "-")
+	}
+	secondsAliases(tree)
+
+	fc := defaultFileConfig()
+	problems = append(problems, decodeTree(tree, &fc, origin)...)
+	settings, more := fc.settings()
+	for _, p := range more {
+		if p.origin == "" {
+			p.origin = originOf(origin, p.path)
+		}
+		problems = append(problems, p)
+	}
+	if len(problems) > 0 {
+		return serveSettings{}, warnings, &configError{file: src.file, problems: problems}
+	}
+	return settings, warnings, nil
+}
+
+// settings turns the decoded file into what serve runs with, and lists what is invalid.
+func (fc fileConfig) settings() (serveSettings, []configProblem) {
+	var ps []configProblem
+	add := func(path, format string, args ...any) {
+		ps = append(ps, configProblem{path: path, issue: fmt.Sprintf(format, args...)})
+	}
+	a := api.DefaultConfig()
+	a.Validation = domain.ValidationConfig{
+		HostChainIDs: fc.HostChainIDs, MaxHandles: fc.Validation.MaxHandles, MaxContractAddresses: fc.Validation.MaxContractAddresses,
+		MaxCiphertextBytes: fc.Validation.MaxCiphertextBytes, MaxPublicKeyBytes: fc.Validation.MaxPublicKeyBytes,
+		MaxExtraDataBytes: fc.Validation.MaxExtraDataBytes, MaxDurationDays: fc.Validation.MaxDurationDays,
+	}
+	a.MaxBodyBytes = fc.API.MaxBodyBytes
+	a.AcceptWait, a.ReservationWait = time.Duration(fc.API.AcceptWait), time.Duration(fc.API.ReservationWait)
+	a.QueueCapacity, a.ShedMargin, a.AdaptiveRetryAfter = fc.API.QueueCapacity, fc.API.QueueShedMargin, fc.API.AdaptiveRetryAfter
+	a.RetryAfter, a.RateLimit, a.AdminToken = fc.RetryAfter, fc.RateLimit, fc.AdminToken
+	a.HTTP = api.HTTPConfig{
+		ReadHeaderTimeout: time.Duration(fc.HTTP.ReadHeaderTimeout), ReadTimeout: time.Duration(fc.HTTP.ReadTimeout),
+		WriteTimeout: time.Duration(fc.HTTP.WriteTimeout), IdleTimeout: time.Duration(fc.HTTP.IdleTimeout),
+		ShutdownTimeout: time.Duration(fc.HTTP.ShutdownTimeout), MaxHeaderBytes: fc.HTTP.MaxHeaderBytes,
+	}
+	var ce *api.ConfigError
+	if err := a.Validate(); errors.As(err, &ce) {
+		for _, p := range ce.Problems {
+			path := p.Field
+			if path == "host_chain_ids" {
+				// Validation's limits and host chains are checked together.
+				if strings.Contains(p.Issue, "Max") {
+					path = "validation"
+				}
+			}
+			add(path, "%s", p.Issue)
+		}
+	} else if err != nil {
+		add("api", "%v", err)
+	}
+	pc := projections.Config{
+		ReadinessTimeout: time.Duration(fc.Timeouts.Readiness), TxInFlightTimeout: time.Duration(fc.Timeouts.TxInFlight),
+		ResponseTimeout: time.Duration(fc.Timeouts.Response), DrainWindow: time.Duration(fc.Timeouts.DrainWindow),
+	}
+	for _, d := range []struct {
+		path string
+		v    duration
+	}{{"timeouts.readiness", fc.Timeouts.Readiness}, {"timeouts.tx_in_flight", fc.Timeouts.TxInFlight}, {"timeouts.response", fc.Timeouts.Response}} {
+		if d.v <= 0 {
+			add(d.path, "must be a positive duration, got %s", time.Duration(d.v))
+		}
+	}
+	if err := pc.Validate(); err != nil && fc.Timeouts.Readiness > 0 && fc.Timeouts.TxInFlight > 0 && fc.Timeouts.Response > 0 {
+		add("timeouts", "%s", strings.TrimPrefix(err.Error(), "projections config: "))
+	}
+	if host, port, err := net.SplitHostPort(fc.Listen); err != nil || port == "" {
+		add("listen", "must be host:port (127.0.0.1:8080, :8080, 127.0.0.1:0 for any free port), got %q", fc.Listen)
+	} else if host != "" && net.ParseIP(host) == nil && strings.ContainsAny(host, " /") {
+		add("listen", "host %q is not an address or a name", host)
+	}
+	if strings.TrimSpace(fc.DataDir) == "" {
+		add("data_dir", "must name a directory")
+	}
+	s := serveSettings{Listen: fc.Listen, DataDir: fc.DataDir, API: a, Projections: pc}
+	switch strings.ToLower(fc.Log.Level) {
+	case "debug":
+		s.LogLevel = slog.LevelDebug
+	case "info", "":
+		s.LogLevel = slog.LevelInfo
+	case "warn", "warning":
+		s.LogLevel = slog.LevelWarn
+	case "error":
+		s.LogLevel = slog.LevelError
+	default:
+		add("log.level", "must be debug, info, warn or error, got %q", fc.Log.Level)
+	}
+	switch strings.ToLower(fc.Log.Format) {
+	case "text", "":
+	case "json":
+		s.LogJSON = true
+	default:
+		add("log.format", "must be text or json, got %q", fc.Log.Format)
+	}
+	return s, ps
+}
+
+// jsonable turns what yaml decodes into values encoding/json takes (maps keyed by strings).
+func jsonable(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonable(e)
+		}
+		return x
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[fmt.Sprint(k)] = jsonable(e)
+		}
+		return m
+	case []any:
+		for i, e := range x {
+			x[i] = jsonable(e)
+		}
+		return x
+	}
+	return v
+}
+
+// envValue reads an environment variable's value as YAML.
+func envValue(s string) (any, error) {
+	var v any
+	if err := yaml.Unmarshal([]byte(s), &v); err != nil {
+		return nil, err
+	}
+	return jsonable(v), nil
+}
+
+// envList reads "1337,8009" as a list.
+func envList(s string) (any, error) {
+	var out []any
+	for _, part := range strings.Split(s, ",") {
+		v, err := envValue(strings.TrimSpace(part))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// isList reports whether the setting at path is a list.
+func isList(path string) bool {
+	t := reflect.TypeFor[fileConfig]()
+	for _, name := range strings.Split(path, ".") {
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return false
+		}
+		f, ok := fieldByJSONName(t, name)
+		if !ok {
+			return false
+		}
+		t = f.Type
+	}
+	return t.Kind() == reflect.Slice
+}
+
+func setPath(tree map[string]any, path string, v any) {
+	parts := strings.Split(path, ".")
+	m := tree
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[p] = next
+		}
+		m = next
+	}
+	m[parts[len(parts)-1]] = v
+}
+
+func originOf(origin map[string]string, path string) string {
+	for p := path; p != ""; {
+		if o, ok := origin[p]; ok {
+			return o
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return ""
+}
+
+// retryAfterSecondsNames are the admin API's names of the nominal times in seconds and the
+// milliseconds names retryafter.Config stores them under.
+var retryAfterSecondsNames = map[string]string{
+	"nominal_readiness_check_seconds":           "nominal_readiness_check_ms",
+	"nominal_input_proof_processing_seconds":    "nominal_input_proof_processing_ms",
+	"nominal_user_decrypt_processing_seconds":   "nominal_user_decrypt_processing_ms",
+	"nominal_public_decrypt_processing_seconds": "nominal_public_decrypt_processing_ms",
+}
+
+// secondsAliases rewrites retry_after's _seconds settings to the _ms fields.
+func secondsAliases(tree map[string]any) {
+	ra, ok := tree["retry_after"].(map[string]any)
+	if !ok {
+		return
+	}
+	for sec, ms := range retryAfterSecondsNames {
+		v, ok := ra[sec]
+		if !ok {
+			continue
+		}
+		if f, isNum := toFloat(v); isNum {
+			ra[ms] = math.Round(f * 1000)
+			delete(ra, sec)
+		}
+	}
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// knownPaths maps every environment variable of the configuration to its setting's path.
+func knownPaths() map[string]string {
+	out := map[string]string{}
+	var walk func(prefix string, t reflect.Type)
+	walk = func(prefix string, t reflect.Type) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			name := jsonName(f)
+			if name == "" {
+				continue
+			}
+			p := prefix + name
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct && ft != reflect.TypeFor[time.Time]() {
+				walk(p+".", ft)
+				continue
+			}
+			out[envName(p)] = p
+		}
+	}
+	walk("", reflect.TypeFor[fileConfig]())
+	for sec := range retryAfterSecondsNames {
+		out[envName("retry_after."+sec)] = "retry_after." + sec
+	}
+	return out
+}
+
+func envName(path string) string {
+	return envPrefix + strings.ToUpper(strings.NewReplacer(".", "_").Replace(path))
+}
+
+func jsonName(f reflect.StructField) string {
+	tag := f.Tag.Get("json")
+	name, _, _ := strings.Cut(tag, ",")
+	if name == "-" || !f.IsExported() {
+		return ""
+	}
+	if name == "" {
+		return f.Name
+	}
+	return name
+}
+
+// decodeTree decodes the settings of tree into dst setting by setting, so that every unknown
+// setting and every value of the wrong type is listed, not only the first.
+func decodeTree(tree map[string]any, dst *fileConfig, origin map[string]string) []configProblem {
+	var ps []configProblem
+	var walk func(path []string, m map[string]any, t reflect.Type)
+	walk = func(path []string, m map[string]any, t reflect.Type) {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := append(path[:len(path):len(path)], k)
+			dotted := strings.Join(p, ".")
+			f, ok := fieldByJSONName(t, k)
+			if !ok {
+				ps = append(ps, configProblem{path: dotted, origin: originOf(origin, dotted),
+					issue: "unknown setting (known here: " + strings.Join(jsonNames(t), ", ") + ")"})
+				continue
+			}
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if sub, isMap := m[k].(map[string]any); isMap && ft.Kind() == reflect.Struct {
+				walk(p, sub, ft)
+				continue
+			}
+			if err := decodeLeaf(p, m[k], dst); err != nil {
+				issue := leafIssue(err, f.Type, m[k])
+				if dotted == "admin_token" {
+					issue = "must be a string" // never shown: it is a secret
+				}
+				ps = append(ps, configProblem{path: dotted, origin: originOf(origin, dotted), issue: issue})
+			}
+		}
+	}
+	walk(nil, tree, reflect.TypeFor[fileConfig]())
+	return ps
+}
+
+// decodeLeaf decodes one setting at path into dst.
+func decodeLeaf(path []string, v any, dst *fileConfig) error {
+	var wrapped any = v
+	for i := len(path) - 1; i >= 0; i-- {
+		wrapped = map[string]any{path[i]: wrapped}
+	}
+	b, err := json.Marshal(wrapped)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(dst)
+}
+
+func leafIssue(err error, t reflect.Type, v any) string {
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) || strings.HasPrefix(err.Error(), "json: ") {
+		return fmt.Sprintf("must be %s, got %s", describeType(t), shortValue(v))
+	}
+	return err.Error()
+}
+
+func describeType(t reflect.Type) string {
+	if t == reflect.TypeFor[duration]() {
+		return `a duration such as "30s"`
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return describeType(t.Elem())
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return "a whole number"
+	case reflect.Uint64, reflect.Uint, reflect.Uint32:
+		return "a whole number, 0 or more"
+	case reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Struct {
+			return "a list of {" + strings.Join(jsonNames(t.Elem()), ", ") + "}"
+		}
+		switch t.Elem().Kind() {
+		case reflect.Uint64, reflect.Uint, reflect.Uint32, reflect.Int, reflect.Int64:
+			return "a list of whole numbers"
+		}
+		return "a list of " + t.Elem().Kind().String() + " values"
+	}
+	return t.String()
+}
+
+func shortValue(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	s := string(b)
+	if len(s) > 60 {
+		s = s[:60] + "..."
+	}
+	return s
+}
+
+func fieldByJSONName(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := 0; i < t.NumField(); i++ {
+		if f := t.Field(i); jsonName(f) == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+func jsonNames(t reflect.Type) []string {
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		if n := jsonName(t.Field(i)); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
