@@ -54,6 +54,15 @@ func (x *Executor) Execute(ctx context.Context, id domain.JobID, cmd domain.Comm
 	if retries <= 0 {
 		retries = 3
 	}
+	if _, ok := cmd.(domain.Accept); ok {
+		// A new job's stream is empty: decide on the zero state and append expecting NoStream,
+		// without reading. If the stream does exist, that append fails on its version and the
+		// loop below decides on the real state (which rejects the Accept).
+		out, err := x.decideAndAppend(ctx, id, domain.State{}, cmd, md)
+		if !errors.Is(err, eventstore.ErrWrongExpectedVersion) {
+			return out, err
+		}
+	}
 	for attempt := 0; ; attempt++ {
 		s, err := x.Load(ctx, id)
 		if err != nil {
