@@ -51,11 +51,7 @@ func (s *Server) limited(h http.HandlerFunc) http.HandlerFunc {
 	return s.limiter.Middleware(h).ServeHTTP
 }
 
-// kinds of retryafter by domain.Kind.Ordinal, and statuses by domain.Status.Ordinal: the two
-// packages name them alike and are mapped by name once.
 var (
-	raKinds    [3]retryafter.Kind
-	raStatuses [domain.NumStatuses]retryafter.Status
 	// resultKeys are the members of domain.Result's JSON, by kind ordinal, as the prefix of a
 	// result's JSON: `{"inputProof":`.
 	resultKeys [3]string
@@ -65,23 +61,11 @@ var (
 
 func init() {
 	for _, k := range domain.Kinds() {
-		rk, err := retryafter.ParseKind(k.String())
-		if err != nil {
-			panic(err)
-		}
-		raKinds[k.Ordinal()] = rk
 		if k.NeedsReadiness() {
 			queuedOf[k.Ordinal()] = projections.ReadinessQueue
 		} else {
 			queuedOf[k.Ordinal()] = projections.TxQueue
 		}
-	}
-	for _, st := range domain.Statuses() {
-		rs, err := retryafter.ParseStatus(st.String())
-		if err != nil {
-			panic(err)
-		}
-		raStatuses[st.Ordinal()] = rs
 	}
 	resultKeys[domain.InputProof.Ordinal()] = `{"inputProof":`
 	resultKeys[domain.PublicDecrypt.Ordinal()] = `{"publicDecrypt":`
@@ -109,8 +93,8 @@ func (s *Server) estimate(rc *runtimeConfig, k domain.Kind, st domain.Status, lo
 		cfg = s.adaptiveConfig(rc)
 	}
 	in := retryafter.Input{
-		Kind:       raKinds[k.Ordinal()],
-		Status:     raStatuses[st.Ordinal()],
+		Kind:       k,
+		Status:     st,
 		Stage:      stageOf(loc.Queue),
 		Position:   int64(loc.Ahead),
 		TxQueueLen: int64(txLen),

@@ -88,7 +88,7 @@ func Compute(cfg Config, in Input) Estimate {
 		return Estimate{Formula: FormulaNone}
 	}
 	lo, hi := bounds(cfg)
-	if in.Kind.IsZero() || in.Status.IsZero() || int(in.Kind.k) >= len(kindNames) || int(in.Status.s) >= len(statusNames) {
+	if in.Kind.IsZero() || in.Status.IsZero() {
 		return Estimate{Seconds: int(lo), Formula: FormulaUnknown}
 	}
 	if in.Status == ReceiptReceived {
@@ -115,7 +115,7 @@ func Compute(cfg Config, in Input) Estimate {
 	switch {
 	case in.Status == TxInFlight:
 		k, f = pMs, FormulaTxInFlight
-	case !in.Kind.Decrypt():
+	case !in.Kind.NeedsReadiness():
 		n1, r1 = p, d
 	default:
 		switch stage(in) {

@@ -11,8 +11,7 @@
 //
 // Everything here is pure except DenyTracker: no I/O, no clock (callers pass the job's elapsed
 // time and "now"), no global state, no randomness that is not injected, and no imports outside the
-// standard library (not even relayer/domain; Kind and Status here mirror the domain's names so
-// callers convert with String/Parse). Arithmetic is done in integer milliseconds with exact
+// standard library but relayer/domain, whose Kind and Status it uses as they are. Arithmetic is done in integer milliseconds with exact
 // rational steps (128-bit intermediates), so an exact value such as 3000 ms becomes 3 s and never
 // 4 s. Config values are resolved to 1 ms, rates to 0.001 per second and the margin to 1e-6.
 //

@@ -3,6 +3,8 @@ package retryafter
 import (
 	"testing"
 	"time"
+
+	"relayer/domain"
 )
 
 // FuzzCompute: for any input (negative positions and elapsed times included), Compute does not
@@ -13,8 +15,8 @@ func FuzzCompute(f *testing.F) {
 	f.Add(uint8(3), uint8(4), uint8(0), int64(0), int64(0), int64(60_000_000_000), uint16(5), uint16(60), uint32(1000000))
 	f.Add(uint8(2), uint8(2), uint8(3), int64(-1), int64(-1<<63), int64(-1), uint16(0), uint16(0), uint32(0))
 	f.Add(uint8(1), uint8(1), uint8(4), int64(1<<62), int64(1<<62), int64(1<<62), uint16(300), uint16(1), uint32(1<<31))
-	kinds := append([]Kind{{}}, Kinds()...)
-	statuses := append([]Status{{}}, Statuses()...)
+	kinds := append([]Kind{{}}, domain.Kinds()...)
+	statuses := append([]Status{{}}, domain.Statuses()...)
 	stages := Stages()
 	f.Fuzz(func(t *testing.T, kind, status, stage uint8, p, q, elapsed int64, minS, maxS uint16, marginPPM uint32) {
 		cfg := DefaultConfig()

@@ -1,88 +1,32 @@
 package retryafter
 
-import "fmt"
+import (
+	"fmt"
 
-// Kind is the request kind, as far as the Retry-After policy cares: input proofs have one queue,
-// decrypts two. It is closed: the zero Kind is "no kind" and no other value can be made outside
-// this package. Names match relayer/domain's Kind.String.
-type Kind struct{ k uint8 }
-
-var (
-	InputProof    = Kind{1}
-	UserDecrypt   = Kind{2}
-	PublicDecrypt = Kind{3}
+	"relayer/domain"
 )
 
-var kindNames = [...]string{"", "input-proof", "user-decrypt", "public-decrypt"}
-
-// Kinds lists every kind.
-func Kinds() []Kind { return []Kind{InputProof, UserDecrypt, PublicDecrypt} }
-
-// ParseKind reads a kind's name ("input-proof", "user-decrypt", "public-decrypt").
-func ParseKind(s string) (Kind, error) {
-	for i := 1; i < len(kindNames); i++ {
-		if kindNames[i] == s {
-			return Kind{uint8(i)}, nil
-		}
-	}
-	return Kind{}, fmt.Errorf("unknown request kind %q (want input-proof, user-decrypt or public-decrypt)", s)
-}
-
-func (k Kind) String() string {
-	if k.k != 0 && int(k.k) < len(kindNames) {
-		return kindNames[k.k]
-	}
-	return "unknown"
-}
-
-// IsZero reports whether k is the zero Kind.
-func (k Kind) IsZero() bool { return k.k == 0 }
-
-// Decrypt reports whether the kind goes through the readiness queue (the two-queue formulas).
-func (k Kind) Decrypt() bool { return k == UserDecrypt || k == PublicDecrypt }
-
-// Status is where a job is in its lifecycle. Closed like Kind; names match relayer/domain.
-type Status struct{ s uint8 }
-
-var (
-	Queued          = Status{1}
-	Processing      = Status{2}
-	TxInFlight      = Status{3}
-	ReceiptReceived = Status{4}
-	Completed       = Status{5}
-	TimedOut        = Status{6}
-	Failure         = Status{7}
+// Kind and Status are the domain's own types: the policy needs a kind's queue structure
+// (NeedsReadiness: decrypts have the two-queue formulas) and whether a status is terminal.
+type (
+	Kind   = domain.Kind
+	Status = domain.Status
 )
 
-var statusNames = [...]string{"", "queued", "processing", "tx_in_flight", "receipt_received", "completed", "timed_out", "failure"}
+// The kinds and statuses, under the names the policy's callers and tables use.
+var (
+	InputProof    = domain.InputProof
+	UserDecrypt   = domain.UserDecrypt
+	PublicDecrypt = domain.PublicDecrypt
 
-// Statuses lists every status in lifecycle order.
-func Statuses() []Status {
-	return []Status{Queued, Processing, TxInFlight, ReceiptReceived, Completed, TimedOut, Failure}
-}
-
-// ParseStatus reads a status's name ("queued", "tx_in_flight", ...).
-func ParseStatus(s string) (Status, error) {
-	for i := 1; i < len(statusNames); i++ {
-		if statusNames[i] == s {
-			return Status{uint8(i)}, nil
-		}
-	}
-	return Status{}, fmt.Errorf("unknown status %q", s)
-}
-
-func (s Status) String() string {
-	if s.s != 0 && int(s.s) < len(statusNames) {
-		return statusNames[s.s]
-	}
-	return "none"
-}
-
-// IsZero reports whether s is the zero Status.
-func (s Status) IsZero() bool { return s.s == 0 }
-
-// Terminal reports whether the job is over (completed, timed_out, failure): nothing to poll for.
-func (s Status) Terminal() bool { return s == Completed || s == TimedOut || s == Failure }
+	Queued          = domain.Queued
+	Processing      = domain.Processing
+	TxInFlight      = domain.TxInFlight
+	ReceiptReceived = domain.ReceiptReceived
+	Completed       = domain.Completed
+	TimedOut        = domain.TimedOut
+	Failure         = domain.Failure
+)
 
 // Stage says where a decrypt is inside its status, which picks the row of the seed's two-queue
 // table. The zero Stage, StageAuto, lets Compute pick from the status: a queued decrypt is taken
