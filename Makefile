@@ -1,7 +1,7 @@
 # The relayer's everyday commands. `make run` and `make test` are all a newcomer needs.
 GO        ?= go
 DATA_DIR  ?= ./data
-BENCH_PKGS = ./eventstore/sqlite/ ./projections/
+BENCH_PKGS = ./eventstore/sqlite/ ./projections/ ./api/
 BENCH_COUNT ?= 3
 
 .PHONY: run test test-short stress bench build generate devchain vet fmt tidy clean
