@@ -303,35 +303,9 @@ func newRedactor(urls ...string) redactor {
 // urlSecrets lists the parts of raw that may be secret, raw itself first.
 func urlSecrets(raw string) []string {
 	out := []string{raw}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return out
+	if u, err := url.Parse(raw); err == nil {
+		out = append(out, upstream.URLSecrets(u)...)
 	}
-	add := func(s string) {
-		if len(s) >= 2 && s != "/" {
-			out = append(out, s)
-		}
-	}
-	add(u.String())
-	add(u.Redacted())
-	if u.User != nil {
-		add(u.User.String())
-		add(u.User.Username())
-		if p, ok := u.User.Password(); ok {
-			add(p)
-		}
-	}
-	add(u.EscapedPath())
-	add(u.Path)
-	add(u.RawQuery)
-	if q, err := url.ParseQuery(u.RawQuery); err == nil {
-		for _, vs := range q {
-			for _, v := range vs {
-				add(v)
-			}
-		}
-	}
-	add(u.Fragment)
 	return out
 }
 
@@ -361,22 +335,7 @@ func (r redactor) scrub(err error) error {
 		}
 	}
 	msg := err.Error()
-	out := msg
-	// Longest first, so that a whole URL is replaced before its parts are looked for.
-	remaining := append([]string(nil), secrets...)
-	for {
-		longest := -1
-		for i, s := range remaining {
-			if strings.Contains(out, s) && (longest < 0 || len(s) > len(remaining[longest])) {
-				longest = i
-			}
-		}
-		if longest < 0 {
-			break
-		}
-		out = strings.ReplaceAll(out, remaining[longest], "[redacted]")
-		remaining = append(remaining[:longest], remaining[longest+1:]...)
-	}
+	out := upstream.Redact(msg, secrets)
 	if out == msg && !cut {
 		return err
 	}

@@ -119,13 +119,24 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
-// scrubError removes from err's message every part of u that may be a secret: the whole URL in
-// its usual spellings, the userinfo, the path and the query. It returns err itself when its
-// message contains none of them.
+// scrubError removes from err's message every part of u that may be a secret (see URLSecrets).
+// It returns err itself when its message contains none of them.
 func scrubError(err error, u *url.URL) error {
 	if err == nil || u == nil {
 		return err
 	}
+	msg := err.Error()
+	out := Redact(msg, URLSecrets(u))
+	if out == msg {
+		return err
+	}
+	return &redactedError{msg: out, err: err}
+}
+
+// URLSecrets lists the parts of u that may be a secret: the whole URL in its usual spellings,
+// the userinfo, the path (providers put API keys there), the query and each of its values, and
+// the fragment. Parts shorter than two characters are left out.
+func URLSecrets(u *url.URL) []string {
 	var secrets []string
 	add := func(s string) {
 		if len(s) >= 2 && s != "/" {
@@ -144,7 +155,7 @@ func scrubError(err error, u *url.URL) error {
 	add(u.EscapedPath())
 	add(u.Path)
 	add(u.RawQuery)
-	if q, qerr := url.ParseQuery(u.RawQuery); qerr == nil {
+	if q, err := url.ParseQuery(u.RawQuery); err == nil {
 		for _, vs := range q {
 			for _, v := range vs {
 				add(v)
@@ -152,25 +163,24 @@ func scrubError(err error, u *url.URL) error {
 		}
 	}
 	add(u.Fragment)
-	msg := err.Error()
-	out := msg
-	// Longest first, so that a URL is replaced whole before its parts are looked for.
-	for changed := true; changed; {
-		changed = false
+	return secrets
+}
+
+// Redact returns msg with every occurrence of each secret replaced by "[redacted]", the longest
+// first, so that a whole URL is replaced before its parts are looked for.
+func Redact(msg string, secrets []string) string {
+	remaining := append([]string(nil), secrets...)
+	for {
 		longest := -1
-		for i, s := range secrets {
-			if strings.Contains(out, s) && (longest < 0 || len(s) > len(secrets[longest])) {
+		for i, s := range remaining {
+			if strings.Contains(msg, s) && (longest < 0 || len(s) > len(remaining[longest])) {
 				longest = i
 			}
 		}
-		if longest >= 0 {
-			out = strings.ReplaceAll(out, secrets[longest], "[redacted]")
-			secrets = append(secrets[:longest], secrets[longest+1:]...)
-			changed = true
+		if longest < 0 {
+			return msg
 		}
+		msg = strings.ReplaceAll(msg, remaining[longest], "[redacted]")
+		remaining = append(remaining[:longest], remaining[longest+1:]...)
 	}
-	if out == msg {
-		return err
-	}
-	return &redactedError{msg: out, err: err}
 }
