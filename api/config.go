@@ -53,7 +53,8 @@ type Config struct {
 	// AcceptWait bounds the wait for the projections after an accepted submission.
 	AcceptWait time.Duration
 	// ReservationWait bounds the wait of a submission that lost the content-hash race for the
-	// winner's job to become visible.
+	// winner's job to become visible (at most 5 s: half of what a submission has for its
+	// appends, so that a takeover still has time for its own).
 	ReservationWait time.Duration
 
 	// QueueCapacity and ShedMargin: a submission that would start a new job is refused with 429
@@ -155,7 +156,9 @@ func (c Config) Validate() error {
 		lo, hi time.Duration
 	}{
 		{"api.accept_wait", c.AcceptWait, time.Millisecond, maxWait},
-		{"api.reservation_wait", c.ReservationWait, time.Millisecond, maxWait},
+		// A submission has writeTimeout for all its appends; the takeover after this wait needs
+		// time left for its own.
+		{"api.reservation_wait", c.ReservationWait, time.Millisecond, writeTimeout / 2},
 		{"http.read_header_timeout", c.HTTP.ReadHeaderTimeout, time.Millisecond, time.Hour},
 		{"http.read_timeout", c.HTTP.ReadTimeout, time.Millisecond, time.Hour},
 		{"http.write_timeout", c.HTTP.WriteTimeout, time.Millisecond, time.Hour},

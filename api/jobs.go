@@ -374,11 +374,7 @@ func (s *Server) admit(ctx context.Context, rc *runtimeConfig, kind domain.Kind,
 			}
 			return admission{}, fmt.Errorf("reserve %s: %w", stream, err)
 		}
-		out, err := s.exec.Execute(ctx, id, domain.Accept{At: domain.At{At: s.now().UTC()}, JobID: id, Request: req, ContentHash: hash}, md)
-		if err != nil {
-			return admission{}, err
-		}
-		return admission{job: id, pos: out.Position, created: true}, nil
+		return s.acceptReserved(ctx, req, hash, id, md)
 	}
 	return admission{}, fmt.Errorf("reserve %s: still contended after %d attempts", stream, maxReserveAttempts)
 }
@@ -406,10 +402,20 @@ func (s *Server) awaitReserved(ctx context.Context, req domain.Request, hash str
 			break
 		}
 	}
+	a, err := s.acceptReserved(ctx, req, hash, id, md)
+	if err == nil && a.created {
+		s.log.Warn("took over a reservation whose job did not appear", "job_id", id.String(), "correlation_id", md.CorrelationID)
+	}
+	return a, err
+}
+
+// acceptReserved accepts the job a reservation names. The reserving submission and one that took
+// the reservation over (see awaitReserved) may both get here: whichever comes first creates the
+// job, and the other answers with it.
+func (s *Server) acceptReserved(ctx context.Context, req domain.Request, hash string, id domain.JobID, md eventstore.Metadata) (admission, error) {
 	out, err := s.exec.Execute(ctx, id, domain.Accept{At: domain.At{At: s.now().UTC()}, JobID: id, Request: req, ContentHash: hash}, md)
 	switch {
 	case err == nil:
-		s.log.Warn("took over a reservation whose job did not appear", "job_id", id.String(), "correlation_id", md.CorrelationID)
 		return admission{job: id, pos: out.Position, created: true}, nil
 	case errors.Is(err, domain.ErrAlreadyAccepted):
 		pos, err := s.acceptedAt(ctx, id)

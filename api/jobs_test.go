@@ -304,6 +304,29 @@ func TestASlowWinnerAndALoserThatTakesOverStillMakeOneJob(t *testing.T) {
 	}
 }
 
+func TestTheReservingSubmissionAnswersWithTheJobWhenATakeoverAcceptedItFirst(t *testing.T) {
+	env := startJT(t)
+	req := jtRequest(t, domain.PublicDecrypt, 11)
+	hash := domain.ContentHash(req)
+	id := domain.NewJobID()
+	// A submission that took the reservation over accepted the job first...
+	first, err := env.srv.acceptReserved(context.Background(), req, hash, id, eventstore.Metadata{})
+	if err != nil || !first.created {
+		t.Fatalf("the first acceptance: %+v, %v", first, err)
+	}
+	// ...so the reserving submission, slow to get here, answers with that job instead of failing.
+	late, err := env.srv.acceptReserved(context.Background(), req, hash, id, eventstore.Metadata{})
+	if err != nil {
+		t.Fatalf("the reserving submission failed: %v", err)
+	}
+	if late.job != id || late.created || late.pos != first.pos {
+		t.Fatalf("the reserving submission answered %+v, want job %s at position %d, not created", late, id, first.pos)
+	}
+	if n := env.countEvents("RequestAccepted"); n != 1 {
+		t.Fatalf("%d jobs accepted, want 1", n)
+	}
+}
+
 // jtCompute is the policy's answer for the given input with the server's runtime parameters.
 func jtCompute(env *jtEnv, in retryafter.Input) retryafter.Estimate {
 	return retryafter.Compute(env.srv.runtime().retry, in)

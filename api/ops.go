@@ -6,11 +6,12 @@ import (
 	"time"
 )
 
-// opsRoutes are the audit, operator, health and docs endpoints.
+// opsRoutes are the audit, operator, health and docs endpoints. The audit view and the stream
+// read the log, so they are under the per-client limits like the v2 endpoints.
 func (s *Server) opsRoutes() []Route {
 	return []Route{
-		{Method: http.MethodGet, Pattern: "/v1/jobs/{jobId}/events", Name: "job events (audit)", handler: s.jobEvents},
-		{Method: http.MethodGet, Pattern: "/v1/transitions", Name: "transitions stream (SSE)", handler: s.transitions},
+		{Method: http.MethodGet, Pattern: "/v1/jobs/{jobId}/events", Name: "job events (audit)", handler: s.limited(s.jobEvents)},
+		{Method: http.MethodGet, Pattern: "/v1/transitions", Name: "transitions stream (SSE)", handler: s.limited(s.transitions)},
 		{Method: http.MethodGet, Pattern: "/metrics", Name: "Prometheus metrics", handler: s.serveMetrics},
 		{Method: http.MethodGet, Pattern: "/healthz", Name: "health", handler: s.healthz},
 		{Method: http.MethodGet, Pattern: "/liveness", Name: "liveness", handler: s.liveness},

@@ -119,16 +119,11 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 
 	s.routes = append(append(s.jobRoutes(), s.adminRoutes()...), s.opsRoutes()...)
 	s.mux = http.NewServeMux()
-	catchAll := true
 	for _, r := range s.routes {
 		s.mux.HandleFunc(r.Method+" "+r.Pattern, r.handler)
-		if r.Pattern == "/" {
-			catchAll = false
-		}
 	}
-	if catchAll {
-		s.mux.HandleFunc("/", s.notFound)
-	}
+	// Every other path gets the JSON envelope's 404 instead of net/http's text one.
+	s.mux.HandleFunc("/", s.notFound)
 	s.handler = withRequestID(s.instrument(s.recoverer(s.mux)))
 	return s, nil
 }
@@ -137,12 +132,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 func (s *Server) runtime() *runtimeConfig { return s.rt.Load() }
 
 // Routes lists every endpoint the server registers.
-func (s *Server) Routes() []Route {
-	if s.routes != nil {
-		return append([]Route(nil), s.routes...)
-	}
-	return append(append(s.jobRoutes(), s.adminRoutes()...), s.opsRoutes()...)
-}
+func (s *Server) Routes() []Route { return append([]Route(nil), s.routes...) }
 
 // Handler is the whole API, with its middleware: a request id per call, metrics, and a
 // recoverer that turns a panic into 500 internal_server_error.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"relayer/api"
 	"relayer/eventstore"
@@ -83,11 +84,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	// The projections follow the log until the server is down; a failure of theirs (a record
-	// they cannot apply) stops the server: it must not answer from read models that stopped.
+	// The projections follow the log until the server is down; a record they cannot apply stops
+	// the server: it must not answer from read models that stopped. A transient read error only
+	// restarts them (see followLog).
 	pctx, stopProjections := context.WithCancel(context.Background())
 	runErr := make(chan error, 1)
-	go func() { runErr <- set.Run(pctx, store) }()
+	go func() { runErr <- followLog(pctx, set, store, log) }()
 	defer func() {
 		stopProjections()
 		<-runErr
@@ -188,5 +190,35 @@ func printStarted(w io.Writer, url, path string, head eventstore.Position, set *
 	fmt.Fprintf(w, "  curl -si %s/v2/input-proof/<jobId>\n", url)
 	if admin {
 		fmt.Fprintf(w, "  curl -s %s/admin/config -H \"Authorization: Bearer $RELAYER_ADMIN_TOKEN\"\n", url)
+	}
+}
+
+// followLog runs the projections until ctx ends or they meet a record they cannot decode or
+// apply (a *eventstore.RecordError) or a closed store. Any other error is a failed read of the
+// log (a busy or failing disk, say): Run stops at its checkpoint and is started again after a
+// pause that grows with consecutive failures, so one transient error does not stop the server.
+func followLog(ctx context.Context, set *projections.Set, store eventstore.Store, log *slog.Logger) error {
+	const maxPause = 5 * time.Second
+	pause := 100 * time.Millisecond
+	for {
+		before := set.Position()
+		err := set.Run(ctx, store)
+		var re *eventstore.RecordError
+		switch {
+		case ctx.Err() != nil:
+			return err
+		case errors.As(err, &re), errors.Is(err, eventstore.ErrClosed):
+			return err
+		}
+		if set.Position() > before {
+			pause = 100 * time.Millisecond // it made progress: the failure is not a streak
+		}
+		log.Warn("projections: reading the log failed; following it again", "err", err, "retry_in", pause.String(), "position", uint64(set.Position()))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, maxPause)
 	}
 }
