@@ -18,9 +18,6 @@ const (
 	// DefaultAcceptWait bounds how long a POST waits for the projections to show the job it
 	// accepted before it answers (it answers 202 either way: the job is durable).
 	DefaultAcceptWait = 2 * time.Second
-	// DefaultReservationWait bounds how long a POST that lost the race for a content hash waits
-	// for the winner's job to appear before it accepts the reserved job itself.
-	DefaultReservationWait = time.Second
 	// DefaultQueueCapacity is the length of the queue a new job joins (the readiness queue for
 	// decrypts, the TX queue for input proofs) at which submissions are shed with 429.
 	DefaultQueueCapacity = 100_000
@@ -52,10 +49,6 @@ type Config struct {
 	MaxBodyBytes int64
 	// AcceptWait bounds the wait for the projections after an accepted submission.
 	AcceptWait time.Duration
-	// ReservationWait bounds the wait of a submission that lost the content-hash race for the
-	// winner's job to become visible (at most 5 s: half of what a submission has for its
-	// appends, so that a takeover still has time for its own).
-	ReservationWait time.Duration
 
 	// QueueCapacity and ShedMargin: a submission that would start a new job is refused with 429
 	// rate_limited when the queue it would join holds QueueCapacity - ShedMargin jobs or more.
@@ -97,14 +90,13 @@ type HTTPConfig struct {
 // Retry-After parameters (not adaptive), the rate limiter's defaults, no admin token.
 func DefaultConfig() Config {
 	return Config{
-		Validation:      domain.ValidationConfig{HostChainIDs: []uint64{1337}},
-		MaxBodyBytes:    DefaultMaxBodyBytes,
-		AcceptWait:      DefaultAcceptWait,
-		ReservationWait: DefaultReservationWait,
-		QueueCapacity:   DefaultQueueCapacity,
-		ShedMargin:      DefaultShedMargin,
-		RetryAfter:      retryafter.DefaultConfig(),
-		RateLimit:       ratelimit.DefaultConfig(),
+		Validation:    domain.ValidationConfig{HostChainIDs: []uint64{1337}},
+		MaxBodyBytes:  DefaultMaxBodyBytes,
+		AcceptWait:    DefaultAcceptWait,
+		QueueCapacity: DefaultQueueCapacity,
+		ShedMargin:    DefaultShedMargin,
+		RetryAfter:    retryafter.DefaultConfig(),
+		RateLimit:     ratelimit.DefaultConfig(),
 		HTTP: HTTPConfig{
 			ReadHeaderTimeout: DefaultReadHeaderTimeout,
 			ReadTimeout:       DefaultReadTimeout,
@@ -156,9 +148,6 @@ func (c Config) Validate() error {
 		lo, hi time.Duration
 	}{
 		{"api.accept_wait", c.AcceptWait, time.Millisecond, maxWait},
-		// A submission has writeTimeout for all its appends; the takeover after this wait needs
-		// time left for its own.
-		{"api.reservation_wait", c.ReservationWait, time.Millisecond, writeTimeout / 2},
 		{"http.read_header_timeout", c.HTTP.ReadHeaderTimeout, time.Millisecond, time.Hour},
 		{"http.read_timeout", c.HTTP.ReadTimeout, time.Millisecond, time.Hour},
 		{"http.write_timeout", c.HTTP.WriteTimeout, time.Millisecond, time.Hour},

@@ -320,130 +320,50 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool)
 
 // admit finds or creates the job that answers a submission with content hash hash.
 //
-// An identical submission (same hash) whose job is active or completed answers with that job.
-// Otherwise a new job is reserved on the hash's reservation stream (domain.ContentStream) with the
-// stream's expected version, so that of concurrent identical submissions exactly one reserves;
-// the others re-read the stream and answer with the winner's job. Only the winner accepts its job.
-// A loser that does not see the winner's job in the projections within ReservationWait (the
-// winner is slow, or crashed between reservation and acceptance) accepts the reserved job itself:
-// the job's own stream takes one acceptance only (expected version NoStream), so whichever of the
-// two comes first creates it and the other answers with it. No second job is ever created for
-// a reservation.
+// The jobs of one content hash have ids derived from it (domain.JobIDFor), one per generation:
+// generation 0 is the first job, and each one that failed or timed out is followed by the next.
+// admit walks the generations: a job that is active or completed answers the submission; one
+// that ended otherwise sends it to the next generation; the first generation with no job is
+// accepted. The acceptance appends to the job's own stream expecting NoStream, so of concurrent
+// identical submissions exactly one creates the job and the others, refused by the stream's
+// version, answer with it. One durable append per new job, and nothing to clean up after a crash.
 func (s *Server) admit(ctx context.Context, rc *runtimeConfig, kind domain.Kind, req domain.Request, hash string, md eventstore.Metadata) (admission, error) {
-	// The projections know the latest job accepted with this hash: when it is active or
-	// completed, no newer reservation can exist (they are only made after a failure).
-	if id, ok := s.set.Duplicate(hash); ok {
-		return admission{job: id}, nil
-	}
-	stream := domain.ContentStream(hash)
-	// A hash the projections never saw most likely has no reservation either: try to reserve it
-	// as a new stream without reading it first. If a reservation exists after all (a concurrent
-	// submission, or one the projections have not applied yet), the expected version refuses the
-	// append and the loop below reads the stream.
-	_, _, known := s.set.ByContentHash(hash)
-	for attempt := 0; attempt < maxReserveAttempts; attempt++ {
-		var last *domain.ContentReserved
-		ver := eventstore.NoStream
-		if known || attempt > 0 {
-			var err error
-			if last, ver, err = s.readReservation(ctx, stream); err != nil {
-				return admission{}, err
+	for g := uint32(0); g < maxGenerations; g++ {
+		id := domain.JobIDFor(hash, g)
+		if j, ok := s.set.Job(id); ok {
+			if !endedWithoutResult(j.Status) {
+				return admission{job: id}, nil
 			}
+			continue
 		}
-		if last != nil {
-			j, visible := s.set.Job(last.JobID)
-			if !visible {
-				return s.awaitReserved(ctx, req, hash, last.JobID, md)
-			}
-			if j.Status != domain.Failure && j.Status != domain.TimedOut {
-				return admission{job: j.ID}, nil
-			}
-			// The reserved job failed or timed out: a new submission starts a new job.
-		}
+		// Not in the projections: no job yet, or one they have not applied yet.
 		if sh := s.shed(rc, kind); sh != nil {
 			return admission{shed: sh}, nil
 		}
-		id := domain.NewJobID()
-		ev, err := s.codec.Encode(domain.ContentReserved{Hash: hash, JobID: id, At: s.now().UTC()}, md)
-		if err != nil {
+		out, err := s.exec.Execute(ctx, id, domain.Accept{At: domain.At{At: s.now().UTC()}, JobID: id, Request: req, ContentHash: hash}, md)
+		switch {
+		case err == nil:
+			return admission{job: id, pos: out.Position, created: true}, nil
+		case !errors.Is(err, domain.ErrAlreadyAccepted):
 			return admission{}, err
+		case endedWithoutResult(out.State.Status):
+			continue // it existed, and has ended since: the next generation
 		}
-		if _, err := s.store.Append(ctx, stream, ver, ev); err != nil {
-			if errors.Is(err, eventstore.ErrWrongExpectedVersion) {
-				continue // another submission reserved first: answer with its job
-			}
-			return admission{}, fmt.Errorf("reserve %s: %w", stream, err)
-		}
-		return s.acceptReserved(ctx, req, hash, id, md)
-	}
-	return admission{}, fmt.Errorf("reserve %s: still contended after %d attempts", stream, maxReserveAttempts)
-}
-
-// maxReserveAttempts bounds the re-reads of a contended reservation stream. Each lost race means
-// another submission reserved; only a reservation whose job then failed between two reads sends
-// a submission round again.
-const maxReserveAttempts = 8
-
-// awaitReserved waits (ReservationWait at most) for the projections to show the reserved job id,
-// then, if they still do not, accepts it itself (see admit).
-func (s *Server) awaitReserved(ctx context.Context, req domain.Request, hash string, id domain.JobID, md eventstore.Metadata) (admission, error) {
-	wctx, cancel := context.WithTimeout(ctx, s.cfg.ReservationWait)
-	defer cancel()
-	for {
-		// Read the checkpoint before looking, so an event applied in between wakes the wait.
-		pos := s.set.Position()
-		if _, ok := s.set.Locate(id); ok {
-			return admission{job: id}, nil
-		}
-		if err := s.set.WaitFor(wctx, pos+1); err != nil {
-			if ctx.Err() != nil {
-				return admission{}, ctx.Err()
-			}
-			break
-		}
-	}
-	a, err := s.acceptReserved(ctx, req, hash, id, md)
-	if err == nil && a.created {
-		s.log.Warn("took over a reservation whose job did not appear", "job_id", id.String(), "correlation_id", md.CorrelationID)
-	}
-	return a, err
-}
-
-// acceptReserved accepts the job a reservation names. The reserving submission and one that took
-// the reservation over (see awaitReserved) may both get here: whichever comes first creates the
-// job, and the other answers with it.
-func (s *Server) acceptReserved(ctx context.Context, req domain.Request, hash string, id domain.JobID, md eventstore.Metadata) (admission, error) {
-	out, err := s.exec.Execute(ctx, id, domain.Accept{At: domain.At{At: s.now().UTC()}, JobID: id, Request: req, ContentHash: hash}, md)
-	switch {
-	case err == nil:
-		return admission{job: id, pos: out.Position, created: true}, nil
-	case errors.Is(err, domain.ErrAlreadyAccepted):
+		// An identical submission accepted it first: answer with it once the projections show it.
 		pos, err := s.acceptedAt(ctx, id)
 		return admission{job: id, pos: pos}, err
 	}
-	return admission{}, err
+	return admission{}, fmt.Errorf("content hash %s: %d jobs with it failed or timed out", hash, maxGenerations)
 }
 
-// readReservation returns the latest reservation of a content stream and the stream's version
-// (NoStream and nil when there is none).
-func (s *Server) readReservation(ctx context.Context, stream string) (*domain.ContentReserved, eventstore.Version, error) {
-	var last *domain.ContentReserved
-	ver := eventstore.NoStream
-	for rec, err := range s.store.ReadStream(ctx, stream, 0) {
-		if err != nil {
-			return nil, 0, fmt.Errorf("read %s: %w", stream, err)
-		}
-		v, err := s.codec.Decode(rec)
-		if err != nil {
-			return nil, 0, err
-		}
-		cr, ok := v.(domain.ContentReserved)
-		if !ok {
-			return nil, 0, fmt.Errorf("read %s: unexpected %s event at version %d", stream, rec.Type, rec.Version)
-		}
-		last, ver = &cr, rec.Version
-	}
-	return last, ver, nil
+// maxGenerations bounds the jobs one content hash may have: each failed or timed out. A client
+// re-submitting a request that keeps failing is refused past it.
+const maxGenerations = 1 << 12
+
+// endedWithoutResult reports whether a job with status st ended without a result, so that an
+// identical submission starts a new job (DESIGN section 3).
+func endedWithoutResult(st domain.Status) bool {
+	return st == domain.Failure || st == domain.TimedOut
 }
 
 // acceptedAt is the global position of a job's acceptance (its stream's first event).

@@ -212,8 +212,12 @@ func TestAfterAFailureOrATimeoutAnIdenticalSubmissionStartsANewJob(t *testing.T)
 	if third == second || third == first {
 		t.Fatal("an identical submission after a timeout answered with an ended job")
 	}
-	if n := env.countEvents("ContentReserved"); n != 3 {
-		t.Fatalf("%d reservations, want 3", n)
+	// The jobs of one content are its generations 0, 1 and 2.
+	hash := domain.ContentHash(jtRequest(t, domain.PublicDecrypt, 3))
+	for g, got := range []string{first, second, third} {
+		if want := domain.JobIDFor(hash, uint32(g)).String(); got != want {
+			t.Fatalf("job %d is %s, want generation %d's id %s", g, got, g, want)
+		}
 	}
 }
 
@@ -253,77 +257,42 @@ func TestAHundredConcurrentIdenticalSubmissionsCreateOneJob(t *testing.T) {
 	}
 }
 
-func TestASubmissionTakesOverAReservationWhoseJobNeverAppeared(t *testing.T) {
-	env := startJT(t, func(c *Config) { c.ReservationWait = 50 * time.Millisecond })
+func TestAnAcceptedJobTheProjectionsMayNotShowYetAnswersAnIdenticalSubmission(t *testing.T) {
+	env := startJT(t)
 	req := jtRequest(t, domain.InputProof, 5)
-	hash := domain.ContentHash(req)
-	// A crashed instance reserved the hash for a job and never accepted it.
-	ghost := domain.NewJobID()
-	ev, err := env.srv.codec.Encode(domain.ContentReserved{Hash: hash, JobID: ghost, At: jtEpoch}, eventstore.Metadata{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := env.store.Append(context.Background(), domain.ContentStream(hash), eventstore.NoStream, ev); err != nil {
+	id := domain.JobIDFor(domain.ContentHash(req), 0)
+	// Another instance (or a submission a moment earlier) accepted generation 0 straight into the
+	// log; whether or not the projections have applied it when the POST arrives, the POST answers
+	// with it and appends nothing.
+	if _, err := env.exec.Execute(context.Background(), id, domain.Accept{At: env.clock.At(0), JobID: id, Request: req, ContentHash: domain.ContentHash(req)}, eventstore.Metadata{}); err != nil {
 		t.Fatal(err)
 	}
 	res := env.do("POST", "/v2/input-proof", jtBody(domain.InputProof, 5))
 	res.want(t, http.StatusAccepted, "")
-	if res.jobID(t) != ghost.String() {
-		t.Fatalf("job %s, want the reserved %s", res.jobID(t), ghost)
+	if res.jobID(t) != id.String() {
+		t.Fatalf("job %s, want the accepted %s", res.jobID(t), id)
 	}
-	env.do("GET", "/v2/input-proof/"+ghost.String(), nil).want(t, http.StatusAccepted, "")
-	if again := env.do("POST", "/v2/input-proof", jtBody(domain.InputProof, 5)).jobID(t); again != ghost.String() {
-		t.Fatalf("next identical submission: %s", again)
-	}
+	env.do("GET", "/v2/input-proof/"+id.String(), nil).want(t, http.StatusAccepted, "")
 	if n := env.countEvents("RequestAccepted"); n != 1 {
 		t.Fatalf("%d jobs accepted, want 1", n)
 	}
-	if n := env.countEvents("ContentReserved"); n != 1 {
-		t.Fatalf("%d reservations, want 1", n)
-	}
 }
 
-func TestASlowWinnerAndALoserThatTakesOverStillMakeOneJob(t *testing.T) {
-	env := startJT(t, func(c *Config) { c.ReservationWait = time.Millisecond })
+func TestAJobThatEndedWithoutAResultSendsTheNextSubmissionToTheNextGeneration(t *testing.T) {
+	env := startJT(t)
 	req := jtRequest(t, domain.PublicDecrypt, 9)
 	hash := domain.ContentHash(req)
-	ghost := domain.NewJobID()
-	ev, _ := env.srv.codec.Encode(domain.ContentReserved{Hash: hash, JobID: ghost, At: jtEpoch}, eventstore.Metadata{})
-	if _, err := env.store.Append(context.Background(), domain.ContentStream(hash), eventstore.NoStream, ev); err != nil {
-		t.Fatal(err)
-	}
-	// The winner accepts after the loser took over: it loses on the job stream's version.
+	// Generation 0 was accepted and failed, straight into the log.
+	g0 := domain.JobIDFor(hash, 0)
+	env.exec1(g0, domain.Accept{At: env.clock.At(0), JobID: g0, Request: req, ContentHash: hash},
+		domain.FailReadiness{At: env.clock.At(0), Label: domain.LabelNotAllowedOnHostACL, Message: "denied"})
 	res := env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, 9))
 	res.want(t, http.StatusAccepted, "")
-	_, err := env.exec.Execute(context.Background(), ghost, domain.Accept{At: env.clock.At(0), JobID: ghost, Request: req, ContentHash: hash}, eventstore.Metadata{})
-	if err == nil {
-		t.Fatal("a second acceptance of the reserved job was appended")
+	if want := domain.JobIDFor(hash, 1).String(); res.jobID(t) != want {
+		t.Fatalf("job %s, want generation 1's %s", res.jobID(t), want)
 	}
-	if n := env.countEvents("RequestAccepted"); n != 1 {
-		t.Fatalf("%d jobs accepted, want 1", n)
-	}
-}
-
-func TestTheReservingSubmissionAnswersWithTheJobWhenATakeoverAcceptedItFirst(t *testing.T) {
-	env := startJT(t)
-	req := jtRequest(t, domain.PublicDecrypt, 11)
-	hash := domain.ContentHash(req)
-	id := domain.NewJobID()
-	// A submission that took the reservation over accepted the job first...
-	first, err := env.srv.acceptReserved(context.Background(), req, hash, id, eventstore.Metadata{})
-	if err != nil || !first.created {
-		t.Fatalf("the first acceptance: %+v, %v", first, err)
-	}
-	// ...so the reserving submission, slow to get here, answers with that job instead of failing.
-	late, err := env.srv.acceptReserved(context.Background(), req, hash, id, eventstore.Metadata{})
-	if err != nil {
-		t.Fatalf("the reserving submission failed: %v", err)
-	}
-	if late.job != id || late.created || late.pos != first.pos {
-		t.Fatalf("the reserving submission answered %+v, want job %s at position %d, not created", late, id, first.pos)
-	}
-	if n := env.countEvents("RequestAccepted"); n != 1 {
-		t.Fatalf("%d jobs accepted, want 1", n)
+	if n := env.countEvents("RequestAccepted"); n != 2 {
+		t.Fatalf("%d jobs accepted, want 2", n)
 	}
 }
 
@@ -532,9 +501,6 @@ func TestLoadSheddingAnswers429WithTheEtaOfThePositionItWouldTakeAndAppendsNothi
 	}
 	if n := env.countEvents("RequestAccepted"); n != before {
 		t.Fatalf("a shed submission appended a job")
-	}
-	if n := env.countEvents("ContentReserved"); n != 0 {
-		t.Fatalf("a shed submission appended a reservation")
 	}
 	// Decrypts join the readiness queue, which has room; a duplicate of a queued job is answered.
 	env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, 1)).want(t, http.StatusAccepted, "")

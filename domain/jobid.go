@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/google/uuid"
 )
@@ -12,6 +13,21 @@ type JobID uuid.UUID
 
 // NewJobID returns a random (version 4) job id.
 func NewJobID() JobID { return JobID(uuid.New()) }
+
+// jobIDSpace is the UUID namespace of job ids derived from content hashes.
+var jobIDSpace = uuid.MustParse("6f3c2a1e-9b0d-4e57-8c1a-2d7e5f4b3a90")
+
+// JobIDFor is the job id of the generation-th job submitted with content hash hash: a name-based
+// (version 5) UUID. Generation 0 is the first job with that content; a submission after it failed
+// or timed out gets generation 1, and so on. Identical submissions derive the same id, so the
+// job's own stream, appended to with NoStream, is what makes two of them produce one job.
+func JobIDFor(hash string, generation uint32) JobID {
+	name := make([]byte, 0, len(hash)+11)
+	name = append(name, hash...)
+	name = append(name, '/')
+	name = strconv.AppendUint(name, uint64(generation), 10)
+	return JobID(uuid.NewSHA1(jobIDSpace, name))
+}
 
 // ParseJobID reads a job id in its canonical text form.
 func ParseJobID(s string) (JobID, error) {

@@ -7,8 +7,8 @@ import (
 	"relayer/eventstore"
 )
 
-// NewCodec returns the codec for every domain event, and the two system events (content
-// reservations and configuration changes), at their current schema versions. It is the one
+// NewCodec returns the codec for every domain event, and the configuration change event, at
+// their current schema versions. It is the one
 // place domain events meet the store's encoding; workers, the API and the commands all use it.
 func NewCodec() *eventstore.Codec {
 	c := eventstore.NewCodec()
@@ -27,14 +27,13 @@ func NewCodec() *eventstore.Codec {
 		eventstore.Register[domain.ProofRejected],
 		eventstore.Register[domain.ResponseTimedOut],
 		eventstore.Register[domain.RequestFailed],
-		eventstore.Register[domain.ContentReserved],
 		eventstore.Register[domain.ConfigChanged],
 	} {
 		if err := register(c, 1); err != nil {
 			panic(fmt.Sprintf("projections codec: %v", err)) // a programming error, caught by every test
 		}
 	}
-	if len(c.Types()) != len(domain.EventPrototypes())+2 {
+	if len(c.Types()) != len(domain.EventPrototypes())+1 {
 		panic("projections codec: the domain has events the codec does not register")
 	}
 	return c

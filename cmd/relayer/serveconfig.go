@@ -38,7 +38,7 @@ import (
 //	listen: 127.0.0.1:8080
 //	data_dir: ./data
 //	host_chain_ids: [1337]
-//	api: {max_body_bytes: 1048576, accept_wait: 2s, reservation_wait: 1s, queue_capacity: 100000,
+//	api: {max_body_bytes: 1048576, accept_wait: 2s, queue_capacity: 100000,
 //	      queue_shed_margin: 0, adaptive_retry_after: false}
 //	http: {read_header_timeout: 5s, read_timeout: 30s, write_timeout: 30s, idle_timeout: 2m,
 //	       shutdown_timeout: 10s, max_header_bytes: 65536}
@@ -66,7 +66,6 @@ type fileConfig struct {
 type apiSection struct {
 	MaxBodyBytes       int64    `json:"max_body_bytes"`
 	AcceptWait         duration `json:"accept_wait"`
-	ReservationWait    duration `json:"reservation_wait"`
 	QueueCapacity      int      `json:"queue_capacity"`
 	QueueShedMargin    int      `json:"queue_shed_margin"`
 	AdaptiveRetryAfter bool     `json:"adaptive_retry_after"`
@@ -128,7 +127,7 @@ func defaultFileConfig() fileConfig {
 		DataDir:      "./data",
 		HostChainIDs: []uint64{devHostChainID},
 		API: apiSection{
-			MaxBodyBytes: a.MaxBodyBytes, AcceptWait: duration(a.AcceptWait), ReservationWait: duration(a.ReservationWait),
+			MaxBodyBytes: a.MaxBodyBytes, AcceptWait: duration(a.AcceptWait),
 			QueueCapacity: a.QueueCapacity, QueueShedMargin: a.ShedMargin, AdaptiveRetryAfter: a.AdaptiveRetryAfter,
 		},
 		HTTP: httpSection{
@@ -284,7 +283,7 @@ func (fc fileConfig) settings() (serveSettings, []configProblem) {
 		MaxExtraDataBytes: fc.Validation.MaxExtraDataBytes, MaxDurationDays: fc.Validation.MaxDurationDays,
 	}
 	a.MaxBodyBytes = fc.API.MaxBodyBytes
-	a.AcceptWait, a.ReservationWait = time.Duration(fc.API.AcceptWait), time.Duration(fc.API.ReservationWait)
+	a.AcceptWait = time.Duration(fc.API.AcceptWait)
 	a.QueueCapacity, a.ShedMargin, a.AdaptiveRetryAfter = fc.API.QueueCapacity, fc.API.QueueShedMargin, fc.API.AdaptiveRetryAfter
 	a.RetryAfter, a.RateLimit, a.AdminToken = fc.RetryAfter, fc.RateLimit, fc.AdminToken
 	a.HTTP = api.HTTPConfig{
