@@ -194,8 +194,8 @@ func (s *Server) submit(kind domain.Kind) http.HandlerFunc {
 		md := eventstore.Metadata{CorrelationID: corr, CausationID: rid}
 		rc := s.runtime()
 
-		// The writes go on if the client hangs up: a reservation without its acceptance would
-		// make the next identical submission wait for it.
+		// The write goes on if the client hangs up: the client may poll for the job (its id is
+		// derived from the content) even though it never read the answer.
 		wctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), writeTimeout)
 		a, err := s.admit(wctx, rc, kind, req, hash, md)
 		cancel()

@@ -225,7 +225,7 @@ func (s *Server) followTransitions(ctx context.Context, after eventstore.Positio
 		}
 		id, ok := domain.JobIDFromStream(rec.Stream)
 		if !ok {
-			continue // system streams (content reservations, configuration) have no transitions
+			continue // system streams (configuration) have no transitions
 		}
 		e, err := projections.DecodeEvent(s.codec, rec)
 		if err != nil {
