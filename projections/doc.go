@@ -3,7 +3,7 @@
 //
 //   - requests: per job its kind, status, when it entered each status, content hash, tx hash,
 //     gateway request id, result or failure label, share count, stream version and position;
-//     counts by kind and status; the content-hash index that makes POSTs idempotent.
+//     counts by kind and status, and transitions by kind and status entered.
 //   - queues: the readiness queue, readiness in progress and the TX queue, each in arrival order,
 //     with a job's own position (jobs ahead of it) in O(log n).
 //   - timers: per waiting job the time it entered its status (E) and its stage's deadline, and the

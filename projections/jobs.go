@@ -35,8 +35,7 @@ type job struct {
 	entered [domain.NumStatuses]int64
 	// checkAt is when a readiness worker last picked the job up (0 when none did).
 	checkAt int64
-	// hash is the packed content hash. The content-hash index uses the same string as its key,
-	// so the bytes are held once.
+	// hash is the packed content hash.
 	hash string
 	// text holds the packed text fields back to back; ends[f] is where field f ends in it.
 	text string

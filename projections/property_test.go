@@ -111,7 +111,7 @@ func TestALiveSetAndARebuildFromZeroWriteTheSameSnapshot(t *testing.T) {
 // checkAgainstHistory recomputes, by brute force from the records in their stored order, what
 // every read model must say, and compares: each job's view with domain.Fold of its events, its
 // queue and position with a count of the jobs that entered the same queue before it, counts,
-// deadlines and the content-hash index.
+// and deadlines.
 func checkAgainstHistory(t *testing.T, s *Set, recs []eventstore.Record) {
 	t.Helper()
 	codec := NewCodec()
@@ -126,7 +126,6 @@ func checkAgainstHistory(t *testing.T, s *Set, recs []eventstore.Record) {
 	jobs := map[domain.JobID]*expect{}
 	var order []domain.JobID
 	var transitions Counts
-	latestByHash := map[string]domain.JobID{}
 	for _, rec := range recs {
 		e, err := DecodeEvent(codec, rec)
 		if err != nil {
@@ -149,7 +148,6 @@ func checkAgainstHistory(t *testing.T, s *Set, recs []eventstore.Record) {
 		switch e := e.(type) {
 		case domain.RequestAccepted:
 			x.acceptedAt = e.At
-			latestByHash[e.ContentHash] = id
 			if e.Status == domain.Queued {
 				enter(ReadinessQueue)
 			} else {
@@ -258,12 +256,6 @@ func checkAgainstHistory(t *testing.T, s *Set, recs []eventstore.Record) {
 	for i := 1; i < len(due); i++ {
 		if due[i].Deadline.Before(due[i-1].Deadline) {
 			t.Fatalf("Due out of order at %d: %s after %s", i, due[i].Deadline, due[i-1].Deadline)
-		}
-	}
-	for hash, id := range latestByHash {
-		got, _, ok := s.ByContentHash(hash)
-		if !ok || got != id {
-			t.Fatalf("content hash %s: latest job %s, want %s", hash, got, id)
 		}
 	}
 }

@@ -131,31 +131,6 @@ func (s *Set) Transitions() Counts {
 	return s.transitions
 }
 
-// ByContentHash returns the latest job accepted with content hash hash and its status.
-func (s *Set) ByContentHash(hash string) (domain.JobID, domain.Status, bool) {
-	var buf [128]byte
-	key := packText(buf[:0], []byte(hash))
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	i, ok := s.hashes[string(key)]
-	if !ok {
-		return domain.JobID{}, domain.Status{}, false
-	}
-	j := s.jobs.at(i)
-	return j.id, j.status, true
-}
-
-// Duplicate returns the job an identical submission (same content hash) must answer with: the
-// latest job with that hash while it is active or completed. After it failed or timed out, a
-// new submission starts a new job, and Duplicate returns false.
-func (s *Set) Duplicate(hash string) (domain.JobID, bool) {
-	id, st, ok := s.ByContentHash(hash)
-	if !ok || st == domain.Failure || st == domain.TimedOut {
-		return domain.JobID{}, false
-	}
-	return id, true
-}
-
 // Location says where a job waits.
 type Location struct {
 	Queue Queue

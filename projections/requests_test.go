@@ -114,30 +114,12 @@ func TestCountsMoveWithEveryTransition(t *testing.T) {
 	}
 }
 
-func TestTheContentHashIndexPointsAtTheLatestJobAndTellsDuplicates(t *testing.T) {
+func TestAJobKeepsItsContentHashAndAnUnknownJobIsNotFound(t *testing.T) {
 	h := newHarness(t, Config{})
 	hash := strings.Repeat("ab", 32)
-	first := h.accept(domain.PublicDecrypt, 0, hash)
-	if id, ok := h.s.Duplicate(hash); !ok || id != first {
-		t.Fatalf("an active job's hash: Duplicate gives %s %v, want %s", id, ok, first)
-	}
-	h.do(first, domain.TimeOutReadiness{At: h.at(5 * time.Minute)})
-	if _, ok := h.s.Duplicate(hash); ok {
-		t.Fatal("a timed-out job's hash still counts as a duplicate")
-	}
-	second := h.accept(domain.PublicDecrypt, 6*time.Minute, hash)
-	if id, st, ok := h.s.ByContentHash(hash); !ok || id != second || st != domain.Queued {
-		t.Fatalf("ByContentHash gives %s %s %v, want the second job, queued", id, st, ok)
-	}
-	h.toTx(second, 7*time.Minute)
-	h.sign(second, 8*time.Minute)
-	h.receipt(second, 9*time.Minute)
-	h.do(second, domain.Complete{At: h.at(10 * time.Minute), Result: domain.Result{PublicDecrypt: &domain.PublicDecryptResult{DecryptedValue: "0x01", Signatures: []string{}, ExtraData: "0x00"}}})
-	if id, ok := h.s.Duplicate(hash); !ok || id != second {
-		t.Fatalf("a completed job's hash: Duplicate gives %s %v, want %s", id, ok, second)
-	}
-	if _, _, ok := h.s.ByContentHash(strings.Repeat("cd", 32)); ok {
-		t.Fatal("an unknown hash was found")
+	id := h.accept(domain.PublicDecrypt, 0, hash)
+	if j, ok := h.s.Job(id); !ok || j.ContentHash != hash {
+		t.Fatalf("job %+v, %v: want content hash %s", j, ok, hash)
 	}
 	if _, ok := h.s.Job(domain.NewJobID()); ok {
 		t.Fatal("an unknown job was found")

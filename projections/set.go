@@ -67,8 +67,6 @@ type Set struct {
 	pos    eventstore.Position
 	events uint64
 	jobs   jobTable
-	// hashes maps a packed content hash to the index of the latest job accepted with it.
-	hashes map[string]int32
 	counts Counts
 	// transitions counts, per kind, how often jobs entered each status (acceptance included).
 	transitions Counts
@@ -98,11 +96,10 @@ func New(cfg Config) (*Set, error) {
 	}
 	cfg.setDefaults()
 	s := &Set{
-		cfg:    cfg,
-		dec:    newDecoder(NewCodec(), cfg.FullDecode),
-		jobs:   newJobTable(),
-		hashes: make(map[string]int32),
-		stats:  newStats(cfg),
+		cfg:   cfg,
+		dec:   newDecoder(NewCodec(), cfg.FullDecode),
+		jobs:  newJobTable(),
+		stats: newStats(cfg),
 	}
 	s.renumber = func(job, slot int32) { s.jobs.at(job).slot = slot }
 	return s, nil
@@ -222,7 +219,6 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 		s.transitions[f.kind.Ordinal()][f.status.Ordinal()]++
 		s.scratch = packText(s.scratch[:0], f.contentHash)
 		j.hash = string(s.scratch)
-		s.hashes[j.hash] = idx
 		if f.status == domain.Queued {
 			s.enqueue(idx, j, ReadinessQueue)
 			s.timers.set(&s.jobs, idx, at+int64(s.cfg.ReadinessTimeout))

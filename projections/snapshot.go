@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"relayer/domain"
@@ -23,7 +22,7 @@ func (s *Set) Snapshot() ([]byte, error) {
 }
 
 // WriteSnapshot writes every read model as one canonical JSON document: the checkpoint and
-// configuration, the jobs sorted by id, the content-hash index sorted by hash, the queues front
+// configuration, the counts, the jobs sorted by id, the queues front
 // to back, the pending deadlines in order, and the stats. It depends only on the events applied
 // (and the Config), never on when or how they were applied, so a Set that followed the log live
 // and one rebuilt from position 0 write the same bytes. Times are RFC 3339 in UTC, durations
@@ -77,29 +76,6 @@ func (s *Set) WriteSnapshot(w io.Writer) error {
 			b = append(b, ',')
 		}
 		b = s.appendJob(b, s.jobs.at(i))
-		flush()
-	}
-	b = append(b, ']')
-
-	type hashEntry struct {
-		hash string
-		job  int32
-	}
-	hashes := make([]hashEntry, 0, len(s.hashes))
-	for _, i := range s.hashes {
-		hashes = append(hashes, hashEntry{unpackString(s.jobs.at(i).hash), i})
-	}
-	slices.SortFunc(hashes, func(x, y hashEntry) int { return strings.Compare(x.hash, y.hash) })
-	b = append(b, `,"contentHashes":[`...)
-	for n, h := range hashes {
-		if n > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"hash":`...)
-		b = appendJSONString(b, []byte(h.hash))
-		b = append(b, `,"job":`...)
-		b = appendJobID(b, s.jobs.at(h.job).id)
-		b = append(b, '}')
 		flush()
 	}
 	b = append(b, ']')
