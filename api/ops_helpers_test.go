@@ -421,7 +421,7 @@ func (e *opEnv) opExpected(after eventstore.Position, keep func(kind, to string)
 			continue
 		}
 		tr := opTransition{ID: fmt.Sprint(rec.Position), JobID: j, Kind: kinds[j], To: to.String(), EventType: rec.Type,
-			At: ev.Header().At, Version: int64(rec.Version), Position: uint64(rec.Position), Label: eventLabel(ev)}
+			At: ev.Header().At, Version: int64(rec.Version), Position: uint64(rec.Position), Label: domain.LabelOf(ev)}
 		if seenAt[j] {
 			tr.From = from
 		}

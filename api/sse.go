@@ -262,7 +262,7 @@ func (s *Server) followTransitions(ctx context.Context, after eventstore.Positio
 			At:        e.Header().At,
 			Version:   int64(rec.Version),
 			Position:  uint64(rec.Position),
-			Label:     eventLabel(e),
+			Label:     domain.LabelOf(e),
 		}
 		if !from.IsZero() {
 			msg.From = from.String()
@@ -298,25 +298,6 @@ func (s *Server) kindOf(ctx context.Context, id domain.JobID) domain.Kind {
 		break
 	}
 	return domain.Kind{}
-}
-
-// eventLabel is the label a failure or timeout event records (empty for other events).
-func eventLabel(e domain.Event) string {
-	switch e := e.(type) {
-	case domain.ReadinessFailed:
-		return e.Label
-	case domain.TransactionFailed:
-		return e.Label
-	case domain.RequestFailed:
-		return e.Label
-	case domain.ReadinessTimedOut:
-		return domain.LabelReadinessCheckTimedOut
-	case domain.ResponseTimedOut:
-		return domain.LabelResponseTimedOut
-	case domain.ProofRejected:
-		return domain.LabelProofRejected
-	}
-	return ""
 }
 
 // parseTransitionFilter reads the kind and status query parameters.

@@ -162,6 +162,26 @@ func EventPrototypes() []Event {
 	}
 }
 
+// LabelOf is the label an event ends its job with (see the Label constants), and "" for events
+// that do not end a job in failure or a timeout.
+func LabelOf(e Event) string {
+	switch e := e.(type) {
+	case ReadinessFailed:
+		return e.Label
+	case TransactionFailed:
+		return e.Label
+	case RequestFailed:
+		return e.Label
+	case ReadinessTimedOut:
+		return LabelReadinessCheckTimedOut
+	case ResponseTimedOut:
+		return LabelResponseTimedOut
+	case ProofRejected:
+		return LabelProofRejected
+	}
+	return ""
+}
+
 // StatusAfter is the status an event moves its job to, and false for events that do not change
 // the status (ReadinessCheckStarted, ShareReceived).
 func StatusAfter(e Event) (Status, bool) {

@@ -392,10 +392,8 @@ func Evolve(s State, e Event) State {
 		s.Status, s.EnteredAt = e.Status, e.At
 	case ReadinessCheckStarted:
 		s.ReadinessStarted = true
-	case ReadinessTimedOut:
-		s.Label = LabelReadinessCheckTimedOut
 	case ReadinessFailed:
-		s.Label, s.Message = e.Label, e.Message
+		s.Message = e.Message
 	case TransactionSigned:
 		s.From, s.Nonce, s.TxHash, s.RawTx = e.From, e.Nonce, e.TxHash, e.RawTx
 	case TransactionReset:
@@ -403,19 +401,19 @@ func Evolve(s State, e Event) State {
 	case ReceiptRecorded:
 		s.GatewayRequestID = e.GatewayRequestID
 	case TransactionFailed:
-		s.Label, s.Message = e.Label, e.Message
+		s.Message = e.Message
 	case ShareReceived:
 		s.Shares = append(slices.Clip(s.Shares), e.Share)
 	case RequestCompleted:
 		r := e.Result
 		s.Result = &r
 	case ProofRejected:
-		s.Label = LabelProofRejected
 		s.Result = &Result{InputProof: &InputProofResult{Accepted: false, Handles: []string{}, Signatures: []string{}, ExtraData: e.ExtraData}}
-	case ResponseTimedOut:
-		s.Label = LabelResponseTimedOut
 	case RequestFailed:
-		s.Label, s.Message = e.Label, e.Message
+		s.Message = e.Message
+	}
+	if label := LabelOf(e); label != "" {
+		s.Label = label
 	}
 	return s
 }
