@@ -17,6 +17,7 @@ const usage = `relayer: an event-sourced relayer for confidential-computation re
 
 Usage:
   relayer serve   [--listen ADDR] [--config FILE] ...      run the HTTP API over the event store
+  relayer watch   [--url URL] [--kind K] [--status S] ...  follow the live transitions stream
   relayer demo    [--data-dir DIR] [--jobs N] [--seed S]   write a simulated history of N jobs
   relayer replay  --job ID [--json] [--data-dir DIR]       print one job's events as a timeline
   relayer replay  --all [--json] [--data-dir DIR]          stream the whole log, for audits
@@ -64,6 +65,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "serve":
 		return runServe(ctx, args[1:], stdout, stderr)
+	case "watch":
+		return runWatch(ctx, args[1:], stdout, stderr)
 	case "demo":
 		return runDemo(ctx, args[1:], stdout, stderr)
 	case "replay":

@@ -1,0 +1,407 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"relayer/api"
+)
+
+// Reconnection tuning of `relayer watch` (the first delay is the --retry-delay flag).
+const (
+	// watchMaxDelay caps the exponential backoff.
+	watchMaxDelay = 5 * time.Second
+	// watchIdleTimeout is how long a stream may stay silent (no event, no heartbeat) before watch
+	// takes the connection for dead and reconnects. The server sends a heartbeat every 15 s.
+	watchIdleTimeout = 60 * time.Second
+)
+
+// watchTransition is the data of a "transition" event of GET /v1/transitions.
+type watchTransition struct {
+	JobID     string    `json:"jobId"`
+	Kind      string    `json:"kind"`
+	From      string    `json:"from"`
+	To        string    `json:"to"`
+	EventType string    `json:"eventType"`
+	At        time.Time `json:"at"`
+	Version   int64     `json:"version"`
+	Position  uint64    `json:"position"`
+	Label     string    `json:"label"`
+}
+
+// runWatch follows GET /v1/transitions and prints one line per transition until ctx ends.
+func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("watch", stderr)
+	base := fs.String("url", "http://127.0.0.1:8080", "base URL of the relayer's HTTP API")
+	kind := fs.String("kind", "", "only jobs of these kinds (comma-separated)")
+	status := fs.String("status", "", "only transitions into these statuses (comma-separated)")
+	from := fs.String("from", "", "start after this global position (default: live only)")
+	asJSON := fs.Bool("json", false, "print each transition's JSON data line as received")
+	retryDelay := fs.Duration("retry-delay", time.Second, "first reconnection delay, until the server suggests one (it doubles up to 5s)")
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("watch: unexpected argument %q", fs.Arg(0))
+	}
+	if *retryDelay <= 0 || *retryDelay > watchMaxDelay {
+		return usageErrorf("watch: --retry-delay must be more than 0 and at most %s, got %s", watchMaxDelay, *retryDelay)
+	}
+	u, err := url.Parse(*base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usageErrorf("watch: --url %q is not an http(s) URL", *base)
+	}
+	w := &watcher{out: stdout, log: stderr, json: *asJSON, client: &http.Client{}, initialDelay: *retryDelay}
+	w.endpoint = strings.TrimRight(u.String(), "/") + "/v1/transitions"
+	w.health = strings.TrimRight(u.String(), "/") + "/healthz"
+	q := url.Values{}
+	if *kind != "" {
+		q.Set("kind", *kind)
+	}
+	if *status != "" {
+		q.Set("status", *status)
+	}
+	if *from != "" {
+		n, err := strconv.ParseUint(strings.TrimSpace(*from), 10, 64)
+		if err != nil {
+			return usageErrorf("watch: --from %q is not a global position (a whole number, 0 or more)", *from)
+		}
+		w.start, w.haveStart = n, true
+	}
+	w.query = q
+	return w.run(ctx)
+}
+
+// watcher is one `relayer watch`: where it is in the log and how it reconnects.
+type watcher struct {
+	out, log io.Writer
+	json     bool
+	client   *http.Client
+	endpoint string
+	health   string
+	query    url.Values
+
+	// start is where the first connection starts (--from, or the head when watch started live).
+	start     uint64
+	haveStart bool
+	// last is the id of the last event received; the stream resumes after it.
+	last     uint64
+	haveLast bool
+	// retry is the server's suggested reconnection delay (0 until it sends one), and
+	// initialDelay the one used until then.
+	retry, initialDelay time.Duration
+}
+
+// refusedError is an answer that reconnecting will not change (4xx).
+type refusedError struct {
+	code int
+	msg  string
+}
+
+func (e *refusedError) Error() string { return e.msg }
+
+func (w *watcher) run(ctx context.Context) error {
+	attempt := 0
+	for {
+		if !w.haveStart && !w.haveLast {
+			// Live only: pin the head first, so that a connection lost before the first event
+			// resumes from there instead of skipping what happened meanwhile.
+			if err := w.pinHead(ctx); err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				attempt = w.pause(ctx, attempt, fmt.Sprintf("cannot reach %s (%v)", w.health, err))
+				continue
+			}
+		}
+		got, err := w.stream(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		var ref *refusedError
+		if errors.As(err, &ref) {
+			return &exitError{code: 1, err: fmt.Errorf("watch: %s", ref.msg)}
+		}
+		if got {
+			attempt = 0
+		}
+		reason := "the stream ended"
+		if err != nil {
+			reason = err.Error()
+		}
+		if w.haveLast {
+			reason += fmt.Sprintf("; resuming after position %d", w.last)
+		}
+		attempt = w.pause(ctx, attempt, reason)
+	}
+}
+
+// pause logs why watch reconnects and waits the backoff of attempt; it returns the next attempt.
+func (w *watcher) pause(ctx context.Context, attempt int, reason string) int {
+	d := w.backoff(attempt)
+	fmt.Fprintf(w.log, "watch: %s; retrying in %s\n", reason, d.Round(time.Millisecond))
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	return attempt + 1
+}
+
+// backoff is the delay before reconnection attempt n (0-based): the server's retry hint (else
+// initialDelay) doubled each attempt, capped at watchMaxDelay, with jitter down to half.
+func (w *watcher) backoff(n int) time.Duration {
+	d := w.initialDelay
+	if w.retry > 0 {
+		d = w.retry
+	}
+	for i := 0; i < n && d < watchMaxDelay; i++ {
+		d *= 2
+	}
+	d = min(d, watchMaxDelay)
+	half := d / 2
+	return half + rand.N(half+1)
+}
+
+// pinHead reads the log's head from /healthz and makes it the start; when the server does not
+// say (the store is down), watch starts live.
+func (w *watcher) pinHead(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, w.health, nil)
+	if err != nil {
+		return err
+	}
+	res, err := w.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	var rep struct {
+		Store struct {
+			Head *uint64 `json:"head"`
+		} `json:"store"`
+	}
+	if err := json.NewDecoder(io.LimitReader(res.Body, 1<<20)).Decode(&rep); err == nil && rep.Store.Head != nil {
+		w.start, w.haveStart = *rep.Store.Head, true
+	}
+	return nil
+}
+
+// stream opens one connection and prints what it delivers until it ends. got says whether it
+// delivered at least one event.
+func (w *watcher) stream(ctx context.Context) (got bool, err error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	q := url.Values{}
+	for k, v := range w.query {
+		q[k] = v
+	}
+	if !w.haveLast && w.haveStart {
+		q.Set("after", strconv.FormatUint(w.start, 10))
+	}
+	target := w.endpoint
+	if len(q) > 0 {
+		target += "?" + q.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	if err != nil {
+		return false, err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Cache-Control", "no-cache")
+	if w.haveLast {
+		req.Header.Set("Last-Event-ID", strconv.FormatUint(w.last, 10))
+	}
+	res, err := w.client.Do(req)
+	if err != nil {
+		return false, fmt.Errorf("cannot reach %s (%v)", w.endpoint, unwrapURLError(err))
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		msg := serverMessage(res)
+		if res.StatusCode >= 400 && res.StatusCode < 500 {
+			return false, &refusedError{code: res.StatusCode, msg: msg}
+		}
+		return false, errors.New(msg)
+	}
+
+	// A silent connection is a dead one: cancel it when nothing arrives for watchIdleTimeout.
+	idle := time.AfterFunc(watchIdleTimeout, func() {
+		cancel(fmt.Errorf("no data for %s", watchIdleTimeout))
+	})
+	defer idle.Stop()
+
+	p := sseParser{}
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	for sc.Scan() {
+		idle.Reset(watchIdleTimeout)
+		ev, ok := p.line(sc.Text())
+		if p.retry > 0 {
+			w.retry = p.retry
+		}
+		if !ok {
+			continue
+		}
+		if ev.hasID {
+			if w.haveLast && ev.id <= w.last {
+				continue // already printed: never twice
+			}
+		}
+		if ev.event == "transition" {
+			if err := w.print(ev.data); err != nil {
+				return got, err
+			}
+			got = true
+		}
+		if ev.hasID {
+			w.last, w.haveLast = ev.id, true
+		}
+	}
+	if err := context.Cause(ctx); err != nil && ctx.Err() != nil {
+		return got, err
+	}
+	if err := sc.Err(); err != nil {
+		return got, fmt.Errorf("the stream broke (%v)", unwrapURLError(err))
+	}
+	return got, nil
+}
+
+// print writes one transition.
+func (w *watcher) print(data string) error {
+	if w.json {
+		_, err := fmt.Fprintln(w.out, data)
+		return err
+	}
+	var t watchTransition
+	if err := json.Unmarshal([]byte(data), &t); err != nil {
+		fmt.Fprintf(w.log, "watch: skip a transition that is not JSON: %q\n", data)
+		return nil
+	}
+	from := t.From
+	if from == "" {
+		from = "-"
+	}
+	line := fmt.Sprintf("%s  %d  %s  %s  %s -> %s  %s",
+		t.At.UTC().Format("2006-01-02T15:04:05.000Z07:00"), t.Position, t.JobID, t.Kind, from, t.To, t.EventType)
+	if t.Label != "" {
+		line += "  " + t.Label
+	}
+	_, err := fmt.Fprintln(w.out, line)
+	return err
+}
+
+// serverMessage describes a non-200 answer, with the error envelope's message when it has one.
+func serverMessage(res *http.Response) string {
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	var env api.Envelope
+	if err := json.Unmarshal(body, &env); err == nil && env.Error != nil && env.Error.Message != "" {
+		var b strings.Builder
+		fmt.Fprintf(&b, "the server answered %d: %s", res.StatusCode, env.Error.Message)
+		for _, d := range env.Error.Details {
+			fmt.Fprintf(&b, "; %s: %s", d.Field, d.Issue)
+		}
+		return b.String()
+	}
+	text := strings.TrimSpace(string(bytes.ToValidUTF8(body, nil)))
+	if len(text) > 200 {
+		text = text[:200] + "..."
+	}
+	if text == "" {
+		return fmt.Sprintf("the server answered %s", res.Status)
+	}
+	return fmt.Sprintf("the server answered %s: %s", res.Status, text)
+}
+
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// sseEvent is one dispatched Server-Sent Event.
+type sseEvent struct {
+	id    uint64
+	hasID bool
+	event string
+	data  string
+}
+
+// sseParser is a Server-Sent Events line parser (the WHATWG event-stream format, lines already
+// split): fields id, event, data (repeated lines joined with \n) and retry; comment lines start
+// with a colon; a blank line dispatches the event.
+type sseParser struct {
+	id      string
+	hasID   bool
+	event   string
+	data    strings.Builder
+	hasData bool
+	// retry is the last reconnection delay the stream asked for.
+	retry time.Duration
+}
+
+// line takes one line and returns the event a blank line dispatches.
+func (p *sseParser) line(l string) (sseEvent, bool) {
+	if l == "" {
+		return p.dispatch()
+	}
+	if strings.HasPrefix(l, ":") {
+		return sseEvent{}, false // comment (heartbeat)
+	}
+	field, value, found := strings.Cut(l, ":")
+	if found {
+		value = strings.TrimPrefix(value, " ")
+	}
+	switch field {
+	case "id":
+		if !strings.ContainsRune(value, 0) {
+			p.id, p.hasID = value, true
+		}
+	case "event":
+		p.event = value
+	case "data":
+		if p.hasData {
+			p.data.WriteByte('\n')
+		}
+		p.data.WriteString(value)
+		p.hasData = true
+	case "retry":
+		if n, err := strconv.ParseUint(value, 10, 32); err == nil {
+			p.retry = time.Duration(n) * time.Millisecond
+		}
+	}
+	return sseEvent{}, false
+}
+
+func (p *sseParser) dispatch() (sseEvent, bool) {
+	defer func() {
+		p.event, p.hasData, p.hasID = "", false, false
+		p.data.Reset()
+	}()
+	ev := sseEvent{event: p.event, data: p.data.String()}
+	if ev.event == "" {
+		ev.event = "message"
+	}
+	if p.hasID {
+		if n, err := strconv.ParseUint(p.id, 10, 64); err == nil {
+			ev.id, ev.hasID = n, true
+		}
+	}
+	if !p.hasData && !ev.hasID {
+		return sseEvent{}, false
+	}
+	return ev, true
+}
