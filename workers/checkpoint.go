@@ -1,0 +1,185 @@
+package workers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"relayer/eventstore"
+)
+
+// CheckpointStreamPrefix starts the name of every checkpoint stream: "checkpoint-<consumer>".
+const CheckpointStreamPrefix = "checkpoint-"
+
+// ErrCheckpointConflict reports that a checkpoint stream moved under this instance: another
+// instance drives the same consumer. It wraps eventstore.ErrWrongExpectedVersion too.
+var ErrCheckpointConflict = errors.New("checkpoint conflict: another instance drives this consumer")
+
+// CheckpointAdvanced records that a consumer has processed the log up to Position (inclusive).
+type CheckpointAdvanced struct {
+	Position eventstore.Position `json:"position"`
+	At       time.Time           `json:"at"`
+}
+
+// EventType names the event in the store.
+func (CheckpointAdvanced) EventType() string { return "CheckpointAdvanced" }
+
+// NewCheckpointCodec returns the codec of the checkpoint streams. Checkpoint events live outside
+// the request streams, which projections skip, so they never reach the projections' codec.
+func NewCheckpointCodec() *eventstore.Codec {
+	c := eventstore.NewCodec()
+	if err := eventstore.Register[CheckpointAdvanced](c, 1); err != nil {
+		panic(fmt.Sprintf("checkpoint codec: %v", err))
+	}
+	return c
+}
+
+// CheckpointStream is the stream holding the checkpoints of consumer name.
+func CheckpointStream(name string) string { return CheckpointStreamPrefix + name }
+
+// IsCheckpointStream tells whether stream holds checkpoints.
+func IsCheckpointStream(stream string) bool { return strings.HasPrefix(stream, CheckpointStreamPrefix) }
+
+// CheckpointConfig throttles checkpoint writes.
+type CheckpointConfig struct {
+	// Every saves after this many advances since the last save. Default 100.
+	Every int
+	// Interval saves when progress is pending and this long has passed since the last save.
+	// Default 1s.
+	Interval time.Duration
+}
+
+func (c *CheckpointConfig) setDefaults() {
+	if c.Every == 0 {
+		c.Every = 100
+	}
+	if c.Interval == 0 {
+		c.Interval = time.Second
+	}
+}
+
+// Validate checks the configuration (zero values take defaults).
+func (c CheckpointConfig) Validate() error {
+	if c.Every < 0 {
+		return fmt.Errorf("checkpoint: every %d, want 0 (default) or more", c.Every)
+	}
+	if c.Interval < 0 {
+		return fmt.Errorf("checkpoint: interval %s, want 0 (default) or more", c.Interval)
+	}
+	return nil
+}
+
+// Checkpoint is the durable position of one named consumer, kept in the event store as the last
+// CheckpointAdvanced event of stream "checkpoint-<name>". It is not safe for concurrent use: one
+// goroutine (the consumer) owns it. Saves append with the expected version, so two instances
+// driving the same consumer are detected (ErrCheckpointConflict) instead of interleaving.
+type Checkpoint struct {
+	store eventstore.Store
+	codec *eventstore.Codec
+	name  string
+	cfg   CheckpointConfig
+	now   func() time.Time
+
+	version  eventstore.Version  // version of the stream's last event, NoStream when empty
+	saved    eventstore.Position // last saved position
+	pending  eventstore.Position // last advanced position
+	advances int                 // advances since the last save
+	lastSave time.Time
+	saves    int
+}
+
+// LoadCheckpoint reads consumer name's checkpoint (position 0 when it never saved one).
+func LoadCheckpoint(ctx context.Context, store eventstore.Store, name string, cfg CheckpointConfig) (*Checkpoint, error) {
+	if name == "" {
+		return nil, errors.New("checkpoint: empty consumer name")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.setDefaults()
+	c := &Checkpoint{store: store, codec: NewCheckpointCodec(), name: name, cfg: cfg, now: time.Now, version: eventstore.NoStream}
+	// The stream only grows; reading it whole at start is linear in the number of saves.
+	var last *eventstore.Record
+	for r, err := range store.ReadStream(ctx, CheckpointStream(name), 0) {
+		if err != nil {
+			return nil, fmt.Errorf("load checkpoint %s: %w", name, err)
+		}
+		last = &r
+	}
+	if last != nil {
+		v, err := c.codec.Decode(*last)
+		if err != nil {
+			return nil, fmt.Errorf("load checkpoint %s: %w", name, err)
+		}
+		c.version = last.Version
+		c.saved = v.(CheckpointAdvanced).Position
+	}
+	c.pending = c.saved
+	c.lastSave = c.now()
+	return c, nil
+}
+
+// Name is the consumer's name.
+func (c *Checkpoint) Name() string { return c.name }
+
+// Saved is the last saved position: a consumer restarted now resumes after it.
+func (c *Checkpoint) Saved() eventstore.Position { return c.saved }
+
+// Pending is the last position passed to Advance (equal to Saved when nothing is pending).
+func (c *Checkpoint) Pending() eventstore.Position { return c.pending }
+
+// Saves counts the checkpoint events this instance appended.
+func (c *Checkpoint) Saves() int { return c.saves }
+
+// Advance records that the consumer processed everything up to pos and saves when Every
+// advances or Interval have accumulated. Positions at or before the pending one are ignored.
+func (c *Checkpoint) Advance(ctx context.Context, pos eventstore.Position) error {
+	if pos <= c.pending {
+		return nil
+	}
+	c.pending = pos
+	c.advances++
+	if c.Due() {
+		return c.Flush(ctx)
+	}
+	return nil
+}
+
+// Due tells whether pending progress should be saved now.
+func (c *Checkpoint) Due() bool {
+	if c.pending <= c.saved {
+		return false
+	}
+	return c.advances >= c.cfg.Every || c.now().Sub(c.lastSave) >= c.cfg.Interval
+}
+
+// Flush saves the pending position if it is past the saved one.
+func (c *Checkpoint) Flush(ctx context.Context) error {
+	if c.pending <= c.saved {
+		return nil
+	}
+	at := c.now()
+	ev, err := c.codec.Encode(CheckpointAdvanced{Position: c.pending, At: at.UTC()}, eventstore.Metadata{})
+	if err != nil {
+		return err
+	}
+	stream := CheckpointStream(c.name)
+	if _, err := c.store.Append(ctx, stream, c.version, ev); err != nil {
+		if errors.Is(err, eventstore.ErrWrongExpectedVersion) {
+			return fmt.Errorf("save checkpoint %s at %d: %w: %w", c.name, c.pending, ErrCheckpointConflict, err)
+		}
+		return fmt.Errorf("save checkpoint %s at %d: %w", c.name, c.pending, err)
+	}
+	if c.version == eventstore.NoStream {
+		c.version = 0
+	} else {
+		c.version++
+	}
+	c.saved = c.pending
+	c.advances = 0
+	c.lastSave = at
+	c.saves++
+	return nil
+}

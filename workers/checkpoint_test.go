@@ -1,0 +1,119 @@
+package workers
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"relayer/eventstore"
+)
+
+func TestCheckpointSavesAreThrottledByCountAndByInterval(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	cp, err := LoadCheckpoint(ctx, s, "throttle", CheckpointConfig{Every: 3, Interval: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	cp.now = func() time.Time { return now }
+	cp.lastSave = now
+	if cp.Saved() != 0 {
+		t.Fatalf("a new consumer starts at %d, want 0", cp.Saved())
+	}
+	for p := eventstore.Position(1); p <= 7; p++ {
+		if err := cp.Advance(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cp.Saves() != 2 || cp.Saved() != 6 || cp.Pending() != 7 {
+		t.Fatalf("after 7 advances every 3: %d saves, saved %d, pending %d; want 2, 6, 7", cp.Saves(), cp.Saved(), cp.Pending())
+	}
+	if cp.Due() {
+		t.Fatal("one advance and no time passed: a save should not be due")
+	}
+	now = now.Add(time.Minute)
+	if !cp.Due() {
+		t.Fatal("a minute passed with progress pending: a save should be due")
+	}
+	if err := cp.Advance(ctx, 8); err != nil {
+		t.Fatal(err)
+	}
+	if cp.Saves() != 3 || cp.Saved() != 8 {
+		t.Fatalf("after the interval: %d saves at %d, want 3 at 8", cp.Saves(), cp.Saved())
+	}
+	// Nothing pending: Flush and Due are no-ops; old positions are ignored.
+	if err := cp.Advance(ctx, 5); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Hour)
+	if cp.Due() {
+		t.Fatal("nothing pending: no save should be due")
+	}
+	if err := cp.Flush(ctx); err != nil || cp.Saves() != 3 {
+		t.Fatalf("flush with nothing pending: err %v, %d saves; want nil, 3", err, cp.Saves())
+	}
+
+	again, err := LoadCheckpoint(ctx, s, "throttle", CheckpointConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Saved() != 8 {
+		t.Fatalf("reloaded checkpoint at %d, want 8", again.Saved())
+	}
+	n := 0
+	for r, err := range s.ReadStream(ctx, CheckpointStream("throttle"), 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Type != "CheckpointAdvanced" {
+			t.Errorf("checkpoint stream holds a %s", r.Type)
+		}
+		n++
+	}
+	if n != 3 {
+		t.Fatalf("checkpoint stream holds %d events, want 3", n)
+	}
+}
+
+func TestASecondInstanceSavingTheSameCheckpointGetsAVersionConflict(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	cfg := CheckpointConfig{Every: 1}
+	a, err := LoadCheckpoint(ctx, s, "shared", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := LoadCheckpoint(ctx, s, "shared", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Advance(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	err = b.Advance(ctx, 4)
+	if !errors.Is(err, ErrCheckpointConflict) || !errors.Is(err, eventstore.ErrWrongExpectedVersion) {
+		t.Fatalf("second instance saved with %v, want a checkpoint conflict", err)
+	}
+	if err := a.Advance(ctx, 11); err != nil {
+		t.Fatalf("the first instance keeps its checkpoint: %v", err)
+	}
+	c, err := LoadCheckpoint(ctx, s, "shared", cfg)
+	if err != nil || c.Saved() != 11 {
+		t.Fatalf("reload: %v at %d, want 11", err, c.Saved())
+	}
+}
+
+func TestCheckpointNamesAndConfigAreChecked(t *testing.T) {
+	s := openStore(t)
+	if _, err := LoadCheckpoint(context.Background(), s, "", CheckpointConfig{}); err == nil {
+		t.Error("an empty consumer name loaded")
+	}
+	if _, err := LoadCheckpoint(context.Background(), s, "x", CheckpointConfig{Every: -1}); err == nil {
+		t.Error("a negative Every loaded")
+	}
+	if !IsCheckpointStream(CheckpointStream("x")) || IsCheckpointStream("request-x") {
+		t.Error("checkpoint stream names are not recognised")
+	}
+}

@@ -1,0 +1,185 @@
+package workers
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill/message"
+
+	"relayer/domain"
+	"relayer/eventstore"
+	"relayer/eventstore/sqlite"
+	"relayer/projections"
+)
+
+const waitLimit = 10 * time.Second
+
+func testLogger(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
+
+func openStore(t *testing.T) eventstore.Store {
+	t.Helper()
+	s, err := sqlite.Open(filepath.Join(t.TempDir(), "events.db"), sqlite.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+var codec = projections.NewCodec()
+
+// appendEvents appends events to job's stream and returns the position of the last one.
+func appendEvents(t *testing.T, s eventstore.Store, job domain.JobID, expected eventstore.Version, corr string, evs ...domain.Event) eventstore.Position {
+	t.Helper()
+	var out []eventstore.Event
+	for _, e := range evs {
+		enc, err := codec.Encode(e, eventstore.Metadata{CorrelationID: corr, CausationID: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, enc)
+	}
+	pos, err := s.Append(context.Background(), job.Stream(), expected, out...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pos
+}
+
+func hdr(job domain.JobID) domain.EventHeader {
+	return domain.EventHeader{JobID: job, At: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+}
+
+func newTransport(t *testing.T) *Transport {
+	t.Helper()
+	tr, err := NewTransport(TransportConfig{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tr.Close() })
+	return tr
+}
+
+// collector acknowledges and keeps every message of some topics.
+type collector struct {
+	mu   sync.Mutex
+	msgs []*message.Message
+}
+
+func collect(t *testing.T, tr *Transport, topics ...string) *collector {
+	t.Helper()
+	c := &collector{}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, topic := range topics {
+		ch, err := tr.Subscriber.Subscribe(ctx, topic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for m := range ch {
+				c.mu.Lock()
+				c.msgs = append(c.msgs, m)
+				c.mu.Unlock()
+				m.Ack()
+			}
+		}()
+	}
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	return c
+}
+
+func (c *collector) snapshot() []*message.Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]*message.Message(nil), c.msgs...)
+}
+
+func (c *collector) waitFor(t *testing.T, n int) []*message.Message {
+	t.Helper()
+	eventually(t, func() bool { return len(c.snapshot()) >= n }, "collector to receive messages")
+	return c.snapshot()
+}
+
+func eventually(t *testing.T, cond func() bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// runDispatcher runs d until the returned stop is called (or the test ends); stop returns Run's
+// error.
+func runDispatcher(t *testing.T, d *Dispatcher) (stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	var once sync.Once
+	var err error
+	stop = func() error {
+		once.Do(func() { cancel(); err = <-done })
+		return err
+	}
+	t.Cleanup(func() { _ = stop() })
+	return stop
+}
+
+// startRouter runs a router on tr with the handlers register adds, and waits until it runs.
+func startRouter(t *testing.T, tr *Transport, cfg RouterConfig, register func(*Router)) *Router {
+	t.Helper()
+	r, err := NewRouter(cfg, tr, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	register(r)
+	done := make(chan error, 1)
+	go func() { done <- r.Run(context.Background()) }()
+	select {
+	case <-r.Running():
+	case err := <-done:
+		t.Fatalf("router stopped: %v", err)
+	case <-time.After(waitLimit):
+		t.Fatal("router did not start")
+	}
+	t.Cleanup(func() {
+		_ = r.Close()
+		if err := <-done; err != nil {
+			t.Errorf("router: %v", err)
+		}
+	})
+	return r
+}
+
+// crashableStore fails appends once crashed, as if the process died before writing.
+type crashableStore struct {
+	eventstore.Store
+	crashed atomic.Bool
+}
+
+var errCrashed = errors.New("crashed")
+
+func (s *crashableStore) Append(ctx context.Context, stream string, expected eventstore.Version, evs ...eventstore.Event) (eventstore.Position, error) {
+	if s.crashed.Load() {
+		return 0, errCrashed
+	}
+	return s.Store.Append(ctx, stream, expected, evs...)
+}

@@ -1,0 +1,190 @@
+package workers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
+
+	"relayer/domain"
+	"relayer/eventstore"
+	"relayer/projections"
+)
+
+// RouterConfig configures the handlers' router.
+type RouterConfig struct {
+	// MaxRetries is how many times a failed handler is retried before its message goes to the
+	// poison topic. Default 5; -1 means no retry.
+	MaxRetries int
+	// InitialInterval is the wait before the first retry. Default 100ms.
+	InitialInterval time.Duration
+	// Multiplier scales the wait after each retry. Default 2.
+	Multiplier float64
+	// MaxInterval caps the wait between retries. Default 5s.
+	MaxInterval time.Duration
+	// CloseTimeout is how long Close waits for handlers in progress. Default 10s.
+	CloseTimeout time.Duration
+}
+
+func (c *RouterConfig) setDefaults() {
+	switch c.MaxRetries {
+	case 0:
+		c.MaxRetries = 5
+	case -1:
+		c.MaxRetries = 0
+	}
+	if c.InitialInterval == 0 {
+		c.InitialInterval = 100 * time.Millisecond
+	}
+	if c.Multiplier == 0 {
+		c.Multiplier = 2
+	}
+	if c.MaxInterval == 0 {
+		c.MaxInterval = 5 * time.Second
+	}
+	if c.CloseTimeout == 0 {
+		c.CloseTimeout = 10 * time.Second
+	}
+}
+
+// Validate checks the configuration (zero values take defaults).
+func (c RouterConfig) Validate() error {
+	switch {
+	case c.MaxRetries < -1:
+		return fmt.Errorf("router: max retries %d, want -1 (none), 0 (default) or more", c.MaxRetries)
+	case c.InitialInterval < 0:
+		return fmt.Errorf("router: initial interval %s is negative", c.InitialInterval)
+	case c.Multiplier != 0 && c.Multiplier < 1:
+		return fmt.Errorf("router: multiplier %g, want 1 or more", c.Multiplier)
+	case c.MaxInterval < 0:
+		return fmt.Errorf("router: max interval %s is negative", c.MaxInterval)
+	case c.MaxInterval > 0 && c.InitialInterval > c.MaxInterval:
+		return fmt.Errorf("router: initial interval %s exceeds max interval %s", c.InitialInterval, c.MaxInterval)
+	case c.CloseTimeout < 0:
+		return fmt.Errorf("router: close timeout %s is negative", c.CloseTimeout)
+	}
+	return nil
+}
+
+// EventHandler handles one dispatched domain event. msg carries the metadata (MetaCausationID
+// is what the handler's appends are caused by); ctx is the message's context. Returning an
+// error retries the message; after the retries it goes to the poison topic. Wrap an error with
+// Permanent to skip the retries.
+type EventHandler func(ctx context.Context, msg *message.Message, event domain.Event) error
+
+// PermanentError marks a failure that retrying cannot fix.
+type PermanentError struct{ Err error }
+
+func (e *PermanentError) Error() string { return "permanent: " + e.Err.Error() }
+func (e *PermanentError) Unwrap() error { return e.Err }
+
+// Permanent marks err as not worth retrying: its message goes straight to the poison topic.
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &PermanentError{Err: err}
+}
+
+// Router runs event handlers on a watermill router with, from the outside in: correlation ids,
+// the poison queue (after the retries are exhausted), retries with exponential backoff, and
+// panic recovery (a panic is an error like any other, so it is retried and then poisoned).
+type Router struct {
+	*message.Router
+	transport *Transport
+	codec     *eventstore.Codec
+	logger    *slog.Logger
+	poisoned  atomic.Uint64
+}
+
+// NewRouter builds the router on transport t. logger may be nil.
+func NewRouter(cfg RouterConfig, t *Transport, logger *slog.Logger) (*Router, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.setDefaults()
+	if t == nil {
+		return nil, errors.New("router: nil transport")
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	wlog := watermill.NewSlogLogger(logger)
+	mr, err := message.NewRouter(message.RouterConfig{CloseTimeout: cfg.CloseTimeout}, wlog)
+	if err != nil {
+		return nil, err
+	}
+	r := &Router{Router: mr, transport: t, codec: projections.NewCodec(), logger: logger}
+	poison, err := middleware.PoisonQueue(poisonCounter{pub: t.Publisher, n: &r.poisoned, logger: logger}, TopicPoison)
+	if err != nil {
+		return nil, err
+	}
+	retry := middleware.Retry{
+		MaxRetries:          cfg.MaxRetries,
+		InitialInterval:     cfg.InitialInterval,
+		Multiplier:          cfg.Multiplier,
+		MaxInterval:         cfg.MaxInterval,
+		ResetContextOnRetry: true,
+		ShouldRetry: func(p middleware.RetryParams) bool {
+			var perm *PermanentError
+			return !errors.As(p.Err, &perm)
+		},
+		Logger: wlog,
+	}
+	mr.AddMiddleware(middleware.CorrelationID, poison, retry.Middleware, middleware.Recoverer)
+	return r, nil
+}
+
+// Poisoned counts the messages published to the poison topic, for metrics.
+func (r *Router) Poisoned() uint64 { return r.poisoned.Load() }
+
+// AddHandler subscribes h to topic under a unique name. The message's payload and metadata are
+// decoded into the domain event with the projections' codec; a message that cannot be decoded
+// goes to the poison topic without retries. Add handlers before Run (or call RunHandlers).
+func (r *Router) AddHandler(name, topic string, h EventHandler) *message.Handler {
+	return r.AddConsumerHandler(name, topic, r.transport.Subscriber, func(msg *message.Message) error {
+		ev, err := DecodeMessage(r.codec, msg)
+		if err != nil {
+			return Permanent(err)
+		}
+		return h(msg.Context(), msg, ev)
+	})
+}
+
+// DecodeMessage turns a dispatched message back into its domain event with codec c (built by
+// projections.NewCodec).
+func DecodeMessage(c *eventstore.Codec, msg *message.Message) (domain.Event, error) {
+	rec, err := RecordFromMessage(msg)
+	if err != nil {
+		return nil, err
+	}
+	return projections.DecodeEvent(c, rec)
+}
+
+// poisonCounter is the poison topic's publisher: it counts what it published.
+type poisonCounter struct {
+	pub    message.Publisher
+	n      *atomic.Uint64
+	logger *slog.Logger
+}
+
+func (p poisonCounter) Publish(topic string, msgs ...*message.Message) error {
+	if err := p.pub.Publish(topic, msgs...); err != nil {
+		return err
+	}
+	for _, m := range msgs {
+		p.logger.Warn("message poisoned", "uuid", m.UUID, "stream", m.Metadata.Get(MetaStream),
+			"position", m.Metadata.Get(MetaPosition), "type", m.Metadata.Get(MetaType),
+			"handler", m.Metadata.Get(middleware.PoisonedHandlerKey), "reason", m.Metadata.Get(middleware.ReasonForPoisonedKey))
+	}
+	p.n.Add(uint64(len(msgs)))
+	return nil
+}
+
+func (p poisonCounter) Close() error { return nil }
