@@ -168,24 +168,21 @@ func (c Config) Validate() error {
 	if issue := marginIssue(c.ShedMargin, c.QueueCapacity); issue != "" {
 		add("api.queue_shed_margin", "%s", issue)
 	}
-	if err := c.RetryAfter.Validate(); err != nil {
-		var ve *retryafter.ValidationError
-		if errors.As(err, &ve) {
-			for _, p := range ve.Problems {
-				add("retry_after."+p.Param, "%s", p.Issue)
-			}
-		} else {
-			add("retry_after", "%v", err)
+	// Both packages report a *retryafter.ValidationError (ratelimit's is an alias of it).
+	for _, sub := range []struct {
+		prefix string
+		err    error
+	}{{"retry_after", c.RetryAfter.Validate()}, {"rate_limit", c.RateLimit.Validate()}} {
+		if sub.err == nil {
+			continue
 		}
-	}
-	if err := c.RateLimit.Validate(); err != nil {
-		var ve *ratelimit.ValidationError
-		if errors.As(err, &ve) {
-			for _, p := range ve.Problems {
-				add("rate_limit."+p.Param, "%s", p.Issue)
-			}
-		} else {
-			add("rate_limit", "%v", err)
+		var ve *retryafter.ValidationError
+		if !errors.As(sub.err, &ve) {
+			add(sub.prefix, "%v", sub.err)
+			continue
+		}
+		for _, p := range ve.Problems {
+			add(sub.prefix+"."+p.Param, "%s", p.Issue)
 		}
 	}
 	if len(ps) == 0 {

@@ -181,25 +181,16 @@ func (rc *runtimeConfig) with(name string, raw json.RawMessage) (next *runtimeCo
 // then every problem of the whole configuration it would have caused.
 func problemsOf(name string, err error) *paramError {
 	pe := &paramError{}
+	// ratelimit's errors are retryafter's types, so one match covers both.
 	var rp *retryafter.ParamError
-	var lp *ratelimit.ParamError
-	switch {
-	case errors.As(err, &rp):
+	if errors.As(err, &rp) {
 		pe.issues = append(pe.issues, domain.FieldIssue{Field: name, Issue: rp.Issue})
-	case errors.As(err, &lp):
-		pe.issues = append(pe.issues, domain.FieldIssue{Field: name, Issue: lp.Issue})
 	}
 	var rv *retryafter.ValidationError
-	var lv *ratelimit.ValidationError
-	var probs []retryafter.Problem
-	switch {
-	case errors.As(err, &rv):
-		probs = rv.Problems
-	case errors.As(err, &lv):
-		probs = lv.Problems
-	}
-	for _, p := range probs {
-		pe.issues = append(pe.issues, domain.FieldIssue{Field: p.Param, Issue: p.Issue})
+	if errors.As(err, &rv) {
+		for _, p := range rv.Problems {
+			pe.issues = append(pe.issues, domain.FieldIssue{Field: p.Param, Issue: p.Issue})
+		}
 	}
 	if len(pe.issues) == 0 {
 		pe.issues = []domain.FieldIssue{{Field: name, Issue: err.Error()}}

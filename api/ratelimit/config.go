@@ -3,7 +3,6 @@ package ratelimit
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"relayer/domain/retryafter"
 )
@@ -188,22 +187,12 @@ func (c Config) Limits(class Class) Limits {
 // retryafter's Problem, so both map onto the API's error details ({"field", "issue"}) alike.
 type Problem = retryafter.Problem
 
-// ValidationError lists every problem Validate found, in field order.
-type ValidationError struct{ Problems []Problem }
+// ValidationError lists every problem Validate found, in field order: retryafter's type, with
+// this package's subject.
+type ValidationError = retryafter.ValidationError
 
-func (e *ValidationError) Error() string {
-	var b strings.Builder
-	b.WriteString("invalid rate-limit config: ")
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.Param)
-		b.WriteString(": ")
-		b.WriteString(p.Issue)
-	}
-	return b.String()
-}
+// configSubject names this package's configuration in its errors.
+const configSubject = "rate-limit config"
 
 // The constraint texts shared by Validate, Params and Set.
 const (
@@ -283,5 +272,5 @@ func (c Config) Validate() error {
 	if len(ps) == 0 {
 		return nil
 	}
-	return &ValidationError{Problems: ps}
+	return &ValidationError{Subject: configSubject, Problems: ps}
 }

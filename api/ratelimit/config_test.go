@@ -197,3 +197,19 @@ func TestClassesFollowTheMethod(t *testing.T) {
 		t.Error("unknown class parsed")
 	}
 }
+
+func TestErrorsNameTheRateLimitsAndNotTheRetryAfterPolicyWhoseTypesTheyShare(t *testing.T) {
+	_, err := DefaultConfig().Set("rolling_limit", -5)
+	if err == nil || !strings.HasPrefix(err.Error(), "rate-limit parameter rolling_limit: ") {
+		t.Fatalf("Set error %q does not name the rate-limit parameter", err)
+	}
+	_, err = retryafter.DefaultConfig().Set("retry_after_safety_margin", 7)
+	if err == nil || !strings.HasPrefix(err.Error(), "retry-after parameter retry_after_safety_margin: ") {
+		t.Fatalf("retryafter Set error %q does not name the retry-after parameter", err)
+	}
+	bad := retryafter.DefaultConfig()
+	bad.SafetyMargin = 2
+	if err := bad.Validate(); err == nil || !strings.HasPrefix(err.Error(), "invalid retry-after config: ") {
+		t.Fatalf("retryafter Validate error %q", err)
+	}
+}

@@ -17,20 +17,12 @@ type Param = retryafter.Param
 // retryafter's sentinel, so errors.Is answers alike for both packages' parameters.
 var ErrUnknownParam = retryafter.ErrUnknownParam
 
-// ParamError is Set's error: which parameter, the value refused, and why. It never carries an
-// API key or a client address.
-type ParamError struct {
-	Param string
-	Value float64
-	Issue string
-	err   error // ErrUnknownParam, or the *ValidationError of the whole-config check
-}
+// ParamError is Set's error: which parameter, the value refused, and why (retryafter's type, with
+// this package's subject). It never carries an API key or a client address.
+type ParamError = retryafter.ParamError
 
-func (e *ParamError) Error() string {
-	return fmt.Sprintf("rate-limit parameter %s: %s", e.Param, e.Issue)
-}
-
-func (e *ParamError) Unwrap() error { return e.err }
+// paramSubject names this package's parameters in ParamError.
+const paramSubject = "rate-limit"
 
 type paramSpec struct {
 	name, unit, constraint, description string
@@ -201,18 +193,18 @@ func (c Config) Set(name string, value float64) (Config, error) {
 		}
 	}
 	if spec == nil {
-		return c, &ParamError{Param: name, Value: value, err: ErrUnknownParam,
+		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Err: ErrUnknownParam,
 			Issue: fmt.Sprintf("unknown parameter (known: %s)", strings.Join(ParamNames(), ", "))}
 	}
 	if math.IsNaN(value) || math.IsInf(value, 0) {
-		return c, &ParamError{Param: name, Value: value, Issue: fmt.Sprintf("must be a finite number, %s, got %v", spec.constraint, value)}
+		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Issue: fmt.Sprintf("must be a finite number, %s, got %v", spec.constraint, value)}
 	}
 	next := c.Clone()
 	if issue := spec.set(&next, value); issue != "" {
-		return c, &ParamError{Param: name, Value: value, Issue: issue}
+		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Issue: issue}
 	}
 	if err := next.Validate(); err != nil {
-		return c, &ParamError{Param: name, Value: value, err: err,
+		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Err: err,
 			Issue: fmt.Sprintf("value %v leaves the configuration invalid (%s): %v", value, spec.constraint, err)}
 	}
 	return next, nil

@@ -111,12 +111,19 @@ type Problem struct {
 	Issue string `json:"issue"`
 }
 
-// ValidationError lists every problem Validate found, in field order.
-type ValidationError struct{ Problems []Problem }
+// ValidationError lists every problem Validate found, in field order. Subject names the
+// configuration ("retry-after config"); other packages' configurations (the rate limits) use the
+// same type with their own subject.
+type ValidationError struct {
+	Subject  string
+	Problems []Problem
+}
 
 func (e *ValidationError) Error() string {
 	var b strings.Builder
-	b.WriteString("invalid retry-after config: ")
+	b.WriteString("invalid ")
+	b.WriteString(e.Subject)
+	b.WriteString(": ")
 	for i, p := range e.Problems {
 		if i > 0 {
 			b.WriteString("; ")
@@ -127,6 +134,9 @@ func (e *ValidationError) Error() string {
 	}
 	return b.String()
 }
+
+// configSubject names this package's configuration in its errors.
+const configSubject = "retry-after config"
 
 // Constraint texts, shared by Validate, Params and Set so the three never disagree.
 const (
@@ -217,5 +227,5 @@ func (c Config) Validate() error {
 	if len(ps) == 0 {
 		return nil
 	}
-	return &ValidationError{Problems: ps}
+	return &ValidationError{Subject: configSubject, Problems: ps}
 }

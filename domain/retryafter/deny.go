@@ -102,7 +102,7 @@ func (p RetryPolicy) Validate() error {
 	if len(ps) == 0 {
 		return nil
 	}
-	return &ValidationError{Problems: ps}
+	return &ValidationError{Subject: configSubject, Problems: ps}
 }
 
 // RetryAfterMs is ADR 0010's hint for one failed limit, given the key's deny streak (as

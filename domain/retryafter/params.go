@@ -19,22 +19,27 @@ type Param struct {
 	Aliases     []string `json:"aliases,omitempty"`
 }
 
+// paramSubject names this package's parameters in ParamError.
+const paramSubject = "retry-after"
+
 // ErrUnknownParam is wrapped by Set's error when no parameter has the given name.
 var ErrUnknownParam = errors.New("unknown parameter")
 
-// ParamError is Set's error: which parameter, the value refused, and why.
+// ParamError is Set's error: which parameter, the value refused, and why. Subject names whose
+// parameter it is ("retry-after"; the rate limits use the same type).
 type ParamError struct {
-	Param string
-	Value float64
-	Issue string
-	err   error // ErrUnknownParam, or the *ValidationError of a cross-field check
+	Subject string
+	Param   string
+	Value   float64
+	Issue   string
+	Err     error // ErrUnknownParam, or the *ValidationError of a cross-field check
 }
 
 func (e *ParamError) Error() string {
-	return fmt.Sprintf("retry-after parameter %s: %s", e.Param, e.Issue)
+	return fmt.Sprintf("%s parameter %s: %s", e.Subject, e.Param, e.Issue)
 }
 
-func (e *ParamError) Unwrap() error { return e.err }
+func (e *ParamError) Unwrap() error { return e.Err }
 
 // paramSpec is one settable parameter. set receives a finite value and returns an issue text
 // ("" when accepted); the whole Config is validated afterwards.
@@ -247,18 +252,18 @@ func (c Config) lookup(name string) (paramSpec, bool) {
 func (c Config) Set(name string, value float64) (Config, error) {
 	spec, ok := c.lookup(name)
 	if !ok {
-		return c, &ParamError{Param: name, Value: value, err: ErrUnknownParam,
+		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Err: ErrUnknownParam,
 			Issue: fmt.Sprintf("unknown parameter (known: %s)", strings.Join(c.ParamNames(), ", "))}
 	}
 	if math.IsNaN(value) || math.IsInf(value, 0) {
-		return c, &ParamError{Param: name, Value: value, Issue: fmt.Sprintf("must be a finite number, %s, got %v", spec.constraint, value)}
+		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Issue: fmt.Sprintf("must be a finite number, %s, got %v", spec.constraint, value)}
 	}
 	next := c.Clone()
 	if issue := spec.set(&next, value); issue != "" {
-		return c, &ParamError{Param: name, Value: value, Issue: issue}
+		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Issue: issue}
 	}
 	if err := next.Validate(); err != nil {
-		return c, &ParamError{Param: name, Value: value, err: err,
+		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Err: err,
 			Issue: fmt.Sprintf("value %v leaves the configuration invalid (%s): %v", value, spec.constraint, err)}
 	}
 	return next, nil
