@@ -37,8 +37,9 @@ type sseMessage struct {
 	data  []byte
 }
 
-// transitionMessage is the data of a "transition" event.
-type transitionMessage struct {
+// Transition is the data of a "transition" event of GET /v1/transitions: the wire shape that
+// clients (relayer watch among them) decode.
+type Transition struct {
 	JobID string `json:"jobId"`
 	Kind  string `json:"kind"`
 	// From is the status before the event; omitted for an acceptance (there was none) and when
@@ -254,7 +255,7 @@ func (s *Server) followTransitions(ctx context.Context, after eventstore.Positio
 		if !filter.match(tr.kind, to) {
 			continue
 		}
-		msg := transitionMessage{
+		msg := Transition{
 			JobID:     id.String(),
 			Kind:      tr.kind.String(),
 			To:        to.String(),

@@ -27,19 +27,6 @@ const (
 	watchIdleTimeout = 60 * time.Second
 )
 
-// watchTransition is the data of a "transition" event of GET /v1/transitions.
-type watchTransition struct {
-	JobID     string    `json:"jobId"`
-	Kind      string    `json:"kind"`
-	From      string    `json:"from"`
-	To        string    `json:"to"`
-	EventType string    `json:"eventType"`
-	At        time.Time `json:"at"`
-	Version   int64     `json:"version"`
-	Position  uint64    `json:"position"`
-	Label     string    `json:"label"`
-}
-
 // runWatch follows GET /v1/transitions and prints one line per transition until ctx ends.
 func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("watch", stderr)
@@ -284,7 +271,7 @@ func (w *watcher) print(data string) error {
 		_, err := fmt.Fprintln(w.out, data)
 		return err
 	}
-	var t watchTransition
+	var t api.Transition
 	if err := json.Unmarshal([]byte(data), &t); err != nil {
 		fmt.Fprintf(w.log, "watch: skip a transition that is not JSON: %q\n", data)
 		return nil

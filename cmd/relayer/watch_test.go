@@ -156,11 +156,11 @@ func (e *wEnv) head() uint64 {
 // expected reads the store's whole log and returns, in order, the transitions after position
 // after that keep lets through, as the stream should deliver them (From is left out: it depends
 // on what the stream has seen).
-func (e *wEnv) expected(after uint64, keep func(kind, to string) bool) []watchTransition {
+func (e *wEnv) expected(after uint64, keep func(kind, to string) bool) []api.Transition {
 	e.t.Helper()
 	codec := projections.NewCodec()
 	kinds := map[domain.JobID]domain.Kind{}
-	var out []watchTransition
+	var out []api.Transition
 	for rec, err := range e.store.ReadAll(context.Background(), 0) {
 		if err != nil {
 			e.t.Fatal(err)
@@ -180,7 +180,7 @@ func (e *wEnv) expected(after uint64, keep func(kind, to string) bool) []watchTr
 		if !changes || uint64(rec.Position) <= after {
 			continue
 		}
-		tr := watchTransition{JobID: id.String(), Kind: kinds[id].String(), To: to.String(), EventType: rec.Type,
+		tr := api.Transition{JobID: id.String(), Kind: kinds[id].String(), To: to.String(), EventType: rec.Type,
 			At: ev.Header().At, Position: uint64(rec.Position), Label: domain.LabelOf(ev)}
 		if keep == nil || keep(tr.Kind, tr.To) {
 			out = append(out, tr)
@@ -252,7 +252,7 @@ func waitLines(t *testing.T, out, errOut *syncBuffer, n int) []string {
 }
 
 // checkHuman checks human lines against the expected transitions, field by field.
-func checkHuman(t *testing.T, lines []string, want []watchTransition) {
+func checkHuman(t *testing.T, lines []string, want []api.Transition) {
 	t.Helper()
 	if len(lines) != len(want) {
 		t.Fatalf("watch printed %d lines, want %d:\n%s", len(lines), len(want), strings.Join(lines, "\n"))
@@ -342,7 +342,7 @@ func TestWatchWithJSONPrintsTheDataLinesAsReceived(t *testing.T) {
 		t.Fatalf("%d lines, want %d", len(lines), len(want))
 	}
 	for i, l := range lines {
-		var got watchTransition
+		var got api.Transition
 		if err := json.Unmarshal([]byte(l), &got); err != nil {
 			t.Fatalf("line %d %q is not JSON: %v", i, l, err)
 		}
