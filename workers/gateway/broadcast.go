@@ -14,6 +14,7 @@ import (
 
 	"relayer/domain"
 	"relayer/workers/gateway/contracts"
+	"relayer/workers/upstream"
 )
 
 // Receipt is a mined, successful gateway request.
@@ -171,16 +172,8 @@ func (a *Adapter) waitReceipt(ctx context.Context, hash common.Hash) (*types.Rec
 	}
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+// sleep waits d or until ctx is done (upstream's wall clock, which the retries use too).
+func sleep(ctx context.Context, d time.Duration) error { return upstream.RealClock().Sleep(ctx, d) }
 
 // isIndexingInProgress is go-ethereum's answer to a receipt lookup while it still indexes
 // transactions (right after start): "not known yet".
