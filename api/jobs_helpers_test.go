@@ -18,7 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"relayer/api/ratelimit"
 	"relayer/domain"
 	"relayer/eventstore"
 	"relayer/eventstore/sqlite"
@@ -383,8 +382,3 @@ func (e *jtEnv) countEvents(typ string) int {
 	}
 	return n
 }
-
-// jtNoLimits turns the inbound rate limiter off (it is off in jtConfig already).
-func jtNoLimits(c *Config) { c.RateLimit = jtConfig().RateLimit }
-
-var _ = ratelimit.DefaultConfig

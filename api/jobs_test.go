@@ -14,7 +14,6 @@ import (
 	"relayer/domain"
 	"relayer/domain/retryafter"
 	"relayer/eventstore"
-	"relayer/projections"
 )
 
 func allKinds() []domain.Kind {
@@ -587,8 +586,6 @@ func TestTheInboundRateLimiterGuardsTheV2Endpoints(t *testing.T) {
 		t.Fatalf("denied without a hint: %v %s", res.Header, res.Body)
 	}
 }
-
-var _ = projections.TxQueue
 
 func TestNeitherTheAdminTokenNorAnAPIKeyReachesTheLog(t *testing.T) {
 	env := startJT(t, jtAdmin)
