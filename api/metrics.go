@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -32,7 +33,7 @@ type metrics struct {
 	handler    http.Handler
 
 	// setupOnce builds the collectors, so that the zero metrics is ready to use too; bindOnce
-	// registers the read models' collector at the first scrape (see bind).
+	// registers the read models' collector once (see bind).
 	setupOnce sync.Once
 	bindOnce  sync.Once
 }
@@ -44,10 +45,11 @@ var retryAfterBuckets = []float64{0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 300
 // newMetrics returns the API's collectors in a new registry of their own, with the Go runtime and
 // process collectors. (The zero metrics is the same thing, built at its first use.)
 //
-// For the core of the server (New): call it once per Server and keep the result in
-// Server.metrics; nothing else is needed. The read models' families (relayer_jobs,
-// relayer_queue_length, ...) are bound to the server's projections and store at the first
-// scrape of /metrics (see bind), so newMetrics needs neither. The HTTP families are fed by
+// For the core of the server (New): call it once per Server, keep the result in
+// Server.metrics and call register with the projections, the store and Deps.Collectors. The
+// read models' families (relayer_jobs, relayer_queue_length, ...) are bound to the projections
+// and store there (or, for metrics nobody registered, at the first scrape of /metrics: see
+// bind), so newMetrics needs neither. The HTTP families are fed by
 // instrument, which Handler must run inside withRequestID and outside the mux (it reads the
 // pattern the mux matched, r.Pattern, after the call).
 func newMetrics() *metrics {
@@ -83,8 +85,24 @@ func (m *metrics) setup() {
 	})
 }
 
-// bind registers the collector of the read models' families over set and store, once: the first
-// scrape does it, so that the constructor needs neither (see newMetrics).
+// register binds the read models' collector to set and store (see bind), then registers the
+// extra collectors (Deps.Collectors) beside the API's own. The read models' families go first,
+// so that an extra collector that clashes with them is refused here, not at the first scrape.
+func (m *metrics) register(set *projections.Set, store eventstore.Store, extra []prometheus.Collector) error {
+	m.bind(set, store)
+	for i, c := range extra {
+		if c == nil {
+			return fmt.Errorf("api: metrics collector %d is nil", i)
+		}
+		if err := m.reg.Register(c); err != nil {
+			return fmt.Errorf("api: register metrics collector %d (%T): %w", i, c, err)
+		}
+	}
+	return nil
+}
+
+// bind registers the collector of the read models' families over set and store, once: New
+// does it (through register), or else the first scrape, so that newMetrics needs neither.
 func (m *metrics) bind(set *projections.Set, store eventstore.Store) {
 	m.setupOnce.Do(m.setup)
 	m.bindOnce.Do(func() {

@@ -14,7 +14,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"relayer/api/ratelimit"
+	"relayer/domain/retryafter"
 	"relayer/eventstore"
 	"relayer/projections"
 )
@@ -26,6 +29,11 @@ type Deps struct {
 	Logger      *slog.Logger
 	// Now is the clock (time.Now when nil); tests inject their own.
 	Now func() time.Time
+	// Collectors are more Prometheus collectors (the workers', say) that GET /metrics exposes
+	// beside the API's families, registered in the server's own registry. A collector whose
+	// families clash with another's (a duplicate name, or the same name with other labels or
+	// help) makes New fail; New does not take nil collectors.
+	Collectors []prometheus.Collector
 }
 
 // Server serves the HTTP API. Build it with New; Handler is the whole API, Serve runs it.
@@ -96,6 +104,9 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 	}
 	s.exec = &projections.Executor{Store: s.store, Codec: s.codec}
 	s.metrics = newMetrics()
+	if err := s.metrics.register(s.set, s.store, deps.Collectors); err != nil {
+		return nil, err
+	}
 	if cfg.AdminToken != "" {
 		s.adminOn = true
 		s.adminDigest = sha256.Sum256([]byte(cfg.AdminToken))
@@ -130,6 +141,13 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 
 // runtime returns the runtime configuration in force.
 func (s *Server) runtime() *runtimeConfig { return s.rt.Load() }
+
+// Tuning returns a copy of the Retry-After policy in force: the configured one, as the admin API
+// last set it in this process (not the adaptive one, which replaces rates and times with those
+// observed). Workers read their live tuning from it (the readiness concurrency, the TX rate per
+// kind); it costs one atomic load and a copy, so they may call it for every job. The copy is
+// theirs to modify.
+func (s *Server) Tuning() retryafter.Config { return s.runtime().retry.Clone() }
 
 // Routes lists every endpoint the server registers.
 func (s *Server) Routes() []Route { return append([]Route(nil), s.routes...) }

@@ -25,9 +25,13 @@ const (
 	sseBuffer = 256
 )
 
-// SSE event names. A stream carries transitions today; later kinds (poison events, dead letters)
-// get their own names, so a client that listens for "transition" only is not disturbed by them.
-const sseEventTransition = "transition"
+// SSE event names. Each kind of record a stream carries has its own name, so a client that
+// listens for "transition" only is not disturbed by poison events (nor by names added later).
+const (
+	sseEventTransition = "transition"
+	// ssePoison is a message a worker gave up on (domain.MessagePoisoned, in the poison stream).
+	ssePoison = "poison"
+)
 
 // sseMessage is one Server-Sent Event: its id (a global position), its name and its one-line
 // JSON data.
@@ -56,16 +60,41 @@ type Transition struct {
 	Label string `json:"label,omitempty"`
 }
 
+// Poisoned is the data of a "poison" event of GET /v1/transitions: a message a worker's handler
+// gave up on for good (domain.MessagePoisoned). The SSE id is the poison record's own global
+// position; Position is that of the event the message carried.
+type Poisoned struct {
+	// JobID is the job whose event was poisoned; omitted when the event was not a request's.
+	JobID   string `json:"jobId,omitempty"`
+	Topic   string `json:"topic"`
+	Handler string `json:"handler"`
+	Reason  string `json:"reason"`
+	// EventType and Position are the poisoned event's type and global position, when the
+	// message carried an event of the log.
+	EventType string    `json:"eventType,omitempty"`
+	Position  uint64    `json:"position,omitempty"`
+	MessageID string    `json:"messageId"`
+	At        time.Time `json:"at"`
+}
+
 // transitionFilter selects transitions by the job's kind and the status entered; an empty set
-// lets everything through.
+// lets everything through. Poison events pass the status filter (they enter no status) and the
+// kind filter unless their job's kind is known and not among kinds; noPoison drops them all.
 type transitionFilter struct {
 	// kinds and statuses are sets of ordinals (bit i for ordinal i); zero means any.
 	kinds, statuses uint32
+	noPoison        bool
 }
 
 func (f *transitionFilter) match(k domain.Kind, to domain.Status) bool {
 	return (f.kinds == 0 || (!k.IsZero() && f.kinds&(1<<k.Ordinal()) != 0)) &&
 		(f.statuses == 0 || (!to.IsZero() && f.statuses&(1<<to.Ordinal()) != 0))
+}
+
+// excludesKind reports whether the kind filter drops jobs of kind k; an unknown kind (the zero
+// Kind) is never dropped.
+func (f *transitionFilter) excludesKind(k domain.Kind) bool {
+	return f.kinds != 0 && !k.IsZero() && f.kinds&(1<<k.Ordinal()) == 0
 }
 
 func (s *Server) heartbeatFor(r *http.Request) time.Duration {
@@ -76,14 +105,17 @@ func (s *Server) heartbeatFor(r *http.Request) time.Duration {
 }
 
 // transitions answers GET /v1/transitions: a Server-Sent Events stream of every transition (a
-// request event that changes the job's status), one "transition" event each, with the event's
+// request event that changes the job's status), one "transition" event each, and of every
+// poisoned message (a record of the poison stream), one "poison" event each, with the record's
 // global position as the SSE id, in the log's order.
 //
 // Query: kind and status filter by the job's kind and by the status entered (comma-separated
-// lists, or the parameter repeated); an unknown value is refused with 400 validation_failed
-// naming the parameter. The stream starts after a position: the Last-Event-ID header (what an
-// EventSource sends when it reconnects), else the after or from query parameter (for curl; both
-// mean "after this position", so from=0 replays the whole log), else the log's head (live only).
+// lists, or the parameter repeated); poison=false leaves out the poison events. A poison event
+// passes any status filter, and the kind filter unless its job's kind is known and not asked
+// for. An unknown value is refused with 400 validation_failed naming the parameter. The stream
+// starts after a position: the Last-Event-ID header (what an EventSource sends when it
+// reconnects), else the after or from query parameter (for curl; both mean "after this
+// position", so from=0 replays the whole log), else the log's head (live only).
 // It follows the store's subscription from there, so a resumed stream has no gap and no
 // duplicate. An idle stream sends a ": heartbeat" comment every DefaultHeartbeat. It ends when
 // the client goes away, when the server shuts down (the request's context ends) or when the
@@ -208,8 +240,8 @@ type followTrack struct {
 	status domain.Status
 }
 
-// followTransitions reads the log after position after and sends the transitions filter lets
-// through to out, until ctx ends (it then returns nil) or the store fails.
+// followTransitions reads the log after position after and sends the transitions and poison
+// events filter lets through to out, until ctx ends (it then returns nil) or the store fails.
 //
 // The kind of a job comes from its RequestAccepted when the stream saw it, else from the
 // projections, else from the first event of the job's stream in the store. The stream keeps the
@@ -224,9 +256,28 @@ func (s *Server) followTransitions(ctx context.Context, after eventstore.Positio
 			}
 			return err
 		}
+		if rec.Stream == domain.PoisonStream {
+			if filter.noPoison {
+				continue
+			}
+			msg, ok := s.poisoned(ctx, rec, filter, jobs)
+			if !ok {
+				continue
+			}
+			data, err := json.Marshal(msg)
+			if err != nil {
+				return err
+			}
+			select {
+			case out <- sseMessage{id: rec.Position, event: ssePoison, data: data}:
+			case <-ctx.Done():
+				return nil
+			}
+			continue
+		}
 		id, ok := domain.JobIDFromStream(rec.Stream)
 		if !ok {
-			continue // system streams (configuration) have no transitions
+			continue // other system streams (configuration) have no transitions
 		}
 		e, err := projections.DecodeEvent(s.codec, rec)
 		if err != nil {
@@ -281,6 +332,37 @@ func (s *Server) followTransitions(ctx context.Context, after eventstore.Positio
 	return nil
 }
 
+// poisoned turns a record of the poison stream into a poison event's data; ok is false when the
+// record cannot be decoded or the kind filter drops it. jobs is followTransitions' knowledge of
+// the jobs it saw, read only: a poison event changes no status.
+func (s *Server) poisoned(ctx context.Context, rec eventstore.Record, filter transitionFilter, jobs map[domain.JobID]followTrack) (Poisoned, bool) {
+	v, err := s.codec.Decode(rec)
+	p, isPoison := v.(domain.MessagePoisoned)
+	if err != nil || !isPoison {
+		if err == nil {
+			err = fmt.Errorf("a %s record in the %s stream", rec.Type, domain.PoisonStream)
+		}
+		s.log.Warn("transitions: skip a poison record this build cannot decode",
+			"stream", rec.Stream, "version", int64(rec.Version), "position", uint64(rec.Position), "err", err)
+		return Poisoned{}, false
+	}
+	msg := Poisoned{Topic: p.Topic, Handler: p.Handler, Reason: p.Reason, EventType: p.Type,
+		Position: p.Position, MessageID: p.MessageID, At: p.At}
+	if id, ok := domain.JobIDFromStream(p.Stream); ok {
+		msg.JobID = id.String()
+		if filter.kinds != 0 {
+			k := jobs[id].kind
+			if k.IsZero() {
+				k = s.kindOf(ctx, id)
+			}
+			if filter.excludesKind(k) {
+				return Poisoned{}, false
+			}
+		}
+	}
+	return msg, true
+}
+
 // kindOf returns the kind of job id: from the projections, or, when they do not hold the job yet,
 // from the job's first event in the store. The zero Kind when neither knows it.
 func (s *Server) kindOf(ctx context.Context, id domain.JobID) domain.Kind {
@@ -301,7 +383,7 @@ func (s *Server) kindOf(ctx context.Context, id domain.JobID) domain.Kind {
 	return domain.Kind{}
 }
 
-// parseTransitionFilter reads the kind and status query parameters.
+// parseTransitionFilter reads the kind, status and poison query parameters.
 func parseTransitionFilter(r *http.Request) (transitionFilter, []domain.FieldIssue) {
 	q := r.URL.Query()
 	var f transitionFilter
@@ -323,6 +405,13 @@ func parseTransitionFilter(r *http.Request) (transitionFilter, []domain.FieldIss
 			continue
 		}
 		f.statuses |= 1 << st.Ordinal()
+	}
+	if v := strings.TrimSpace(q.Get("poison")); v != "" {
+		send, err := strconv.ParseBool(v)
+		if err != nil {
+			issues = append(issues, domain.FieldIssue{Field: "poison", Issue: fmt.Sprintf("must be true or false, got %q", v)})
+		}
+		f.noPoison = !send
 	}
 	return f, issues
 }

@@ -22,3 +22,26 @@ type ConfigChanged struct {
 }
 
 func (ConfigChanged) EventType() string { return "ConfigChanged" }
+
+// PoisonStream is the stream of poisoned messages: messages a worker's handler gave up on for
+// good (malformed, or failing on every retry), set aside so they stop blocking the topic.
+const PoisonStream = "poison"
+
+// MessagePoisoned records one poisoned message: the topic and handler that gave up on it, why,
+// and, when the message carried an event of the log, that event's stream, type and global
+// position. Reason is an error text for operators; it must never hold a secret.
+type MessagePoisoned struct {
+	Topic   string `json:"topic"`
+	Handler string `json:"handler"`
+	Reason  string `json:"reason"`
+	// Stream, Type and Position are the poisoned event's stream (a request stream for a job's
+	// event), type and global position (not this record's). Type is encoded as "eventType"; the
+	// field cannot be named EventType, the method every event of the log has.
+	Stream    string    `json:"stream,omitempty"`
+	Type      string    `json:"eventType,omitempty"`
+	Position  uint64    `json:"position,omitempty"`
+	MessageID string    `json:"messageId"`
+	At        time.Time `json:"at"`
+}
+
+func (MessagePoisoned) EventType() string { return "MessagePoisoned" }

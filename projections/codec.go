@@ -7,8 +7,8 @@ import (
 	"relayer/eventstore"
 )
 
-// NewCodec returns the codec for every domain event, and the configuration change event, at
-// their current schema versions. It is the one
+// NewCodec returns the codec for every domain event, and the system events (configuration
+// changes, poisoned messages), at their current schema versions. It is the one
 // place domain events meet the store's encoding; workers, the API and the commands all use it.
 func NewCodec() *eventstore.Codec {
 	c := eventstore.NewCodec()
@@ -27,13 +27,22 @@ func NewCodec() *eventstore.Codec {
 		eventstore.Register[domain.ProofRejected],
 		eventstore.Register[domain.ResponseTimedOut],
 		eventstore.Register[domain.RequestFailed],
-		eventstore.Register[domain.ConfigChanged],
 	} {
 		if err := register(c, 1); err != nil {
 			panic(fmt.Sprintf("projections codec: %v", err)) // a programming error, caught by every test
 		}
 	}
-	if len(c.Types()) != len(domain.EventPrototypes())+1 {
+	// The system events: not domain.Events, they live in streams the projections skip.
+	system := []func(*eventstore.Codec, int) error{
+		eventstore.Register[domain.ConfigChanged],
+		eventstore.Register[domain.MessagePoisoned],
+	}
+	for _, register := range system {
+		if err := register(c, 1); err != nil {
+			panic(fmt.Sprintf("projections codec: %v", err))
+		}
+	}
+	if len(c.Types()) != len(domain.EventPrototypes())+len(system) {
 		panic("projections codec: the domain has events the codec does not register")
 	}
 	return c
