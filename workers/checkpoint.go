@@ -33,6 +33,9 @@ func NewCheckpointCodec() *eventstore.Codec {
 	if err := eventstore.Register[CheckpointAdvanced](c, 1); err != nil {
 		panic(fmt.Sprintf("checkpoint codec: %v", err))
 	}
+	if err := eventstore.Register[BlockCursorSaved](c, 1); err != nil {
+		panic(fmt.Sprintf("checkpoint codec: %v", err))
+	}
 	return c
 }
 

@@ -101,6 +101,8 @@ type Router struct {
 	codec     *eventstore.Codec
 	logger    *slog.Logger
 	poisoned  atomic.Uint64
+	// onPoison, when set, is told of every poisoned message after it was published.
+	onPoison func(*message.Message)
 }
 
 // NewRouter builds the router on transport t. logger may be nil.
@@ -121,7 +123,7 @@ func NewRouter(cfg RouterConfig, t *Transport, logger *slog.Logger) (*Router, er
 		return nil, err
 	}
 	r := &Router{Router: mr, transport: t, codec: projections.NewCodec(), logger: logger}
-	poison, err := middleware.PoisonQueue(poisonCounter{pub: t.Publisher, n: &r.poisoned, logger: logger}, TopicPoison)
+	poison, err := middleware.PoisonQueue(poisonCounter{pub: t.Publisher, r: r}, TopicPoison)
 	if err != nil {
 		return nil, err
 	}
@@ -167,11 +169,11 @@ func DecodeMessage(c *eventstore.Codec, msg *message.Message) (domain.Event, err
 	return projections.DecodeEvent(c, rec)
 }
 
-// poisonCounter is the poison topic's publisher: it counts what it published.
+// poisonCounter is the poison topic's publisher: it counts what it published and tells
+// the router's onPoison.
 type poisonCounter struct {
-	pub    message.Publisher
-	n      *atomic.Uint64
-	logger *slog.Logger
+	pub message.Publisher
+	r   *Router
 }
 
 func (p poisonCounter) Publish(topic string, msgs ...*message.Message) error {
@@ -179,11 +181,16 @@ func (p poisonCounter) Publish(topic string, msgs ...*message.Message) error {
 		return err
 	}
 	for _, m := range msgs {
-		p.logger.Warn("message poisoned", "uuid", m.UUID, "stream", m.Metadata.Get(MetaStream),
+		p.r.logger.Warn("message poisoned", "uuid", m.UUID, "stream", m.Metadata.Get(MetaStream),
 			"position", m.Metadata.Get(MetaPosition), "type", m.Metadata.Get(MetaType),
 			"handler", m.Metadata.Get(middleware.PoisonedHandlerKey), "reason", m.Metadata.Get(middleware.ReasonForPoisonedKey))
 	}
-	p.n.Add(uint64(len(msgs)))
+	p.r.poisoned.Add(uint64(len(msgs)))
+	if p.r.onPoison != nil {
+		for _, m := range msgs {
+			p.r.onPoison(m)
+		}
+	}
 	return nil
 }
 

@@ -1,0 +1,330 @@
+package workers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
+
+	"relayer/domain"
+	"relayer/domain/retryafter"
+	"relayer/eventstore"
+	"relayer/projections"
+	"relayer/workers/gateway"
+)
+
+// TopicGatewayResponses carries the gateway's response events, one message per event, from
+// the block listener to the responses handler.
+const TopicGatewayResponses = "gateway.responses"
+
+// Deps are what the engine stands on.
+type Deps struct {
+	// Store is the event log.
+	Store eventstore.Store
+	// Projections must be following Store (Set.Run) while the engine runs, and caught up when
+	// Run starts: recovery reads them.
+	Projections *projections.Set
+	// Gateway is the chain adapter; it must have a signer.
+	Gateway *gateway.Adapter
+	// Tuning returns the throughput limits in force: readiness_max_concurrency (C) and the
+	// *_throttler_tps per kind (D). It is called often and must be cheap (api.Server.Tuning).
+	// Nil uses retryafter.DefaultConfig.
+	Tuning func() retryafter.Config
+	// Logger may be nil.
+	Logger *slog.Logger
+	// Now is the clock of the events' times (time.Now when nil).
+	Now func() time.Time
+}
+
+// Engine runs the relayer's workers (DESIGN section 6): the dispatcher that publishes the log
+// to watermill topics, the router with the handlers, and the four workers that drive every job
+// to a terminal state (readiness, tx, responses, timeouts), after recovery at start.
+type Engine struct {
+	cfg     Config
+	store   eventstore.Store
+	set     *projections.Set
+	gw      *gateway.Adapter
+	tuning  func() retryafter.Config
+	log     *slog.Logger
+	now     func() time.Time
+	exec    *projections.Executor
+	metrics *engineMetrics
+
+	transport  *Transport
+	router     *Router
+	dispatcher *Dispatcher
+
+	readiness *readinessWorker
+	tx        *txWorker
+	responses *responsesWorker
+	timeouts  *timeoutsWorker
+
+	ready   chan struct{}
+	runOnce sync.Once
+}
+
+// New builds the engine. Nothing runs before Run.
+func New(cfg Config, deps Deps) (*Engine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.setDefaults()
+	if deps.Store == nil || deps.Projections == nil || deps.Gateway == nil {
+		return nil, errors.New("workers: the engine needs a store, projections and a gateway adapter")
+	}
+	if deps.Tuning == nil {
+		deps.Tuning = retryafter.DefaultConfig
+	}
+	if deps.Now == nil {
+		deps.Now = time.Now
+	}
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.DiscardHandler)
+	}
+	e := &Engine{
+		cfg: cfg, store: deps.Store, set: deps.Projections, gw: deps.Gateway, tuning: deps.Tuning,
+		log: deps.Logger, now: deps.Now,
+		exec:    &projections.Executor{Store: deps.Store, Codec: projections.NewCodec(), Retries: 5},
+		metrics: newEngineMetrics(),
+		ready:   make(chan struct{}),
+	}
+	t, err := NewTransport(cfg.Transport, watermill.NewSlogLogger(e.log.With("component", "transport")))
+	if err != nil {
+		return nil, err
+	}
+	e.transport = t
+	r, err := NewRouter(cfg.Router, t, e.log.With("component", "router"))
+	if err != nil {
+		_ = t.Close()
+		return nil, err
+	}
+	r.onPoison = e.recordPoison
+	e.router = r
+	d, err := NewDispatcher(deps.Store, t.Publisher, cfg.Dispatcher, e.log.With("component", "dispatcher"))
+	if err != nil {
+		_ = t.Close()
+		return nil, err
+	}
+	e.dispatcher = d
+	e.readiness = newReadinessWorker(e)
+	e.tx = newTxWorker(e)
+	e.responses = newResponsesWorker(e)
+	e.timeouts = &timeoutsWorker{e: e}
+	e.addHandlers()
+	return e, nil
+}
+
+// Ready is closed once recovery is done and every worker runs.
+func (e *Engine) Ready() <-chan struct{} { return e.ready }
+
+// Router is the engine's watermill router (for operators' own handlers, added before Run).
+func (e *Engine) Router() *Router { return e.router }
+
+// Transport is what carries the engine's messages; operators may subscribe to
+// TopicTransitions, TopicPoison or any event topic on it.
+func (e *Engine) Transport() *Transport { return e.transport }
+
+// Dispatcher is the engine's dispatcher.
+func (e *Engine) Dispatcher() *Dispatcher { return e.dispatcher }
+
+// Run recovers the jobs the log left unfinished, starts the workers and the dispatcher, and
+// runs until ctx ends (it then returns nil) or a part fails for good.
+func (e *Engine) Run(ctx context.Context) error {
+	started := false
+	e.runOnce.Do(func() { started = true })
+	if !started {
+		return errors.New("workers: the engine runs once")
+	}
+	defer e.transport.Close()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+
+	var wg sync.WaitGroup
+	fail := func(part string, err error) {
+		if err != nil && ctx.Err() == nil {
+			e.log.Error("worker stopped", "part", part, "err", err)
+			cancel(fmt.Errorf("%s: %w", part, err))
+		}
+	}
+	spawn := func(part string, f func(context.Context) error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fail(part, f(ctx))
+		}()
+	}
+	defer wg.Wait()
+	defer cancel(nil)
+
+	spawn("router", func(ctx context.Context) error {
+		err := e.router.Run(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err == nil {
+			err = errors.New("router stopped")
+		}
+		return err
+	})
+	select {
+	case <-e.router.Running():
+	case <-ctx.Done():
+		return e.result(ctx)
+	}
+
+	cursor, err := e.responses.loadCursor(ctx)
+	if err != nil {
+		return fmt.Errorf("workers: %w", err)
+	}
+	if err := e.recover(ctx); err != nil {
+		if ctx.Err() != nil {
+			return e.result(ctx)
+		}
+		return fmt.Errorf("workers: recovery: %w", err)
+	}
+	spawn("responses", func(ctx context.Context) error { return e.responses.listen(ctx, cursor) })
+	spawn("readiness", e.readiness.run)
+	for _, k := range domain.Kinds() {
+		spawn("tx "+k.String(), func(ctx context.Context) error { return e.tx.run(ctx, k) })
+	}
+	spawn("timeouts", e.timeouts.run)
+	spawn("dispatcher", e.dispatcher.Run)
+	close(e.ready)
+	e.log.Info("workers running")
+	<-ctx.Done()
+	return e.result(ctx)
+}
+
+func (e *Engine) result(ctx context.Context) error {
+	if err := context.Cause(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// addHandlers subscribes the workers to the topics they act on. Every handler only takes note
+// of the job (and acknowledges at once), so the dispatcher never waits for chain calls.
+func (e *Engine) addHandlers() {
+	e.router.AddHandler("readiness-or-tx.accepted", EventTopic("RequestAccepted"), func(ctx context.Context, msg *message.Message, ev domain.Event) error {
+		a := ev.(domain.RequestAccepted)
+		if a.Kind.NeedsReadiness() {
+			e.readiness.enqueue(a.JobID, recordedAt(msg))
+		} else {
+			e.tx.enqueue(a.Kind, a.JobID, recordedAt(msg))
+		}
+		return nil
+	})
+	toTx := func(ctx context.Context, msg *message.Message, ev domain.Event) error {
+		id := ev.Header().JobID
+		k, err := e.kindOf(ctx, id)
+		if err != nil {
+			return err
+		}
+		e.tx.enqueue(k, id, recordedAt(msg))
+		return nil
+	}
+	e.router.AddHandler("tx.readiness-passed", EventTopic("ReadinessPassed"), toTx)
+	e.router.AddHandler("tx.reset", EventTopic("TransactionReset"), toTx)
+	e.router.AddHandler("responses.receipt", EventTopic("ReceiptRecorded"), func(ctx context.Context, msg *message.Message, ev domain.Event) error {
+		r := ev.(domain.ReceiptRecorded)
+		k, err := e.kindOf(ctx, r.JobID)
+		if err != nil {
+			return err
+		}
+		return e.responses.register(ctx, k, r.GatewayRequestID, r.JobID)
+	})
+	e.router.AddConsumerHandler("responses.gateway", TopicGatewayResponses, e.transport.Subscriber, e.responses.handle)
+}
+
+// kindOf is a job's kind, from the projections or else from its stream.
+func (e *Engine) kindOf(ctx context.Context, id domain.JobID) (domain.Kind, error) {
+	if j, ok := e.set.Job(id); ok {
+		return j.Kind, nil
+	}
+	s, err := e.exec.Load(ctx, id)
+	if err != nil {
+		return domain.Kind{}, err
+	}
+	if s.Status.IsZero() {
+		return domain.Kind{}, Permanent(fmt.Errorf("job %s: no such request", id))
+	}
+	return s.Kind, nil
+}
+
+// execute runs cmd on job id with the causing message's coordinates. A command the job's
+// state no longer allows (another worker, a timeout or a duplicate delivery got there first)
+// is reported as (false, nil): it changed nothing and there is nothing to retry.
+func (e *Engine) execute(ctx context.Context, id domain.JobID, cmd domain.Command, causation string) (projections.Outcome, bool, error) {
+	md := eventstore.Metadata{CorrelationID: id.Stream(), CausationID: causation}
+	out, err := e.exec.Execute(ctx, id, cmd, md)
+	if err != nil {
+		if isRuleViolation(err) {
+			e.log.Debug("command no longer applies", "job", id, "command", cmd.CommandName(), "err", err)
+			return out, false, nil
+		}
+		return out, false, err
+	}
+	e.metrics.transition(out.Events)
+	return out, true, nil
+}
+
+// isRuleViolation tells a command the job's state refused from a failure to read or write.
+func isRuleViolation(err error) bool {
+	var te *domain.TransitionError
+	return errors.As(err, &te) || errors.Is(err, domain.ErrIllegalTransition) || errors.Is(err, domain.ErrTerminal) ||
+		errors.Is(err, domain.ErrDuplicateShare) || errors.Is(err, domain.ErrNoRequest) ||
+		errors.Is(err, domain.ErrWrongKind) || errors.Is(err, domain.ErrInvalidCommand) ||
+		errors.Is(err, eventstore.ErrWrongExpectedVersion)
+}
+
+// recordedAt is when the store committed the dispatched event (zero when unknown).
+func recordedAt(msg *message.Message) time.Time {
+	rec, err := RecordFromMessage(msg)
+	if err != nil {
+		return time.Time{}
+	}
+	return rec.Metadata.RecordedAt
+}
+
+// sleepCtx waits d or until ctx ends; false when ctx ended.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// recordPoison makes a poisoned message visible to operators: counted in the metrics and
+// appended to the poison stream, which GET /v1/transitions shows as "poison" events.
+func (e *Engine) recordPoison(msg *message.Message) {
+	e.metrics.poisoned.Inc()
+	pos, _ := strconv.ParseUint(msg.Metadata.Get(MetaPosition), 10, 64)
+	p := domain.MessagePoisoned{
+		Topic: msg.Metadata.Get(middleware.PoisonedTopicKey), Handler: msg.Metadata.Get(middleware.PoisonedHandlerKey),
+		Reason: msg.Metadata.Get(middleware.ReasonForPoisonedKey), Stream: msg.Metadata.Get(MetaStream),
+		Type: msg.Metadata.Get(MetaType), Position: pos, MessageID: msg.UUID, At: e.now().UTC(),
+	}
+	ev, err := e.exec.Codec.Encode(p, eventstore.Metadata{CorrelationID: msg.Metadata.Get(MetaCorrelationID), CausationID: msg.UUID})
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, err = e.store.Append(ctx, domain.PoisonStream, eventstore.Any, ev)
+	}
+	if err != nil {
+		e.log.Error("could not record a poisoned message in the log", "message", msg.UUID, "err", err)
+	}
+}

@@ -1,0 +1,296 @@
+package workers
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"relayer/domain"
+	"relayer/domain/retryafter"
+	"relayer/eventstore"
+	"relayer/projections"
+	"relayer/workers/devchain"
+	"relayer/workers/gateway"
+	"relayer/workers/gateway/contracts"
+)
+
+// engineEnv is a whole relayer without its HTTP API: the development chain, a SQLite log,
+// projections following it and the engine. Jobs are accepted with the Executor, as the API does.
+type engineEnv struct {
+	t     *testing.T
+	chain *devchain.Chain
+	store eventstore.Store
+	set   *projections.Set
+	exec  *projections.Executor
+	eng   *Engine
+	seq   atomic.Int64
+}
+
+type engineOpts struct {
+	pcfg   projections.Config
+	tuning retryafter.Config
+	cfg    Config
+	chain  *devchain.Chain
+}
+
+func startEngine(t *testing.T, o engineOpts) *engineEnv {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	env := &engineEnv{t: t, store: openStore(t)}
+	chain := o.chain
+	if chain == nil {
+		sctx, scancel := context.WithTimeout(ctx, time.Minute)
+		c, err := devchain.Start(sctx, devchain.Config{ResponseDelayMin: 5 * time.Millisecond, ResponseDelayMax: 40 * time.Millisecond}, nil)
+		scancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.Close() })
+		chain = c
+	}
+	env.chain = chain
+	a := chain.Addresses()
+	gw, err := gateway.New(ctx, chain.Client(), gateway.Config{
+		ChainID:      chain.ChainID().Uint64(),
+		Contracts:    gateway.Contracts{Decryption: a.Decryption, InputVerification: a.InputVerification, ACL: a.ACL},
+		PollInterval: 100 * time.Millisecond, ReceiptPollMin: 10 * time.Millisecond, GapFillDelay: 300 * time.Millisecond,
+	}, testLogger(t), gateway.WithSigner(gateway.NewSigner(chain.RelayerKey())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := projections.New(o.pcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runErr := make(chan error, 2)
+	go func() { runErr <- set.Run(ctx, env.store) }()
+	env.set = set
+	env.exec = &projections.Executor{Store: env.store, Codec: projections.NewCodec()}
+	tuning := o.tuning
+	if tuning.InputProofTPS == 0 {
+		tuning = retryafter.DefaultConfig()
+	}
+	cfg := o.cfg
+	cfg.UserDecryptThreshold = chain.Threshold()
+	if cfg.ReadinessPollInterval == 0 {
+		cfg.ReadinessPollInterval = 100 * time.Millisecond
+	}
+	if cfg.TimeoutsPoll == 0 {
+		cfg.TimeoutsPoll = 100 * time.Millisecond
+	}
+	eng, err := New(cfg, Deps{Store: env.store, Projections: set, Gateway: gw, Tuning: func() retryafter.Config { return tuning }, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.eng = eng
+	go func() { runErr <- eng.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		for range 2 {
+			if err := <-runErr; err != nil && !errors.Is(err, context.Canceled) {
+				t.Errorf("run: %v", err)
+			}
+		}
+		gw.Close()
+	})
+	select {
+	case <-eng.Ready():
+	case err := <-runErr:
+		t.Fatalf("engine stopped at start: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("engine not ready after 30s")
+	}
+	return env
+}
+
+var (
+	testApp  = common.HexToAddress("0x00000000000000000000000000000000000a11ce")
+	testUser = common.HexToAddress("0x000000000000000000000000000000000000b0b0")
+)
+
+func (env *engineEnv) seed() string { return fmt.Sprintf("%s#%d", env.t.Name(), env.seq.Add(1)) }
+
+func hexHandle(h [32]byte) string { return "0x" + hex.EncodeToString(h[:]) }
+
+func (env *engineEnv) request(k domain.Kind, s contracts.Scenario) domain.Request {
+	seed := env.seed()
+	switch k {
+	case domain.PublicDecrypt:
+		return domain.Request{PublicDecrypt: &domain.PublicDecryptRequest{CiphertextHandles: []string{hexHandle(contracts.TestHandle(s, seed))}, ExtraData: "0x00"}}
+	case domain.UserDecrypt:
+		return domain.Request{UserDecrypt: &domain.UserDecryptRequest{
+			HandleContractPairs: []domain.HandleContractPair{{Handle: hexHandle(contracts.TestHandle(s, seed)), ContractAddress: testApp.Hex()}},
+			RequestValidity:     domain.RequestValidity{StartTimestamp: uint64(time.Now().Add(-time.Hour).Unix()), DurationDays: 1},
+			ContractsChainID:    devchain.ChainID, ContractAddresses: []string{testApp.Hex()}, UserAddress: testUser.Hex(),
+			Signature: hex.EncodeToString(make([]byte, 65)),
+			PublicKey: "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("user public key"))), ExtraData: "0x00",
+		}}
+	default:
+		return domain.Request{InputProof: &domain.InputProofRequest{
+			ContractChainID: devchain.ChainID, ContractAddress: testApp.Hex(), UserAddress: testUser.Hex(),
+			Ciphertext: hex.EncodeToString(contracts.TestCiphertext(s, seed, 64)), ExtraData: "0x00",
+		}}
+	}
+}
+
+// accept accepts req as the API does and returns its job id.
+func (env *engineEnv) accept(req domain.Request) domain.JobID {
+	env.t.Helper()
+	id := domain.NewJobID()
+	_, err := env.exec.Execute(context.Background(), id, domain.Accept{At: domain.At{At: time.Now()}, JobID: id, Request: req, ContentHash: id.String()}, eventstore.Metadata{CorrelationID: id.Stream()})
+	if err != nil {
+		env.t.Fatal(err)
+	}
+	return id
+}
+
+// waitTerminal waits for job id to end and returns its state.
+func (env *engineEnv) waitTerminal(id domain.JobID, limit time.Duration) domain.State {
+	env.t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if j, ok := env.set.Job(id); ok && j.Status.Terminal() {
+			s, err := env.exec.Load(context.Background(), id)
+			if err != nil {
+				env.t.Fatal(err)
+			}
+			return s
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	j, _ := env.set.Job(id)
+	env.t.Fatalf("job %s not terminal after %v (status %s)", id, limit, j.Status)
+	return domain.State{}
+}
+
+func TestEngineDrivesEachKindToCompletion(t *testing.T) {
+	env := startEngine(t, engineOpts{})
+	for _, k := range domain.Kinds() {
+		id := env.accept(env.request(k, contracts.ScenarioNone))
+		s := env.waitTerminal(id, 30*time.Second)
+		if s.Status != domain.Completed {
+			t.Errorf("%s: status %s label %q message %q, want completed", k, s.Status, s.Label, s.Message)
+		}
+		t.Logf("%s: %s result %+v", k, s.Status, s.Result)
+	}
+}
+
+// scenarioCase is what DESIGN section 10 says a kind does under a test scenario.
+type scenarioCase struct {
+	kind     domain.Kind
+	scenario contracts.Scenario
+	status   domain.Status
+	label    string
+	events   []string
+}
+
+func scenarioCases() []scenarioCase {
+	const (
+		acc  = "RequestAccepted"
+		rcs  = "ReadinessCheckStarted"
+		rp   = "ReadinessPassed"
+		sig  = "TransactionSigned"
+		rec  = "ReceiptRecorded"
+		done = "RequestCompleted"
+	)
+	var out []scenarioCase
+	for _, k := range []domain.Kind{domain.PublicDecrypt, domain.UserDecrypt} {
+		ok := []string{acc, rcs, rp, sig, rec, done}
+		if k == domain.UserDecrypt {
+			ok = []string{acc, rcs, rp, sig, rec, "ShareReceived", "ShareReceived", "ShareReceived", done}
+		}
+		out = append(out,
+			scenarioCase{k, contracts.ScenarioNone, domain.Completed, "", ok},
+			scenarioCase{k, contracts.ScenarioDenied, domain.Failure, domain.LabelNotAllowedOnHostACL, []string{acc, rcs, "ReadinessFailed"}},
+			scenarioCase{k, contracts.ScenarioNeverReady, domain.TimedOut, domain.LabelReadinessCheckTimedOut, []string{acc, rcs, "ReadinessTimedOut"}},
+			scenarioCase{k, contracts.ScenarioNoResponse, domain.TimedOut, domain.LabelResponseTimedOut, []string{acc, rcs, rp, sig, rec, "ResponseTimedOut"}},
+			scenarioCase{k, contracts.ScenarioReadyAfterDelay, domain.Completed, "", ok},
+			scenarioCase{k, contracts.ScenarioRevert, domain.Failure, domain.LabelTransactionReverted, []string{acc, rcs, rp, "TransactionFailed"}},
+		)
+	}
+	ip := domain.InputProof
+	out = append(out,
+		scenarioCase{ip, contracts.ScenarioNone, domain.Completed, "", []string{acc, sig, rec, done}},
+		scenarioCase{ip, contracts.ScenarioDenied, domain.Failure, domain.LabelProofRejected, []string{acc, sig, rec, "ProofRejected"}},
+		// Input proofs have no readiness stage: "never ready" does not apply to them.
+		scenarioCase{ip, contracts.ScenarioNeverReady, domain.Completed, "", []string{acc, sig, rec, done}},
+		scenarioCase{ip, contracts.ScenarioNoResponse, domain.TimedOut, domain.LabelResponseTimedOut, []string{acc, sig, rec, "ResponseTimedOut"}},
+		scenarioCase{ip, contracts.ScenarioReadyAfterDelay, domain.Completed, "", []string{acc, sig, rec, done}},
+		scenarioCase{ip, contracts.ScenarioRevert, domain.Failure, domain.LabelTransactionReverted, []string{acc, "TransactionFailed"}},
+	)
+	return out
+}
+
+// eventTypes lists job id's event types in order.
+func (env *engineEnv) eventTypes(id domain.JobID) []string {
+	var out []string
+	for rec, err := range env.store.ReadStream(context.Background(), id.Stream(), 0) {
+		if err != nil {
+			env.t.Fatal(err)
+		}
+		out = append(out, rec.Type)
+	}
+	return out
+}
+
+func TestEngineEachKindAndScenarioEndsAsDesigned(t *testing.T) {
+	env := startEngine(t, engineOpts{pcfg: projections.Config{ReadinessTimeout: 8 * time.Second, ResponseTimeout: 4 * time.Second, TxInFlightTimeout: 20 * time.Second}})
+	cases := scenarioCases()
+	ids := make([]domain.JobID, len(cases))
+	for i, c := range cases {
+		req := env.request(c.kind, c.scenario)
+		if c.scenario == contracts.ScenarioReadyAfterDelay && c.kind.NeedsReadiness() {
+			var hs [][32]byte
+			if req.PublicDecrypt != nil {
+				hs = append(hs, common.HexToHash(req.PublicDecrypt.CiphertextHandles[0]))
+			} else {
+				hs = append(hs, common.HexToHash(req.UserDecrypt.HandleContractPairs[0].Handle))
+			}
+			if err := env.chain.RegisterHandles(context.Background(), hs...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ids[i] = env.accept(req)
+	}
+	for i, c := range cases {
+		s := env.waitTerminal(ids[i], 40*time.Second)
+		name := fmt.Sprintf("%s scenario %02x", c.kind, byte(c.scenario))
+		if s.Status != c.status || s.Label != c.label {
+			t.Errorf("%s: status %s label %q (%s), want %s %q", name, s.Status, s.Label, s.Message, c.status, c.label)
+		}
+		if got := env.eventTypes(ids[i]); fmt.Sprint(got) != fmt.Sprint(c.events) {
+			t.Errorf("%s: events %v, want %v", name, got, c.events)
+		}
+		if c.status == domain.Completed && (s.Result == nil || s.Result.Kind() != c.kind) {
+			t.Errorf("%s: result %+v, want a %s result", name, s.Result, c.kind)
+		}
+	}
+}
+
+func TestEnginePausedGatewayFailsWithProtocolPaused(t *testing.T) {
+	env := startEngine(t, engineOpts{})
+	if err := env.chain.Pause(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range domain.Kinds() {
+		id := env.accept(env.request(k, contracts.ScenarioNone))
+		s := env.waitTerminal(id, 30*time.Second)
+		if s.Status != domain.Failure || s.Label != domain.LabelProtocolPaused {
+			t.Errorf("%s while paused: %s %q (%s), want failure %q", k, s.Status, s.Label, s.Message, domain.LabelProtocolPaused)
+		}
+	}
+	if err := env.chain.Unpause(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	id := env.accept(env.request(domain.InputProof, contracts.ScenarioNone))
+	if s := env.waitTerminal(id, 30*time.Second); s.Status != domain.Completed {
+		t.Errorf("after unpause: %s %q (%s), want completed", s.Status, s.Label, s.Message)
+	}
+}

@@ -1,0 +1,333 @@
+package workers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"relayer/domain"
+	"relayer/workers/gateway"
+)
+
+// readinessWorker checks decrypts before their transaction: the host ACL, then the gateway's
+// readiness view, polled every ReadinessPollInterval until ready or the readiness deadline. At
+// most C checks run at once (C = readiness_max_concurrency, read whenever a check ends, so a
+// change through the admin API applies without restart). Jobs are taken strictly in the order
+// they arrived, which is the order of acceptance, the readiness queue's order in the
+// projections: the position the API shows is the real one.
+//
+// A check holds its slot until its job has left queued (passed, failed or timed out) in the
+// log, so that the checks in progress, measured from the events, never exceed C.
+type readinessWorker struct {
+	e *Engine
+
+	mu     sync.Mutex
+	queue  []readinessItem
+	head   int
+	known  map[domain.JobID]bool // queued here or being checked
+	active int
+	wake   chan struct{}
+}
+
+type readinessItem struct {
+	id domain.JobID
+	// enabled is when the event that queued the job was committed (zero after recovery).
+	enabled time.Time
+}
+
+func newReadinessWorker(e *Engine) *readinessWorker {
+	return &readinessWorker{e: e, known: map[domain.JobID]bool{}, wake: make(chan struct{}, 1)}
+}
+
+// enqueue adds a queued decrypt at the back, once.
+func (w *readinessWorker) enqueue(id domain.JobID, enabled time.Time) {
+	w.mu.Lock()
+	if !w.known[id] {
+		w.known[id] = true
+		w.queue = append(w.queue, readinessItem{id, enabled})
+	}
+	w.mu.Unlock()
+	w.signal()
+}
+
+func (w *readinessWorker) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (w *readinessWorker) limit() int {
+	c := w.e.tuning().ReadinessMaxConcurrency
+	return max(c, 1)
+}
+
+// inProgress is how many checks run now.
+func (w *readinessWorker) inProgress() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.active
+}
+
+// waiting is how many jobs wait for a slot.
+func (w *readinessWorker) waiting() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.queue) - w.head
+}
+
+// run starts checks while slots are free, until ctx ends.
+func (w *readinessWorker) run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	tick := time.NewTicker(250 * time.Millisecond) // C may have been raised
+	defer tick.Stop()
+	for {
+		w.mu.Lock()
+		for w.head < len(w.queue) && w.active < w.limit() {
+			it := w.queue[w.head]
+			w.queue[w.head] = readinessItem{}
+			w.head++
+			w.active++
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w.check(ctx, it)
+				w.mu.Lock()
+				w.active--
+				delete(w.known, it.id)
+				w.mu.Unlock()
+				w.signal()
+			}()
+		}
+		if w.head == len(w.queue) {
+			w.queue, w.head = w.queue[:0], 0
+		} else if w.head > 1024 && w.head > len(w.queue)/2 {
+			w.queue, w.head = append([]readinessItem(nil), w.queue[w.head:]...), 0
+		}
+		w.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-w.wake:
+		case <-tick.C:
+		}
+	}
+}
+
+// check runs one job's readiness to its end: passed, failed, timed out, or the job moved on
+// without it. It returns early only when ctx ends (recovery takes the job up again).
+func (w *readinessWorker) check(ctx context.Context, it readinessItem) {
+	e := w.e
+	id := it.id
+	s, err := e.exec.Load(ctx, id)
+	if err != nil {
+		e.log.Warn("readiness: load job", "job", id, "err", err)
+		w.requeueLater(ctx, it)
+		return
+	}
+	if s.Status != domain.Queued {
+		return
+	}
+	cause := "readiness"
+	if !s.ReadinessStarted {
+		out, ok, err := e.execute(ctx, id, domain.StartReadiness{At: domain.At{At: e.now()}}, cause)
+		if err != nil {
+			e.log.Warn("readiness: record the start", "job", id, "err", err)
+			w.requeueLater(ctx, it)
+			return
+		}
+		if !ok {
+			return
+		}
+		if !it.enabled.IsZero() {
+			e.metrics.overhead(stepReadinessStart, time.Since(it.enabled), 0)
+		}
+		s = out.State
+	}
+	started := time.Now()
+	var chain, waited time.Duration
+	deadline := w.deadline(id)
+	call := func(f func(context.Context) (bool, error)) (bool, error) {
+		t := time.Now()
+		ok, err := f(ctx)
+		chain += time.Since(t)
+		return ok, err
+	}
+
+	// The host ACL, once (answers do not change while the job waits); transient errors are
+	// asked again at the poll interval.
+	for {
+		denied, err := w.acl(s.Request, call)
+		if err == nil {
+			if denied != "" {
+				w.finish(ctx, id, domain.FailReadiness{At: domain.At{At: e.now()}, Label: domain.LabelNotAllowedOnHostACL, Message: denied})
+				return
+			}
+			break
+		}
+		if !w.pause(ctx, id, deadline, err, &waited) {
+			return
+		}
+	}
+	for {
+		ready, err := call(func(ctx context.Context) (bool, error) { return w.ready(ctx, s.Request) })
+		if err == nil && ready {
+			if w.finish(ctx, id, domain.PassReadiness{At: domain.At{At: e.now()}}) {
+				e.metrics.overhead(stepReadinessPass, time.Since(started), chain+waited)
+			}
+			return
+		}
+		if err == nil {
+			err = errNotReady
+		}
+		if !w.pause(ctx, id, deadline, err, &waited) {
+			return
+		}
+	}
+}
+
+var errNotReady = errors.New("not ready yet")
+
+// pause waits a poll interval before the next question, unless the job is over: it returns
+// false when the check must stop (ctx ended, the job left queued, its deadline passed and the
+// timeout is recorded, or the gateway refused the question for good).
+func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, deadline time.Time, err error, waited *time.Duration) bool {
+	e := w.e
+	if !errors.Is(err, errNotReady) && !gateway.Retryable(err) {
+		w.finish(ctx, id, domain.FailReadiness{At: domain.At{At: e.now()}, Label: domain.LabelReadinessCheckFailed, Message: err.Error()})
+		return false
+	}
+	if !errors.Is(err, errNotReady) {
+		e.log.Warn("readiness: gateway unavailable; asking again", "job", id, "err", err)
+	}
+	wait := e.cfg.ReadinessPollInterval
+	if !deadline.IsZero() {
+		left := time.Until(deadline)
+		if left <= 0 {
+			w.finish(ctx, id, domain.TimeOutReadiness{At: domain.At{At: e.now()}})
+			return false
+		}
+		wait = min(wait, left)
+	}
+	t := time.Now()
+	if !sleepCtx(ctx, wait) {
+		return false
+	}
+	*waited += time.Since(t)
+	if j, ok := e.set.Job(id); ok && j.Status != domain.Queued {
+		return false // timed out or ended by someone else
+	}
+	return true
+}
+
+// finish records the check's outcome. The slot is held until the job has left queued, so the
+// outcome is tried until it is recorded or no longer applies (or ctx ends). It reports whether
+// this call recorded it.
+func (w *readinessWorker) finish(ctx context.Context, id domain.JobID, cmd domain.Command) bool {
+	for {
+		_, ok, err := w.e.execute(ctx, id, cmd, "readiness")
+		if err == nil {
+			return ok
+		}
+		w.e.log.Warn("readiness: record the outcome; trying again", "job", id, "command", cmd.CommandName(), "err", err)
+		if !sleepCtx(ctx, w.e.cfg.ReadinessPollInterval) {
+			return false
+		}
+	}
+}
+
+// requeueLater puts a job whose check could not start (the log unreadable) back after a pause.
+func (w *readinessWorker) requeueLater(ctx context.Context, it readinessItem) {
+	go func() {
+		if sleepCtx(ctx, w.e.cfg.ReadinessPollInterval) {
+			w.mu.Lock()
+			w.queue = append(w.queue, it)
+			w.known[it.id] = true
+			w.mu.Unlock()
+			w.signal()
+		}
+	}()
+}
+
+func (w *readinessWorker) deadline(id domain.JobID) time.Time {
+	if t, ok := w.e.set.Timer(id); ok {
+		return t.Deadline
+	}
+	return time.Time{}
+}
+
+// acl asks the host ACL about every handle of the request. It returns why the request is
+// denied ("" when allowed), or the first error.
+func (w *readinessWorker) acl(req domain.Request, call func(func(context.Context) (bool, error)) (bool, error)) (string, error) {
+	gw := w.e.gw
+	switch {
+	case req.PublicDecrypt != nil:
+		for _, h := range req.PublicDecrypt.CiphertextHandles {
+			handle, err := parseHandle(h)
+			if err != nil {
+				return "", err
+			}
+			ok, err := call(func(ctx context.Context) (bool, error) { return gw.ACLAllowedForDecryption(ctx, handle) })
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				return fmt.Sprintf("handle %s is not allowed for public decryption on the host ACL", h), nil
+			}
+		}
+	case req.UserDecrypt != nil:
+		user := common.HexToAddress(req.UserDecrypt.UserAddress)
+		for _, p := range req.UserDecrypt.HandleContractPairs {
+			handle, err := parseHandle(p.Handle)
+			if err != nil {
+				return "", err
+			}
+			for _, acct := range []struct {
+				who  string
+				addr common.Address
+			}{{"user " + req.UserDecrypt.UserAddress, user}, {"contract " + p.ContractAddress, common.HexToAddress(p.ContractAddress)}} {
+				ok, err := call(func(ctx context.Context) (bool, error) { return gw.ACLAllowed(ctx, handle, acct.addr) })
+				if err != nil {
+					return "", err
+				}
+				if !ok {
+					return fmt.Sprintf("%s may not use handle %s on the host ACL", acct.who, p.Handle), nil
+				}
+			}
+		}
+	default:
+		return "", gatewayInvalid("not a decrypt request")
+	}
+	return "", nil
+}
+
+func (w *readinessWorker) ready(ctx context.Context, req domain.Request) (bool, error) {
+	switch {
+	case req.PublicDecrypt != nil:
+		return w.e.gw.IsPublicDecryptionReady(ctx, *req.PublicDecrypt)
+	case req.UserDecrypt != nil:
+		return w.e.gw.IsUserDecryptionReady(ctx, *req.UserDecrypt)
+	}
+	return false, gatewayInvalid("not a decrypt request")
+}
+
+// gatewayInvalid is a request the gateway cannot be asked about: not worth asking again.
+func gatewayInvalid(why string) error {
+	return &gateway.TxError{Kind: gateway.ErrInvalidRequest, Op: "readiness", Err: errors.New(why)}
+}
+
+func parseHandle(s string) ([32]byte, error) {
+	var h [32]byte
+	b := common.FromHex(s)
+	if len(b) != 32 || !strings.HasPrefix(s, "0x") {
+		return h, gatewayInvalid(fmt.Sprintf("handle %q is not 0x and 64 hex digits", s))
+	}
+	copy(h[:], b)
+	return h, nil
+}

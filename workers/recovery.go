@@ -1,0 +1,89 @@
+package workers
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"relayer/domain"
+	"relayer/projections"
+)
+
+// recoverySendWait bounds how long start-up waits for the recorded transactions it sends again
+// before new transactions are prepared: long enough, on a live node, for the re-sent bytes to
+// take their nonces again, so that a new transaction does not take one first and send the old
+// job back to processing. (Either way no job gets two requests: a nonce taken by another
+// transaction means the recorded one can never be mined, and the job is reset.)
+const recoverySendWait = 5 * time.Second
+
+// recover re-dispatches every unfinished job by its status, from the projections (caught up):
+//   - queued decrypts go back to the readiness worker: those a worker had picked up first, in
+//     the order of pickup, then the readiness queue in its order;
+//   - jobs in processing go back to the TX queue of their kind, in its order;
+//   - jobs in tx_in_flight have their recorded transaction looked up and, unless mined, sent
+//     again (the same bytes); see txWorker.broadcast for what each outcome records;
+//   - jobs in receipt_received are indexed by gateway request id for the responses worker.
+//
+// Events the dispatcher publishes again after its checkpoint find these jobs already known to
+// the workers and change nothing.
+func (e *Engine) recover(ctx context.Context) error {
+	set := e.set
+	n := map[string]int{}
+	for _, q := range []projections.Queue{projections.ReadinessInProgress, projections.ReadinessQueue} {
+		for _, id := range set.QueueMembers(q) {
+			e.readiness.enqueue(id, time.Time{})
+			n["readiness"]++
+		}
+	}
+	for _, id := range set.QueueMembers(projections.TxQueue) {
+		j, ok := set.Job(id)
+		if !ok {
+			continue
+		}
+		e.tx.enqueue(j.Kind, id, time.Time{})
+		n["processing"]++
+	}
+	for _, j := range set.InStatus(domain.ReceiptReceived) {
+		if err := e.responses.register(ctx, j.Kind, j.GatewayRequestID, j.ID); err != nil {
+			return err
+		}
+		n["receipt_received"]++
+	}
+
+	inFlight := set.InStatus(domain.TxInFlight)
+	var wg sync.WaitGroup
+	for _, j := range inFlight {
+		s, err := e.exec.Load(ctx, j.ID)
+		if err != nil {
+			return err
+		}
+		if s.Status != domain.TxInFlight {
+			continue
+		}
+		n["tx_in_flight"]++
+		wg.Add(1)
+		e.tx.wg.Add(1)
+		go func() {
+			defer e.tx.wg.Done()
+			done := make(chan struct{})
+			go func() {
+				// Signal once the bytes had their chance to reach the node; the broadcast
+				// itself goes on until it is settled.
+				select {
+				case <-done:
+				case <-time.After(recoverySendWait):
+				}
+				wg.Done()
+			}()
+			defer close(done)
+			if err := e.tx.resume(ctx, s.Kind, j.ID, s.RawTx); err != nil {
+				e.log.Error("recovery: the recorded transaction cannot be decoded; failing the job", "job", j.ID, "err", err)
+				e.tx.retry(ctx, j.ID, domain.Fail{At: domain.At{At: e.now()}, Label: domain.LabelInternalServerError, Message: "recorded transaction unreadable: " + err.Error()})
+			}
+		}()
+	}
+	wg.Wait()
+	e.log.Info("recovery done", "readiness", n["readiness"], "processing", n["processing"],
+		"tx_in_flight", n["tx_in_flight"], "receipt_received", n["receipt_received"])
+	return ctx.Err()
+}

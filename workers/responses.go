@@ -1,0 +1,333 @@
+package workers
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/google/uuid"
+
+	"relayer/domain"
+	"relayer/eventstore"
+	"relayer/workers/gateway"
+)
+
+// ResponsesCursorConsumer names the gateway block cursor's stream: "checkpoint-gateway-responses".
+const ResponsesCursorConsumer = "gateway-responses"
+
+// BlockCursorSaved records where the responses listener resumes on the gateway chain.
+type BlockCursorSaved struct {
+	Block uint64      `json:"block"`
+	Hash  common.Hash `json:"hash"`
+	At    time.Time   `json:"at"`
+}
+
+// EventType names the event in the store.
+func (BlockCursorSaved) EventType() string { return "BlockCursorSaved" }
+
+// responsesWorker turns the gateway's response events into job events. The listener reads
+// them block range by block range from a cursor kept in the event store and publishes each on
+// TopicGatewayResponses; the handler finds the job by the gateway request id and records the
+// response. A response whose request id no job has recorded yet (it came before the receipt
+// was appended) is kept and applied when the receipt is (register); one for a job that has
+// ended changes nothing. The cursor is saved only after the batch's events were handled, and
+// never past a kept response: after a crash the listener reads those blocks again.
+type responsesWorker struct {
+	e *Engine
+
+	mu     sync.Mutex
+	index  map[responseKey]domain.JobID
+	buffer map[responseKey][]bufferedResponse
+
+	cursorVersion eventstore.Version
+}
+
+type responseKey struct {
+	kind int
+	id   string
+}
+
+type bufferedResponse struct {
+	ev      gateway.Event
+	arrived time.Time
+}
+
+func newResponsesWorker(e *Engine) *responsesWorker {
+	return &responsesWorker{
+		e: e, index: map[responseKey]domain.JobID{}, buffer: map[responseKey][]bufferedResponse{},
+		cursorVersion: eventstore.NoStream,
+	}
+}
+
+func keyOf(k domain.Kind, requestID string) responseKey { return responseKey{k.Ordinal(), requestID} }
+
+// register tells which job gateway request requestID of kind k belongs to, and applies the
+// responses that came before.
+func (w *responsesWorker) register(ctx context.Context, k domain.Kind, requestID string, id domain.JobID) error {
+	key := keyOf(k, requestID)
+	w.mu.Lock()
+	w.index[key] = id
+	early := w.buffer[key]
+	delete(w.buffer, key)
+	w.mu.Unlock()
+	for i, b := range early {
+		if err := w.apply(ctx, id, b.ev, "early"); err != nil {
+			w.mu.Lock()
+			w.buffer[key] = append(w.buffer[key], early[i:]...)
+			w.mu.Unlock()
+			return err
+		}
+	}
+	return nil
+}
+
+// forget drops the index entry of an ended job.
+func (w *responsesWorker) forget(k domain.Kind, requestID string) {
+	w.mu.Lock()
+	delete(w.index, keyOf(k, requestID))
+	w.mu.Unlock()
+}
+
+func (w *responsesWorker) buffered() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, b := range w.buffer {
+		n += len(b)
+	}
+	return n
+}
+
+// handle is the router's handler of TopicGatewayResponses.
+func (w *responsesWorker) handle(msg *message.Message) error {
+	var ev gateway.Event
+	if err := json.Unmarshal(msg.Payload, &ev); err != nil {
+		return Permanent(fmt.Errorf("gateway response message %s: %w", msg.UUID, err))
+	}
+	if ev.RequestID == nil || ev.Type.Kind().IsZero() {
+		return Permanent(fmt.Errorf("gateway response message %s: no request id or unknown type %q", msg.UUID, ev.Type))
+	}
+	if ev.Type == gateway.UserDecryptionResponseThresholdReached {
+		return nil // the shares themselves complete the job
+	}
+	w.e.metrics.response(string(ev.Type))
+	key := keyOf(ev.Type.Kind(), ev.RequestID.String())
+	w.mu.Lock()
+	id, ok := w.index[key]
+	if !ok {
+		w.buffer[key] = append(w.buffer[key], bufferedResponse{ev: ev, arrived: time.Now()})
+		w.mu.Unlock()
+		return nil
+	}
+	w.mu.Unlock()
+	return w.apply(msg.Context(), id, ev, msg.UUID)
+}
+
+// apply records response ev on job id.
+func (w *responsesWorker) apply(ctx context.Context, id domain.JobID, ev gateway.Event, cause string) error {
+	e := w.e
+	at := domain.At{At: e.now()}
+	var cmd domain.Command
+	switch ev.Type {
+	case gateway.PublicDecryptionResponse:
+		r := ev.PublicDecryption
+		if r == nil {
+			return Permanent(errors.New("public decryption response without its result"))
+		}
+		cmd = domain.Complete{At: at, Result: domain.Result{PublicDecrypt: &domain.PublicDecryptResult{
+			DecryptedValue: hex.EncodeToString(r.DecryptedResult), Signatures: hexAll(r.Signatures), ExtraData: "0x" + hex.EncodeToString(r.ExtraData),
+		}}}
+	case gateway.UserDecryptionResponse:
+		r := ev.UserDecryptionShare
+		if r == nil {
+			return Permanent(errors.New("user decryption response without its share"))
+		}
+		cmd = domain.RecordShare{At: at, Threshold: e.cfg.UserDecryptThreshold, Share: domain.Share{
+			Signer: r.Signer.Hex(), Payload: hex.EncodeToString(r.Share), Signature: hex.EncodeToString(r.Signature),
+			ExtraData: "0x" + hex.EncodeToString(r.ExtraData),
+		}}
+	case gateway.VerifyProofResponse:
+		r := ev.VerifyProof
+		if r == nil {
+			return Permanent(errors.New("verify proof response without its result"))
+		}
+		handles := make([]string, len(r.Handles))
+		for i, h := range r.Handles {
+			handles[i] = "0x" + hex.EncodeToString(h[:])
+		}
+		cmd = domain.Complete{At: at, Result: domain.Result{InputProof: &domain.InputProofResult{
+			Accepted: true, Handles: handles, Signatures: hexAll(r.Signatures), ExtraData: "0x" + hex.EncodeToString(r.ExtraData),
+		}}}
+	case gateway.RejectProofResponse:
+		cmd = domain.RejectProof{At: at}
+	default:
+		return nil
+	}
+	out, ok, err := e.execute(ctx, id, cmd, cause)
+	if err != nil {
+		return err
+	}
+	if ok && out.State.Status.Terminal() {
+		w.forget(ev.Type.Kind(), ev.RequestID.String())
+	}
+	return nil
+}
+
+func hexAll(bs [][]byte) []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = hex.EncodeToString(b)
+	}
+	return out
+}
+
+// loadCursor reads the saved block cursor; the first time, it saves the chain's head, so that
+// nothing sent from now on is missed even if the process dies before its first save.
+func (w *responsesWorker) loadCursor(ctx context.Context) (gateway.Cursor, error) {
+	codec := NewCheckpointCodec()
+	var last *eventstore.Record
+	for r, err := range w.e.store.ReadStream(ctx, CheckpointStream(ResponsesCursorConsumer), 0) {
+		if err != nil {
+			return gateway.Cursor{}, fmt.Errorf("load the gateway cursor: %w", err)
+		}
+		last = &r
+	}
+	if last != nil {
+		v, err := codec.Decode(*last)
+		if err != nil {
+			return gateway.Cursor{}, fmt.Errorf("load the gateway cursor: %w", err)
+		}
+		c := v.(BlockCursorSaved)
+		w.cursorVersion = last.Version
+		w.e.metrics.cursor(c.Block)
+		return gateway.Cursor{Block: c.Block, Hash: c.Hash}, nil
+	}
+	var c gateway.Cursor
+	for {
+		var err error
+		if c, err = w.e.gw.HeadCursor(ctx); err == nil {
+			break
+		}
+		w.e.log.Warn("responses: read the gateway's head; trying again", "err", err)
+		if !sleepCtx(ctx, time.Second) {
+			return c, ctx.Err()
+		}
+	}
+	return c, w.saveCursor(ctx, c)
+}
+
+func (w *responsesWorker) saveCursor(ctx context.Context, c gateway.Cursor) error {
+	ev, err := NewCheckpointCodec().Encode(BlockCursorSaved{Block: c.Block, Hash: c.Hash, At: time.Now().UTC()}, eventstore.Metadata{})
+	if err != nil {
+		return err
+	}
+	if _, err := w.e.store.Append(ctx, CheckpointStream(ResponsesCursorConsumer), w.cursorVersion, ev); err != nil {
+		if errors.Is(err, eventstore.ErrWrongExpectedVersion) {
+			return fmt.Errorf("save the gateway cursor: %w: %w", ErrCheckpointConflict, err)
+		}
+		return fmt.Errorf("save the gateway cursor: %w", err)
+	}
+	w.cursorVersion++ // NoStream (-1) becomes 0
+	w.e.metrics.cursor(c.Block)
+	return nil
+}
+
+// listen follows the gateway's response events from cursor until ctx ends.
+func (w *responsesWorker) listen(ctx context.Context, from gateway.Cursor) error {
+	e := w.e
+	saved := from
+	lastSave := time.Now()
+	for b, err := range e.gw.Listen(ctx, from) {
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			e.log.Warn("responses: follow the gateway's logs", "err", err)
+			continue
+		}
+		delivered := time.Now()
+		for _, ev := range b.Events {
+			msg, err := responseMessage(ev)
+			if err != nil {
+				return err
+			}
+			if err := e.transport.Publisher.Publish(TopicGatewayResponses, msg); err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return fmt.Errorf("publish %s: %w", ev, err)
+			}
+			if ev.Type != gateway.UserDecryptionResponseThresholdReached {
+				e.metrics.overhead(stepResponse, time.Since(delivered), 0)
+			}
+			delivered = time.Now()
+		}
+		next := w.safeCursor(b.Cursor)
+		if next == saved || (len(b.Events) == 0 && time.Since(lastSave) < e.cfg.ResponsesCursorEvery) {
+			continue
+		}
+		if err := w.saveCursor(ctx, next); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		saved, lastSave = next, time.Now()
+	}
+	return nil
+}
+
+// safeCursor is c, or the block of the oldest response still kept when that is lower: a
+// restart must read it again. Kept responses older than ResponseBufferTTL are dropped first:
+// no receipt will name them any more (the job's tx_in_flight deadline is long past, or the
+// request is not this relayer's).
+func (w *responsesWorker) safeCursor(c gateway.Cursor) gateway.Cursor {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	low := c.Block
+	for key, bs := range w.buffer {
+		kept := bs[:0]
+		for _, b := range bs {
+			if time.Since(b.arrived) > w.e.cfg.ResponseBufferTTL {
+				w.e.log.Info("responses: dropping a response no job claimed", "event", b.ev.String())
+				continue
+			}
+			kept = append(kept, b)
+			low = min(low, b.ev.BlockNumber)
+		}
+		if len(kept) == 0 {
+			delete(w.buffer, key)
+		} else {
+			w.buffer[key] = kept
+		}
+	}
+	if low < c.Block {
+		return gateway.Cursor{Block: low} // no hash: resume there without a reorg check
+	}
+	return c
+}
+
+var responseNamespace = uuid.MustParse("0b7a2a4c-49a4-4a58-9d0e-96d7f3a1c5e0")
+
+// responseMessage is the message carrying ev; its UUID names the log (block, tx, index), so a
+// re-delivery is recognisably the same message.
+func responseMessage(ev gateway.Event) (*message.Message, error) {
+	b, err := json.Marshal(ev)
+	if err != nil {
+		return nil, err
+	}
+	id := uuid.NewSHA1(responseNamespace, []byte(ev.BlockHash.Hex()+"/"+ev.TxHash.Hex()+"/"+strconv.FormatUint(uint64(ev.LogIndex), 10))).String()
+	msg := message.NewMessage(id, b)
+	msg.Metadata.Set(MetaType, string(ev.Type))
+	msg.Metadata.Set("request_id", ev.RequestID.String())
+	msg.Metadata.Set("block", strconv.FormatUint(ev.BlockNumber, 10))
+	msg.Metadata.Set(MetaCorrelationID, "gateway-request-"+ev.RequestID.String())
+	return msg, nil
+}

@@ -1,0 +1,362 @@
+package workers
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"relayer/domain"
+	"relayer/workers/gateway"
+)
+
+// txWorker sends each job's one gateway transaction. Per kind, jobs are started in the order
+// they entered processing (the TX queue's order in the projections), at most D per second (D =
+// the kind's *_throttler_tps, read at every start, so a change through the admin API applies at
+// once). A start prepares and signs the transaction, records it (TransactionSigned: raw bytes,
+// hash, nonce) and only then broadcasts it; the receipt is recorded with the gateway's request
+// id. The same bytes are the only ones ever sent for that record: a retry, a lost answer and
+// recovery after a crash all re-send them.
+type txWorker struct {
+	e     *Engine
+	kinds [3]*txQueue
+	wg    sync.WaitGroup
+}
+
+type txQueue struct {
+	mu    sync.Mutex
+	items []txItem
+	head  int
+	known map[domain.JobID]bool
+	wake  chan struct{}
+	rate  rateWindow
+}
+
+type txItem struct {
+	id      domain.JobID
+	enabled time.Time
+}
+
+func newTxWorker(e *Engine) *txWorker {
+	w := &txWorker{e: e}
+	for i := range w.kinds {
+		w.kinds[i] = &txQueue{known: map[domain.JobID]bool{}, wake: make(chan struct{}, 1)}
+	}
+	return w
+}
+
+func (w *txWorker) queue(k domain.Kind) *txQueue { return w.kinds[k.Ordinal()] }
+
+// enqueue adds a job in processing at the back of its kind's queue, once.
+func (w *txWorker) enqueue(k domain.Kind, id domain.JobID, enabled time.Time) {
+	q := w.queue(k)
+	q.mu.Lock()
+	if !q.known[id] {
+		q.known[id] = true
+		q.items = append(q.items, txItem{id, enabled})
+	}
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (q *txQueue) pop() (txItem, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.head == len(q.items) {
+		q.items, q.head = q.items[:0], 0
+		return txItem{}, false
+	}
+	it := q.items[q.head]
+	q.items[q.head] = txItem{}
+	q.head++
+	if q.head > 1024 && q.head > len(q.items)/2 {
+		q.items, q.head = append([]txItem(nil), q.items[q.head:]...), 0
+	}
+	return it, true
+}
+
+func (q *txQueue) done(id domain.JobID) {
+	q.mu.Lock()
+	delete(q.known, id)
+	q.mu.Unlock()
+}
+
+func (q *txQueue) waiting() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.items) - q.head
+}
+
+// tps is kind k's D.
+func (w *txWorker) tps(k domain.Kind) float64 {
+	c := w.e.tuning()
+	switch k {
+	case domain.UserDecrypt:
+		return c.UserDecryptTPS
+	case domain.PublicDecrypt:
+		return c.PublicDecryptTPS
+	}
+	return c.InputProofTPS
+}
+
+// run starts kind k's jobs at its rate until ctx ends, then waits for the sends in progress.
+func (w *txWorker) run(ctx context.Context, k domain.Kind) error {
+	defer w.wg.Wait()
+	q := w.queue(k)
+	for {
+		it, ok := q.pop()
+		if !ok {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-q.wake:
+				continue
+			}
+		}
+		limited := time.Now()
+		at, ok := q.rate.take(ctx, w.tps(k))
+		if !ok {
+			return nil
+		}
+		wait := at.Sub(limited)
+		w.wg.Add(1)
+		go func() {
+			defer w.wg.Done()
+			defer q.done(it.id)
+			w.start(ctx, k, it, at, wait)
+		}()
+	}
+}
+
+// start prepares, records and broadcasts job it's transaction. at is the start the rate
+// window granted: the time TransactionSigned carries, so that the rate measured from the log
+// is the rate the window kept.
+func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.Time, limited time.Duration) {
+	e := w.e
+	s, err := e.exec.Load(ctx, it.id)
+	if err != nil {
+		e.log.Warn("tx: load job; trying again later", "job", it.id, "err", err)
+		go w.requeueLater(ctx, k, it)
+		return
+	}
+	if s.Status != domain.Processing {
+		return
+	}
+	var p *gateway.Prepared
+	var chain, waited time.Duration
+	delay := e.cfg.TxRetryDelay
+	for attempt := 1; ; attempt++ {
+		t := time.Now()
+		p, err = e.gw.Prepare(ctx, s.Request)
+		chain += time.Since(t)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if gateway.Retryable(err) && attempt < e.cfg.TxAttempts {
+			e.log.Warn("tx: prepare failed; trying again", "job", it.id, "attempt", attempt, "err", err)
+			t := time.Now()
+			if !sleepCtx(ctx, delay) {
+				return
+			}
+			waited += time.Since(t)
+			delay *= 2
+			continue
+		}
+		w.fail(ctx, it.id, err, attempt)
+		return
+	}
+	_, ok, err := e.execute(ctx, it.id, domain.SignTransaction{
+		At: domain.At{At: at}, From: p.From.Hex(), Nonce: p.Nonce, TxHash: p.Hash.Hex(), RawTx: hex.EncodeToString(p.Raw),
+	}, "tx")
+	if err != nil || !ok {
+		e.gw.Release(p) // never broadcast: its nonce goes back
+		if err != nil {
+			e.log.Warn("tx: record the signed transaction; trying again later", "job", it.id, "err", err)
+			go w.requeueLater(ctx, k, it)
+		}
+		return
+	}
+	e.metrics.started(k)
+	if !it.enabled.IsZero() {
+		e.metrics.overhead(stepTxSign, time.Since(it.enabled), chain+waited+limited)
+	}
+	w.broadcast(ctx, k, it.id, p, time.Now())
+}
+
+// broadcast sends p, the recorded transaction of job id, and records what became of it:
+// its receipt, a revert, or (nonce taken by another transaction) that it will never be mined.
+// Transient failures send the same bytes again, TxAttempts times; after that the job stays in
+// tx_in_flight and the timeouts worker settles it at its deadline.
+func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID, p *gateway.Prepared, signedAt time.Time) {
+	e := w.e
+	var chain, waited time.Duration
+	delay := e.cfg.TxRetryDelay
+	for attempt := 1; ; attempt++ {
+		t := time.Now()
+		rec, err := e.gw.Broadcast(ctx, p)
+		chain += time.Since(t)
+		if err == nil {
+			if w.recordReceipt(ctx, k, id, rec) && !signedAt.IsZero() {
+				e.metrics.overhead(stepTxReceipt, time.Since(signedAt), chain+waited)
+			}
+			return
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		switch {
+		case errors.Is(err, gateway.ErrNonceTooLow):
+			// Another transaction took the nonce and ours is not mined: it never will be.
+			w.retry(ctx, id, domain.ResetTransaction{At: domain.At{At: e.now()}, Reason: fmt.Sprintf("nonce %d taken by another transaction; %s can never be mined", p.Nonce, p.Hash.Hex())})
+			return
+		case errors.Is(err, gateway.ErrPaused), errors.Is(err, gateway.ErrReverted):
+			w.fail(ctx, id, err, attempt)
+			return
+		case refused(err) && attempt >= e.cfg.TxAttempts:
+			// The node never took these bytes: give the nonce back, so it is reused or
+			// filled and the recorded transaction can never be mined later.
+			e.gw.Release(p)
+			w.fail(ctx, id, err, attempt)
+			return
+		case attempt >= e.cfg.TxAttempts:
+			e.log.Warn("tx: no receipt yet; the timeouts worker settles the job at its deadline", "job", id, "tx", p.Hash, "err", err)
+			return
+		}
+		e.log.Warn("tx: broadcast failed; sending the same bytes again", "job", id, "tx", p.Hash, "attempt", attempt, "err", err)
+		t = time.Now()
+		if !sleepCtx(ctx, delay) {
+			return
+		}
+		waited += time.Since(t)
+		delay = min(2*delay, 10*time.Second)
+		if j, ok := e.set.Job(id); ok && (j.Status != domain.TxInFlight || j.TxHash != p.Hash.Hex()) {
+			return // settled meanwhile (timeouts worker)
+		}
+	}
+}
+
+// refused tells errors after which the node certainly does not hold the transaction.
+func refused(err error) bool {
+	return errors.Is(err, gateway.ErrUnderpriced) || errors.Is(err, gateway.ErrInsufficientFunds) ||
+		errors.Is(err, gateway.ErrFeeCapExceeded) || errors.Is(err, gateway.ErrRejected) ||
+		errors.Is(err, gateway.ErrInvalidRequest) || errors.Is(err, gateway.ErrNonceTooHigh)
+}
+
+// recordReceipt records a mined request's receipt and tells the responses worker which job
+// the gateway request id belongs to. It reports whether this call recorded it.
+func (w *txWorker) recordReceipt(ctx context.Context, k domain.Kind, id domain.JobID, rec *gateway.Receipt) bool {
+	e := w.e
+	reqID := rec.RequestID.String()
+	ok := w.retry(ctx, id, domain.RecordReceipt{At: domain.At{At: e.now()}, TxHash: rec.TxHash.Hex(), BlockNumber: rec.BlockNumber, GatewayRequestID: reqID})
+	if ok {
+		if err := e.responses.register(ctx, k, reqID, id); err != nil {
+			e.log.Warn("tx: apply early responses", "job", id, "err", err)
+		}
+	}
+	return ok
+}
+
+// fail ends job id on a transaction error, with the label the API maps.
+func (w *txWorker) fail(ctx context.Context, id domain.JobID, err error, attempts int) {
+	label := domain.LabelTransactionFailed
+	switch {
+	case errors.Is(err, gateway.ErrPaused):
+		label = domain.LabelProtocolPaused
+	case errors.Is(err, gateway.ErrReverted):
+		label = domain.LabelTransactionReverted
+	}
+	msg := err.Error()
+	if gateway.Retryable(err) {
+		msg = fmt.Sprintf("gave up after %d attempts: %s", attempts, msg)
+	}
+	w.retry(ctx, id, domain.FailTransaction{At: domain.At{At: w.e.now()}, Label: label, Message: msg})
+}
+
+// retry records cmd until it is recorded, no longer applies, or ctx ends; true when recorded.
+func (w *txWorker) retry(ctx context.Context, id domain.JobID, cmd domain.Command) bool {
+	for {
+		_, ok, err := w.e.execute(ctx, id, cmd, "tx")
+		if err == nil {
+			return ok
+		}
+		w.e.log.Warn("tx: record the outcome; trying again", "job", id, "command", cmd.CommandName(), "err", err)
+		if !sleepCtx(ctx, w.e.cfg.TxRetryDelay) {
+			return false
+		}
+	}
+}
+
+func (w *txWorker) requeueLater(ctx context.Context, k domain.Kind, it txItem) {
+	if sleepCtx(ctx, w.e.cfg.TxRetryDelay) {
+		w.queue(k).done(it.id)
+		w.enqueue(k, it.id, time.Time{})
+	}
+}
+
+// resume takes up a job recovery found in tx_in_flight: the recorded bytes are looked up and,
+// unless mined, sent again (the same transaction, never a second one).
+func (w *txWorker) resume(ctx context.Context, k domain.Kind, id domain.JobID, rawHex string) error {
+	e := w.e
+	raw, err := hex.DecodeString(rawHex)
+	if err != nil {
+		return err
+	}
+	p, err := e.gw.DecodePrepared(raw)
+	if err != nil {
+		return err
+	}
+	w.broadcast(ctx, k, id, p, time.Time{})
+	return nil
+}
+
+// rateWindow keeps at most D starts in any window of one second (for D below 1, one start in
+// any window of 1/D seconds): it remembers the times of the last starts and grants the next
+// one when the oldest that counts has left the window. It is exact, unlike a token bucket,
+// whose burst lets up to 2D starts into one second.
+type rateWindow struct {
+	starts []time.Time // the last starts, oldest first; at most n of them
+}
+
+// take waits until a start is allowed at rate d and returns its time; false when ctx ended.
+func (r *rateWindow) take(ctx context.Context, d float64) (time.Time, bool) {
+	for {
+		n, span := windowOf(d)
+		if len(r.starts) > n { // D was lowered: only the newest n count
+			r.starts = append(r.starts[:0], r.starts[len(r.starts)-n:]...)
+		}
+		now := time.Now()
+		if len(r.starts) < n {
+			r.starts = append(r.starts, now)
+			return now, true
+		}
+		if wait := r.starts[0].Add(span).Sub(now); wait > 0 {
+			if !sleepCtx(ctx, min(wait, 100*time.Millisecond)) { // D may change meanwhile
+				return time.Time{}, false
+			}
+			continue
+		}
+		copy(r.starts, r.starts[1:])
+		r.starts[n-1] = now
+		return now, true
+	}
+}
+
+// windowOf turns a rate into "n starts per span".
+func windowOf(d float64) (int, time.Duration) {
+	if !(d > 0) || math.IsInf(d, 0) {
+		d = 1
+	}
+	if d >= 1 {
+		return int(math.Min(math.Floor(d), 1e6)), time.Second
+	}
+	return 1, time.Duration(float64(time.Second) / d)
+}
