@@ -206,8 +206,17 @@ func (w *responsesWorker) loadCursor(ctx context.Context) (gateway.Cursor, error
 		}
 		c := v.(BlockCursorSaved)
 		w.cursorVersion = last.Version
-		w.e.metrics.cursor(c.Block)
-		return gateway.Cursor{Block: c.Block, Hash: c.Hash}, nil
+		saved := gateway.Cursor{Block: c.Block, Hash: c.Hash}
+		on, err := w.e.gw.CursorOnChain(ctx, saved)
+		if err != nil {
+			return gateway.Cursor{}, fmt.Errorf("check the gateway cursor: %w", err)
+		}
+		if on {
+			w.e.metrics.cursor(c.Block)
+			return saved, nil
+		}
+		w.e.log.Warn("the gateway chain is behind the saved block cursor (a new development chain, or a node still syncing); following it from its head",
+			"saved_block", c.Block)
 	}
 	var c gateway.Cursor
 	for {

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"relayer/api"
 	"relayer/eventstore"
 	"relayer/projections"
+	"relayer/workers"
 )
 
 // serveEnviron is the environment serve reads its RELAYER_* settings from (tests replace it).
@@ -106,16 +106,31 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return fmt.Errorf("serve: read models: %w", err)
 	}
-	srv, err := api.New(ctx, settings.API, api.Deps{Store: store, Projections: set, Logger: log})
+	// The workers run until the server is down and the requests in flight are answered.
+	wctx, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
+	workErr := make(chan error, 1)
+	rel, err := startRelayer(wctx, settings, store, set, log, workErr)
 	if err != nil {
-		return err
+		stopWorkers()
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("serve: %w", err)
 	}
+	defer func() {
+		stopWorkers()
+		if err := <-workErr; err != nil && !errors.Is(err, context.Canceled) {
+			log.Error("workers stopped with an error", "err", err)
+		}
+		rel.chain.Close()
+	}()
+	srv := rel.srv
 	ln, err := net.Listen("tcp", settings.Listen)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	url := "http://" + ln.Addr().String()
-	printStarted(stdout, url, path, head, set, srv.AdminEnabled(), settings)
+	printStarted(stdout, url, path, head, set, srv.AdminEnabled(), settings, rel.chain.summary)
 	log.Info("serving", "url", url, "store", path, "admin_api", onOff(srv.AdminEnabled()))
 
 	sctx, stop := context.WithCancel(ctx)
@@ -128,10 +143,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		case err := <-runErr:
 			runErr <- err // for the deferred wait
 			if pctx.Err() == nil {
-				projErr = err
+				projErr = fmt.Errorf("projections: %w", err)
 				log.Error("projections stopped; shutting down", "err", err)
 				stop()
 			}
+		case err := <-workErr:
+			workErr <- err // for the deferred wait
+			projErr = fmt.Errorf("workers: %w", err)
+			log.Error("workers stopped; shutting down", "err", err)
+			stop()
 		case <-sctx.Done():
 		}
 	}()
@@ -139,7 +159,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	stop()
 	<-watch
 	if projErr != nil {
-		return fmt.Errorf("serve: projections stopped: %w", projErr)
+		return fmt.Errorf("serve: stopped: %w", projErr)
 	}
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -166,7 +186,7 @@ func onOff(b bool) string {
 }
 
 // printStarted says what serve started and how to try it. It never prints the admin token.
-func printStarted(w io.Writer, url, path string, head eventstore.Position, set *projections.Set, admin bool, s serveSettings) {
+func printStarted(w io.Writer, url, path string, head eventstore.Position, set *projections.Set, admin bool, s serveSettings, chainSummary string) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
@@ -182,12 +202,21 @@ func printStarted(w io.Writer, url, path string, head eventstore.Position, set *
 	} else {
 		fmt.Fprintf(w, "  admin API: off (set RELAYER_ADMIN_TOKEN to turn it on)\n")
 	}
+	fmt.Fprintf(w, "  gateway chain: %s\n", chainSummary)
+	transport := s.Workers.Transport.Kind
+	if transport == "" {
+		transport = workers.TransportGoChannel
+	}
+	fmt.Fprintf(w, "  workers: readiness, tx, responses, timeouts (transport %s)\n", transport)
+	fmt.Fprintf(w, "  timeouts: readiness %s, tx_in_flight %s, response %s\n", s.Projections.ReadinessTimeout, s.Projections.TxInFlightTimeout, s.Projections.ResponseTimeout)
 	fmt.Fprintf(w, "  host chains: %s\n\n", strings.Join(chains, ", "))
 	chain := s.API.Validation.HostChainIDs[0]
 	fmt.Fprintf(w, "Try:\n")
 	fmt.Fprintf(w, "  curl -si -X POST %s/v2/input-proof -H 'Content-Type: application/json' \\\n", url)
 	fmt.Fprintf(w, "    -d '{\"contractChainId\":%d,\"contractAddress\":\"0x00000000000000000000000000000000000000c0\",\"userAddress\":\"0x00000000000000000000000000000000000000a1\",\"ciphertextWithInputVerification\":\"0a0b0c\",\"extraData\":\"0x00\"}'\n", chain)
-	fmt.Fprintf(w, "  curl -si %s/v2/input-proof/<jobId>\n", url)
+	fmt.Fprintf(w, "  curl -si %s/v2/input-proof/<jobId>      # again after Retry-After seconds, until 200\n", url)
+	fmt.Fprintf(w, "  curl -s %s/v1/jobs/<jobId>/events        # the job's history\n", url)
+	fmt.Fprintf(w, "  curl -sN %s/v1/transitions              # every transition, live (or: relayer watch)\n", url)
 	if admin {
 		fmt.Fprintf(w, "  curl -s %s/admin/config -H \"Authorization: Bearer $RELAYER_ADMIN_TOKEN\"\n", url)
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"go.yaml.in/yaml/v3"
 
 	"relayer/api"
@@ -21,6 +22,8 @@ import (
 	"relayer/domain"
 	"relayer/domain/retryafter"
 	"relayer/projections"
+	"relayer/workers"
+	"relayer/workers/gateway"
 )
 
 // The configuration of `relayer serve`: a YAML file (--config), then RELAYER_* environment
@@ -28,7 +31,16 @@ import (
 // setting of the file has an environment variable: RELAYER_ and its path in capitals with "_"
 // for "." (api.queue_capacity is RELAYER_API_QUEUE_CAPACITY, rate_limit.read.rolling_limit is
 // RELAYER_RATE_LIMIT_READ_ROLLING_LIMIT). Values are read as YAML (a list may also be written
-// "1337,8009"). Everything is checked before anything starts, and every problem is listed.
+// "1337,8009"), except that a string setting takes its value as written: a contract address
+// 0x00...c0 is not a number, and a URL or a token is never parsed (nor quoted in a problem).
+// Everything is checked before anything starts, and every problem is listed.
+//
+// Without chain.rpc_url, serve runs the development chain in process (DESIGN section 10): no
+// other chain setting may then be given, and the timeouts not given explicitly take the
+// development profile's (readiness 10s, tx_in_flight 60s, response 20s) instead of production's.
+// With chain.rpc_url, chain_id, the three contracts, a signer and user_decrypt_threshold are
+// required. An RPC URL may carry an API key: RELAYER_CHAIN_RPC_URL keeps it out of files, and no
+// problem ever repeats a URL.
 //
 // Names follow the admin API's and the packages' JSON names: retry_after takes retryafter's
 // (input_proof_throttler_tps, nominal_tx_confirmation_ms, ..., receipt_backoff as a list of
@@ -43,6 +55,12 @@ import (
 //	http: {read_header_timeout: 5s, read_timeout: 30s, write_timeout: 30s, idle_timeout: 2m,
 //	       shutdown_timeout: 10s, max_header_bytes: 65536}
 //	timeouts: {readiness: 5m, tx_in_flight: 2m, response: 30m, drain_window: 1m}
+//	chain: {rpc_url: "", ws_url: "", host_rpc_url: "", chain_id: 0,
+//	        contracts: {decryption: "", input_verification: "", acl: ""},
+//	        signer: {key_env: "", keystore: "", password_file: ""},
+//	        confirmation_depth: 0, poll_interval: 1s, receipt_timeout: 2m, user_decrypt_threshold: 0}
+//	workers: {readiness_poll_interval: 500ms, tx_attempts: 5, tx_retry_delay: 200ms,
+//	          response_buffer_ttl: 10m, timeouts_poll: 1s, transport: gochannel}
 //	validation: {max_handles: 256, max_contract_addresses: 10, ...}
 //	retry_after: {input_proof_throttler_tps: 10, nominal_readiness_check_seconds: 2, ...}
 //	rate_limit: {concurrency_limit: 32, rolling_limit: 100, read: {rolling_limit: 600}, ...}
@@ -57,6 +75,8 @@ type fileConfig struct {
 	API          apiSection        `json:"api"`
 	HTTP         httpSection       `json:"http"`
 	Timeouts     timeoutsSection   `json:"timeouts"`
+	Chain        chainSection      `json:"chain"`
+	Workers      workersSection    `json:"workers"`
 	Validation   validationSection `json:"validation"`
 	RetryAfter   retryafter.Config `json:"retry_after"`
 	RateLimit    ratelimit.Config  `json:"rate_limit"`
@@ -85,6 +105,43 @@ type timeoutsSection struct {
 	TxInFlight  duration `json:"tx_in_flight"`
 	Response    duration `json:"response"`
 	DrainWindow duration `json:"drain_window"`
+}
+
+// chainSection is the external gateway chain; without rpc_url, serve runs the development chain.
+type chainSection struct {
+	RPCURL               string           `json:"rpc_url"`
+	WSURL                string           `json:"ws_url"`
+	HostRPCURL           string           `json:"host_rpc_url"`
+	ChainID              uint64           `json:"chain_id"`
+	Contracts            contractsSection `json:"contracts"`
+	Signer               signerSection    `json:"signer"`
+	ConfirmationDepth    uint64           `json:"confirmation_depth"`
+	PollInterval         duration         `json:"poll_interval"`
+	ReceiptTimeout       duration         `json:"receipt_timeout"`
+	UserDecryptThreshold int              `json:"user_decrypt_threshold"`
+}
+
+// contractsSection holds hex addresses.
+type contractsSection struct {
+	Decryption        string `json:"decryption"`
+	InputVerification string `json:"input_verification"`
+	ACL               string `json:"acl"`
+}
+
+// signerSection is gateway.SignerConfig: never the key itself.
+type signerSection struct {
+	KeyEnv       string `json:"key_env"`
+	Keystore     string `json:"keystore"`
+	PasswordFile string `json:"password_file"`
+}
+
+type workersSection struct {
+	ReadinessPollInterval duration `json:"readiness_poll_interval"`
+	TxAttempts            int      `json:"tx_attempts"`
+	TxRetryDelay          duration `json:"tx_retry_delay"`
+	ResponseBufferTTL     duration `json:"response_buffer_ttl"`
+	TimeoutsPoll          duration `json:"timeouts_poll"`
+	Transport             string   `json:"transport"`
 }
 
 type validationSection struct {
@@ -119,6 +176,14 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 
 func (d duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
 
+// The development profile's timeouts (DESIGN section 10), the defaults with the development
+// chain: short, so that its test handles (never ready, no response) end within seconds.
+const (
+	devReadinessTimeout  = 10 * time.Second
+	devTxInFlightTimeout = 60 * time.Second
+	devResponseTimeout   = 20 * time.Second
+)
+
 // defaultFileConfig is every setting's default.
 func defaultFileConfig() fileConfig {
 	a := api.DefaultConfig()
@@ -139,6 +204,12 @@ func defaultFileConfig() fileConfig {
 			Readiness: duration(projections.DefaultReadinessTimeout), TxInFlight: duration(projections.DefaultTxInFlightTimeout),
 			Response: duration(projections.DefaultResponseTimeout), DrainWindow: duration(projections.DefaultDrainWindow),
 		},
+		Chain: chainSection{PollInterval: duration(gateway.DefaultPollInterval), ReceiptTimeout: duration(gateway.DefaultReceiptTimeout)},
+		Workers: workersSection{
+			ReadinessPollInterval: duration(workers.DefaultReadinessPollInterval), TxAttempts: workers.DefaultTxAttempts,
+			TxRetryDelay: duration(workers.DefaultTxRetryDelay), ResponseBufferTTL: duration(workers.DefaultResponseBufferTTL),
+			TimeoutsPoll: duration(workers.DefaultTimeoutsPoll), Transport: workers.TransportGoChannel,
+		},
 		Validation: validationSection{
 			MaxHandles: domain.DefaultMaxHandles, MaxContractAddresses: domain.DefaultMaxContractAddresses,
 			MaxCiphertextBytes: domain.DefaultMaxCiphertextBytes, MaxPublicKeyBytes: domain.DefaultMaxPublicKeyBytes,
@@ -158,6 +229,15 @@ type serveSettings struct {
 	Projections projections.Config
 	LogLevel    slog.Level
 	LogJSON     bool
+	// Chain is the external gateway chain's adapter configuration (checked, zero fields left to
+	// the adapter's defaults); nil means the development chain.
+	Chain *gateway.Config
+	// Workers configures the engine. With the development chain UserDecryptThreshold is 0:
+	// serve sets it to the development chain's threshold when the chain has started.
+	Workers workers.Config
+	// DevChain says that serve runs the development chain in process (no chain.rpc_url); the
+	// timeouts not given explicitly then have the development profile's values.
+	DevChain bool
 }
 
 // configProblem is one thing wrong with the configuration: the setting's path, where it came
@@ -222,12 +302,17 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 		case nil:
 		case map[string]any:
 			tree = m
+			var root yaml.Node
+			if err := yaml.Unmarshal(data, &root); err == nil {
+				keepScalarText(&root, tree, reflect.TypeFor[fileConfig]())
+			}
 		default:
 			return serveSettings{}, nil, &configError{problems: []configProblem{{path: src.file, issue: "must be a YAML mapping of settings"}}}
 		}
 	}
 
 	known := knownPaths()
+	var unknownEnv []string
 	for _, kv := range src.env {
 		name, val, ok := strings.Cut(kv, "=")
 		if !ok || !strings.HasPrefix(name, envPrefix) || name == envPrefix+"CONFIG" {
@@ -235,10 +320,16 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 		}
 		path, ok := known[name]
 		if !ok {
-			warnings = append(warnings, fmt.Sprintf("ignoring %s: no such setting", name))
+			unknownEnv = append(unknownEnv, name)
 			continue
 		}
-		v, err := envValue(val)
+		var v any
+		var err error
+		if t := settingType(path); t != nil && t.Kind() == reflect.String && val != "" {
+			v = val // as written: an address stays a string, a URL is never parsed
+		} else {
+			v, err = envValue(val)
+		}
 		if str, isStr := v.(string); err == nil && isStr && strings.Contains(str, ",") && isList(path) {
 			v, err = envList(str)
 		}
@@ -256,9 +347,21 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 	secondsAliases(tree)
 
 	fc := defaultFileConfig()
-	problems = append(problems, decodeTree(tree, &fc, origin)...)
-	settings, more := fc.settings()
+	unread := map[string]bool{}
+	for _, p := range decodeTree(tree, &fc, origin) {
+		unread[p.path] = true
+		problems = append(problems, p)
+	}
+	for _, name := range unknownEnv {
+		if name != fc.Chain.Signer.KeyEnv { // the signer's key: a variable, not a setting
+			warnings = append(warnings, fmt.Sprintf("ignoring %s: no such setting", name))
+		}
+	}
+	settings, more := fc.settings(givenPaths(tree))
 	for _, p := range more {
+		if unread[p.path] {
+			continue // a value that could not be read is not checked further
+		}
 		if p.origin == "" {
 			p.origin = originOf(origin, p.path)
 		}
@@ -270,11 +373,29 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 	return settings, warnings, nil
 }
 
-// settings turns the decoded file into what serve runs with, and lists what is invalid.
-func (fc fileConfig) settings() (serveSettings, []configProblem) {
+// settings turns the decoded file into what serve runs with, and lists what is invalid. given
+// holds the paths of the settings given a value by the file, the environment or a flag (null and
+// "" are not values), whatever the value: the development profile replaces only defaults.
+func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configProblem) {
 	var ps []configProblem
 	add := func(path, format string, args ...any) {
 		ps = append(ps, configProblem{path: path, issue: fmt.Sprintf(format, args...)})
+	}
+	devChain := !given["chain.rpc_url"]
+	if devChain {
+		for _, d := range []struct {
+			path string
+			dst  *duration
+			v    time.Duration
+		}{
+			{"timeouts.readiness", &fc.Timeouts.Readiness, devReadinessTimeout},
+			{"timeouts.tx_in_flight", &fc.Timeouts.TxInFlight, devTxInFlightTimeout},
+			{"timeouts.response", &fc.Timeouts.Response, devResponseTimeout},
+		} {
+			if !given[d.path] {
+				*d.dst = duration(d.v)
+			}
+		}
 	}
 	a := api.DefaultConfig()
 	a.Validation = domain.ValidationConfig{
@@ -329,7 +450,9 @@ func (fc fileConfig) settings() (serveSettings, []configProblem) {
 	if strings.TrimSpace(fc.DataDir) == "" {
 		add("data_dir", "must name a directory")
 	}
-	s := serveSettings{Listen: fc.Listen, DataDir: fc.DataDir, API: a, Projections: pc}
+	s := serveSettings{Listen: fc.Listen, DataDir: fc.DataDir, API: a, Projections: pc, DevChain: devChain}
+	s.Chain = fc.Chain.gateway(given, add)
+	s.Workers = fc.Workers.config(s.Chain, fc.Chain.UserDecryptThreshold, add)
 	switch strings.ToLower(fc.Log.Level) {
 	case "debug":
 		s.LogLevel = slog.LevelDebug
@@ -350,6 +473,227 @@ func (fc fileConfig) settings() (serveSettings, []configProblem) {
 		add("log.format", "must be text or json, got %q", fc.Log.Format)
 	}
 	return s, ps
+}
+
+// gateway checks the chain section and builds the gateway adapter's configuration from it; nil
+// means the development chain (no chain.rpc_url), with which no other chain setting may be given.
+// No problem quotes a URL: providers put API keys in them.
+func (c chainSection) gateway(given map[string]bool, add func(path, format string, args ...any)) *gateway.Config {
+	if !given["chain.rpc_url"] {
+		var set []string
+		for p := range given {
+			if strings.HasPrefix(p, "chain.") {
+				set = append(set, p)
+			}
+		}
+		sort.Strings(set)
+		for _, p := range set {
+			add(p, "is set but chain.rpc_url is empty (the development chain is used without chain.rpc_url)")
+		}
+		return nil
+	}
+	g := &gateway.Config{
+		RPCURL: c.RPCURL, WSURL: c.WSURL, HostRPCURL: c.HostRPCURL, ChainID: c.ChainID,
+		Signer:            gateway.SignerConfig{KeyEnv: c.Signer.KeyEnv, KeystoreFile: c.Signer.Keystore, PasswordFile: c.Signer.PasswordFile},
+		ConfirmationDepth: c.ConfirmationDepth, PollInterval: time.Duration(c.PollInterval), ReceiptTimeout: time.Duration(c.ReceiptTimeout),
+	}
+	reported := map[string]bool{}
+	for _, a := range []struct {
+		path, hex string
+		dst       *common.Address
+	}{
+		{"chain.contracts.decryption", c.Contracts.Decryption, &g.Contracts.Decryption},
+		{"chain.contracts.input_verification", c.Contracts.InputVerification, &g.Contracts.InputVerification},
+		{"chain.contracts.acl", c.Contracts.ACL, &g.Contracts.ACL},
+	} {
+		switch {
+		case a.hex == "": // the gateway's check says it is not set
+		case !common.IsHexAddress(a.hex):
+			// Not quoted: a private key pasted here must not reach a log.
+			add(a.path, "must be a contract address, 40 hex digits with or without 0x (got %d characters)", len(a.hex))
+			reported[a.path] = true
+		default:
+			*a.dst = common.HexToAddress(a.hex)
+		}
+	}
+	if g.Signer.IsZero() {
+		add("chain.signer", "must say where the relayer's signing key comes from: key_env (the name of an environment variable holding it) or keystore with password_file")
+	}
+	if c.UserDecryptThreshold < 1 {
+		add("chain.user_decrypt_threshold", "must be 1 or more with an external chain (how many KMS shares complete a user decrypt: the gateway's threshold), got %d", c.UserDecryptThreshold)
+	}
+	for _, err := range splitJoined(g.Validate()) {
+		path, issue := gatewayProblem(err.Error())
+		if !reported[path] {
+			add(path, "%s", issue)
+		}
+	}
+	return g
+}
+
+// config checks the workers section and builds the engine's configuration. With the
+// development chain (g nil) the user decrypt threshold stays 0 for serve to set from the chain.
+func (w workersSection) config(g *gateway.Config, threshold int, add func(path, format string, args ...any)) workers.Config {
+	cfg := workers.Config{
+		Transport:             workers.TransportConfig{Kind: w.Transport},
+		ReadinessPollInterval: time.Duration(w.ReadinessPollInterval),
+		TxAttempts:            w.TxAttempts,
+		TxRetryDelay:          time.Duration(w.TxRetryDelay),
+		ResponseBufferTTL:     time.Duration(w.ResponseBufferTTL),
+		TimeoutsPoll:          time.Duration(w.TimeoutsPoll),
+	}
+	if g != nil {
+		cfg.UserDecryptThreshold = threshold
+	}
+	check := cfg
+	check.UserDecryptThreshold = max(1, cfg.UserDecryptThreshold) // 0: set at start, or reported with the chain
+	for _, err := range splitJoined(check.Validate()) {
+		path, issue := workersProblem(err.Error())
+		add(path, "%s", issue)
+	}
+	return cfg
+}
+
+// splitJoined returns the errors errors.Join joined in err, one by one.
+func splitJoined(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, splitJoined(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// gatewaySettings are gateway.Config's fields by their settings' paths (HostRPCURL before RPCURL:
+// the longer name first).
+var gatewaySettings = []struct{ field, path string }{
+	{"HostRPCURL", "chain.host_rpc_url"}, {"RPCURL", "chain.rpc_url"}, {"WSURL", "chain.ws_url"},
+	{"ChainID", "chain.chain_id"},
+	{"Contracts.Decryption", "chain.contracts.decryption"},
+	{"Contracts.InputVerification", "chain.contracts.input_verification"},
+	{"Contracts.ACL", "chain.contracts.acl"},
+	{"Signer.KeyEnv", "chain.signer.key_env"}, {"Signer.KeystoreFile", "chain.signer.keystore"},
+	{"Signer.PasswordFile", "chain.signer.password_file"},
+	{"ConfirmationDepth", "chain.confirmation_depth"}, {"PollInterval", "chain.poll_interval"},
+	{"ReceiptTimeout", "chain.receipt_timeout"},
+}
+
+var gatewayNames = func() *strings.Replacer {
+	var pairs []string
+	for _, s := range gatewaySettings {
+		pairs = append(pairs, s.field, s.path)
+	}
+	return strings.NewReplacer(pairs...)
+}()
+
+// gatewayProblem turns one of gateway.Config.Validate's problems into the setting it is about
+// and the issue, in the settings' names: "gateway: ChainID is 0; ..." is chain.chain_id's
+// "is 0; ...". A problem of several settings stays under chain.
+func gatewayProblem(msg string) (path, issue string) {
+	issue = gatewayNames.Replace(strings.TrimPrefix(msg, "gateway: "))
+	for _, s := range gatewaySettings {
+		rest, ok := strings.CutPrefix(issue, s.path+" ")
+		if !ok {
+			continue
+		}
+		for _, verb := range []string{"is ", "must ", "has ", "holds ", "needs "} {
+			if strings.HasPrefix(rest, verb) {
+				return s.path, rest
+			}
+		}
+	}
+	return "chain", issue
+}
+
+// workersPhrases are how workers.Config.Validate names the settings.
+var workersPhrases = []struct{ phrase, path string }{
+	{"readiness poll interval ", "workers.readiness_poll_interval"},
+	{"tx attempts ", "workers.tx_attempts"},
+	{"tx retry delay ", "workers.tx_retry_delay"},
+	{"user decrypt threshold ", "chain.user_decrypt_threshold"},
+	{"response buffer TTL ", "workers.response_buffer_ttl"},
+	{"timeouts poll ", "workers.timeouts_poll"},
+	{"transport ", "workers.transport"},
+}
+
+// workersProblem turns one of workers.Config.Validate's problems into the setting it is about
+// and the issue; one it does not recognise stays under workers.
+func workersProblem(msg string) (path, issue string) {
+	msg = strings.TrimPrefix(msg, "workers: ")
+	for _, w := range workersPhrases {
+		if rest, ok := strings.CutPrefix(msg, w.phrase); ok {
+			return w.path, rest
+		}
+	}
+	return "workers", msg
+}
+
+// givenPaths lists the settings tree gives a value: not null, not an empty string.
+func givenPaths(tree map[string]any) map[string]bool {
+	out := map[string]bool{}
+	var walk func(prefix string, m map[string]any)
+	walk = func(prefix string, m map[string]any) {
+		for k, v := range m {
+			switch x := v.(type) {
+			case nil:
+			case map[string]any:
+				walk(prefix+k+".", x)
+			case string:
+				if x != "" {
+					out[prefix+k] = true
+				}
+			default:
+				out[prefix+k] = true
+			}
+		}
+	}
+	walk("", tree)
+	return out
+}
+
+// keepScalarText puts back into tree the text of the scalars YAML read as numbers or booleans
+// where the setting is a string (root is the file's document, t the type tree decodes into):
+// YAML reads the address 0x00...c0 as the number 192.
+func keepScalarText(n *yaml.Node, tree map[string]any, t reflect.Type) {
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Kind != yaml.MappingNode || t.Kind() != reflect.Struct {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v = v.Alias
+		}
+		f, ok := fieldByJSONName(t, k.Value)
+		if !ok {
+			continue
+		}
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		switch {
+		case v.Kind == yaml.MappingNode && ft.Kind() == reflect.Struct:
+			if sub, isMap := tree[k.Value].(map[string]any); isMap {
+				keepScalarText(v, sub, ft)
+			}
+		case v.Kind == yaml.ScalarNode && ft.Kind() == reflect.String:
+			switch v.ShortTag() {
+			case "!!int", "!!float", "!!bool":
+				tree[k.Value] = v.Value
+			}
+		}
+	}
 }
 
 // jsonable turns what yaml decodes into values encoding/json takes (maps keyed by strings).
@@ -399,21 +743,34 @@ func envList(s string) (any, error) {
 
 // isList reports whether the setting at path is a list.
 func isList(path string) bool {
+	t := settingType(path)
+	return t != nil && t.Kind() == reflect.Slice
+}
+
+// settingType is the type of the setting at path; nil when there is none.
+func settingType(path string) reflect.Type {
 	t := reflect.TypeFor[fileConfig]()
 	for _, name := range strings.Split(path, ".") {
 		if t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
 		if t.Kind() != reflect.Struct {
-			return false
+			return nil
 		}
 		f, ok := fieldByJSONName(t, name)
 		if !ok {
-			return false
+			return nil
 		}
 		t = f.Type
 	}
-	return t.Kind() == reflect.Slice
+	return t
+}
+
+// secretSettings are never quoted in a problem: a token, URLs that may carry API keys, and the
+// signer's variable name, where a key may have been pasted.
+var secretSettings = map[string]bool{
+	"admin_token": true, "chain.rpc_url": true, "chain.ws_url": true, "chain.host_rpc_url": true,
+	"chain.signer.key_env": true,
 }
 
 func setPath(tree map[string]any, path string, v any) {
@@ -561,8 +918,8 @@ func decodeTree(tree map[string]any, dst *fileConfig, origin map[string]string) 
 			}
 			if err := decodeLeaf(p, m[k], dst); err != nil {
 				issue := leafIssue(err, f.Type, m[k])
-				if dotted == "admin_token" {
-					issue = "must be a string" // never shown: it is a secret
+				if secretSettings[dotted] {
+					issue = "must be a string" // the value is never shown: it may be a secret
 				}
 				ps = append(ps, configProblem{path: dotted, origin: originOf(origin, dotted), issue: issue})
 			}

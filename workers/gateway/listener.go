@@ -449,3 +449,17 @@ func (w *waker) wait(d time.Duration) bool {
 }
 
 func (w *waker) stop() { w.cancel() }
+
+// CursorOnChain tells whether the chain has reached cursor c: false when block c.Block-1 does
+// not exist yet, which for a saved cursor means the chain is not the one it was saved on (a
+// new development chain) or the node is behind.
+func (a *Adapter) CursorOnChain(ctx context.Context, c Cursor) (bool, error) {
+	if c.Block == 0 {
+		return true, nil
+	}
+	h, err := a.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return false, a.classify("read the head", err)
+	}
+	return h.Number.Uint64() >= c.Block-1, nil
+}

@@ -1,0 +1,285 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"relayer/projections"
+	"relayer/workers"
+)
+
+// writeConfig writes a configuration file in a fresh directory and returns its path.
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "relayer.yaml")
+	if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// configProblems loads src, which must be invalid, and returns its problems and the error's text.
+func configProblems(t *testing.T, src configSources) ([]configProblem, string) {
+	t.Helper()
+	_, _, err := loadServeConfig(src)
+	var ce *configError
+	if !errors.As(err, &ce) {
+		t.Fatalf("want a *configError, got %v", err)
+	}
+	return ce.problems, err.Error()
+}
+
+// problemAt returns the issues listed for path.
+func problemAt(ps []configProblem, path string) []string {
+	var out []string
+	for _, p := range ps {
+		if p.path == path {
+			out = append(out, p.issue)
+		}
+	}
+	return out
+}
+
+const (
+	decryptionAddr = "0x00000000000000000000000000000000000000d0" // YAML would read it as the number 208
+	inputVerifAddr = "0x1111111111111111111111111111111111111111"
+	aclAddr        = "0xAbCdEf0123456789aBcDeF0123456789AbCdEf01"
+	secretRPCURL   = "https://user:s3cret@node.example/key123"
+)
+
+func TestWithoutAChainTheDevelopmentChainAndItsShortTimeoutsAreTheDefaults(t *testing.T) {
+	s, warnings, err := loadServeConfig(configSources{})
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("err %v, warnings %v", err, warnings)
+	}
+	if !s.DevChain || s.Chain != nil {
+		t.Fatalf("want the development chain, got DevChain %v, Chain %v", s.DevChain, s.Chain)
+	}
+	p := s.Projections
+	if p.ReadinessTimeout != 10*time.Second || p.ResponseTimeout != 20*time.Second || p.TxInFlightTimeout != 60*time.Second {
+		t.Fatalf("the development profile's timeouts are readiness 10s, response 20s, tx_in_flight 60s; got %s, %s, %s",
+			p.ReadinessTimeout, p.ResponseTimeout, p.TxInFlightTimeout)
+	}
+	if p.DrainWindow != projections.DefaultDrainWindow {
+		t.Fatalf("drain window %s, want the default %s", p.DrainWindow, projections.DefaultDrainWindow)
+	}
+	w := s.Workers
+	if w.UserDecryptThreshold != 0 {
+		t.Fatalf("with the development chain serve sets the threshold at start; got %d", w.UserDecryptThreshold)
+	}
+	if w.TxAttempts != workers.DefaultTxAttempts || w.Transport.Kind != workers.TransportGoChannel ||
+		w.ReadinessPollInterval != workers.DefaultReadinessPollInterval || w.ResponseBufferTTL != workers.DefaultResponseBufferTTL {
+		t.Fatalf("workers %+v", w)
+	}
+}
+
+func TestATimeoutGivenExplicitlyWinsOverTheDevelopmentProfileEvenAtTheProductionDefault(t *testing.T) {
+	file := writeConfig(t, "timeouts:\n  readiness: 3m\n  tx_in_flight: 2m # production's default, given: it stays\n")
+	s, _, err := loadServeConfig(configSources{file: file, env: []string{"RELAYER_TIMEOUTS_RESPONSE=45s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Projections
+	if !s.DevChain || p.ReadinessTimeout != 3*time.Minute || p.TxInFlightTimeout != 2*time.Minute || p.ResponseTimeout != 45*time.Second {
+		t.Fatalf("readiness %s (file), tx_in_flight %s (file), response %s (env); want 3m, 2m, 45s",
+			p.ReadinessTimeout, p.TxInFlightTimeout, p.ResponseTimeout)
+	}
+
+	s, _, err = loadServeConfig(configSources{flags: map[string]string{"timeouts.readiness": "7s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Projections.ReadinessTimeout != 7*time.Second || s.Projections.ResponseTimeout != 20*time.Second {
+		t.Fatalf("a flag wins, the rest keeps the profile: readiness %s, response %s", s.Projections.ReadinessTimeout, s.Projections.ResponseTimeout)
+	}
+}
+
+func TestAnExternalChainBuildsTheGatewayConfigAndKeepsTheProductionTimeouts(t *testing.T) {
+	file := writeConfig(t, `
+chain:
+  rpc_url: https://gateway.example:8545
+  ws_url: wss://gateway.example:8546
+  chain_id: 54321
+  contracts:
+    decryption: `+decryptionAddr+`
+    input_verification: "`+inputVerifAddr+`"
+    acl: `+aclAddr+`
+  signer: {key_env: RELAYER_SIGNER_KEY}
+  confirmation_depth: 2
+  poll_interval: 3s
+  user_decrypt_threshold: 3
+workers:
+  tx_attempts: 7
+`)
+	env := []string{"RELAYER_SIGNER_KEY=" + strings.Repeat("ab", 32), "RELAYER_CHAIN_RECEIPT_TIMEOUT=90s"}
+	s, warnings, err := loadServeConfig(configSources{file: file, env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 0 {
+		t.Fatalf("the signer's key variable is not an unknown setting; warnings %v", warnings)
+	}
+	if s.DevChain || s.Chain == nil {
+		t.Fatal("chain.rpc_url given: want the external chain")
+	}
+	g := *s.Chain
+	if g.RPCURL != "https://gateway.example:8545" || g.WSURL != "wss://gateway.example:8546" || g.ChainID != 54321 {
+		t.Fatalf("gateway %+v", g)
+	}
+	if g.Contracts.Decryption != common.HexToAddress(decryptionAddr) || g.Contracts.InputVerification != common.HexToAddress(inputVerifAddr) ||
+		g.Contracts.ACL != common.HexToAddress(aclAddr) {
+		t.Fatalf("contracts %+v", g.Contracts)
+	}
+	if g.Signer.KeyEnv != "RELAYER_SIGNER_KEY" || g.ConfirmationDepth != 2 || g.PollInterval != 3*time.Second || g.ReceiptTimeout != 90*time.Second {
+		t.Fatalf("gateway %+v", g)
+	}
+	if err := g.Validate(); err != nil {
+		t.Fatalf("the built gateway config does not validate: %v", err)
+	}
+	if s.Workers.UserDecryptThreshold != 3 || s.Workers.TxAttempts != 7 {
+		t.Fatalf("workers %+v", s.Workers)
+	}
+	p := s.Projections
+	if p.ReadinessTimeout != projections.DefaultReadinessTimeout || p.ResponseTimeout != projections.DefaultResponseTimeout ||
+		p.TxInFlightTimeout != projections.DefaultTxInFlightTimeout {
+		t.Fatalf("an external chain keeps production's timeouts; got readiness %s, response %s, tx_in_flight %s",
+			p.ReadinessTimeout, p.ResponseTimeout, p.TxInFlightTimeout)
+	}
+}
+
+func TestEveryChainSettingHasAnEnvironmentVariable(t *testing.T) {
+	known := knownPaths()
+	for _, name := range []string{
+		"RELAYER_CHAIN_RPC_URL", "RELAYER_CHAIN_CHAIN_ID", "RELAYER_CHAIN_CONTRACTS_DECRYPTION", "RELAYER_CHAIN_CONTRACTS_ACL",
+		"RELAYER_CHAIN_SIGNER_KEY_ENV", "RELAYER_CHAIN_SIGNER_PASSWORD_FILE", "RELAYER_CHAIN_USER_DECRYPT_THRESHOLD",
+		"RELAYER_WORKERS_TRANSPORT", "RELAYER_WORKERS_TX_RETRY_DELAY",
+	} {
+		if _, ok := known[name]; !ok {
+			t.Errorf("no setting for %s", name)
+		}
+	}
+
+	dir := t.TempDir()
+	env := []string{
+		"RELAYER_CHAIN_RPC_URL=http://127.0.0.1:8545",
+		"RELAYER_CHAIN_CHAIN_ID=54321",
+		"RELAYER_CHAIN_CONTRACTS_DECRYPTION=" + decryptionAddr,
+		"RELAYER_CHAIN_CONTRACTS_INPUT_VERIFICATION=" + inputVerifAddr,
+		"RELAYER_CHAIN_CONTRACTS_ACL=" + aclAddr,
+		"RELAYER_CHAIN_SIGNER_KEYSTORE=" + filepath.Join(dir, "key.json"),
+		"RELAYER_CHAIN_SIGNER_PASSWORD_FILE=" + filepath.Join(dir, "password"),
+		"RELAYER_CHAIN_USER_DECRYPT_THRESHOLD=2",
+		"RELAYER_WORKERS_TX_RETRY_DELAY=1s",
+	}
+	s, warnings, err := loadServeConfig(configSources{env: env})
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("err %v, warnings %v", err, warnings)
+	}
+	if s.Chain == nil || s.Chain.Contracts.Decryption != common.HexToAddress(decryptionAddr) || s.Chain.ChainID != 54321 {
+		t.Fatalf("chain %+v", s.Chain)
+	}
+	if s.Chain.Signer.KeystoreFile != filepath.Join(dir, "key.json") || s.Chain.Signer.PasswordFile != filepath.Join(dir, "password") {
+		t.Fatalf("signer %v", s.Chain.Signer)
+	}
+	if s.Workers.UserDecryptThreshold != 2 || s.Workers.TxRetryDelay != time.Second {
+		t.Fatalf("workers %+v", s.Workers)
+	}
+}
+
+func TestAnInvalidChainAndWorkersConfigurationListsEveryProblemByItsPath(t *testing.T) {
+	file := writeConfig(t, `
+chain:
+  rpc_url: https://gateway.example
+  chain_id: 0
+  contracts:
+    decryption: `+decryptionAddr+`
+    input_verification: `+inputVerifAddr+`
+    acl: 0x123
+  signer: {key_env: RELAYER_SIGNER_KEY}
+  user_decrypt_threshold: 0
+workers:
+  tx_attempts: -1
+`)
+	ps, msg := configProblems(t, configSources{file: file, env: []string{"RELAYER_WORKERS_TRANSPORT=nats"}})
+	for _, want := range []struct{ path, issue string }{
+		{"chain.contracts.acl", "must be a contract address"},
+		{"chain.chain_id", "is 0"},
+		{"chain.user_decrypt_threshold", "must be 1 or more"},
+		{"workers.tx_attempts", "-1, want 1..100"},
+		{"workers.transport", workers.ErrTransportNotBuilt.Error()},
+	} {
+		issues := problemAt(ps, want.path)
+		if len(issues) != 1 || !strings.Contains(issues[0], want.issue) {
+			t.Errorf("want one problem at %s saying %q, got %q; all:\n%s", want.path, want.issue, issues, msg)
+		}
+	}
+	if len(ps) != 5 {
+		t.Errorf("want 5 problems, got %d:\n%s", len(ps), msg)
+	}
+	if !strings.Contains(msg, "workers.transport (RELAYER_WORKERS_TRANSPORT)") {
+		t.Errorf("the problem does not name the variable it came from:\n%s", msg)
+	}
+}
+
+func TestAChainSettingWithoutAnRPCURLIsRefused(t *testing.T) {
+	file := writeConfig(t, "chain:\n  rpc_url: \"\"\n  user_decrypt_threshold: 2\n  contracts: {acl: "+aclAddr+"}\n")
+	ps, msg := configProblems(t, configSources{file: file, env: []string{"RELAYER_CHAIN_WS_URL=wss://gateway.example"}})
+	for _, path := range []string{"chain.ws_url", "chain.user_decrypt_threshold", "chain.contracts.acl"} {
+		issues := problemAt(ps, path)
+		if len(issues) != 1 || !strings.Contains(issues[0], "is set but chain.rpc_url is empty") {
+			t.Errorf("want %s refused without chain.rpc_url, got %q:\n%s", path, issues, msg)
+		}
+	}
+	if len(ps) != 3 || !strings.Contains(msg, "chain.ws_url (RELAYER_CHAIN_WS_URL)") {
+		t.Errorf("want 3 problems, the variable named:\n%s", msg)
+	}
+}
+
+func TestNoProblemOrWarningEverShowsAnRPCURL(t *testing.T) {
+	cases := []struct {
+		name string
+		file string
+		env  []string
+	}{
+		{"a valid URL, other problems", "chain: {rpc_url: \"" + secretRPCURL + "\", chain_id: 0}\n", nil},
+		{"the URL in a variable", "", []string{"RELAYER_CHAIN_RPC_URL=" + secretRPCURL, "RELAYER_CHAIN_CHAIN_ID=many"}},
+		{"a URL YAML cannot read", "", []string{"RELAYER_CHAIN_RPC_URL=" + secretRPCURL + "?q={[*&", "RELAYER_TIMEOUTS_RESPONSE=x"}},
+		{"an http URL as ws_url", "chain: {rpc_url: \"" + secretRPCURL + "\", ws_url: \"" + secretRPCURL + "\"}\n", nil},
+		{"a host URL without an RPC URL", "chain: {host_rpc_url: \"" + secretRPCURL + "\"}\n", nil},
+		{"a URL in a list", "chain: {rpc_url: [\"" + secretRPCURL + "\"]}\n", nil},
+		{"a URL with a bad scheme", "chain: {rpc_url: \"ftp://user:s3cret@node.example/key123\"}\n", nil},
+		{"a URL that is not one", "chain: {rpc_url: \"https://user:s3cret@node.example:port/key123\"}\n", nil},
+		{"a misspelt variable", "", []string{"RELAYER_CHAIN_RPCURL=" + secretRPCURL}},
+		{"a valid chain, printed", "", []string{"RELAYER_CHAIN_RPC_URL=" + secretRPCURL, "RELAYER_CHAIN_HOST_RPC_URL=" + secretRPCURL,
+			"RELAYER_CHAIN_CHAIN_ID=1", "RELAYER_CHAIN_CONTRACTS_DECRYPTION=" + decryptionAddr, "RELAYER_CHAIN_CONTRACTS_INPUT_VERIFICATION=" + inputVerifAddr,
+			"RELAYER_CHAIN_CONTRACTS_ACL=" + aclAddr, "RELAYER_CHAIN_SIGNER_KEY_ENV=K", "RELAYER_CHAIN_USER_DECRYPT_THRESHOLD=1", "RELAYER_NOPE=" + secretRPCURL}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := configSources{env: c.env}
+			if c.file != "" {
+				src.file = writeConfig(t, c.file)
+			}
+			s, warnings, err := loadServeConfig(src)
+			text := fmt.Sprint(err, warnings)
+			if s.Chain != nil {
+				text += fmt.Sprintf(" %v %+v %#v", *s.Chain, *s.Chain, *s.Chain)
+			}
+			if err == nil && len(warnings) == 0 {
+				t.Fatal("want a problem or a warning")
+			}
+			for _, secret := range []string{"s3cret", "key123"} {
+				if strings.Contains(text, secret) {
+					t.Fatalf("%q is shown:\n%s", secret, text)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"relayer/api"
+	"relayer/domain/retryafter"
+	"relayer/eventstore"
+	"relayer/projections"
+	"relayer/workers"
+	"relayer/workers/devchain"
+	"relayer/workers/gateway"
+)
+
+// chainSide is the gateway chain serve drives: the in-process development chain with its
+// funded relayer key, or an external chain dialled from the configuration.
+type chainSide struct {
+	dev     *devchain.Chain // nil for an external chain
+	gw      *gateway.Adapter
+	summary string
+}
+
+func (c *chainSide) Close() {
+	if c.gw != nil {
+		c.gw.Close()
+	}
+	if c.dev != nil {
+		_ = c.dev.Close()
+	}
+}
+
+// startChain starts the development chain (settings.Chain nil) or dials the external one.
+func startChain(ctx context.Context, s serveSettings, log *slog.Logger) (*chainSide, error) {
+	if s.Chain != nil {
+		gw, err := gateway.Dial(ctx, *s.Chain, log.With("component", "gateway"))
+		if err != nil {
+			return nil, fmt.Errorf("gateway chain: %w", err)
+		}
+		return &chainSide{gw: gw, summary: fmt.Sprintf("external, chain id %d, relayer %s", s.Chain.ChainID, gw.Address().Hex())}, nil
+	}
+	dev, err := devchain.Start(ctx, devchain.Config{}, log.With("component", "devchain"))
+	if err != nil {
+		return nil, fmt.Errorf("development chain: %w", err)
+	}
+	a := dev.Addresses()
+	gw, err := gateway.New(ctx, dev.Client(), gateway.Config{
+		ChainID:      dev.ChainID().Uint64(),
+		Contracts:    gateway.Contracts{Decryption: a.Decryption, InputVerification: a.InputVerification, ACL: a.ACL},
+		PollInterval: 200 * time.Millisecond, ReceiptPollMin: 10 * time.Millisecond, GapFillDelay: time.Second,
+	}, log.With("component", "gateway"), gateway.WithSigner(gateway.NewSigner(dev.RelayerKey())))
+	if err != nil {
+		_ = dev.Close()
+		return nil, fmt.Errorf("development chain: %w", err)
+	}
+	return &chainSide{dev: dev, gw: gw, summary: fmt.Sprintf(
+		"in-process development chain %d (KMS threshold %d of %d, relayer %s; DEVELOPMENT KEYS)",
+		dev.ChainID(), dev.Threshold(), dev.Config().KMSNodes, gw.Address().Hex())}, nil
+}
+
+// relayer is the running relayer: the API and the workers over one store and one set of
+// projections.
+type relayer struct {
+	srv    *api.Server
+	engine *workers.Engine
+	chain  *chainSide
+}
+
+// startRelayer builds the API and the workers on a caught-up store and projections and starts
+// the workers; their failure is sent on errs. The caller serves srv and closes chain.
+func startRelayer(ctx context.Context, s serveSettings, store eventstore.Store, set *projections.Set, log *slog.Logger, errs chan<- error) (*relayer, error) {
+	chain, err := startChain(ctx, s, log)
+	if err != nil {
+		return nil, err
+	}
+	wcfg := s.Workers
+	if chain.dev != nil {
+		wcfg.UserDecryptThreshold = chain.dev.Threshold()
+	}
+	var srv *api.Server
+	engine, err := workers.New(wcfg, workers.Deps{
+		Store: store, Projections: set, Gateway: chain.gw, Logger: log.With("component", "workers"),
+		Tuning: func() retryafter.Config { return srv.Tuning() },
+	})
+	if err != nil {
+		chain.Close()
+		return nil, err
+	}
+	srv, err = api.New(ctx, s.API, api.Deps{Store: store, Projections: set, Logger: log, Collectors: engine.Collectors()})
+	if err != nil {
+		chain.Close()
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- engine.Run(ctx) }()
+	select {
+	case <-engine.Ready():
+	case err := <-done:
+		chain.Close()
+		if err == nil {
+			err = ctx.Err()
+		}
+		return nil, fmt.Errorf("workers: %w", err)
+	}
+	go func() {
+		err := <-done
+		if err == nil && ctx.Err() == nil {
+			err = errors.New("workers stopped")
+		}
+		errs <- err
+	}()
+	return &relayer{srv: srv, engine: engine, chain: chain}, nil
+}
