@@ -8,8 +8,7 @@ BENCH_COUNT ?= 3
 
 ## run: write a simulated history into ./data, then rebuild the read models from it
 run:
-	$(GO) run ./cmd/relayer demo --data-dir $(DATA_DIR)
-	$(GO) run ./cmd/relayer rebuild --data-dir $(DATA_DIR)
+	$(GO) run ./cmd/relayer serve --data-dir $(DATA_DIR)
 
 ## test: every test, with the race detector
 test:

@@ -15,19 +15,32 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlagSet("rebuild", stderr)
 	dataDir := dataDirFlag(fs)
 	full := fs.Bool("full", false, "decode every field of every event with the full codec (slower; for audits)")
+	configFile := fs.String("config", "", "the configuration file serve runs with (env RELAYER_CONFIG): its timeouts set the deadlines, so the rebuilt read models equal serve's")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2, err: err}
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("rebuild: unexpected argument %q", fs.Arg(0))
 	}
+	env := serveEnviron()
+	file := *configFile
+	if file == "" {
+		file = lookupEnv(env, envPrefix+"CONFIG")
+	}
+	settings, _, err := loadServeConfig(configSources{file: file, env: env})
+	if err != nil {
+		return &exitError{code: 2, err: fmt.Errorf("rebuild: %w", err)}
+	}
+	pcfg := settings.Projections
+	pcfg.FullDecode = *full
+
 	store, path, err := openExisting(*dataDir)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 
-	set, rep, err := projections.Rebuild(ctx, store, projections.Config{FullDecode: *full})
+	set, rep, err := projections.Rebuild(ctx, store, pcfg)
 	if err != nil {
 		return fmt.Errorf("rebuild from %s: %w", path, err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"flag"
 	"fmt"
@@ -165,7 +166,22 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("serve: %w", err)
 	}
 	log.Info("stopped", "url", url)
+	// The workers stop before the digest is taken, so it covers everything they appended;
+	// `relayer rebuild` with the same configuration must print the same one.
+	stopWorkers()
+	if werr := <-workErr; werr != nil && !errors.Is(werr, context.Canceled) {
+		log.Error("workers stopped with an error", "err", werr)
+	}
+	workErr <- nil // for the deferred wait
 	fmt.Fprintln(stdout, "relayer serve: stopped")
+	if head, err := store.Head(context.WithoutCancel(ctx)); err == nil {
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		err = set.WaitFor(wctx, head)
+		cancel()
+		if snap, serr := set.Snapshot(); err == nil && serr == nil {
+			fmt.Fprintf(stdout, "read models at position %d: snapshot sha256 %x (relayer rebuild prints the same)\n", uint64(set.Position()), sha256.Sum256(snap))
+		}
+	}
 	return nil
 }
 
