@@ -215,9 +215,9 @@ func (e *Engine) addHandlers() {
 	e.router.AddHandler("readiness-or-tx.accepted", EventTopic("RequestAccepted"), func(ctx context.Context, msg *message.Message, ev domain.Event) error {
 		a := ev.(domain.RequestAccepted)
 		if a.Kind.NeedsReadiness() {
-			e.readiness.enqueue(a.JobID, recordedAt(msg))
+			e.readiness.enqueue(a.JobID, recordedAt(msg), msg.Metadata.Get(MetaCausationID))
 		} else {
-			e.tx.enqueue(a.Kind, a.JobID, recordedAt(msg))
+			e.tx.enqueue(a.Kind, a.JobID, recordedAt(msg), msg.Metadata.Get(MetaCausationID))
 		}
 		return nil
 	})
@@ -227,7 +227,7 @@ func (e *Engine) addHandlers() {
 		if err != nil {
 			return err
 		}
-		e.tx.enqueue(k, id, recordedAt(msg))
+		e.tx.enqueue(k, id, recordedAt(msg), msg.Metadata.Get(MetaCausationID))
 		return nil
 	}
 	e.router.AddHandler("tx.readiness-passed", EventTopic("ReadinessPassed"), toTx)

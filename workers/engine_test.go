@@ -5,12 +5,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	dto "github.com/prometheus/client_model/go"
 
 	"relayer/domain"
 	"relayer/domain/retryafter"
@@ -292,5 +295,42 @@ func TestEnginePausedGatewayFailsWithProtocolPaused(t *testing.T) {
 	id := env.accept(env.request(domain.InputProof, contracts.ScenarioNone))
 	if s := env.waitTerminal(id, 30*time.Second); s.Status != domain.Completed {
 		t.Errorf("after unpause: %s %q (%s), want completed", s.Status, s.Label, s.Message)
+	}
+}
+
+func TestEnginePoisonedMessageIsCountedAndLogged(t *testing.T) {
+	env := startEngine(t, engineOpts{})
+	msg := message.NewMessage("bad-response", []byte(`{"Type":"PublicDecryptionResponse"}`)) // no request id
+	if err := env.eng.Transport().Publisher.Publish(TopicGatewayResponses, msg); err != nil {
+		t.Fatal(err)
+	}
+	var got []domain.MessagePoisoned
+	deadline := time.Now().Add(10 * time.Second)
+	for len(got) == 0 && time.Now().Before(deadline) {
+		for rec, err := range env.store.ReadStream(context.Background(), domain.PoisonStream, 0) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := env.exec.Codec.Decode(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, v.(domain.MessagePoisoned))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(got) != 1 {
+		t.Fatalf("poison stream holds %d records, want 1", len(got))
+	}
+	p := got[0]
+	if p.MessageID != "bad-response" || p.Topic != TopicGatewayResponses || p.Handler != "responses.gateway" || !strings.Contains(p.Reason, "no request id") {
+		t.Errorf("poison record %+v", p)
+	}
+	if n := env.eng.Router().Poisoned(); n != 1 {
+		t.Errorf("router counted %d poisoned, want 1", n)
+	}
+	var m dto.Metric
+	if err := env.eng.metrics.poisoned.Write(&m); err != nil || m.GetCounter().GetValue() != 1 {
+		t.Errorf("relayer_poisoned_messages_total = %v (%v), want 1", m.GetCounter().GetValue(), err)
 	}
 }

@@ -36,8 +36,10 @@ type readinessWorker struct {
 
 type readinessItem struct {
 	id domain.JobID
-	// enabled is when the event that queued the job was committed (zero after recovery).
+	// enabled is when the event that queued the job was committed (zero after recovery), and
+	// cause the event's global position (what the check's events are caused by).
 	enabled time.Time
+	cause   string
 }
 
 func newReadinessWorker(e *Engine) *readinessWorker {
@@ -45,11 +47,11 @@ func newReadinessWorker(e *Engine) *readinessWorker {
 }
 
 // enqueue adds a queued decrypt at the back, once.
-func (w *readinessWorker) enqueue(id domain.JobID, enabled time.Time) {
+func (w *readinessWorker) enqueue(id domain.JobID, enabled time.Time, cause string) {
 	w.mu.Lock()
 	if !w.known[id] {
 		w.known[id] = true
-		w.queue = append(w.queue, readinessItem{id, enabled})
+		w.queue = append(w.queue, readinessItem{id, enabled, cause})
 	}
 	w.mu.Unlock()
 	w.signal()
@@ -134,7 +136,7 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem) {
 	if s.Status != domain.Queued {
 		return
 	}
-	cause := "readiness"
+	cause := it.cause
 	if !s.ReadinessStarted {
 		out, ok, err := e.execute(ctx, id, domain.StartReadiness{At: domain.At{At: e.now()}}, cause)
 		if err != nil {
@@ -166,19 +168,19 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem) {
 		denied, err := w.acl(s.Request, call)
 		if err == nil {
 			if denied != "" {
-				w.finish(ctx, id, domain.FailReadiness{At: domain.At{At: e.now()}, Label: domain.LabelNotAllowedOnHostACL, Message: denied})
+				w.finish(ctx, id, domain.FailReadiness{At: domain.At{At: e.now()}, Label: domain.LabelNotAllowedOnHostACL, Message: denied}, cause)
 				return
 			}
 			break
 		}
-		if !w.pause(ctx, id, deadline, err, &waited) {
+		if !w.pause(ctx, id, cause, deadline, err, &waited) {
 			return
 		}
 	}
 	for {
 		ready, err := call(func(ctx context.Context) (bool, error) { return w.ready(ctx, s.Request) })
 		if err == nil && ready {
-			if w.finish(ctx, id, domain.PassReadiness{At: domain.At{At: e.now()}}) {
+			if w.finish(ctx, id, domain.PassReadiness{At: domain.At{At: e.now()}}, cause) {
 				e.metrics.overhead(stepReadinessPass, time.Since(started), chain+waited)
 			}
 			return
@@ -186,7 +188,7 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem) {
 		if err == nil {
 			err = errNotReady
 		}
-		if !w.pause(ctx, id, deadline, err, &waited) {
+		if !w.pause(ctx, id, cause, deadline, err, &waited) {
 			return
 		}
 	}
@@ -197,10 +199,10 @@ var errNotReady = errors.New("not ready yet")
 // pause waits a poll interval before the next question, unless the job is over: it returns
 // false when the check must stop (ctx ended, the job left queued, its deadline passed and the
 // timeout is recorded, or the gateway refused the question for good).
-func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, deadline time.Time, err error, waited *time.Duration) bool {
+func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, cause string, deadline time.Time, err error, waited *time.Duration) bool {
 	e := w.e
 	if !errors.Is(err, errNotReady) && !gateway.Retryable(err) {
-		w.finish(ctx, id, domain.FailReadiness{At: domain.At{At: e.now()}, Label: domain.LabelReadinessCheckFailed, Message: err.Error()})
+		w.finish(ctx, id, domain.FailReadiness{At: domain.At{At: e.now()}, Label: domain.LabelReadinessCheckFailed, Message: err.Error()}, cause)
 		return false
 	}
 	if !errors.Is(err, errNotReady) {
@@ -210,7 +212,7 @@ func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, deadline t
 	if !deadline.IsZero() {
 		left := time.Until(deadline)
 		if left <= 0 {
-			w.finish(ctx, id, domain.TimeOutReadiness{At: domain.At{At: e.now()}})
+			w.finish(ctx, id, domain.TimeOutReadiness{At: domain.At{At: e.now()}}, cause)
 			return false
 		}
 		wait = min(wait, left)
@@ -229,9 +231,9 @@ func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, deadline t
 // finish records the check's outcome. The slot is held until the job has left queued, so the
 // outcome is tried until it is recorded or no longer applies (or ctx ends). It reports whether
 // this call recorded it.
-func (w *readinessWorker) finish(ctx context.Context, id domain.JobID, cmd domain.Command) bool {
+func (w *readinessWorker) finish(ctx context.Context, id domain.JobID, cmd domain.Command, cause string) bool {
 	for {
-		_, ok, err := w.e.execute(ctx, id, cmd, "readiness")
+		_, ok, err := w.e.execute(ctx, id, cmd, cause)
 		if err == nil {
 			return ok
 		}

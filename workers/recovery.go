@@ -31,7 +31,7 @@ func (e *Engine) recover(ctx context.Context) error {
 	n := map[string]int{}
 	for _, q := range []projections.Queue{projections.ReadinessInProgress, projections.ReadinessQueue} {
 		for _, id := range set.QueueMembers(q) {
-			e.readiness.enqueue(id, time.Time{})
+			e.readiness.enqueue(id, time.Time{}, "recovery")
 			n["readiness"]++
 		}
 	}
@@ -40,7 +40,7 @@ func (e *Engine) recover(ctx context.Context) error {
 		if !ok {
 			continue
 		}
-		e.tx.enqueue(j.Kind, id, time.Time{})
+		e.tx.enqueue(j.Kind, id, time.Time{}, "recovery")
 		n["processing"]++
 	}
 	for _, j := range set.InStatus(domain.ReceiptReceived) {
@@ -78,7 +78,7 @@ func (e *Engine) recover(ctx context.Context) error {
 			defer close(done)
 			if err := e.tx.resume(ctx, s.Kind, j.ID, s.RawTx); err != nil {
 				e.log.Error("recovery: the recorded transaction cannot be decoded; failing the job", "job", j.ID, "err", err)
-				e.tx.retry(ctx, j.ID, domain.Fail{At: domain.At{At: e.now()}, Label: domain.LabelInternalServerError, Message: "recorded transaction unreadable: " + err.Error()})
+				e.tx.retry(ctx, j.ID, "recovery", domain.Fail{At: domain.At{At: e.now()}, Label: domain.LabelInternalServerError, Message: "recorded transaction unreadable: " + err.Error()})
 			}
 		}()
 	}

@@ -56,6 +56,7 @@ type responseKey struct {
 
 type bufferedResponse struct {
 	ev      gateway.Event
+	msgID   string // the message that carried it: what its job event is caused by
 	arrived time.Time
 }
 
@@ -78,7 +79,7 @@ func (w *responsesWorker) register(ctx context.Context, k domain.Kind, requestID
 	delete(w.buffer, key)
 	w.mu.Unlock()
 	for i, b := range early {
-		if err := w.apply(ctx, id, b.ev, "early"); err != nil {
+		if err := w.apply(ctx, id, b.ev, b.msgID); err != nil {
 			w.mu.Lock()
 			w.buffer[key] = append(w.buffer[key], early[i:]...)
 			w.mu.Unlock()
@@ -122,7 +123,7 @@ func (w *responsesWorker) handle(msg *message.Message) error {
 	w.mu.Lock()
 	id, ok := w.index[key]
 	if !ok {
-		w.buffer[key] = append(w.buffer[key], bufferedResponse{ev: ev, arrived: time.Now()})
+		w.buffer[key] = append(w.buffer[key], bufferedResponse{ev: ev, msgID: msg.UUID, arrived: time.Now()})
 		w.mu.Unlock()
 		return nil
 	}

@@ -38,6 +38,7 @@ type txQueue struct {
 type txItem struct {
 	id      domain.JobID
 	enabled time.Time
+	cause   string // the enabling event's global position, or "recovery"
 }
 
 func newTxWorker(e *Engine) *txWorker {
@@ -51,12 +52,12 @@ func newTxWorker(e *Engine) *txWorker {
 func (w *txWorker) queue(k domain.Kind) *txQueue { return w.kinds[k.Ordinal()] }
 
 // enqueue adds a job in processing at the back of its kind's queue, once.
-func (w *txWorker) enqueue(k domain.Kind, id domain.JobID, enabled time.Time) {
+func (w *txWorker) enqueue(k domain.Kind, id domain.JobID, enabled time.Time, cause string) {
 	q := w.queue(k)
 	q.mu.Lock()
 	if !q.known[id] {
 		q.known[id] = true
-		q.items = append(q.items, txItem{id, enabled})
+		q.items = append(q.items, txItem{id, enabled, cause})
 	}
 	q.mu.Unlock()
 	select {
@@ -171,12 +172,12 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 			delay *= 2
 			continue
 		}
-		w.fail(ctx, it.id, err, attempt)
+		w.fail(ctx, it.id, it.cause, err, attempt)
 		return
 	}
 	_, ok, err := e.execute(ctx, it.id, domain.SignTransaction{
 		At: domain.At{At: at}, From: p.From.Hex(), Nonce: p.Nonce, TxHash: p.Hash.Hex(), RawTx: hex.EncodeToString(p.Raw),
-	}, "tx")
+	}, it.cause)
 	if err != nil || !ok {
 		e.gw.Release(p) // never broadcast: its nonce goes back
 		if err != nil {
@@ -189,14 +190,14 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 	if !it.enabled.IsZero() {
 		e.metrics.overhead(stepTxSign, time.Since(it.enabled), chain+waited+limited)
 	}
-	w.broadcast(ctx, k, it.id, p, time.Now())
+	w.broadcast(ctx, k, it.id, p, time.Now(), it.cause)
 }
 
 // broadcast sends p, the recorded transaction of job id, and records what became of it:
 // its receipt, a revert, or (nonce taken by another transaction) that it will never be mined.
 // Transient failures send the same bytes again, TxAttempts times; after that the job stays in
 // tx_in_flight and the timeouts worker settles it at its deadline.
-func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID, p *gateway.Prepared, signedAt time.Time) {
+func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID, p *gateway.Prepared, signedAt time.Time, cause string) {
 	e := w.e
 	var chain, waited time.Duration
 	delay := e.cfg.TxRetryDelay
@@ -205,7 +206,7 @@ func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID
 		rec, err := e.gw.Broadcast(ctx, p)
 		chain += time.Since(t)
 		if err == nil {
-			if w.recordReceipt(ctx, k, id, rec) && !signedAt.IsZero() {
+			if w.recordReceipt(ctx, k, id, rec, cause) && !signedAt.IsZero() {
 				e.metrics.overhead(stepTxReceipt, time.Since(signedAt), chain+waited)
 			}
 			return
@@ -216,16 +217,16 @@ func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID
 		switch {
 		case errors.Is(err, gateway.ErrNonceTooLow):
 			// Another transaction took the nonce and ours is not mined: it never will be.
-			w.retry(ctx, id, domain.ResetTransaction{At: domain.At{At: e.now()}, Reason: fmt.Sprintf("nonce %d taken by another transaction; %s can never be mined", p.Nonce, p.Hash.Hex())})
+			w.retry(ctx, id, cause, domain.ResetTransaction{At: domain.At{At: e.now()}, Reason: fmt.Sprintf("nonce %d taken by another transaction; %s can never be mined", p.Nonce, p.Hash.Hex())})
 			return
 		case errors.Is(err, gateway.ErrPaused), errors.Is(err, gateway.ErrReverted):
-			w.fail(ctx, id, err, attempt)
+			w.fail(ctx, id, cause, err, attempt)
 			return
 		case refused(err) && attempt >= e.cfg.TxAttempts:
 			// The node never took these bytes: give the nonce back, so it is reused or
 			// filled and the recorded transaction can never be mined later.
 			e.gw.Release(p)
-			w.fail(ctx, id, err, attempt)
+			w.fail(ctx, id, cause, err, attempt)
 			return
 		case attempt >= e.cfg.TxAttempts:
 			e.log.Warn("tx: no receipt yet; the timeouts worker settles the job at its deadline", "job", id, "tx", p.Hash, "err", err)
@@ -253,10 +254,10 @@ func refused(err error) bool {
 
 // recordReceipt records a mined request's receipt and tells the responses worker which job
 // the gateway request id belongs to. It reports whether this call recorded it.
-func (w *txWorker) recordReceipt(ctx context.Context, k domain.Kind, id domain.JobID, rec *gateway.Receipt) bool {
+func (w *txWorker) recordReceipt(ctx context.Context, k domain.Kind, id domain.JobID, rec *gateway.Receipt, cause string) bool {
 	e := w.e
 	reqID := rec.RequestID.String()
-	ok := w.retry(ctx, id, domain.RecordReceipt{At: domain.At{At: e.now()}, TxHash: rec.TxHash.Hex(), BlockNumber: rec.BlockNumber, GatewayRequestID: reqID})
+	ok := w.retry(ctx, id, cause, domain.RecordReceipt{At: domain.At{At: e.now()}, TxHash: rec.TxHash.Hex(), BlockNumber: rec.BlockNumber, GatewayRequestID: reqID})
 	if ok {
 		if err := e.responses.register(ctx, k, reqID, id); err != nil {
 			e.log.Warn("tx: apply early responses", "job", id, "err", err)
@@ -266,7 +267,7 @@ func (w *txWorker) recordReceipt(ctx context.Context, k domain.Kind, id domain.J
 }
 
 // fail ends job id on a transaction error, with the label the API maps.
-func (w *txWorker) fail(ctx context.Context, id domain.JobID, err error, attempts int) {
+func (w *txWorker) fail(ctx context.Context, id domain.JobID, cause string, err error, attempts int) {
 	label := domain.LabelTransactionFailed
 	switch {
 	case errors.Is(err, gateway.ErrPaused):
@@ -278,13 +279,13 @@ func (w *txWorker) fail(ctx context.Context, id domain.JobID, err error, attempt
 	if gateway.Retryable(err) {
 		msg = fmt.Sprintf("gave up after %d attempts: %s", attempts, msg)
 	}
-	w.retry(ctx, id, domain.FailTransaction{At: domain.At{At: w.e.now()}, Label: label, Message: msg})
+	w.retry(ctx, id, cause, domain.FailTransaction{At: domain.At{At: w.e.now()}, Label: label, Message: msg})
 }
 
 // retry records cmd until it is recorded, no longer applies, or ctx ends; true when recorded.
-func (w *txWorker) retry(ctx context.Context, id domain.JobID, cmd domain.Command) bool {
+func (w *txWorker) retry(ctx context.Context, id domain.JobID, cause string, cmd domain.Command) bool {
 	for {
-		_, ok, err := w.e.execute(ctx, id, cmd, "tx")
+		_, ok, err := w.e.execute(ctx, id, cmd, cause)
 		if err == nil {
 			return ok
 		}
@@ -298,7 +299,7 @@ func (w *txWorker) retry(ctx context.Context, id domain.JobID, cmd domain.Comman
 func (w *txWorker) requeueLater(ctx context.Context, k domain.Kind, it txItem) {
 	if sleepCtx(ctx, w.e.cfg.TxRetryDelay) {
 		w.queue(k).done(it.id)
-		w.enqueue(k, it.id, time.Time{})
+		w.enqueue(k, it.id, time.Time{}, it.cause)
 	}
 }
 
@@ -314,7 +315,7 @@ func (w *txWorker) resume(ctx context.Context, k domain.Kind, id domain.JobID, r
 	if err != nil {
 		return err
 	}
-	w.broadcast(ctx, k, id, p, time.Time{})
+	w.broadcast(ctx, k, id, p, time.Time{}, "recovery")
 	return nil
 }
 
