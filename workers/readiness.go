@@ -91,21 +91,32 @@ func (w *readinessWorker) run(ctx context.Context) error {
 	defer tick.Stop()
 	for {
 		w.mu.Lock()
-		for w.head < len(w.queue) && w.active < w.limit() {
+		if w.head < len(w.queue) && w.active < w.limit() {
 			it := w.queue[w.head]
 			w.queue[w.head] = readinessItem{}
 			w.head++
 			w.active++
+			w.mu.Unlock()
+			// The start is recorded here, one job after the other, so that the log (and the
+			// queue positions the API shows) has the jobs in the order they were picked; the
+			// checks themselves run side by side.
+			s, ok, requeued := w.begin(ctx, it)
+			if !ok {
+				w.mu.Lock()
+				w.active--
+				if !requeued {
+					delete(w.known, it.id)
+				}
+				w.mu.Unlock()
+				continue
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				w.check(ctx, it)
-				w.mu.Lock()
-				w.active--
-				delete(w.known, it.id)
-				w.mu.Unlock()
-				w.signal()
+				defer w.release(it.id)
+				w.check(ctx, it, s)
 			}()
+			continue
 		}
 		if w.head == len(w.queue) {
 			w.queue, w.head = w.queue[:0], 0
@@ -122,36 +133,52 @@ func (w *readinessWorker) run(ctx context.Context) error {
 	}
 }
 
-// check runs one job's readiness to its end: passed, failed, timed out, or the job moved on
-// without it. It returns early only when ctx ends (recovery takes the job up again).
-func (w *readinessWorker) check(ctx context.Context, it readinessItem) {
+// release frees a check's slot.
+func (w *readinessWorker) release(id domain.JobID) {
+	w.mu.Lock()
+	w.active--
+	delete(w.known, id)
+	w.mu.Unlock()
+	w.signal()
+}
+
+// begin records that job it was picked up (ReadinessCheckStarted) unless it was before a
+// restart, and returns the job; false when there is nothing to check (the job moved on, or the
+// log could not be read or written: the job then goes back to the front of the queue, and
+// requeued is true).
+func (w *readinessWorker) begin(ctx context.Context, it readinessItem) (s domain.State, ok, requeued bool) {
 	e := w.e
 	id := it.id
 	s, err := e.exec.Load(ctx, id)
 	if err != nil {
 		e.log.Warn("readiness: load job", "job", id, "err", err)
 		w.requeueLater(ctx, it)
-		return
+		return s, false, true
 	}
 	if s.Status != domain.Queued {
-		return
+		return s, false, false
 	}
+	if s.ReadinessStarted {
+		return s, true, false
+	}
+	out, ok, err := e.execute(ctx, id, domain.StartReadiness{At: domain.At{At: e.now()}}, it.cause)
+	if err != nil {
+		e.log.Warn("readiness: record the start", "job", id, "err", err)
+		w.requeueLater(ctx, it)
+		return s, false, true
+	}
+	if ok && !it.enabled.IsZero() {
+		e.metrics.overhead(stepReadinessStart, time.Since(it.enabled), 0)
+	}
+	return out.State, ok, false
+}
+
+// check runs one job's readiness to its end: passed, failed, timed out, or the job moved on
+// without it. It returns early only when ctx ends (recovery takes the job up again).
+func (w *readinessWorker) check(ctx context.Context, it readinessItem, s domain.State) {
+	e := w.e
+	id := it.id
 	cause := it.cause
-	if !s.ReadinessStarted {
-		out, ok, err := e.execute(ctx, id, domain.StartReadiness{At: domain.At{At: e.now()}}, cause)
-		if err != nil {
-			e.log.Warn("readiness: record the start", "job", id, "err", err)
-			w.requeueLater(ctx, it)
-			return
-		}
-		if !ok {
-			return
-		}
-		if !it.enabled.IsZero() {
-			e.metrics.overhead(stepReadinessStart, time.Since(it.enabled), 0)
-		}
-		s = out.State
-	}
 	started := time.Now()
 	var chain, waited time.Duration
 	deadline := w.deadline(id)
@@ -244,16 +271,26 @@ func (w *readinessWorker) finish(ctx context.Context, id domain.JobID, cmd domai
 	}
 }
 
-// requeueLater puts a job whose check could not start (the log unreadable) back after a pause.
+// requeueLater puts a job whose start could not be recorded (the log unreadable) back at the
+// front of the queue after a pause, so the order of picks stays the order of arrival. Its slot
+// is released meanwhile; it stays known, so a re-delivery does not queue it twice.
 func (w *readinessWorker) requeueLater(ctx context.Context, it readinessItem) {
+	w.mu.Lock()
+	w.known[it.id] = true
+	w.mu.Unlock()
 	go func() {
-		if sleepCtx(ctx, w.e.cfg.ReadinessPollInterval) {
-			w.mu.Lock()
-			w.queue = append(w.queue, it)
-			w.known[it.id] = true
-			w.mu.Unlock()
-			w.signal()
+		if !sleepCtx(ctx, w.e.cfg.ReadinessPollInterval) {
+			return
 		}
+		w.mu.Lock()
+		if w.head > 0 {
+			w.head--
+			w.queue[w.head] = it
+		} else {
+			w.queue = append([]readinessItem{it}, w.queue...)
+		}
+		w.mu.Unlock()
+		w.signal()
 	}()
 }
 
