@@ -241,6 +241,12 @@ func (e *Engine) addHandlers() {
 		return e.responses.register(ctx, k, r.GatewayRequestID, r.JobID)
 	})
 	e.router.AddConsumerHandler("responses.gateway", TopicGatewayResponses, e.transport.Subscriber, e.responses.handle)
+	e.router.AddHandler("responses.ended", TopicTransitions, func(ctx context.Context, msg *message.Message, ev domain.Event) error {
+		if st, ok := domain.StatusAfter(ev); ok && st.Terminal() {
+			e.responses.jobEnded(ev.Header().JobID)
+		}
+		return nil
+	})
 }
 
 // kindOf is a job's kind, from the projections or else from its stream.

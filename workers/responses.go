@@ -42,8 +42,13 @@ func (BlockCursorSaved) EventType() string { return "BlockCursorSaved" }
 type responsesWorker struct {
 	e *Engine
 
-	mu     sync.Mutex
-	index  map[responseKey]domain.JobID
+	mu    sync.Mutex
+	index map[responseKey]domain.JobID
+	byJob map[domain.JobID]responseKey
+	// ended holds the request ids of jobs that ended, with when: their late responses (a share
+	// past the threshold, an answer after a timeout) are dropped, not kept. Entries expire
+	// after ResponseBufferTTL.
+	ended  map[responseKey]time.Time
 	buffer map[responseKey][]bufferedResponse
 
 	cursorVersion eventstore.Version
@@ -62,7 +67,8 @@ type bufferedResponse struct {
 
 func newResponsesWorker(e *Engine) *responsesWorker {
 	return &responsesWorker{
-		e: e, index: map[responseKey]domain.JobID{}, buffer: map[responseKey][]bufferedResponse{},
+		e: e, index: map[responseKey]domain.JobID{}, byJob: map[domain.JobID]responseKey{},
+		ended: map[responseKey]time.Time{}, buffer: map[responseKey][]bufferedResponse{},
 		cursorVersion: eventstore.NoStream,
 	}
 }
@@ -73,8 +79,16 @@ func keyOf(k domain.Kind, requestID string) responseKey { return responseKey{k.O
 // responses that came before.
 func (w *responsesWorker) register(ctx context.Context, k domain.Kind, requestID string, id domain.JobID) error {
 	key := keyOf(k, requestID)
+	if j, ok := w.e.set.Job(id); ok && j.Status.Terminal() {
+		w.mu.Lock()
+		w.ended[key] = time.Now()
+		delete(w.buffer, key)
+		w.mu.Unlock()
+		return nil
+	}
 	w.mu.Lock()
 	w.index[key] = id
+	w.byJob[id] = key
 	early := w.buffer[key]
 	delete(w.buffer, key)
 	w.mu.Unlock()
@@ -89,10 +103,16 @@ func (w *responsesWorker) register(ctx context.Context, k domain.Kind, requestID
 	return nil
 }
 
-// forget drops the index entry of an ended job.
-func (w *responsesWorker) forget(k domain.Kind, requestID string) {
+// jobEnded drops the index entry of a job that reached a terminal status; its request id's
+// late responses are dropped from now on.
+func (w *responsesWorker) jobEnded(id domain.JobID) {
 	w.mu.Lock()
-	delete(w.index, keyOf(k, requestID))
+	if key, ok := w.byJob[id]; ok {
+		delete(w.index, key)
+		delete(w.byJob, id)
+		delete(w.buffer, key)
+		w.ended[key] = time.Now()
+	}
 	w.mu.Unlock()
 }
 
@@ -121,6 +141,10 @@ func (w *responsesWorker) handle(msg *message.Message) error {
 	w.e.metrics.response(string(ev.Type))
 	key := keyOf(ev.Type.Kind(), ev.RequestID.String())
 	w.mu.Lock()
+	if _, gone := w.ended[key]; gone {
+		w.mu.Unlock()
+		return nil // its job has ended: a share past the threshold, or too late
+	}
 	id, ok := w.index[key]
 	if !ok {
 		w.buffer[key] = append(w.buffer[key], bufferedResponse{ev: ev, msgID: msg.UUID, arrived: time.Now()})
@@ -176,7 +200,7 @@ func (w *responsesWorker) apply(ctx context.Context, id domain.JobID, ev gateway
 		return err
 	}
 	if ok && out.State.Status.Terminal() {
-		w.forget(ev.Type.Kind(), ev.RequestID.String())
+		w.jobEnded(id)
 	}
 	return nil
 }
@@ -302,6 +326,11 @@ func (w *responsesWorker) safeCursor(c gateway.Cursor) gateway.Cursor {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	low := c.Block
+	for key, at := range w.ended {
+		if time.Since(at) > w.e.cfg.ResponseBufferTTL {
+			delete(w.ended, key)
+		}
+	}
 	for key, bs := range w.buffer {
 		kept := bs[:0]
 		for _, b := range bs {

@@ -2,7 +2,6 @@ package workers
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -119,7 +118,7 @@ func (w *timeoutsWorker) inFlight(ctx context.Context, id domain.JobID) (domain.
 	case errors.Is(err, gateway.ErrReverted):
 		return domain.FailTransaction{At: at, Label: domain.LabelTransactionReverted, Message: err.Error()}, nil
 	case errors.Is(err, gateway.ErrTxPending), errors.Is(err, gateway.ErrTxNotFound):
-		if _, derr := hex.DecodeString(s.RawTx); derr != nil {
+		if _, derr := decodeRawTx(s.RawTx); derr != nil {
 			return nil, derr
 		}
 		return domain.FailTransaction{At: at, Label: domain.LabelTxInFlightTimedOut,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"time"
 
@@ -176,7 +177,7 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 		return
 	}
 	_, ok, err := e.execute(ctx, it.id, domain.SignTransaction{
-		At: domain.At{At: at}, From: p.From.Hex(), Nonce: p.Nonce, TxHash: p.Hash.Hex(), RawTx: hex.EncodeToString(p.Raw),
+		At: domain.At{At: at}, From: p.From.Hex(), Nonce: p.Nonce, TxHash: p.Hash.Hex(), RawTx: "0x" + hex.EncodeToString(p.Raw),
 	}, it.cause)
 	if err != nil || !ok {
 		e.gw.Release(p) // never broadcast: its nonce goes back
@@ -307,7 +308,7 @@ func (w *txWorker) requeueLater(ctx context.Context, k domain.Kind, it txItem) {
 // unless mined, sent again (the same transaction, never a second one).
 func (w *txWorker) resume(ctx context.Context, k domain.Kind, id domain.JobID, rawHex string) error {
 	e := w.e
-	raw, err := hex.DecodeString(rawHex)
+	raw, err := decodeRawTx(rawHex)
 	if err != nil {
 		return err
 	}
@@ -360,4 +361,14 @@ func windowOf(d float64) (int, time.Duration) {
 		return int(math.Min(math.Floor(d), 1e6)), time.Second
 	}
 	return 1, time.Duration(float64(time.Second) / d)
+}
+
+// decodeRawTx reads TransactionSigned.RawTx: 0x-prefixed hex (records without the prefix are
+// read too).
+func decodeRawTx(s string) ([]byte, error) {
+	b, err := hex.DecodeString(strings.TrimPrefix(s, "0x"))
+	if err != nil {
+		return nil, fmt.Errorf("raw transaction: %w", err)
+	}
+	return b, nil
 }
