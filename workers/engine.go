@@ -95,7 +95,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		metrics: newEngineMetrics(),
 		ready:   make(chan struct{}),
 	}
-	t, err := NewTransport(cfg.Transport, watermill.NewSlogLogger(e.log.With("component", "transport")))
+	t, err := NewTransport(cfg.Transport, quietLogger(e.log.With("component", "transport")))
 	if err != nil {
 		return nil, err
 	}
@@ -333,4 +333,10 @@ func (e *Engine) recordPoison(msg *message.Message) {
 	if err != nil {
 		e.log.Error("could not record a poisoned message in the log", "message", msg.UUID, "err", err)
 	}
+}
+
+// quietLogger is watermill's logger with its per-message info lines ("No subscribers to send
+// message", handler starts) moved to debug: at the relayer's rates they would flood the log.
+func quietLogger(l *slog.Logger) watermill.LoggerAdapter {
+	return watermill.NewSlogLoggerWithLevelMapping(l, map[slog.Level]slog.Level{slog.LevelInfo: slog.LevelDebug})
 }

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
 
@@ -117,7 +116,7 @@ func NewRouter(cfg RouterConfig, t *Transport, logger *slog.Logger) (*Router, er
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	wlog := watermill.NewSlogLogger(logger)
+	wlog := quietLogger(logger)
 	mr, err := message.NewRouter(message.RouterConfig{CloseTimeout: cfg.CloseTimeout}, wlog)
 	if err != nil {
 		return nil, err
