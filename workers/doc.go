@@ -1,9 +1,32 @@
-// Package workers is the foundation the relayer's workers stand on (DESIGN section 6): a
-// Dispatcher that follows the event log from a durable checkpoint and publishes every request
-// event to watermill topics, a Router that runs handlers with recovery, retries with backoff,
-// correlation ids and a poison (dead-letter) topic, the Transport that carries the messages
-// (in-process GoChannel by default; NATS JetStream later) and Checkpoints kept in the event
-// store itself.
+// Package workers is the relayer's engine (DESIGN section 6): it drives every accepted job to a
+// terminal state on the gateway chain. Engine (New, Run) joins
+//
+//   - a Dispatcher that follows the event log from a durable checkpoint and publishes every
+//     request event to watermill topics, with a Router that runs the handlers with recovery,
+//     retries with backoff, correlation ids and a poison (dead-letter) topic; poisoned messages
+//     are counted (relayer_poisoned_messages_total) and recorded in the log's "poison" stream,
+//     which GET /v1/transitions shows as "poison" events;
+//   - the readiness worker (decrypts): at most C checks at once (readiness_max_concurrency), host
+//     ACL then gateway readiness polled until ready or the readiness deadline; jobs are picked,
+//     and their picks recorded, in order of acceptance, the readiness queue's order;
+//   - the transaction worker: at most D starts per second per kind (*_throttler_tps, an exact
+//     sliding window), TransactionSigned with the raw bytes before the broadcast, the receipt
+//     recorded with the gateway request id; reverts, pauses and exhausted retries fail the job
+//     with the label the API maps;
+//   - the responses worker: the gateway's response logs from a block cursor kept in the log,
+//     published on TopicGatewayResponses and matched to jobs by gateway request id; responses
+//     that come before the job's receipt is recorded are kept (and the cursor held before them)
+//     until it is;
+//   - the timeouts worker: readiness, tx_in_flight and response deadlines from the timers
+//     projection;
+//   - recovery at start: re-dispatch by status; a tx_in_flight job's recorded bytes are looked
+//     up and sent again, never re-signed, so no job ever has two gateway requests.
+//
+// C and D are read from the Retry-After policy in force (Deps.Tuning), so the admin API changes
+// them at run time and the hints clients get follow the pace the workers keep. Every step is a
+// command through the projections' Executor, appended with the stream's expected version: a
+// duplicate delivery, a timeout racing a completion or two workers on one job lose the race and
+// change nothing.
 //
 // # Topics
 //
