@@ -27,6 +27,7 @@ stress:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=$(BENCH_COUNT) $(BENCH_PKGS)
 	$(GO) test -run '^$$' -bench . -benchtime 100000x -count=$(BENCH_COUNT) ./api/
+	$(GO) test -run '^$$' -bench EndToEndD500 -benchtime 1000x -count=$(BENCH_COUNT) ./workers/
 
 ## devchain: the development chain on its own (JSON-RPC on 127.0.0.1:8545 and :8546)
 devchain:

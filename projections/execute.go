@@ -76,10 +76,35 @@ func (x *Executor) Execute(ctx context.Context, id domain.JobID, cmd domain.Comm
 	}
 }
 
+// ExecuteOn applies cmd to job id deciding first on s, a state of the job the caller already
+// holds (from Load or an earlier Outcome), which saves reading the stream. When s is not the
+// stream's current state the append fails on its version, and a command s refuses may be one
+// the current state allows: in both cases cmd is decided again on the stream as Execute does.
+func (x *Executor) ExecuteOn(ctx context.Context, id domain.JobID, s domain.State, cmd domain.Command, md eventstore.Metadata) (Outcome, error) {
+	if s.Status.IsZero() {
+		return x.Execute(ctx, id, cmd, md)
+	}
+	out, err := x.decideAndAppend(ctx, id, s, cmd, md)
+	if err == nil {
+		return out, nil
+	}
+	var de *decideError
+	if errors.Is(err, eventstore.ErrWrongExpectedVersion) || errors.As(err, &de) {
+		return x.Execute(ctx, id, cmd, md)
+	}
+	return out, err
+}
+
+// decideError marks a command Decide refused (as opposed to a failed append).
+type decideError struct{ err error }
+
+func (e *decideError) Error() string { return e.err.Error() }
+func (e *decideError) Unwrap() error { return e.err }
+
 func (x *Executor) decideAndAppend(ctx context.Context, id domain.JobID, s domain.State, cmd domain.Command, md eventstore.Metadata) (Outcome, error) {
 	events, err := domain.Decide(s, cmd)
 	if err != nil {
-		return Outcome{State: s}, fmt.Errorf("%s %s: %w", cmd.CommandName(), id, err)
+		return Outcome{State: s}, &decideError{fmt.Errorf("%s %s: %w", cmd.CommandName(), id, err)}
 	}
 	stored := make([]eventstore.Event, len(events))
 	for i, e := range events {

@@ -268,8 +268,14 @@ func (e *Engine) kindOf(ctx context.Context, id domain.JobID) (domain.Kind, erro
 // state no longer allows (another worker, a timeout or a duplicate delivery got there first)
 // is reported as (false, nil): it changed nothing and there is nothing to retry.
 func (e *Engine) execute(ctx context.Context, id domain.JobID, cmd domain.Command, causation string) (projections.Outcome, bool, error) {
+	return e.executeOn(ctx, id, domain.State{}, cmd, causation)
+}
+
+// executeOn is execute deciding first on s, a state of the job already in hand (the zero State
+// reads the stream), which saves a read of the stream (projections.Executor.ExecuteOn).
+func (e *Engine) executeOn(ctx context.Context, id domain.JobID, s domain.State, cmd domain.Command, causation string) (projections.Outcome, bool, error) {
 	md := eventstore.Metadata{CorrelationID: id.Stream(), CausationID: causation}
-	out, err := e.exec.Execute(ctx, id, cmd, md)
+	out, err := e.exec.ExecuteOn(ctx, id, s, cmd, md)
 	if err != nil {
 		if isRuleViolation(err) {
 			e.log.Debug("command no longer applies", "job", id, "command", cmd.CommandName(), "err", err)

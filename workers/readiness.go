@@ -161,7 +161,7 @@ func (w *readinessWorker) begin(ctx context.Context, it readinessItem) (s domain
 	if s.ReadinessStarted {
 		return s, true, false
 	}
-	out, ok, err := e.execute(ctx, id, domain.StartReadiness{At: domain.At{At: e.now()}}, it.cause)
+	out, ok, err := e.executeOn(ctx, id, s, domain.StartReadiness{At: domain.At{At: e.now()}}, it.cause)
 	if err != nil {
 		e.log.Warn("readiness: record the start", "job", id, "err", err)
 		w.requeueLater(ctx, it)
@@ -195,19 +195,19 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem, s domain.
 		denied, err := w.acl(s.Request, call)
 		if err == nil {
 			if denied != "" {
-				w.finish(ctx, id, domain.FailReadiness{At: domain.At{At: e.now()}, Label: domain.LabelNotAllowedOnHostACL, Message: denied}, cause)
+				w.finish(ctx, id, s, domain.FailReadiness{At: domain.At{At: e.now()}, Label: domain.LabelNotAllowedOnHostACL, Message: denied}, cause)
 				return
 			}
 			break
 		}
-		if !w.pause(ctx, id, cause, deadline, err, &waited) {
+		if !w.pause(ctx, id, s, cause, deadline, err, &waited) {
 			return
 		}
 	}
 	for {
 		ready, err := call(func(ctx context.Context) (bool, error) { return w.ready(ctx, s.Request) })
 		if err == nil && ready {
-			if w.finish(ctx, id, domain.PassReadiness{At: domain.At{At: e.now()}}, cause) {
+			if w.finish(ctx, id, s, domain.PassReadiness{At: domain.At{At: e.now()}}, cause) {
 				e.metrics.overhead(stepReadinessPass, time.Since(started), chain+waited)
 			}
 			return
@@ -215,7 +215,7 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem, s domain.
 		if err == nil {
 			err = errNotReady
 		}
-		if !w.pause(ctx, id, cause, deadline, err, &waited) {
+		if !w.pause(ctx, id, s, cause, deadline, err, &waited) {
 			return
 		}
 	}
@@ -226,10 +226,10 @@ var errNotReady = errors.New("not ready yet")
 // pause waits a poll interval before the next question, unless the job is over: it returns
 // false when the check must stop (ctx ended, the job left queued, its deadline passed and the
 // timeout is recorded, or the gateway refused the question for good).
-func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, cause string, deadline time.Time, err error, waited *time.Duration) bool {
+func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.State, cause string, deadline time.Time, err error, waited *time.Duration) bool {
 	e := w.e
 	if !errors.Is(err, errNotReady) && !gateway.Retryable(err) {
-		w.finish(ctx, id, domain.FailReadiness{At: domain.At{At: e.now()}, Label: domain.LabelReadinessCheckFailed, Message: err.Error()}, cause)
+		w.finish(ctx, id, s, domain.FailReadiness{At: domain.At{At: e.now()}, Label: domain.LabelReadinessCheckFailed, Message: err.Error()}, cause)
 		return false
 	}
 	if !errors.Is(err, errNotReady) {
@@ -239,7 +239,7 @@ func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, cause stri
 	if !deadline.IsZero() {
 		left := time.Until(deadline)
 		if left <= 0 {
-			w.finish(ctx, id, domain.TimeOutReadiness{At: domain.At{At: e.now()}}, cause)
+			w.finish(ctx, id, s, domain.TimeOutReadiness{At: domain.At{At: e.now()}}, cause)
 			return false
 		}
 		wait = min(wait, left)
@@ -258,12 +258,13 @@ func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, cause stri
 // finish records the check's outcome. The slot is held until the job has left queued, so the
 // outcome is tried until it is recorded or no longer applies (or ctx ends). It reports whether
 // this call recorded it.
-func (w *readinessWorker) finish(ctx context.Context, id domain.JobID, cmd domain.Command, cause string) bool {
+func (w *readinessWorker) finish(ctx context.Context, id domain.JobID, s domain.State, cmd domain.Command, cause string) bool {
 	for {
-		_, ok, err := w.e.execute(ctx, id, cmd, cause)
+		_, ok, err := w.e.executeOn(ctx, id, s, cmd, cause)
 		if err == nil {
 			return ok
 		}
+		s = domain.State{} // read it again
 		w.e.log.Warn("readiness: record the outcome; trying again", "job", id, "command", cmd.CommandName(), "err", err)
 		if !sleepCtx(ctx, w.e.cfg.ReadinessPollInterval) {
 			return false

@@ -76,9 +76,9 @@ func (e *Engine) recover(ctx context.Context) error {
 				wg.Done()
 			}()
 			defer close(done)
-			if err := e.tx.resume(ctx, s.Kind, j.ID, s.RawTx); err != nil {
+			if err := e.tx.resume(ctx, s.Kind, j.ID, s); err != nil {
 				e.log.Error("recovery: the recorded transaction cannot be decoded; failing the job", "job", j.ID, "err", err)
-				e.tx.retry(ctx, j.ID, "recovery", domain.Fail{At: domain.At{At: e.now()}, Label: domain.LabelInternalServerError, Message: "recorded transaction unreadable: " + err.Error()})
+				e.tx.retry(ctx, j.ID, "recovery", s, domain.Fail{At: domain.At{At: e.now()}, Label: domain.LabelInternalServerError, Message: "recorded transaction unreadable: " + err.Error()})
 			}
 		}()
 	}

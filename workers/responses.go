@@ -92,8 +92,9 @@ func (w *responsesWorker) register(ctx context.Context, k domain.Kind, requestID
 	early := w.buffer[key]
 	delete(w.buffer, key)
 	w.mu.Unlock()
+	since := time.Now() // the receipt, which enables them, is recorded
 	for i, b := range early {
-		if err := w.apply(ctx, id, b.ev, b.msgID); err != nil {
+		if err := w.apply(ctx, id, b.ev, b.msgID, since); err != nil {
 			w.mu.Lock()
 			w.buffer[key] = append(w.buffer[key], early[i:]...)
 			w.mu.Unlock()
@@ -152,11 +153,19 @@ func (w *responsesWorker) handle(msg *message.Message) error {
 		return nil
 	}
 	w.mu.Unlock()
-	return w.apply(msg.Context(), id, ev, msg.UUID)
+	since := time.Now()
+	if n, err := strconv.ParseInt(msg.Metadata.Get(metaDeliveredAt), 10, 64); err == nil {
+		since = time.Unix(0, n)
+	}
+	return w.apply(msg.Context(), id, ev, msg.UUID, since)
 }
 
-// apply records response ev on job id.
-func (w *responsesWorker) apply(ctx context.Context, id domain.JobID, ev gateway.Event, cause string) error {
+// metaDeliveredAt is when the listener had the response's batch (unix nanoseconds): the
+// response step's engine time counts from there.
+const metaDeliveredAt = "delivered_at"
+
+// apply records response ev on job id; since is when the response became actionable.
+func (w *responsesWorker) apply(ctx context.Context, id domain.JobID, ev gateway.Event, cause string, since time.Time) error {
 	e := w.e
 	at := domain.At{At: e.now()}
 	var cmd domain.Command
@@ -198,6 +207,9 @@ func (w *responsesWorker) apply(ctx context.Context, id domain.JobID, ev gateway
 	out, ok, err := e.execute(ctx, id, cmd, cause)
 	if err != nil {
 		return err
+	}
+	if ok {
+		e.metrics.overhead(stepResponse, time.Since(since), 0)
 	}
 	if ok && out.State.Status.Terminal() {
 		w.jobEnded(id)
@@ -286,22 +298,19 @@ func (w *responsesWorker) listen(ctx context.Context, from gateway.Cursor) error
 			e.log.Warn("responses: follow the gateway's logs", "err", err)
 			continue
 		}
-		delivered := time.Now()
+		delivered := strconv.FormatInt(time.Now().UnixNano(), 10)
 		for _, ev := range b.Events {
 			msg, err := responseMessage(ev)
 			if err != nil {
 				return err
 			}
+			msg.Metadata.Set(metaDeliveredAt, delivered)
 			if err := e.transport.Publisher.Publish(TopicGatewayResponses, msg); err != nil {
 				if ctx.Err() != nil {
 					return nil
 				}
 				return fmt.Errorf("publish %s: %w", ev, err)
 			}
-			if ev.Type != gateway.UserDecryptionResponseThresholdReached {
-				e.metrics.overhead(stepResponse, time.Since(delivered), 0)
-			}
-			delivered = time.Now()
 		}
 		next := w.safeCursor(b.Cursor)
 		if next == saved || (len(b.Events) == 0 && time.Since(lastSave) < e.cfg.ResponsesCursorEvery) {

@@ -173,10 +173,10 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 			delay *= 2
 			continue
 		}
-		w.fail(ctx, it.id, it.cause, err, attempt)
+		w.fail(ctx, it.id, it.cause, s, err, attempt)
 		return
 	}
-	_, ok, err := e.execute(ctx, it.id, domain.SignTransaction{
+	out, ok, err := e.executeOn(ctx, it.id, s, domain.SignTransaction{
 		At: domain.At{At: at}, From: p.From.Hex(), Nonce: p.Nonce, TxHash: p.Hash.Hex(), RawTx: "0x" + hex.EncodeToString(p.Raw),
 	}, it.cause)
 	if err != nil || !ok {
@@ -191,14 +191,14 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 	if !it.enabled.IsZero() {
 		e.metrics.overhead(stepTxSign, time.Since(it.enabled), chain+waited+limited)
 	}
-	w.broadcast(ctx, k, it.id, p, time.Now(), it.cause)
+	w.broadcast(ctx, k, it.id, p, time.Now(), it.cause, out.State)
 }
 
 // broadcast sends p, the recorded transaction of job id, and records what became of it:
 // its receipt, a revert, or (nonce taken by another transaction) that it will never be mined.
 // Transient failures send the same bytes again, TxAttempts times; after that the job stays in
 // tx_in_flight and the timeouts worker settles it at its deadline.
-func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID, p *gateway.Prepared, signedAt time.Time, cause string) {
+func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID, p *gateway.Prepared, signedAt time.Time, cause string, s domain.State) {
 	e := w.e
 	var chain, waited time.Duration
 	delay := e.cfg.TxRetryDelay
@@ -207,9 +207,7 @@ func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID
 		rec, err := e.gw.Broadcast(ctx, p)
 		chain += time.Since(t)
 		if err == nil {
-			if w.recordReceipt(ctx, k, id, rec, cause) && !signedAt.IsZero() {
-				e.metrics.overhead(stepTxReceipt, time.Since(signedAt), chain+waited)
-			}
+			w.recordReceipt(ctx, k, id, rec, cause, s, signedAt, chain+waited)
 			return
 		}
 		if ctx.Err() != nil {
@@ -218,16 +216,16 @@ func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID
 		switch {
 		case errors.Is(err, gateway.ErrNonceTooLow):
 			// Another transaction took the nonce and ours is not mined: it never will be.
-			w.retry(ctx, id, cause, domain.ResetTransaction{At: domain.At{At: e.now()}, Reason: fmt.Sprintf("nonce %d taken by another transaction; %s can never be mined", p.Nonce, p.Hash.Hex())})
+			w.retry(ctx, id, cause, s, domain.ResetTransaction{At: domain.At{At: e.now()}, Reason: fmt.Sprintf("nonce %d taken by another transaction; %s can never be mined", p.Nonce, p.Hash.Hex())})
 			return
 		case errors.Is(err, gateway.ErrPaused), errors.Is(err, gateway.ErrReverted):
-			w.fail(ctx, id, cause, err, attempt)
+			w.fail(ctx, id, cause, s, err, attempt)
 			return
 		case refused(err) && attempt >= e.cfg.TxAttempts:
 			// The node never took these bytes: give the nonce back, so it is reused or
 			// filled and the recorded transaction can never be mined later.
 			e.gw.Release(p)
-			w.fail(ctx, id, cause, err, attempt)
+			w.fail(ctx, id, cause, s, err, attempt)
 			return
 		case attempt >= e.cfg.TxAttempts:
 			e.log.Warn("tx: no receipt yet; the timeouts worker settles the job at its deadline", "job", id, "tx", p.Hash, "err", err)
@@ -255,10 +253,14 @@ func refused(err error) bool {
 
 // recordReceipt records a mined request's receipt and tells the responses worker which job
 // the gateway request id belongs to. It reports whether this call recorded it.
-func (w *txWorker) recordReceipt(ctx context.Context, k domain.Kind, id domain.JobID, rec *gateway.Receipt, cause string) bool {
+func (w *txWorker) recordReceipt(ctx context.Context, k domain.Kind, id domain.JobID, rec *gateway.Receipt, cause string, s domain.State, signedAt time.Time, excluded time.Duration) bool {
 	e := w.e
 	reqID := rec.RequestID.String()
-	ok := w.retry(ctx, id, cause, domain.RecordReceipt{At: domain.At{At: e.now()}, TxHash: rec.TxHash.Hex(), BlockNumber: rec.BlockNumber, GatewayRequestID: reqID})
+	ok := w.retry(ctx, id, cause, s, domain.RecordReceipt{At: domain.At{At: e.now()}, TxHash: rec.TxHash.Hex(), BlockNumber: rec.BlockNumber, GatewayRequestID: reqID})
+	if ok && !signedAt.IsZero() {
+		// Measured before the early responses are applied: those are the response step's.
+		e.metrics.overhead(stepTxReceipt, time.Since(signedAt), excluded)
+	}
 	if ok {
 		if err := e.responses.register(ctx, k, reqID, id); err != nil {
 			e.log.Warn("tx: apply early responses", "job", id, "err", err)
@@ -268,7 +270,7 @@ func (w *txWorker) recordReceipt(ctx context.Context, k domain.Kind, id domain.J
 }
 
 // fail ends job id on a transaction error, with the label the API maps.
-func (w *txWorker) fail(ctx context.Context, id domain.JobID, cause string, err error, attempts int) {
+func (w *txWorker) fail(ctx context.Context, id domain.JobID, cause string, s domain.State, err error, attempts int) {
 	label := domain.LabelTransactionFailed
 	switch {
 	case errors.Is(err, gateway.ErrPaused):
@@ -280,16 +282,17 @@ func (w *txWorker) fail(ctx context.Context, id domain.JobID, cause string, err 
 	if gateway.Retryable(err) {
 		msg = fmt.Sprintf("gave up after %d attempts: %s", attempts, msg)
 	}
-	w.retry(ctx, id, cause, domain.FailTransaction{At: domain.At{At: w.e.now()}, Label: label, Message: msg})
+	w.retry(ctx, id, cause, s, domain.FailTransaction{At: domain.At{At: w.e.now()}, Label: label, Message: msg})
 }
 
 // retry records cmd until it is recorded, no longer applies, or ctx ends; true when recorded.
-func (w *txWorker) retry(ctx context.Context, id domain.JobID, cause string, cmd domain.Command) bool {
+func (w *txWorker) retry(ctx context.Context, id domain.JobID, cause string, s domain.State, cmd domain.Command) bool {
 	for {
-		_, ok, err := w.e.execute(ctx, id, cmd, cause)
+		_, ok, err := w.e.executeOn(ctx, id, s, cmd, cause)
 		if err == nil {
 			return ok
 		}
+		s = domain.State{} // read it again
 		w.e.log.Warn("tx: record the outcome; trying again", "job", id, "command", cmd.CommandName(), "err", err)
 		if !sleepCtx(ctx, w.e.cfg.TxRetryDelay) {
 			return false
@@ -306,9 +309,9 @@ func (w *txWorker) requeueLater(ctx context.Context, k domain.Kind, it txItem) {
 
 // resume takes up a job recovery found in tx_in_flight: the recorded bytes are looked up and,
 // unless mined, sent again (the same transaction, never a second one).
-func (w *txWorker) resume(ctx context.Context, k domain.Kind, id domain.JobID, rawHex string) error {
+func (w *txWorker) resume(ctx context.Context, k domain.Kind, id domain.JobID, s domain.State) error {
 	e := w.e
-	raw, err := decodeRawTx(rawHex)
+	raw, err := decodeRawTx(s.RawTx)
 	if err != nil {
 		return err
 	}
@@ -316,7 +319,7 @@ func (w *txWorker) resume(ctx context.Context, k domain.Kind, id domain.JobID, r
 	if err != nil {
 		return err
 	}
-	w.broadcast(ctx, k, id, p, time.Time{}, "recovery")
+	w.broadcast(ctx, k, id, p, time.Time{}, "recovery", s)
 	return nil
 }
 
