@@ -20,8 +20,9 @@ import (
 	"relayer/workers/gateway"
 )
 
-// TopicGatewayResponses carries the gateway's response events, one message per event, from
-// the block listener to the responses handler.
+// TopicGatewayResponses carries the gateway's response events from the block listener to the
+// responses handler: one message per block range read, its events in chain order (JSON array of
+// gateway.Event).
 const TopicGatewayResponses = "gateway.responses"
 
 // Deps are what the engine stands on.

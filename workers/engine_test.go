@@ -300,7 +300,7 @@ func TestEnginePausedGatewayFailsWithProtocolPaused(t *testing.T) {
 
 func TestEnginePoisonedMessageIsCountedAndLogged(t *testing.T) {
 	env := startEngine(t, engineOpts{})
-	msg := message.NewMessage("bad-response", []byte(`{"Type":"PublicDecryptionResponse"}`)) // no request id
+	msg := message.NewMessage("bad-response", []byte(`[{"Type":"PublicDecryptionResponse"}]`)) // no request id
 	if err := env.eng.Transport().Publisher.Publish(TopicGatewayResponses, msg); err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +323,7 @@ func TestEnginePoisonedMessageIsCountedAndLogged(t *testing.T) {
 		t.Fatalf("poison stream holds %d records, want 1", len(got))
 	}
 	p := got[0]
-	if p.MessageID != "bad-response" || p.Topic != TopicGatewayResponses || p.Handler != "responses.gateway" || !strings.Contains(p.Reason, "no request id") {
+	if p.MessageID != "bad-response" || p.Topic != TopicGatewayResponses || p.Handler != "responses.gateway" || !strings.Contains(p.Reason, "without request id") {
 		t.Errorf("poison record %+v", p)
 	}
 	if n := env.eng.Router().Poisoned(); n != 1 {

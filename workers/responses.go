@@ -127,37 +127,74 @@ func (w *responsesWorker) buffered() int {
 	return n
 }
 
-// handle is the router's handler of TopicGatewayResponses.
+// handle is the router's handler of TopicGatewayResponses. A message carries the response
+// events of one block range, in chain order. Responses of different gateway requests are applied
+// side by side (those of one request in order), and the message is acknowledged only once all
+// are recorded or kept, so the listener saves its cursor after them.
 func (w *responsesWorker) handle(msg *message.Message) error {
-	var ev gateway.Event
-	if err := json.Unmarshal(msg.Payload, &ev); err != nil {
+	var evs []gateway.Event
+	if err := json.Unmarshal(msg.Payload, &evs); err != nil {
 		return Permanent(fmt.Errorf("gateway response message %s: %w", msg.UUID, err))
 	}
-	if ev.RequestID == nil || ev.Type.Kind().IsZero() {
-		return Permanent(fmt.Errorf("gateway response message %s: no request id or unknown type %q", msg.UUID, ev.Type))
-	}
-	if ev.Type == gateway.UserDecryptionResponseThresholdReached {
-		return nil // the shares themselves complete the job
-	}
-	w.e.metrics.response(string(ev.Type))
-	key := keyOf(ev.Type.Kind(), ev.RequestID.String())
-	w.mu.Lock()
-	if _, gone := w.ended[key]; gone {
-		w.mu.Unlock()
-		return nil // its job has ended: a share past the threshold, or too late
-	}
-	id, ok := w.index[key]
-	if !ok {
-		w.buffer[key] = append(w.buffer[key], bufferedResponse{ev: ev, msgID: msg.UUID, arrived: time.Now()})
-		w.mu.Unlock()
-		return nil
-	}
-	w.mu.Unlock()
 	since := time.Now()
 	if n, err := strconv.ParseInt(msg.Metadata.Get(metaDeliveredAt), 10, 64); err == nil {
 		since = time.Unix(0, n)
 	}
-	return w.apply(msg.Context(), id, ev, msg.UUID, since)
+	type group struct {
+		id  domain.JobID
+		evs []gateway.Event
+	}
+	var order []responseKey
+	groups := map[responseKey]*group{}
+	w.mu.Lock()
+	for _, ev := range evs {
+		if ev.RequestID == nil || ev.Type.Kind().IsZero() {
+			w.mu.Unlock()
+			return Permanent(fmt.Errorf("gateway response message %s: an event without request id or of unknown type %q", msg.UUID, ev.Type))
+		}
+		if ev.Type == gateway.UserDecryptionResponseThresholdReached {
+			continue // the shares themselves complete the job
+		}
+		w.e.metrics.response(string(ev.Type))
+		key := keyOf(ev.Type.Kind(), ev.RequestID.String())
+		if _, gone := w.ended[key]; gone {
+			continue // its job has ended: a share past the threshold, or too late
+		}
+		id, ok := w.index[key]
+		if !ok {
+			w.buffer[key] = append(w.buffer[key], bufferedResponse{ev: ev, msgID: msg.UUID, arrived: time.Now()})
+			continue
+		}
+		g := groups[key]
+		if g == nil {
+			g = &group{id: id}
+			groups[key] = g
+			order = append(order, key)
+		}
+		g.evs = append(g.evs, ev)
+	}
+	w.mu.Unlock()
+
+	ctx := msg.Context()
+	errs := make([]error, len(order))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 32)
+	for i, key := range order {
+		g := groups[key]
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			for _, ev := range g.evs {
+				if err := w.apply(ctx, g.id, ev, msg.UUID, since); err != nil {
+					errs[i] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // metaDeliveredAt is when the listener had the response's batch (unix nanoseconds): the
@@ -298,18 +335,17 @@ func (w *responsesWorker) listen(ctx context.Context, from gateway.Cursor) error
 			e.log.Warn("responses: follow the gateway's logs", "err", err)
 			continue
 		}
-		delivered := strconv.FormatInt(time.Now().UnixNano(), 10)
-		for _, ev := range b.Events {
-			msg, err := responseMessage(ev)
+		if len(b.Events) > 0 {
+			msg, err := responsesMessage(b)
 			if err != nil {
 				return err
 			}
-			msg.Metadata.Set(metaDeliveredAt, delivered)
+			msg.Metadata.Set(metaDeliveredAt, strconv.FormatInt(time.Now().UnixNano(), 10))
 			if err := e.transport.Publisher.Publish(TopicGatewayResponses, msg); err != nil {
 				if ctx.Err() != nil {
 					return nil
 				}
-				return fmt.Errorf("publish %s: %w", ev, err)
+				return fmt.Errorf("publish the responses of blocks %d-%d: %w", b.From, b.To, err)
 			}
 		}
 		next := w.safeCursor(b.Cursor)
@@ -364,18 +400,18 @@ func (w *responsesWorker) safeCursor(c gateway.Cursor) gateway.Cursor {
 
 var responseNamespace = uuid.MustParse("0b7a2a4c-49a4-4a58-9d0e-96d7f3a1c5e0")
 
-// responseMessage is the message carrying ev; its UUID names the log (block, tx, index), so a
-// re-delivery is recognisably the same message.
-func responseMessage(ev gateway.Event) (*message.Message, error) {
-	b, err := json.Marshal(ev)
+// responsesMessage is the message carrying batch b's events; its UUID names the blocks and
+// their hashes' last event, so a re-delivery of the same range is recognisably the same message.
+func responsesMessage(b gateway.Batch) (*message.Message, error) {
+	payload, err := json.Marshal(b.Events)
 	if err != nil {
 		return nil, err
 	}
-	id := uuid.NewSHA1(responseNamespace, []byte(ev.BlockHash.Hex()+"/"+ev.TxHash.Hex()+"/"+strconv.FormatUint(uint64(ev.LogIndex), 10))).String()
-	msg := message.NewMessage(id, b)
-	msg.Metadata.Set(MetaType, string(ev.Type))
-	msg.Metadata.Set("request_id", ev.RequestID.String())
-	msg.Metadata.Set("block", strconv.FormatUint(ev.BlockNumber, 10))
-	msg.Metadata.Set(MetaCorrelationID, "gateway-request-"+ev.RequestID.String())
+	last := b.Events[len(b.Events)-1]
+	id := uuid.NewSHA1(responseNamespace, []byte(fmt.Sprintf("%d-%d/%s/%d", b.From, b.To, last.BlockHash.Hex(), last.LogIndex))).String()
+	msg := message.NewMessage(id, payload)
+	msg.Metadata.Set(MetaType, "GatewayResponses")
+	msg.Metadata.Set("blocks", fmt.Sprintf("%d-%d", b.From, b.To))
+	msg.Metadata.Set(MetaCorrelationID, "gateway-blocks-"+fmt.Sprintf("%d-%d", b.From, b.To))
 	return msg, nil
 }
