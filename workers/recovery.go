@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"relayer/domain"
 	"relayer/projections"
 )
@@ -50,9 +52,10 @@ func (e *Engine) recover(ctx context.Context) error {
 		n["receipt_received"]++
 	}
 
-	inFlight := set.InStatus(domain.TxInFlight)
-	var wg sync.WaitGroup
-	for _, j := range inFlight {
+	var inFlight []domain.State
+	var nonces []uint64
+	me := e.gw.Address()
+	for _, j := range set.InStatus(domain.TxInFlight) {
 		s, err := e.exec.Load(ctx, j.ID)
 		if err != nil {
 			return err
@@ -60,6 +63,25 @@ func (e *Engine) recover(ctx context.Context) error {
 		if s.Status != domain.TxInFlight {
 			continue
 		}
+		inFlight = append(inFlight, s)
+		if common.HexToAddress(s.From) == me {
+			nonces = append(nonces, s.Nonce)
+		}
+	}
+	// New transactions must not take the nonces of the recorded ones sent again below.
+	for {
+		err := e.gw.AdoptNonces(ctx, nonces)
+		if err == nil {
+			break
+		}
+		e.log.Warn("recovery: read the key's pending nonce; trying again", "err", err)
+		if !sleepCtx(ctx, time.Second) {
+			return ctx.Err()
+		}
+	}
+	var wg sync.WaitGroup
+	for _, s := range inFlight {
+		id := s.JobID
 		n["tx_in_flight"]++
 		wg.Add(1)
 		e.tx.wg.Add(1)
@@ -76,9 +98,9 @@ func (e *Engine) recover(ctx context.Context) error {
 				wg.Done()
 			}()
 			defer close(done)
-			if err := e.tx.resume(ctx, s.Kind, j.ID, s); err != nil {
-				e.log.Error("recovery: the recorded transaction cannot be decoded; failing the job", "job", j.ID, "err", err)
-				e.tx.retry(ctx, j.ID, "recovery", s, domain.Fail{At: domain.At{At: e.now()}, Label: domain.LabelInternalServerError, Message: "recorded transaction unreadable: " + err.Error()})
+			if err := e.tx.resume(ctx, s.Kind, id, s); err != nil {
+				e.log.Error("recovery: the recorded transaction cannot be decoded; failing the job", "job", id, "err", err)
+				e.tx.retry(ctx, id, "recovery", s, domain.Fail{At: domain.At{At: e.now()}, Label: domain.LabelInternalServerError, Message: "recorded transaction unreadable: " + err.Error()})
 			}
 		}()
 	}

@@ -708,3 +708,45 @@ func (r *crashRig) raceTimeouts(timeout time.Duration, n int) (completed, timedO
 	}
 	return completed, timedOut
 }
+
+// A crash between Prepare and its record leaves a nonce taken and never sent: the recorded
+// transaction above it waits in the pool behind the gap. The restarted sequence must not hand
+// the recorded nonce to a new transaction (which would send that job back to processing); it
+// fills the gap instead, and both jobs complete with their first transactions.
+func TestRecoveryFillsANonceGapBelowARecordedTransactionInsteadOfTakingItsNonce(t *testing.T) {
+	r := newCrashRig(t, devchain.Config{})
+	ctx := context.Background()
+
+	gw := newTestAdapter(t, r.chain)
+	lostReq := r.request(domain.InputProof, contracts.ScenarioNone)
+	lost, err := gw.Prepare(ctx, lostReq) // taken, never recorded nor sent: the crash
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := r.request(domain.InputProof, contracts.ScenarioNone)
+	id := r.accept(req)
+	recorded := r.prepareAndRecord(gw, id, req)
+	if recorded.Nonce != lost.Nonce+1 {
+		t.Fatalf("nonces %d then %d, want consecutive", lost.Nonce, recorded.Nonce)
+	}
+	if err := r.chain.Client().SendTransaction(ctx, recorded.Transaction()); err != nil {
+		t.Fatal(err) // queued behind the gap
+	}
+	gw.Close()
+
+	r.start(engineOpts{})
+	jobs := []domain.JobID{id}
+	for range 3 {
+		jobs = append(jobs, r.accept(r.request(domain.InputProof, contracts.ScenarioNone)))
+	}
+	for _, job := range jobs {
+		if s := r.waitTerminal(job, 30*time.Second); s.Status != domain.Completed {
+			t.Fatalf("job %s: %s %q (%s), want completed", job, s.Status, s.Label, s.Message)
+		}
+		_, evs := r.events(job)
+		if got, want := typesOf(evs), []string{"RequestAccepted", "TransactionSigned", "ReceiptRecorded", "RequestCompleted"}; !slices.Equal(got, want) {
+			t.Errorf("job %s: events %v, want %v (no reset)", job, got, want)
+		}
+	}
+	wantOneRequest(t, r.chain, "the recorded input proof", req, recorded.Hash)
+}

@@ -211,3 +211,54 @@ func (a *Adapter) giveBack(nonces []uint64, epoch uint64) {
 		a.scheduleGapFill()
 	}
 }
+
+// maxAdoptGap bounds the gaps AdoptNonces opens: recorded nonces further above the chain's
+// pending nonce are not adopted (a new development chain under an old log, say): their
+// transactions then meet "nonce too low" or fill in as the key's nonces advance.
+const maxAdoptGap = 1024
+
+// AdoptNonces seeds the key's nonce sequence at start with the nonces of transactions that were
+// signed and recorded before a restart (recovery sends those same bytes again): the sequence
+// never hands them out to a new transaction. Without it the sequence would start at the chain's
+// pending nonce, which stops below a nonce that was taken but never sent (a crash between
+// Prepare and its record): new transactions would then take the recorded ones' nonces, and
+// those jobs would have to be sent again. The nonces between the pending nonce and the highest
+// adopted one that no recorded transaction holds are gaps: the next Prepares take them first,
+// or they are filled after GapFillDelay. Call it before any Prepare.
+func (a *Adapter) AdoptNonces(ctx context.Context, nonces []uint64) error {
+	if len(nonces) == 0 {
+		return nil
+	}
+	if a.signer == nil {
+		return &TxError{Kind: ErrNoSigner, Op: "adopt nonces"}
+	}
+	pending, err := a.pendingNonce(ctx)
+	if err != nil {
+		return a.classify("read the pending nonce", err)
+	}
+	held := map[uint64]bool{}
+	top := pending
+	for _, n := range nonces {
+		if n >= pending && n < pending+maxAdoptGap {
+			held[n] = true
+			top = max(top, n+1)
+		}
+	}
+	s := &a.nonces
+	s.mu.Lock()
+	s.next, s.synced, s.keepAbove = top, true, false
+	s.epoch++
+	s.released = s.released[:0]
+	for n := pending; n < top; n++ {
+		if !held[n] {
+			s.released = append(s.released, n)
+		}
+	}
+	gaps := len(s.released)
+	s.mu.Unlock()
+	if gaps > 0 {
+		a.log.Info("nonce sequence seeded above recorded transactions", "pending", pending, "next", top, "gaps", gaps)
+		a.scheduleGapFill()
+	}
+	return nil
+}
