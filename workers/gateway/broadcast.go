@@ -100,6 +100,11 @@ func (a *Adapter) send(ctx context.Context, p *Prepared) (*types.Receipt, error)
 // afterSendError decides what a refused or failed send means for this very transaction. Once
 // the node has the transaction (in its pool or mined), p's nonce can no longer be released.
 func (a *Adapter) afterSendError(ctx context.Context, p *Prepared, te *TxError) (*types.Receipt, error) {
+	if te.Kind == ErrUnderpriced && a.nonceMined(ctx, p) {
+		// The node's pool may still hold a transaction that was just mined with this nonce
+		// and answer "replacement underpriced" for a moment: the nonce is used up all the same.
+		te.Kind = ErrNonceTooLow
+	}
 	switch te.Kind {
 	case errSyncTimeout, ErrAlreadyKnown:
 		// In the pool: the same transaction, not a second one. Wait for it.
@@ -123,6 +128,12 @@ func (a *Adapter) afterSendError(ctx context.Context, p *Prepared, te *TxError) 
 		te.Kind = ErrRejected // eth_sendRawTransaction itself is missing
 	}
 	return nil, te
+}
+
+// nonceMined tells whether the chain's latest block has p's sender past p's nonce.
+func (a *Adapter) nonceMined(ctx context.Context, p *Prepared) bool {
+	n, err := a.client.NonceAt(ctx, p.From, nil)
+	return err == nil && n > p.Nonce
 }
 
 // minedReceipt returns the receipt of hash, or nil when it is not mined. A node still indexing
