@@ -129,7 +129,8 @@ func (e *Engine) Ready() <-chan struct{} { return e.ready }
 func (e *Engine) Router() *Router { return e.router }
 
 // Transport is what carries the engine's messages; operators may subscribe to
-// TopicTransitions, TopicPoison or any event topic on it.
+// TopicTransitions, TopicPoison or any event topic on it, before Run (a GoChannel subscription
+// made while messages flow can deadlock a publish that waits for acknowledgements).
 func (e *Engine) Transport() *Transport { return e.transport }
 
 // Dispatcher is the engine's dispatcher.
@@ -161,6 +162,7 @@ func (e *Engine) Run(ctx context.Context) error {
 			fail(part, f(ctx))
 		}()
 	}
+	defer e.tx.wg.Wait() // the sends in progress, once nothing can start more
 	defer wg.Wait()
 	defer cancel(nil)
 
@@ -293,8 +295,7 @@ func isRuleViolation(err error) bool {
 	var te *domain.TransitionError
 	return errors.As(err, &te) || errors.Is(err, domain.ErrIllegalTransition) || errors.Is(err, domain.ErrTerminal) ||
 		errors.Is(err, domain.ErrDuplicateShare) || errors.Is(err, domain.ErrNoRequest) ||
-		errors.Is(err, domain.ErrWrongKind) || errors.Is(err, domain.ErrInvalidCommand) ||
-		errors.Is(err, eventstore.ErrWrongExpectedVersion)
+		errors.Is(err, domain.ErrWrongKind) || errors.Is(err, domain.ErrInvalidCommand)
 }
 
 // recordedAt is when the store committed the dispatched event (zero when unknown).

@@ -41,6 +41,8 @@ type engineOpts struct {
 	tuning retryafter.Config
 	cfg    Config
 	chain  *devchain.Chain
+	// wrap, when set, wraps the store the engine writes to (the projections read the real one).
+	wrap func(eventstore.Store) eventstore.Store
 }
 
 func startEngine(t *testing.T, o engineOpts) *engineEnv {
@@ -88,7 +90,11 @@ func startEngine(t *testing.T, o engineOpts) *engineEnv {
 	if cfg.TimeoutsPoll == 0 {
 		cfg.TimeoutsPoll = 100 * time.Millisecond
 	}
-	eng, err := New(cfg, Deps{Store: env.store, Projections: set, Gateway: gw, Tuning: func() retryafter.Config { return tuning }, Logger: testLogger(t)})
+	engineStore := env.store
+	if o.wrap != nil {
+		engineStore = o.wrap(env.store)
+	}
+	eng, err := New(cfg, Deps{Store: engineStore, Projections: set, Gateway: gw, Tuning: func() retryafter.Config { return tuning }, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,5 +338,46 @@ func TestEnginePoisonedMessageIsCountedAndLogged(t *testing.T) {
 	var m dto.Metric
 	if err := env.eng.metrics.poisoned.Write(&m); err != nil || m.GetCounter().GetValue() != 1 {
 		t.Errorf("relayer_poisoned_messages_total = %v (%v), want 1", m.GetCounter().GetValue(), err)
+	}
+}
+
+// failingCompletions fails every append of a RequestCompleted until until: a disk that refuses
+// writes for a while.
+type failingCompletions struct {
+	eventstore.Store
+	until  time.Time
+	failed atomic.Int64
+}
+
+func (f *failingCompletions) Append(ctx context.Context, stream string, expected eventstore.Version, evs ...eventstore.Event) (eventstore.Position, error) {
+	for _, e := range evs {
+		if e.Type == "RequestCompleted" && time.Now().Before(f.until) {
+			f.failed.Add(1)
+			return 0, errors.New("disk I/O error (test)")
+		}
+	}
+	return f.Store.Append(ctx, stream, expected, evs...)
+}
+
+func TestEngineKeepsResponsesItCouldNotRecordAndRecordsThemLater(t *testing.T) {
+	var f *failingCompletions
+	env := startEngine(t, engineOpts{wrap: func(s eventstore.Store) eventstore.Store {
+		f = &failingCompletions{Store: s, until: time.Now().Add(8 * time.Second)}
+		return f
+	}})
+	var ids []domain.JobID
+	for _, k := range []domain.Kind{domain.PublicDecrypt, domain.InputProof, domain.UserDecrypt} {
+		ids = append(ids, env.accept(env.request(k, contracts.ScenarioNone)))
+	}
+	for _, id := range ids {
+		if s := env.waitTerminal(id, 40*time.Second); s.Status != domain.Completed {
+			t.Errorf("job %s: %s %q (%s), want completed once the store takes writes again", id, s.Status, s.Label, s.Message)
+		}
+	}
+	if f.failed.Load() == 0 {
+		t.Fatal("no completion was refused: the test did not test anything")
+	}
+	if n := env.eng.Router().Poisoned(); n != 0 {
+		t.Errorf("%d messages poisoned, want 0: a refused write must be retried, not dropped", n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -89,19 +90,57 @@ func (w *responsesWorker) register(ctx context.Context, k domain.Kind, requestID
 	w.mu.Lock()
 	w.index[key] = id
 	w.byJob[id] = key
-	early := w.buffer[key]
-	delete(w.buffer, key)
 	w.mu.Unlock()
-	since := time.Now() // the receipt, which enables them, is recorded
-	for i, b := range early {
+	return w.applyKept(ctx, key, id, time.Now()) // the receipt, which enables them, is recorded
+}
+
+// applyKept applies the responses kept for key, in order, to job id. Each stays kept (and
+// holds the cursor) until its event is appended; on an error the rest wait for the next try.
+func (w *responsesWorker) applyKept(ctx context.Context, key responseKey, id domain.JobID, since time.Time) error {
+	w.mu.Lock()
+	kept := slices.Clone(w.buffer[key])
+	w.mu.Unlock()
+	for _, b := range kept {
 		if err := w.apply(ctx, id, b.ev, b.msgID, since); err != nil {
-			w.mu.Lock()
-			w.buffer[key] = append(w.buffer[key], early[i:]...)
-			w.mu.Unlock()
 			return err
 		}
+		w.mu.Lock()
+		w.buffer[key] = slices.DeleteFunc(w.buffer[key], func(x bufferedResponse) bool { return sameLog(x.ev, b.ev) })
+		if len(w.buffer[key]) == 0 {
+			delete(w.buffer, key)
+		}
+		w.mu.Unlock()
 	}
 	return nil
+}
+
+// retryKept applies the kept responses whose job is known by now: those whose first try failed
+// (the log could not be written) and those a failed register left.
+func (w *responsesWorker) retryKept(ctx context.Context) {
+	w.mu.Lock()
+	var keys []responseKey
+	for key := range w.buffer {
+		if _, ok := w.index[key]; ok {
+			keys = append(keys, key)
+		}
+	}
+	w.mu.Unlock()
+	for _, key := range keys {
+		w.mu.Lock()
+		id, ok := w.index[key]
+		w.mu.Unlock()
+		if !ok {
+			continue
+		}
+		if err := w.applyKept(ctx, key, id, time.Now()); err != nil && ctx.Err() == nil {
+			w.e.log.Warn("responses: apply kept responses; trying again later", "job", id, "err", err)
+		}
+	}
+}
+
+// sameLog tells whether two events are the same log of the same block.
+func sameLog(a, b gateway.Event) bool {
+	return a.BlockHash == b.BlockHash && a.TxHash == b.TxHash && a.LogIndex == b.LogIndex
 }
 
 // jobEnded drops the index entry of a job that reached a terminal status; its request id's
@@ -155,7 +194,6 @@ func (w *responsesWorker) handle(msg *message.Message) error {
 		if ev.Type == gateway.UserDecryptionResponseThresholdReached {
 			continue // the shares themselves complete the job
 		}
-		w.e.metrics.response(string(ev.Type))
 		key := keyOf(ev.Type.Kind(), ev.RequestID.String())
 		if _, gone := w.ended[key]; gone {
 			continue // its job has ended: a share past the threshold, or too late
@@ -176,25 +214,33 @@ func (w *responsesWorker) handle(msg *message.Message) error {
 	w.mu.Unlock()
 
 	ctx := msg.Context()
-	errs := make([]error, len(order))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 32)
-	for i, key := range order {
+	for _, key := range order {
 		g := groups[key]
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			for _, ev := range g.evs {
+			for j, ev := range g.evs {
 				if err := w.apply(ctx, g.id, ev, msg.UUID, since); err != nil {
-					errs[i] = err
+					// Kept, so that the cursor is held before them and retryKept tries
+					// again: acknowledging (or poisoning) the message must not lose them.
+					if ctx.Err() == nil {
+						w.e.log.Warn("responses: record a response; keeping it to try again", "job", g.id, "err", err)
+					}
+					w.mu.Lock()
+					for _, rest := range g.evs[j:] {
+						w.buffer[key] = append(w.buffer[key], bufferedResponse{ev: rest, msgID: msg.UUID, arrived: time.Now()})
+					}
+					w.mu.Unlock()
 					return
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	return nil
 }
 
 // metaDeliveredAt is when the listener had the response's batch (unix nanoseconds): the
@@ -246,6 +292,7 @@ func (w *responsesWorker) apply(ctx context.Context, id domain.JobID, ev gateway
 		return err
 	}
 	if ok {
+		e.metrics.response(string(ev.Type))
 		e.metrics.overhead(stepResponse, time.Since(since), 0)
 	}
 	if ok && out.State.Status.Terminal() {
@@ -348,6 +395,7 @@ func (w *responsesWorker) listen(ctx context.Context, from gateway.Cursor) error
 				return fmt.Errorf("publish the responses of blocks %d-%d: %w", b.From, b.To, err)
 			}
 		}
+		w.retryKept(ctx)
 		next := w.safeCursor(b.Cursor)
 		if next == saved || (len(b.Events) == 0 && time.Since(lastSave) < e.cfg.ResponsesCursorEvery) {
 			continue
@@ -378,8 +426,9 @@ func (w *responsesWorker) safeCursor(c gateway.Cursor) gateway.Cursor {
 	}
 	for key, bs := range w.buffer {
 		kept := bs[:0]
+		_, claimed := w.index[key]
 		for _, b := range bs {
-			if time.Since(b.arrived) > w.e.cfg.ResponseBufferTTL {
+			if !claimed && time.Since(b.arrived) > w.e.cfg.ResponseBufferTTL {
 				w.e.log.Info("responses: dropping a response no job claimed", "event", b.ev.String())
 				continue
 			}

@@ -2,39 +2,50 @@ package workers
 
 import (
 	"context"
-	"errors"
-	"fmt"
+	"sync"
 	"time"
-
-	"github.com/ethereum/go-ethereum/common"
 
 	"relayer/domain"
 	"relayer/eventstore"
-	"relayer/workers/gateway"
 )
 
 // timeoutsWorker ends the jobs whose stage deadline passed, from the timers projection:
-// readiness (queued), tx_in_flight and response (receipt_received). Each timeout is a command
-// like any other, appended with the expected version, so one that races a real completion
-// loses cleanly: the completion's event is there first and the timeout no longer applies.
+// readiness (queued) and response (receipt_received). Each timeout is a command like any other,
+// appended with the expected version, so one that races a real completion loses cleanly: the
+// completion's event is there first and the timeout no longer applies.
 //
-// A job in tx_in_flight is looked up on chain first: a receipt that did arrive is recorded
-// instead of the timeout.
+// A job past its tx_in_flight deadline is not failed while its transaction may still be mined
+// (a failed job's request answered later, and the client's new request, would make two gateway
+// requests): its recorded bytes are looked up and sent again, as recovery does, and the outcome
+// recorded (the receipt; a reset when another transaction took the nonce; a revert). While the
+// transaction stays pending this is tried again every TxInFlightRecheck.
 type timeoutsWorker struct {
 	e *Engine
-	// retryAt holds jobs whose timeout could not be recorded (the log or the chain failed),
-	// with when to try again.
+	// retryAt holds jobs to look at again later, with when.
 	retryAt map[domain.JobID]time.Time
+	// inFlight holds the tx_in_flight jobs whose bytes are being sent again now.
+	mu       sync.Mutex
+	inFlight map[domain.JobID]bool
 }
+
+// txInFlightRecheck is how long a job past its tx_in_flight deadline waits between two
+// re-sends of its transaction.
+const txInFlightRecheck = 30 * time.Second
 
 func (w *timeoutsWorker) run(ctx context.Context) error {
 	w.retryAt = map[domain.JobID]time.Time{}
+	w.inFlight = map[domain.JobID]bool{}
 	e := w.e
 	for {
 		now := e.now()
 		var last eventstore.Position
 		for _, t := range e.set.Due(now, 512) {
 			if at, ok := w.retryAt[t.JobID]; ok && now.Before(at) {
+				continue
+			}
+			if t.Status == domain.TxInFlight {
+				w.resend(ctx, t.JobID)
+				w.retryAt[t.JobID] = now.Add(txInFlightRecheck)
 				continue
 			}
 			pos, err := w.settle(ctx, t.JobID, t.Status)
@@ -54,6 +65,13 @@ func (w *timeoutsWorker) run(ctx context.Context) error {
 			wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 			_ = e.set.WaitFor(wctx, last)
 			cancel()
+		}
+		if len(w.retryAt) > 4096 {
+			for id, at := range w.retryAt {
+				if now.After(at.Add(time.Hour)) {
+					delete(w.retryAt, id)
+				}
+			}
 		}
 		wait := e.cfg.TimeoutsPoll
 		if t, ok := e.set.NextDeadline(); ok {
@@ -76,12 +94,6 @@ func (w *timeoutsWorker) settle(ctx context.Context, id domain.JobID, st domain.
 		cmd = domain.TimeOutReadiness{At: at}
 	case domain.ReceiptReceived:
 		cmd = domain.TimeOutResponse{At: at}
-	case domain.TxInFlight:
-		c, err := w.inFlight(ctx, id)
-		if err != nil || c == nil {
-			return 0, err
-		}
-		cmd = c
 	default:
 		return 0, nil
 	}
@@ -89,40 +101,35 @@ func (w *timeoutsWorker) settle(ctx context.Context, id domain.JobID, st domain.
 	if err != nil {
 		return 0, err
 	}
-	if rr, ok := cmd.(domain.RecordReceipt); ok && len(out.Events) > 0 {
-		if err := e.responses.register(ctx, out.State.Kind, rr.GatewayRequestID, id); err != nil {
-			e.log.Warn("timeouts: apply early responses", "job", id, "err", err)
-		}
-	}
 	return out.Position, nil
 }
 
-// inFlight decides a tx_in_flight job past its deadline from the chain: its receipt when mined,
-// a failure when mined and reverted, else tx_in_flight_timed_out. Nil when the job moved on.
-func (w *timeoutsWorker) inFlight(ctx context.Context, id domain.JobID) (domain.Command, error) {
+// resend sends the recorded transaction of job id, past its tx_in_flight deadline, again in the
+// background (the same bytes: never a second transaction), unless that is under way already.
+func (w *timeoutsWorker) resend(ctx context.Context, id domain.JobID) {
+	w.mu.Lock()
+	if w.inFlight[id] {
+		w.mu.Unlock()
+		return
+	}
+	w.inFlight[id] = true
+	w.mu.Unlock()
 	e := w.e
-	s, err := e.exec.Load(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if s.Status != domain.TxInFlight {
-		return nil, nil
-	}
-	at := domain.At{At: e.now()}
-	rec, err := e.gw.ReceiptByHash(ctx, common.HexToHash(s.TxHash))
-	switch {
-	case err == nil:
-		return domain.RecordReceipt{At: at, TxHash: rec.TxHash.Hex(), BlockNumber: rec.BlockNumber, GatewayRequestID: rec.RequestID.String()}, nil
-	case errors.Is(err, gateway.ErrPaused):
-		return domain.FailTransaction{At: at, Label: domain.LabelProtocolPaused, Message: err.Error()}, nil
-	case errors.Is(err, gateway.ErrReverted):
-		return domain.FailTransaction{At: at, Label: domain.LabelTransactionReverted, Message: err.Error()}, nil
-	case errors.Is(err, gateway.ErrTxPending), errors.Is(err, gateway.ErrTxNotFound):
-		if _, derr := decodeRawTx(s.RawTx); derr != nil {
-			return nil, derr
+	e.tx.wg.Add(1)
+	go func() {
+		defer e.tx.wg.Done()
+		defer func() {
+			w.mu.Lock()
+			delete(w.inFlight, id)
+			w.mu.Unlock()
+		}()
+		s, err := e.exec.Load(ctx, id)
+		if err != nil || s.Status != domain.TxInFlight {
+			return
 		}
-		return domain.FailTransaction{At: at, Label: domain.LabelTxInFlightTimedOut,
-			Message: fmt.Sprintf("transaction %s (nonce %d) not mined within the tx_in_flight timeout: %v", s.TxHash, s.Nonce, err)}, nil
-	}
-	return nil, err
+		e.log.Warn("timeouts: a transaction is past its tx_in_flight deadline; sending the recorded bytes again", "job", id, "tx", s.TxHash, "nonce", s.Nonce)
+		if err := e.tx.resume(ctx, s.Kind, id, s); err != nil {
+			e.log.Error("timeouts: the recorded transaction cannot be decoded", "job", id, "err", err)
+		}
+	}()
 }

@@ -24,14 +24,20 @@ import (
 type txWorker struct {
 	e     *Engine
 	kinds [3]*txQueue
-	wg    sync.WaitGroup
+	// wg counts the sends in progress (starts, recovery's and the timeouts worker's
+	// re-broadcasts); Engine.Run waits for it after every part has stopped.
+	wg sync.WaitGroup
 }
 
 type txQueue struct {
 	mu    sync.Mutex
 	items []txItem
 	head  int
-	known map[domain.JobID]bool
+	// known holds the jobs queued or being started, each with the token of its entry: a job
+	// sent back to the queue while its start is still winding down gets a new token, so the
+	// old start's done does not forget it.
+	known map[domain.JobID]uint64
+	token uint64
 	wake  chan struct{}
 	rate  rateWindow
 }
@@ -40,12 +46,13 @@ type txItem struct {
 	id      domain.JobID
 	enabled time.Time
 	cause   string // the enabling event's global position, or "recovery"
+	token   uint64
 }
 
 func newTxWorker(e *Engine) *txWorker {
 	w := &txWorker{e: e}
 	for i := range w.kinds {
-		w.kinds[i] = &txQueue{known: map[domain.JobID]bool{}, wake: make(chan struct{}, 1)}
+		w.kinds[i] = &txQueue{known: map[domain.JobID]uint64{}, wake: make(chan struct{}, 1)}
 	}
 	return w
 }
@@ -54,11 +61,19 @@ func (w *txWorker) queue(k domain.Kind) *txQueue { return w.kinds[k.Ordinal()] }
 
 // enqueue adds a job in processing at the back of its kind's queue, once.
 func (w *txWorker) enqueue(k domain.Kind, id domain.JobID, enabled time.Time, cause string) {
+	w.add(k, txItem{id: id, enabled: enabled, cause: cause}, false)
+}
+
+// add queues it; again queues it even when the job is known (its start is winding down and it
+// must be started once more).
+func (w *txWorker) add(k domain.Kind, it txItem, again bool) {
 	q := w.queue(k)
 	q.mu.Lock()
-	if !q.known[id] {
-		q.known[id] = true
-		q.items = append(q.items, txItem{id, enabled, cause})
+	if _, known := q.known[it.id]; !known || again {
+		q.token++
+		it.token = q.token
+		q.known[it.id] = it.token
+		q.items = append(q.items, it)
 	}
 	q.mu.Unlock()
 	select {
@@ -83,9 +98,12 @@ func (q *txQueue) pop() (txItem, bool) {
 	return it, true
 }
 
-func (q *txQueue) done(id domain.JobID) {
+// done forgets it, unless the job was queued again meanwhile.
+func (q *txQueue) done(it txItem) {
 	q.mu.Lock()
-	delete(q.known, id)
+	if q.known[it.id] == it.token {
+		delete(q.known, it.id)
+	}
 	q.mu.Unlock()
 }
 
@@ -109,31 +127,30 @@ func (w *txWorker) tps(k domain.Kind) float64 {
 
 // run starts kind k's jobs at its rate until ctx ends, then waits for the sends in progress.
 func (w *txWorker) run(ctx context.Context, k domain.Kind) error {
-	defer w.wg.Wait()
 	q := w.queue(k)
-	for {
+	for ctx.Err() == nil {
 		it, ok := q.pop()
 		if !ok {
 			select {
 			case <-ctx.Done():
-				return nil
 			case <-q.wake:
-				continue
 			}
+			continue
 		}
 		limited := time.Now()
 		at, ok := q.rate.take(ctx, w.tps(k))
-		if !ok {
+		if !ok || ctx.Err() != nil {
 			return nil
 		}
 		wait := at.Sub(limited)
 		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
-			defer q.done(it.id)
+			defer q.done(it)
 			w.start(ctx, k, it, at, wait)
 		}()
 	}
+	return nil
 }
 
 // start prepares, records and broadcasts job it's transaction. at is the start the rate
@@ -216,14 +233,21 @@ func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID
 		switch {
 		case errors.Is(err, gateway.ErrNonceTooLow):
 			// Another transaction took the nonce and ours is not mined: it never will be.
-			w.retry(ctx, id, cause, s, domain.ResetTransaction{At: domain.At{At: e.now()}, Reason: fmt.Sprintf("nonce %d taken by another transaction; %s can never be mined", p.Nonce, p.Hash.Hex())})
+			if w.retry(ctx, id, cause, s, domain.ResetTransaction{At: domain.At{At: e.now()}, Reason: fmt.Sprintf("nonce %d taken by another transaction; %s can never be mined", p.Nonce, p.Hash.Hex())}) {
+				// Queued again here: the dispatched TransactionReset may find the job still
+				// known while this start winds down.
+				w.add(k, txItem{id: id, enabled: time.Now(), cause: cause}, true)
+			}
 			return
-		case errors.Is(err, gateway.ErrPaused), errors.Is(err, gateway.ErrReverted):
+		case errors.Is(err, gateway.ErrPaused), errors.Is(err, gateway.ErrReverted), errors.Is(err, gateway.ErrNoRequestID):
+			// Mined: the nonce is used, nothing can be sent again for this record.
 			w.fail(ctx, id, cause, s, err, attempt)
 			return
-		case refused(err) && attempt >= e.cfg.TxAttempts:
+		case refused(err) && attempt >= e.cfg.TxAttempts && !signedAt.IsZero():
 			// The node never took these bytes: give the nonce back, so it is reused or
-			// filled and the recorded transaction can never be mined later.
+			// filled and the recorded transaction can never be mined later. (Bytes re-sent by
+			// recovery or at the deadline hold a nonce this process cannot give back: they
+			// stay in tx_in_flight for the timeouts worker to try again.)
 			e.gw.Release(p)
 			w.fail(ctx, id, cause, s, err, attempt)
 			return
@@ -302,8 +326,7 @@ func (w *txWorker) retry(ctx context.Context, id domain.JobID, cause string, s d
 
 func (w *txWorker) requeueLater(ctx context.Context, k domain.Kind, it txItem) {
 	if sleepCtx(ctx, w.e.cfg.TxRetryDelay) {
-		w.queue(k).done(it.id)
-		w.enqueue(k, it.id, time.Time{}, it.cause)
+		w.add(k, txItem{id: it.id, cause: it.cause}, true)
 	}
 }
 

@@ -110,9 +110,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// The workers run until the server is down and the requests in flight are answered.
 	wctx, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
 	workErr := make(chan error, 1)
-	rel, err := startRelayer(wctx, settings, store, set, log, workErr)
+	rel, err := startRelayer(ctx, wctx, settings, store, set, log, workErr)
 	if err != nil {
 		stopWorkers()
+		if rel != nil { // interrupted while the workers started
+			<-workErr
+			rel.chain.Close()
+		}
 		if ctx.Err() != nil {
 			return nil
 		}

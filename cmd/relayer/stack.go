@@ -70,9 +70,11 @@ type relayer struct {
 }
 
 // startRelayer builds the API and the workers on a caught-up store and projections and starts
-// the workers; their failure is sent on errs. The caller serves srv and closes chain.
-func startRelayer(ctx context.Context, s serveSettings, store eventstore.Store, set *projections.Set, log *slog.Logger, errs chan<- error) (*relayer, error) {
-	chain, err := startChain(ctx, s, log)
+// the workers under ctx (which outlives the server); their failure is sent on errs. It returns
+// early when interrupt ends (a signal while the chain is unreachable at start, say): the
+// caller then cancels ctx. The caller serves srv and closes chain.
+func startRelayer(interrupt, ctx context.Context, s serveSettings, store eventstore.Store, set *projections.Set, log *slog.Logger, errs chan<- error) (*relayer, error) {
+	chain, err := startChain(interrupt, s, log)
 	if err != nil {
 		return nil, err
 	}
@@ -104,6 +106,9 @@ func startRelayer(ctx context.Context, s serveSettings, store eventstore.Store, 
 			err = ctx.Err()
 		}
 		return nil, fmt.Errorf("workers: %w", err)
+	case <-interrupt.Done():
+		go func() { errs <- <-done }() // the caller cancels ctx; the engine then returns
+		return &relayer{srv: srv, engine: engine, chain: chain}, interrupt.Err()
 	}
 	go func() {
 		err := <-done
