@@ -198,6 +198,7 @@ func (e *Engine) Run(ctx context.Context) error {
 		spawn("tx "+k.String(), func(ctx context.Context) error { return e.tx.run(ctx, k) })
 	}
 	spawn("timeouts", e.timeouts.run)
+	spawn("sweep", e.sweep)
 	spawn("dispatcher", e.dispatcher.Run)
 	close(e.ready)
 	e.log.Info("workers running")

@@ -109,3 +109,27 @@ func (e *Engine) recover(ctx context.Context) error {
 		"tx_in_flight", n["tx_in_flight"], "receipt_received", n["receipt_received"])
 	return ctx.Err()
 }
+
+// sweepInterval is how often the engine re-dispatches, from the projections, the queued and
+// processing jobs no worker holds: a job whose message was poisoned (the log unreadable for
+// longer than the retries) is taken up again without a restart.
+const sweepInterval = 30 * time.Second
+
+// sweep re-dispatches the jobs waiting in the readiness and TX queues that no worker knows of,
+// every sweepInterval, until ctx ends. Jobs a worker holds are skipped (enqueue is idempotent),
+// and a job that moved on meanwhile is dropped when its worker reads it.
+func (e *Engine) sweep(ctx context.Context) error {
+	for sleepCtx(ctx, sweepInterval) {
+		for _, q := range []projections.Queue{projections.ReadinessInProgress, projections.ReadinessQueue} {
+			for _, id := range e.set.QueueMembers(q) {
+				e.readiness.enqueue(id, time.Time{}, "sweep")
+			}
+		}
+		for _, id := range e.set.QueueMembers(projections.TxQueue) {
+			if j, ok := e.set.Job(id); ok {
+				e.tx.enqueue(j.Kind, id, time.Time{}, "sweep")
+			}
+		}
+	}
+	return nil
+}
