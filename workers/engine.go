@@ -67,8 +67,17 @@ type Engine struct {
 	responses *responsesWorker
 	timeouts  *timeoutsWorker
 
+	// passed hands a job the readiness worker passed to the tx worker (passedJob by job id).
+	passed sync.Map
+
 	ready   chan struct{}
 	runOnce sync.Once
+}
+
+// passedJob is a job the readiness worker passed: its state and when the append returned.
+type passedJob struct {
+	state domain.State
+	at    time.Time
 }
 
 // New builds the engine. Nothing runs before Run.
@@ -221,17 +230,28 @@ func (e *Engine) addHandlers() {
 		if a.Kind.NeedsReadiness() {
 			e.readiness.enqueue(a.JobID, recordedAt(msg), msg.Metadata.Get(MetaCausationID))
 		} else {
-			e.tx.enqueue(a.Kind, a.JobID, recordedAt(msg), msg.Metadata.Get(MetaCausationID))
+			e.tx.add(a.Kind, txItem{id: a.JobID, enabled: recordedAt(msg), cause: msg.Metadata.Get(MetaCausationID),
+				state: domain.Evolve(domain.State{}, a)}, false)
 		}
 		return nil
 	})
 	toTx := func(ctx context.Context, msg *message.Message, ev domain.Event) error {
 		id := ev.Header().JobID
-		k, err := e.kindOf(ctx, id)
-		if err != nil {
-			return err
+		it := txItem{id: id, enabled: recordedAt(msg), cause: msg.Metadata.Get(MetaCausationID)}
+		if h, ok := e.passed.LoadAndDelete(id); ok {
+			// Passed by this process's readiness worker: its state and the time its append
+			// returned (the event's commit, where RecordedAt is stamped before it).
+			p := h.(passedJob)
+			it.state, it.enabled = p.state, p.at
 		}
-		e.tx.enqueue(k, id, recordedAt(msg), msg.Metadata.Get(MetaCausationID))
+		k := it.state.Kind
+		if k.IsZero() {
+			var err error
+			if k, err = e.kindOf(ctx, id); err != nil {
+				return err
+			}
+		}
+		e.tx.add(k, it, false)
 		return nil
 	}
 	e.router.AddHandler("tx.readiness-passed", EventTopic("ReadinessPassed"), toTx)
@@ -242,7 +262,7 @@ func (e *Engine) addHandlers() {
 		if err != nil {
 			return err
 		}
-		return e.responses.register(ctx, k, r.GatewayRequestID, r.JobID)
+		return e.responses.register(ctx, k, r.GatewayRequestID, r.JobID, domain.State{})
 	})
 	e.router.AddConsumerHandler("responses.gateway", TopicGatewayResponses, e.transport.Subscriber, e.responses.handle)
 	e.router.AddHandler("responses.ended", TopicTransitions, func(ctx context.Context, msg *message.Message, ev domain.Event) error {

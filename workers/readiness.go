@@ -260,8 +260,11 @@ func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.S
 // this call recorded it.
 func (w *readinessWorker) finish(ctx context.Context, id domain.JobID, s domain.State, cmd domain.Command, cause string) bool {
 	for {
-		_, ok, err := w.e.executeOn(ctx, id, s, cmd, cause)
+		out, ok, err := w.e.executeOn(ctx, id, s, cmd, cause)
 		if err == nil {
+			if ok && out.State.Status == domain.Processing {
+				w.e.passed.Store(id, passedJob{state: out.State, at: time.Now()})
+			}
 			return ok
 		}
 		s = domain.State{} // read it again

@@ -46,7 +46,7 @@ func (e *Engine) recover(ctx context.Context) error {
 		n["processing"]++
 	}
 	for _, j := range set.InStatus(domain.ReceiptReceived) {
-		if err := e.responses.register(ctx, j.Kind, j.GatewayRequestID, j.ID); err != nil {
+		if err := e.responses.register(ctx, j.Kind, j.GatewayRequestID, j.ID, domain.State{}); err != nil {
 			return err
 		}
 		n["receipt_received"]++
@@ -120,6 +120,13 @@ const sweepInterval = 30 * time.Second
 // and a job that moved on meanwhile is dropped when its worker reads it.
 func (e *Engine) sweep(ctx context.Context) error {
 	for sleepCtx(ctx, sweepInterval) {
+		// A hand-over whose ReadinessPassed was dispatched before it was stored is never taken.
+		e.passed.Range(func(id, v any) bool {
+			if time.Since(v.(passedJob).at) > sweepInterval {
+				e.passed.Delete(id)
+			}
+			return true
+		})
 		for _, q := range []projections.Queue{projections.ReadinessInProgress, projections.ReadinessQueue} {
 			for _, id := range e.set.QueueMembers(q) {
 				e.readiness.enqueue(id, time.Time{}, "sweep")

@@ -46,6 +46,9 @@ type responsesWorker struct {
 	mu    sync.Mutex
 	index map[responseKey]domain.JobID
 	byJob map[domain.JobID]responseKey
+	// states caches the indexed jobs' last known state, which saves a read of the stream per
+	// response (a stale one only costs a failed append and the read).
+	states map[domain.JobID]domain.State
 	// ended holds the request ids of jobs that ended, with when: their late responses (a share
 	// past the threshold, an answer after a timeout) are dropped, not kept. Entries expire
 	// after ResponseBufferTTL.
@@ -68,7 +71,7 @@ type bufferedResponse struct {
 
 func newResponsesWorker(e *Engine) *responsesWorker {
 	return &responsesWorker{
-		e: e, index: map[responseKey]domain.JobID{}, byJob: map[domain.JobID]responseKey{},
+		e: e, index: map[responseKey]domain.JobID{}, byJob: map[domain.JobID]responseKey{}, states: map[domain.JobID]domain.State{},
 		ended: map[responseKey]time.Time{}, buffer: map[responseKey][]bufferedResponse{},
 		cursorVersion: eventstore.NoStream,
 	}
@@ -78,7 +81,8 @@ func keyOf(k domain.Kind, requestID string) responseKey { return responseKey{k.O
 
 // register tells which job gateway request requestID of kind k belongs to, and applies the
 // responses that came before.
-func (w *responsesWorker) register(ctx context.Context, k domain.Kind, requestID string, id domain.JobID) error {
+// s, when not zero, is the job's state after its receipt.
+func (w *responsesWorker) register(ctx context.Context, k domain.Kind, requestID string, id domain.JobID, s domain.State) error {
 	key := keyOf(k, requestID)
 	if j, ok := w.e.set.Job(id); ok && j.Status.Terminal() {
 		w.mu.Lock()
@@ -90,6 +94,9 @@ func (w *responsesWorker) register(ctx context.Context, k domain.Kind, requestID
 	w.mu.Lock()
 	w.index[key] = id
 	w.byJob[id] = key
+	if s.Status == domain.ReceiptReceived {
+		w.states[id] = s
+	}
 	w.mu.Unlock()
 	return w.applyKept(ctx, key, id, time.Now()) // the receipt, which enables them, is recorded
 }
@@ -150,6 +157,7 @@ func (w *responsesWorker) jobEnded(id domain.JobID) {
 	if key, ok := w.byJob[id]; ok {
 		delete(w.index, key)
 		delete(w.byJob, id)
+		delete(w.states, id)
 		delete(w.buffer, key)
 		w.ended[key] = time.Now()
 	}
@@ -287,9 +295,19 @@ func (w *responsesWorker) apply(ctx context.Context, id domain.JobID, ev gateway
 	default:
 		return nil
 	}
-	out, ok, err := e.execute(ctx, id, cmd, cause)
+	w.mu.Lock()
+	cached := w.states[id]
+	w.mu.Unlock()
+	out, ok, err := e.executeOn(ctx, id, cached, cmd, cause)
 	if err != nil {
 		return err
+	}
+	if !out.State.Status.IsZero() && !out.State.Status.Terminal() {
+		w.mu.Lock()
+		if _, indexed := w.byJob[id]; indexed {
+			w.states[id] = out.State
+		}
+		w.mu.Unlock()
 	}
 	if ok {
 		e.metrics.response(string(ev.Type))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"relayer/domain"
+	"relayer/projections"
 	"relayer/workers/gateway"
 )
 
@@ -47,6 +48,9 @@ type txItem struct {
 	enabled time.Time
 	cause   string // the enabling event's global position, or "recovery"
 	token   uint64
+	// state is the job as the enabling event left it, when the enqueuer had it (it saves a
+	// read of the stream; a stale one only costs a failed append and a read).
+	state domain.State
 }
 
 func newTxWorker(e *Engine) *txWorker {
@@ -158,15 +162,19 @@ func (w *txWorker) run(ctx context.Context, k domain.Kind) error {
 // is the rate the window kept.
 func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.Time, limited time.Duration) {
 	e := w.e
-	s, err := e.exec.Load(ctx, it.id)
-	if err != nil {
-		e.log.Warn("tx: load job; trying again later", "job", it.id, "err", err)
-		go w.requeueLater(ctx, k, it)
-		return
-	}
+	s := it.state
 	if s.Status != domain.Processing {
-		return
+		var err error
+		if s, err = e.exec.Load(ctx, it.id); err != nil {
+			e.log.Warn("tx: load job; trying again later", "job", it.id, "err", err)
+			go w.requeueLater(ctx, k, it)
+			return
+		}
+		if s.Status != domain.Processing {
+			return
+		}
 	}
+	var err error
 	var p *gateway.Prepared
 	var chain, waited time.Duration
 	delay := e.cfg.TxRetryDelay
@@ -280,13 +288,13 @@ func refused(err error) bool {
 func (w *txWorker) recordReceipt(ctx context.Context, k domain.Kind, id domain.JobID, rec *gateway.Receipt, cause string, s domain.State, signedAt time.Time, excluded time.Duration) bool {
 	e := w.e
 	reqID := rec.RequestID.String()
-	ok := w.retry(ctx, id, cause, s, domain.RecordReceipt{At: domain.At{At: e.now()}, TxHash: rec.TxHash.Hex(), BlockNumber: rec.BlockNumber, GatewayRequestID: reqID})
+	out, ok := w.record(ctx, id, cause, s, domain.RecordReceipt{At: domain.At{At: e.now()}, TxHash: rec.TxHash.Hex(), BlockNumber: rec.BlockNumber, GatewayRequestID: reqID})
 	if ok && !signedAt.IsZero() {
 		// Measured before the early responses are applied: those are the response step's.
 		e.metrics.overhead(stepTxReceipt, time.Since(signedAt), excluded)
 	}
 	if ok {
-		if err := e.responses.register(ctx, k, reqID, id); err != nil {
+		if err := e.responses.register(ctx, k, reqID, id, out.State); err != nil {
 			e.log.Warn("tx: apply early responses", "job", id, "err", err)
 		}
 	}
@@ -311,15 +319,21 @@ func (w *txWorker) fail(ctx context.Context, id domain.JobID, cause string, s do
 
 // retry records cmd until it is recorded, no longer applies, or ctx ends; true when recorded.
 func (w *txWorker) retry(ctx context.Context, id domain.JobID, cause string, s domain.State, cmd domain.Command) bool {
+	_, ok := w.record(ctx, id, cause, s, cmd)
+	return ok
+}
+
+// record is retry returning the outcome too.
+func (w *txWorker) record(ctx context.Context, id domain.JobID, cause string, s domain.State, cmd domain.Command) (projections.Outcome, bool) {
 	for {
-		_, ok, err := w.e.executeOn(ctx, id, s, cmd, cause)
+		out, ok, err := w.e.executeOn(ctx, id, s, cmd, cause)
 		if err == nil {
-			return ok
+			return out, ok
 		}
 		s = domain.State{} // read it again
 		w.e.log.Warn("tx: record the outcome; trying again", "job", id, "command", cmd.CommandName(), "err", err)
 		if !sleepCtx(ctx, w.e.cfg.TxRetryDelay) {
-			return false
+			return projections.Outcome{}, false
 		}
 	}
 }
