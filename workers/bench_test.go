@@ -3,12 +3,9 @@ package workers
 import (
 	"context"
 	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
 	"iter"
-	"log/slog"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -22,10 +19,8 @@ import (
 	"relayer/domain"
 	"relayer/domain/retryafter"
 	"relayer/eventstore"
-	"relayer/eventstore/sqlite"
 	"relayer/projections"
 	"relayer/workers/devchain"
-	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
 )
 
@@ -282,7 +277,7 @@ func e2ePercentile(ds []time.Duration, p int) time.Duration {
 	return s[min(len(s)-1, len(s)*p/100)]
 }
 
-// e2eEnv is startEngine's relayer for a benchmark: the same parts, taking testing.TB.
+// e2eEnv is startEngine's relayer with the engine's store calls timed.
 type e2eEnv struct {
 	store *e2eTimedStore
 	set   *projections.Set
@@ -292,65 +287,16 @@ type e2eEnv struct {
 
 func startE2E(tb testing.TB, chainCfg devchain.Config) *e2eEnv {
 	tb.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	logger := slog.New(slog.NewTextHandler(e2eLogWriter{tb}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-
-	raw, err := sqlite.Open(filepath.Join(tb.TempDir(), "events.db"), sqlite.Config{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = raw.Close() })
-	store := &e2eTimedStore{Store: raw}
-	sctx, scancel := context.WithTimeout(ctx, time.Minute)
-	chain, err := devchain.Start(sctx, chainCfg, nil)
-	scancel()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = chain.Close() })
-	a := chain.Addresses()
-	gw, err := gateway.New(ctx, chain.Client(), gateway.Config{
-		ChainID:      chain.ChainID().Uint64(),
-		Contracts:    gateway.Contracts{Decryption: a.Decryption, InputVerification: a.InputVerification, ACL: a.ACL},
-		PollInterval: 100 * time.Millisecond, ReceiptPollMin: 10 * time.Millisecond, GapFillDelay: 300 * time.Millisecond,
-	}, logger, gateway.WithSigner(gateway.NewSigner(chain.RelayerKey())))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	set, err := projections.New(projections.Config{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	runErr := make(chan error, 2)
-	go func() { runErr <- set.Run(ctx, store) }()
-
 	tuning := retryafter.DefaultConfig()
 	tuning.ReadinessMaxConcurrency = e2eC
 	tuning.InputProofTPS, tuning.UserDecryptTPS, tuning.PublicDecryptTPS = e2eD, e2eD, e2eD
-	eng, err := New(Config{UserDecryptThreshold: chain.Threshold(), ReadinessPollInterval: 100 * time.Millisecond, TimeoutsPoll: 100 * time.Millisecond},
-		Deps{Store: store, Projections: set, Gateway: gw, Tuning: func() retryafter.Config { return tuning }, Logger: logger})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	go func() { runErr <- eng.Run(ctx) }()
-	tb.Cleanup(func() {
-		cancel()
-		for range 2 {
-			if err := <-runErr; err != nil && !errors.Is(err, context.Canceled) {
-				tb.Errorf("run: %v", err)
-			}
-		}
-		gw.Close()
-	})
-	select {
-	case <-eng.Ready():
-	case err := <-runErr:
-		tb.Fatalf("engine stopped at start: %v", err)
-	case <-time.After(30 * time.Second):
-		tb.Fatal("engine not ready after 30s")
-	}
-	// Acceptances go to the store directly: the timed store times the engine's calls only.
-	return &e2eEnv{store: store, set: set, exec: &projections.Executor{Store: raw, Codec: projections.NewCodec()}, eng: eng}
+	var timed *e2eTimedStore
+	env := startEngine(tb, engineOpts{chainCfg: chainCfg, tuning: tuning, wrap: func(s eventstore.Store) eventstore.Store {
+		timed = &e2eTimedStore{Store: s}
+		return timed
+	}})
+	// Acceptances go to the store directly (env.exec): the timed store times the engine's calls only.
+	return &e2eEnv{store: timed, set: env.set, exec: env.exec, eng: env.eng}
 }
 
 // e2eTimedStore times the engine's appends and stream reads (a read from the call to the end of
@@ -396,10 +342,6 @@ func (s *e2eTimedStore) calls() (appends, reads []time.Duration) {
 	s.appends, s.reads = nil, nil
 	return appends, reads
 }
-
-type e2eLogWriter struct{ tb testing.TB }
-
-func (w e2eLogWriter) Write(p []byte) (int, error) { w.tb.Log(string(p)); return len(p), nil }
 
 // accept accepts req as the API does.
 func (env *e2eEnv) accept(req domain.Request) (domain.JobID, error) {

@@ -27,7 +27,7 @@ import (
 // engineEnv is a whole relayer without its HTTP API: the development chain, a SQLite log,
 // projections following it and the engine. Jobs are accepted with the Executor, as the API does.
 type engineEnv struct {
-	t     *testing.T
+	t     testing.TB
 	chain *devchain.Chain
 	store eventstore.Store
 	set   *projections.Set
@@ -41,18 +41,24 @@ type engineOpts struct {
 	tuning retryafter.Config
 	cfg    Config
 	chain  *devchain.Chain
+	// chainCfg configures the chain started when chain is nil (answers after 5-40ms by default).
+	chainCfg devchain.Config
 	// wrap, when set, wraps the store the engine writes to (the projections read the real one).
 	wrap func(eventstore.Store) eventstore.Store
 }
 
-func startEngine(t *testing.T, o engineOpts) *engineEnv {
+func startEngine(t testing.TB, o engineOpts) *engineEnv {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	env := &engineEnv{t: t, store: openStore(t)}
 	chain := o.chain
 	if chain == nil {
 		sctx, scancel := context.WithTimeout(ctx, time.Minute)
-		c, err := devchain.Start(sctx, devchain.Config{ResponseDelayMin: 5 * time.Millisecond, ResponseDelayMax: 40 * time.Millisecond}, nil)
+		ccfg := o.chainCfg
+		if ccfg == (devchain.Config{}) {
+			ccfg = devchain.Config{ResponseDelayMin: 5 * time.Millisecond, ResponseDelayMax: 40 * time.Millisecond}
+		}
+		c, err := devchain.Start(sctx, ccfg, nil)
 		scancel()
 		if err != nil {
 			t.Fatal(err)

@@ -20,15 +20,15 @@ import (
 
 const waitLimit = 10 * time.Second
 
-func testLogger(t *testing.T) *slog.Logger {
+func testLogger(t testing.TB) *slog.Logger {
 	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
 
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
 
-func openStore(t *testing.T) eventstore.Store {
+func openStore(t testing.TB) eventstore.Store {
 	t.Helper()
 	s, err := sqlite.Open(filepath.Join(t.TempDir(), "events.db"), sqlite.Config{})
 	if err != nil {
@@ -115,7 +115,7 @@ func (c *collector) waitFor(t *testing.T, n int) []*message.Message {
 	return c.snapshot()
 }
 
-func eventually(t *testing.T, cond func() bool, what string) {
+func eventually(t testing.TB, cond func() bool, what string) {
 	t.Helper()
 	deadline := time.Now().Add(waitLimit)
 	for !cond() {

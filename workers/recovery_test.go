@@ -60,7 +60,7 @@ func (r *crashRig) start(o engineOpts) (stop func()) {
 
 // startTestChain starts a development chain whose simulated KMS nodes and coprocessors answer
 // quickly unless cfg says otherwise.
-func startTestChain(t *testing.T, cfg devchain.Config) *devchain.Chain {
+func startTestChain(t testing.TB, cfg devchain.Config) *devchain.Chain {
 	t.Helper()
 	if cfg.ResponseDelayMin == 0 && cfg.ResponseDelayMax == 0 {
 		cfg.ResponseDelayMin, cfg.ResponseDelayMax = 5*time.Millisecond, 40*time.Millisecond
@@ -77,7 +77,7 @@ func startTestChain(t *testing.T, cfg devchain.Config) *devchain.Chain {
 
 // newTestAdapter is a gateway adapter on chain with the relayer's key, configured as the
 // engine's in startEngine. The caller closes it.
-func newTestAdapter(t *testing.T, chain *devchain.Chain) *gateway.Adapter {
+func newTestAdapter(t testing.TB, chain *devchain.Chain) *gateway.Adapter {
 	t.Helper()
 	a := chain.Addresses()
 	gw, err := gateway.New(context.Background(), chain.Client(), gateway.Config{
@@ -95,7 +95,7 @@ func newTestAdapter(t *testing.T, chain *devchain.Chain) *gateway.Adapter {
 // and that outlive them; the engine starts once the projections hold the whole log (recovery
 // reads them). It is startEngine without the store and the chain, with the same defaults.
 // stop cancels both and waits for them; it runs at the end of the test too.
-func startEngineOn(t *testing.T, store eventstore.Store, chain *devchain.Chain, o engineOpts) (*projections.Set, *Engine, func()) {
+func startEngineOn(t testing.TB, store eventstore.Store, chain *devchain.Chain, o engineOpts) (*projections.Set, *Engine, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	gw := newTestAdapter(t, chain)
@@ -248,7 +248,7 @@ func requestsOnChain(t *testing.T, chain *devchain.Chain, req domain.Request) []
 }
 
 // responsesOnChain counts the response events of type topic for gateway request requestID.
-func responsesOnChain(t *testing.T, chain *devchain.Chain, topic common.Hash, requestID *big.Int) int {
+func responsesOnChain(t testing.TB, chain *devchain.Chain, topic common.Hash, requestID *big.Int) int {
 	t.Helper()
 	a := chain.Addresses()
 	logs, err := chain.Client().FilterLogs(context.Background(), ethereum.FilterQuery{
