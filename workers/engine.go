@@ -311,6 +311,23 @@ func (e *Engine) executeOn(ctx context.Context, id domain.JobID, s domain.State,
 	return out, true, nil
 }
 
+// record executes cmd until it is recorded, no longer applies, or ctx ends (then false), pausing
+// pause between tries: an outcome a worker has decided must not be lost to a passing failure of
+// the log. The first try decides on s.
+func (e *Engine) record(ctx context.Context, id domain.JobID, s domain.State, cmd domain.Command, cause string, pause time.Duration) (projections.Outcome, bool) {
+	for {
+		out, ok, err := e.executeOn(ctx, id, s, cmd, cause)
+		if err == nil {
+			return out, ok
+		}
+		s = domain.State{} // read it again
+		e.log.Warn("record an outcome; trying again", "job", id, "command", cmd.CommandName(), "err", err)
+		if !sleepCtx(ctx, pause) {
+			return projections.Outcome{}, false
+		}
+	}
+}
+
 // isRuleViolation tells a command the job's state refused from a failure to read or write.
 func isRuleViolation(err error) bool {
 	var te *domain.TransitionError

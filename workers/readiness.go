@@ -259,20 +259,11 @@ func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.S
 // outcome is tried until it is recorded or no longer applies (or ctx ends). It reports whether
 // this call recorded it.
 func (w *readinessWorker) finish(ctx context.Context, id domain.JobID, s domain.State, cmd domain.Command, cause string) bool {
-	for {
-		out, ok, err := w.e.executeOn(ctx, id, s, cmd, cause)
-		if err == nil {
-			if ok && out.State.Status == domain.Processing {
-				w.e.passed.Store(id, passedJob{state: out.State, at: time.Now()})
-			}
-			return ok
-		}
-		s = domain.State{} // read it again
-		w.e.log.Warn("readiness: record the outcome; trying again", "job", id, "command", cmd.CommandName(), "err", err)
-		if !sleepCtx(ctx, w.e.cfg.ReadinessPollInterval) {
-			return false
-		}
+	out, ok := w.e.record(ctx, id, s, cmd, cause, w.e.cfg.ReadinessPollInterval)
+	if ok && out.State.Status == domain.Processing {
+		w.e.passed.Store(id, passedJob{state: out.State, at: time.Now()})
 	}
+	return ok
 }
 
 // requeueLater puts a job whose start could not be recorded (the log unreadable) back at the

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"relayer/domain"
-	"relayer/projections"
 	"relayer/workers/gateway"
 )
 
@@ -288,7 +287,8 @@ func refused(err error) bool {
 func (w *txWorker) recordReceipt(ctx context.Context, k domain.Kind, id domain.JobID, rec *gateway.Receipt, cause string, s domain.State, signedAt time.Time, excluded time.Duration) bool {
 	e := w.e
 	reqID := rec.RequestID.String()
-	out, ok := w.record(ctx, id, cause, s, domain.RecordReceipt{At: domain.At{At: e.now()}, TxHash: rec.TxHash.Hex(), BlockNumber: rec.BlockNumber, GatewayRequestID: reqID})
+	out, ok := e.record(ctx, id, s, domain.RecordReceipt{At: domain.At{At: e.now()}, TxHash: rec.TxHash.Hex(), BlockNumber: rec.BlockNumber, GatewayRequestID: reqID},
+		cause, e.cfg.TxRetryDelay)
 	if ok && !signedAt.IsZero() {
 		// Measured before the early responses are applied: those are the response step's.
 		e.metrics.overhead(stepTxReceipt, time.Since(signedAt), excluded)
@@ -319,23 +319,8 @@ func (w *txWorker) fail(ctx context.Context, id domain.JobID, cause string, s do
 
 // retry records cmd until it is recorded, no longer applies, or ctx ends; true when recorded.
 func (w *txWorker) retry(ctx context.Context, id domain.JobID, cause string, s domain.State, cmd domain.Command) bool {
-	_, ok := w.record(ctx, id, cause, s, cmd)
+	_, ok := w.e.record(ctx, id, s, cmd, cause, w.e.cfg.TxRetryDelay)
 	return ok
-}
-
-// record is retry returning the outcome too.
-func (w *txWorker) record(ctx context.Context, id domain.JobID, cause string, s domain.State, cmd domain.Command) (projections.Outcome, bool) {
-	for {
-		out, ok, err := w.e.executeOn(ctx, id, s, cmd, cause)
-		if err == nil {
-			return out, ok
-		}
-		s = domain.State{} // read it again
-		w.e.log.Warn("tx: record the outcome; trying again", "job", id, "command", cmd.CommandName(), "err", err)
-		if !sleepCtx(ctx, w.e.cfg.TxRetryDelay) {
-			return projections.Outcome{}, false
-		}
-	}
 }
 
 func (w *txWorker) requeueLater(ctx context.Context, k domain.Kind, it txItem) {
