@@ -112,6 +112,15 @@ func (a *Adapter) afterSendError(ctx context.Context, p *Prepared, te *TxError) 
 		return a.waitReceipt(ctx, p.Hash)
 	case ErrNonceTooLow:
 		rec, err := a.minedReceipt(ctx, p.Hash)
+		if err == nil && rec == nil {
+			// "Not mined" sends the job back for a new transaction, so it must be true: behind
+			// a load-balanced provider the nonce can come from a backend that has the block
+			// and the receipt from one that does not yet. Ask again once, a poll later.
+			if err = sleep(ctx, a.cfg.PollInterval); err != nil {
+				return nil, &TxError{Kind: ErrCanceled, Op: "look up receipt", TxHash: p.Hash, Err: err}
+			}
+			rec, err = a.minedReceipt(ctx, p.Hash)
+		}
 		if err != nil {
 			return nil, err
 		}
