@@ -2,7 +2,6 @@ package workers
 
 import (
 	"context"
-	"encoding/hex"
 	"flag"
 	"fmt"
 	"iter"
@@ -13,8 +12,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"relayer/domain"
 	"relayer/domain/retryafter"
@@ -352,27 +349,9 @@ func (env *e2eEnv) accept(req domain.Request) (domain.JobID, error) {
 }
 
 // e2eRequest is job i's request of kind k, one the development chain completes (scenario
-// none): engineEnv.request's, with a seed of its own.
+// none), with a seed of its own.
 func e2eRequest(k domain.Kind, i int) domain.Request {
-	seed := fmt.Sprintf("BenchmarkEndToEndD500#%d#%d", time.Now().UnixNano(), i)
-	s := contracts.ScenarioNone
-	switch k {
-	case domain.PublicDecrypt:
-		return domain.Request{PublicDecrypt: &domain.PublicDecryptRequest{CiphertextHandles: []string{hexHandle(contracts.TestHandle(s, seed))}, ExtraData: "0x00"}}
-	case domain.UserDecrypt:
-		return domain.Request{UserDecrypt: &domain.UserDecryptRequest{
-			HandleContractPairs: []domain.HandleContractPair{{Handle: hexHandle(contracts.TestHandle(s, seed)), ContractAddress: testApp.Hex()}},
-			RequestValidity:     domain.RequestValidity{StartTimestamp: uint64(time.Now().Add(-time.Hour).Unix()), DurationDays: 1},
-			ContractsChainID:    devchain.ChainID, ContractAddresses: []string{testApp.Hex()}, UserAddress: testUser.Hex(),
-			Signature: hex.EncodeToString(make([]byte, 65)),
-			PublicKey: "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("user public key"))), ExtraData: "0x00",
-		}}
-	default:
-		return domain.Request{InputProof: &domain.InputProofRequest{
-			ContractChainID: devchain.ChainID, ContractAddress: testApp.Hex(), UserAddress: testUser.Hex(),
-			Ciphertext: hex.EncodeToString(contracts.TestCiphertext(s, seed, 64)), ExtraData: "0x00",
-		}}
-	}
+	return testRequest(k, contracts.ScenarioNone, fmt.Sprintf("BenchmarkEndToEndD500#%d#%d", time.Now().UnixNano(), i))
 }
 
 // waitAllCompleted waits until the projections show every job terminal, and fails unless

@@ -18,6 +18,7 @@ import (
 	"relayer/eventstore"
 	"relayer/projections"
 	"relayer/workers/gateway"
+	"relayer/workers/upstream"
 )
 
 // TopicGatewayResponses carries the gateway's response events from the block listener to the
@@ -338,26 +339,16 @@ func isRuleViolation(err error) bool {
 
 // recordedAt is when the store committed the dispatched event (zero when unknown).
 func recordedAt(msg *message.Message) time.Time {
-	rec, err := RecordFromMessage(msg)
+	t, err := time.Parse(time.RFC3339Nano, msg.Metadata.Get(MetaRecordedAt))
 	if err != nil {
 		return time.Time{}
 	}
-	return rec.Metadata.RecordedAt
+	return t
 }
 
 // sleepCtx waits d or until ctx ends; false when ctx ended.
 func sleepCtx(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
+	return upstream.RealClock().Sleep(ctx, d) == nil
 }
 
 // recordPoison makes a poisoned message visible to operators: counted in the metrics and

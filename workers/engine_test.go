@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -49,26 +50,38 @@ type engineOpts struct {
 
 func startEngine(t testing.TB, o engineOpts) *engineEnv {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	env := &engineEnv{t: t, store: openStore(t)}
-	chain := o.chain
-	if chain == nil {
-		sctx, scancel := context.WithTimeout(ctx, time.Minute)
-		ccfg := o.chainCfg
-		if ccfg == (devchain.Config{}) {
-			ccfg = devchain.Config{ResponseDelayMin: 5 * time.Millisecond, ResponseDelayMax: 40 * time.Millisecond}
-		}
-		c, err := devchain.Start(sctx, ccfg, nil)
-		scancel()
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = c.Close() })
-		chain = c
+	env := &engineEnv{t: t, store: openStore(t), chain: o.chain}
+	if env.chain == nil {
+		env.chain = startTestChain(t, o.chainCfg)
 	}
-	env.chain = chain
+	env.exec = &projections.Executor{Store: env.store, Codec: projections.NewCodec()}
+	env.set, env.eng, _ = startEngineOn(t, env.store, env.chain, o)
+	return env
+}
+
+// startTestChain starts a development chain whose simulated KMS nodes and coprocessors answer
+// quickly unless cfg says otherwise.
+func startTestChain(t testing.TB, cfg devchain.Config) *devchain.Chain {
+	t.Helper()
+	if cfg.ResponseDelayMin == 0 && cfg.ResponseDelayMax == 0 {
+		cfg.ResponseDelayMin, cfg.ResponseDelayMax = 5*time.Millisecond, 40*time.Millisecond
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := devchain.Start(ctx, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// newTestAdapter is a gateway adapter on chain with the relayer's key, configured as the
+// engine's in startEngine. The caller closes it.
+func newTestAdapter(t testing.TB, chain *devchain.Chain) *gateway.Adapter {
+	t.Helper()
 	a := chain.Addresses()
-	gw, err := gateway.New(ctx, chain.Client(), gateway.Config{
+	gw, err := gateway.New(context.Background(), chain.Client(), gateway.Config{
 		ChainID:      chain.ChainID().Uint64(),
 		Contracts:    gateway.Contracts{Decryption: a.Decryption, InputVerification: a.InputVerification, ACL: a.ACL},
 		PollInterval: 100 * time.Millisecond, ReceiptPollMin: 10 * time.Millisecond, GapFillDelay: 300 * time.Millisecond,
@@ -76,14 +89,24 @@ func startEngine(t testing.TB, o engineOpts) *engineEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return gw
+}
+
+// startEngineOn starts projections and an engine on a log and a chain that the caller owns
+// and that outlive them; the engine starts once the projections hold the whole log (recovery
+// reads them); startEngine is it on a new log and chain.
+// stop cancels both and waits for them; it runs at the end of the test too.
+func startEngineOn(t testing.TB, store eventstore.Store, chain *devchain.Chain, o engineOpts) (*projections.Set, *Engine, func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	gw := newTestAdapter(t, chain)
 	set, err := projections.New(o.pcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runErr := make(chan error, 2)
-	go func() { runErr <- set.Run(ctx, env.store) }()
-	env.set = set
-	env.exec = &projections.Executor{Store: env.store, Codec: projections.NewCodec()}
+	if err := set.CatchUp(ctx, store); err != nil {
+		t.Fatal(err)
+	}
 	tuning := o.tuning
 	if tuning.InputProofTPS == 0 {
 		tuning = retryafter.DefaultConfig()
@@ -96,33 +119,40 @@ func startEngine(t testing.TB, o engineOpts) *engineEnv {
 	if cfg.TimeoutsPoll == 0 {
 		cfg.TimeoutsPoll = 100 * time.Millisecond
 	}
-	engineStore := env.store
+	engineStore := store
 	if o.wrap != nil {
-		engineStore = o.wrap(env.store)
+		engineStore = o.wrap(store)
 	}
 	eng, err := New(cfg, Deps{Store: engineStore, Projections: set, Gateway: gw, Tuning: func() retryafter.Config { return tuning }, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.eng = eng
-	go func() { runErr <- eng.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		for range 2 {
-			if err := <-runErr; err != nil && !errors.Is(err, context.Canceled) {
-				t.Errorf("run: %v", err)
+	setDone, engDone := make(chan error, 1), make(chan error, 1)
+	go func() { setDone <- set.Run(ctx, store) }()
+	go func() { engDone <- eng.Run(ctx) }()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			if err := <-engDone; err != nil {
+				t.Errorf("engine: %v", err)
 			}
-		}
-		gw.Close()
-	})
+			if err := <-setDone; err != nil && !errors.Is(err, context.Canceled) {
+				t.Errorf("projections: %v", err)
+			}
+			gw.Close()
+		})
+	}
+	t.Cleanup(stop)
 	select {
 	case <-eng.Ready():
-	case err := <-runErr:
+	case err := <-engDone:
+		engDone <- err // for stop
 		t.Fatalf("engine stopped at start: %v", err)
 	case <-time.After(30 * time.Second):
 		t.Fatal("engine not ready after 30s")
 	}
-	return env
+	return set, eng, stop
 }
 
 var (
@@ -135,7 +165,11 @@ func (env *engineEnv) seed() string { return fmt.Sprintf("%s#%d", env.t.Name(), 
 func hexHandle(h [32]byte) string { return "0x" + hex.EncodeToString(h[:]) }
 
 func (env *engineEnv) request(k domain.Kind, s contracts.Scenario) domain.Request {
-	seed := env.seed()
+	return testRequest(k, s, env.seed())
+}
+
+// testRequest is a request of kind k for scenario s, made unique by seed.
+func testRequest(k domain.Kind, s contracts.Scenario, seed string) domain.Request {
 	switch k {
 	case domain.PublicDecrypt:
 		return domain.Request{PublicDecrypt: &domain.PublicDecryptRequest{CiphertextHandles: []string{hexHandle(contracts.TestHandle(s, seed))}, ExtraData: "0x00"}}

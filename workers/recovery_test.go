@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -56,98 +55,6 @@ func (r *crashRig) start(o engineOpts) (stop func()) {
 	set, eng, stop := startEngineOn(r.t, r.store, r.chain, o)
 	r.set, r.eng = set, eng
 	return stop
-}
-
-// startTestChain starts a development chain whose simulated KMS nodes and coprocessors answer
-// quickly unless cfg says otherwise.
-func startTestChain(t testing.TB, cfg devchain.Config) *devchain.Chain {
-	t.Helper()
-	if cfg.ResponseDelayMin == 0 && cfg.ResponseDelayMax == 0 {
-		cfg.ResponseDelayMin, cfg.ResponseDelayMax = 5*time.Millisecond, 40*time.Millisecond
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := devchain.Start(ctx, cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
-}
-
-// newTestAdapter is a gateway adapter on chain with the relayer's key, configured as the
-// engine's in startEngine. The caller closes it.
-func newTestAdapter(t testing.TB, chain *devchain.Chain) *gateway.Adapter {
-	t.Helper()
-	a := chain.Addresses()
-	gw, err := gateway.New(context.Background(), chain.Client(), gateway.Config{
-		ChainID:      chain.ChainID().Uint64(),
-		Contracts:    gateway.Contracts{Decryption: a.Decryption, InputVerification: a.InputVerification, ACL: a.ACL},
-		PollInterval: 100 * time.Millisecond, ReceiptPollMin: 10 * time.Millisecond, GapFillDelay: 300 * time.Millisecond,
-	}, testLogger(t), gateway.WithSigner(gateway.NewSigner(chain.RelayerKey())))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return gw
-}
-
-// startEngineOn starts projections and an engine on a log and a chain that the caller owns
-// and that outlive them; the engine starts once the projections hold the whole log (recovery
-// reads them). It is startEngine without the store and the chain, with the same defaults.
-// stop cancels both and waits for them; it runs at the end of the test too.
-func startEngineOn(t testing.TB, store eventstore.Store, chain *devchain.Chain, o engineOpts) (*projections.Set, *Engine, func()) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	gw := newTestAdapter(t, chain)
-	set, err := projections.New(o.pcfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := set.CatchUp(ctx, store); err != nil {
-		t.Fatal(err)
-	}
-	tuning := o.tuning
-	if tuning.InputProofTPS == 0 {
-		tuning = retryafter.DefaultConfig()
-	}
-	cfg := o.cfg
-	cfg.UserDecryptThreshold = chain.Threshold()
-	if cfg.ReadinessPollInterval == 0 {
-		cfg.ReadinessPollInterval = 100 * time.Millisecond
-	}
-	if cfg.TimeoutsPoll == 0 {
-		cfg.TimeoutsPoll = 100 * time.Millisecond
-	}
-	eng, err := New(cfg, Deps{Store: store, Projections: set, Gateway: gw, Tuning: func() retryafter.Config { return tuning }, Logger: testLogger(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	setDone, engDone := make(chan error, 1), make(chan error, 1)
-	go func() { setDone <- set.Run(ctx, store) }()
-	go func() { engDone <- eng.Run(ctx) }()
-	var once sync.Once
-	stop := func() {
-		once.Do(func() {
-			cancel()
-			if err := <-engDone; err != nil {
-				t.Errorf("engine: %v", err)
-			}
-			if err := <-setDone; err != nil && !errors.Is(err, context.Canceled) {
-				t.Errorf("projections: %v", err)
-			}
-			gw.Close()
-		})
-	}
-	t.Cleanup(stop)
-	select {
-	case <-eng.Ready():
-	case err := <-engDone:
-		engDone <- err // for stop
-		t.Fatalf("engine stopped at start: %v", err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("engine not ready after 30s")
-	}
-	return set, eng, stop
 }
 
 // prepareAndRecord does what the tx worker does up to the instant before it broadcasts: it
