@@ -4,16 +4,25 @@ DATA_DIR  ?= ./data
 BENCH_PKGS = ./eventstore/sqlite/ ./projections/
 BENCH_COUNT ?= 3
 
-.PHONY: run test test-short stress bench build generate devchain vet fmt tidy clean
+DEVCHAIN_RPC ?= 127.0.0.1:8545
 
-## run: write a simulated history into ./data, then rebuild the read models from it
+.PHONY: run test test-short stress bench build generate devchain devkeys vet fmt tidy clean
+
+## run: the whole relayer on 127.0.0.1:8080 with the in-process development chain, whose JSON-RPC
+## (for the public SDK's network setting) is on $(DEVCHAIN_RPC)
 run:
-	$(GO) run ./cmd/relayer serve --data-dir $(DATA_DIR)
+	$(GO) run ./cmd/relayer serve --data-dir $(DATA_DIR) --devchain-rpc $(DEVCHAIN_RPC)
 
-## test: every test, with the race detector
-test:
+## test: every test, with the race detector (after installing the npm packages the SDK and
+## contract tests use)
+test: node_modules
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+## node_modules: the pinned npm packages (solc, the public SDK), from package-lock.json
+node_modules: package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then npm ci --no-audit --no-fund && touch node_modules; \
+	else echo "npm is not installed: the SDK and contract tests skip (and fail with CI=true)"; fi
 
 ## test-short: the quick tests, no race detector
 test-short:
@@ -32,6 +41,10 @@ bench:
 ## devchain: the development chain on its own (JSON-RPC on 127.0.0.1:8545 and :8546)
 devchain:
 	$(GO) run ./cmd/relayer devchain
+
+## devkeys: regenerate the development TFHE key material (minutes; see workers/devchain/devkeys/generate.js)
+devkeys: node_modules
+	node workers/devchain/devkeys/generate.js
 
 ## generate: recompile the gateway contracts (pinned solc from npm) and regenerate their bindings
 generate:

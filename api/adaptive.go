@@ -38,8 +38,11 @@ func (s *Server) adaptiveConfig(rc *runtimeConfig) *retryafter.Config {
 // drain window); a duration's are the stages observed.
 func (s *Server) observations() retryafter.Observed {
 	window := s.set.Config().DrainWindow.Seconds()
-	rate := func(q projections.Queue, k domain.Kind) retryafter.Rate {
-		r := s.set.DrainRate(q, k)
+	rate := func(q projections.Queue, kinds ...domain.Kind) retryafter.Rate {
+		var r float64
+		for _, k := range kinds {
+			r += s.set.DrainRate(q, k)
+		}
 		return retryafter.Rate{PerSecond: r, Samples: int(math.Round(r * window))}
 	}
 	sample := func(st projections.Stage, kinds ...domain.Kind) retryafter.Sample {
@@ -55,15 +58,23 @@ func (s *Server) observations() retryafter.Observed {
 		}
 		return retryafter.Sample{Typical: time.Duration(sum / float64(n)), Samples: int(min(n, math.MaxInt32))}
 	}
-	kind := func(k domain.Kind) retryafter.KindObserved {
-		return retryafter.KindObserved{TxDrain: rate(projections.TxQueue, k), Processing: sample(projections.StageResponse, k)}
+	// A kind's observations cover its whole family: delegated user decrypts leave the user
+	// decrypts' queue at their rate, so both count in the user decrypts' drain and processing.
+	kind := func(family domain.Kind) retryafter.KindObserved {
+		var ks []domain.Kind
+		for _, k := range domain.Kinds() {
+			if k.Family() == family {
+				ks = append(ks, k)
+			}
+		}
+		return retryafter.KindObserved{TxDrain: rate(projections.TxQueue, ks...), Processing: sample(projections.StageResponse, ks...)}
 	}
 	return retryafter.Observed{
 		InputProof:     kind(domain.InputProof),
 		UserDecrypt:    kind(domain.UserDecrypt),
 		PublicDecrypt:  kind(domain.PublicDecrypt),
 		ReadinessDrain: rate(projections.ReadinessQueue, domain.Kind{}),
-		ReadinessCheck: sample(projections.StageReadinessCheck, domain.UserDecrypt, domain.PublicDecrypt),
+		ReadinessCheck: sample(projections.StageReadinessCheck, domain.UserDecrypt, domain.PublicDecrypt, domain.DelegatedUserDecrypt),
 		TxConfirmation: sample(projections.StageTxConfirm, domain.Kinds()...),
 	}
 }

@@ -71,6 +71,9 @@ type Config struct {
 
 	// HTTP hardens the server (see Server.HTTPServer).
 	HTTP HTTPConfig
+
+	// Keys is what GET /v2/keyurl answers, and the key material the relayer serves itself.
+	Keys KeysConfig
 }
 
 // HTTPConfig are the http.Server's timeouts and limits.
@@ -185,6 +188,7 @@ func (c Config) Validate() error {
 			add(sub.prefix+"."+p.Param, "%s", p.Issue)
 		}
 	}
+	ps = append(ps, c.Keys.problems()...)
 	if len(ps) == 0 {
 		return nil
 	}

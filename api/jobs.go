@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -30,11 +31,11 @@ const (
 // maxCorrelationID bounds an X-Correlation-ID header.
 const maxCorrelationID = 128
 
-// jobRoutes are the v2 endpoints: submit and poll the three request kinds. Both go through the
+// jobRoutes are the v2 endpoints: submit and poll each request kind. Both go through the
 // inbound rate limiter.
 func (s *Server) jobRoutes() []Route {
 	var rs []Route
-	for _, k := range []domain.Kind{domain.InputProof, domain.PublicDecrypt, domain.UserDecrypt} {
+	for _, k := range []domain.Kind{domain.InputProof, domain.PublicDecrypt, domain.UserDecrypt, domain.DelegatedUserDecrypt} {
 		rs = append(rs,
 			Route{Method: http.MethodPost, Pattern: "/v2/" + k.String(), Name: "submit " + k.String(), handler: s.limited(s.submit(k))},
 			Route{Method: http.MethodGet, Pattern: "/v2/" + k.String() + "/{jobId}", Name: "poll " + k.String(), handler: s.limited(s.poll(k))},
@@ -54,9 +55,9 @@ func (s *Server) limited(h http.HandlerFunc) http.HandlerFunc {
 var (
 	// resultKeys are the members of domain.Result's JSON, by kind ordinal, as the prefix of a
 	// result's JSON: `{"inputProof":`.
-	resultKeys [3]string
+	resultKeys [domain.NumKinds]string
 	// queuedOf is where a new job of each kind waits first.
-	queuedOf [3]projections.Queue
+	queuedOf [domain.NumKinds]projections.Queue
 )
 
 func init() {
@@ -70,6 +71,8 @@ func init() {
 	resultKeys[domain.InputProof.Ordinal()] = `{"inputProof":`
 	resultKeys[domain.PublicDecrypt.Ordinal()] = `{"publicDecrypt":`
 	resultKeys[domain.UserDecrypt.Ordinal()] = `{"userDecrypt":`
+	// A delegated user decrypt completes with user decrypt shares, in the same shape.
+	resultKeys[domain.DelegatedUserDecrypt.Ordinal()] = `{"userDecrypt":`
 }
 
 // stageOf maps a projections queue onto the decrypt row of the seed's table.
@@ -461,6 +464,9 @@ func (s *Server) writePending(w http.ResponseWriter, r *http.Request, v *project
 // extraData}), as the log holds it.
 func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, kind domain.Kind, j *projections.Job) {
 	inner, ok := unwrapResult(j.Result, kind)
+	if ok && kind == domain.InputProof {
+		inner, ok = inputProofWire(inner)
+	}
 	if !ok {
 		s.internalError(w, r, "read result", fmt.Errorf("job %s: result %.64q is not a %s result", j.ID, j.Result, kind))
 		return
@@ -474,6 +480,26 @@ func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, kind domain
 	writeRaw(w, http.StatusOK, b)
 	*bp = b
 	bufPool.Put(bp)
+}
+
+// inputProofWire returns an input proof's result with every signature 0x-prefixed, as the public
+// SDK asserts (Bytes65Hex). Results recorded before the relayer wrote them so lack the prefix;
+// those are rewritten here, the rest pass through untouched.
+func inputProofWire(inner []byte) ([]byte, bool) {
+	if bytes.Contains(inner, []byte(`"signatures":[]`)) || bytes.Contains(inner, []byte(`"signatures":["0x`)) {
+		return inner, true
+	}
+	var res domain.InputProofResult
+	if err := json.Unmarshal(inner, &res); err != nil {
+		return nil, false
+	}
+	for i, sig := range res.Signatures {
+		if !strings.HasPrefix(sig, "0x") {
+			res.Signatures[i] = "0x" + sig
+		}
+	}
+	out, err := json.Marshal(res)
+	return out, err == nil
 }
 
 // unwrapResult returns the member of a domain.Result's JSON for kind.

@@ -302,6 +302,19 @@ func jtBody(k domain.Kind, n uint64) []byte {
 		}
 	case domain.PublicDecrypt:
 		m = map[string]any{"ciphertextHandles": []string{jtHandle(n)}, "extraData": "0x00"}
+	case domain.DelegatedUserDecrypt:
+		m = map[string]any{
+			"handleContractPairs": []any{map[string]any{"handle": jtHandle(n), "contractAddress": jtAddr(1)}},
+			"contractsChainId":    "1337",
+			"contractAddresses":   []string{jtAddr(1)},
+			"delegatorAddress":    jtAddr(2),
+			"delegateAddress":     jtAddr(3),
+			"startTimestamp":      "1700000000",
+			"durationDays":        "10",
+			"signature":           fmt.Sprintf("%0130x", n+1),
+			"publicKey":           "2000000000000000abcd",
+			"extraData":           "0x00",
+		}
 	default:
 		m = map[string]any{
 			"handleContractPairs": []any{map[string]any{"handle": jtHandle(n), "contractAddress": jtAddr(1)}},

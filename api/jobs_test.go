@@ -17,7 +17,7 @@ import (
 )
 
 func allKinds() []domain.Kind {
-	return []domain.Kind{domain.InputProof, domain.PublicDecrypt, domain.UserDecrypt}
+	return domain.Kinds()
 }
 
 func TestASubmissionIsAcceptedWith202AndAGetRightAfterFindsItsJob(t *testing.T) {
@@ -188,8 +188,8 @@ func TestAnIdenticalSubmissionAnswersWithTheSameJob(t *testing.T) {
 	if again := env.do("POST", "/v2/input-proof", jtBody(domain.InputProof, 11)).jobID(t); again != id.String() {
 		t.Fatalf("after completion: job %s, want %s", again, id)
 	}
-	if n := env.countEvents("RequestAccepted"); n != 7 {
-		t.Fatalf("%d jobs accepted, want 7", n)
+	if n, want := env.countEvents("RequestAccepted"), 2*len(allKinds())+1; n != want {
+		t.Fatalf("%d jobs accepted, want %d", n, want)
 	}
 }
 
@@ -251,8 +251,8 @@ func TestAHundredConcurrentIdenticalSubmissionsCreateOneJob(t *testing.T) {
 			t.Fatalf("%s: 100 identical submissions got %d jobs: %v", k, len(seen), seen)
 		}
 	}
-	if n := env.countEvents("RequestAccepted"); n != 3 {
-		t.Fatalf("%d RequestAccepted events in the store, want 3 (one per kind)", n)
+	if n := env.countEvents("RequestAccepted"); n != len(allKinds()) {
+		t.Fatalf("%d RequestAccepted events in the store, want %d (one per kind)", n, len(allKinds()))
 	}
 }
 
@@ -415,11 +415,17 @@ func TestCompletedJobsAnswer200WithTheirKindsResultInThePublicShape(t *testing.T
 	for i := range 2 {
 		env.exec1(ud, domain.RecordShare{At: env.clock.At(0), Threshold: 2, Share: domain.Share{Signer: jtAddr(uint64(50 + i)), Payload: fmt.Sprintf("0x%02x", i), Signature: "0xdd", ExtraData: "0x00"}})
 	}
+	dd := env.accept(domain.DelegatedUserDecrypt, 5)
+	env.exec1(dd, domain.PassReadiness{At: env.clock.At(0)}, env.sign(5), env.receipt(5))
+	for i := range 2 {
+		env.exec1(dd, domain.RecordShare{At: env.clock.At(0), Threshold: 2, Share: domain.Share{Signer: jtAddr(uint64(60 + i)), Payload: fmt.Sprintf("0x%02x", 10+i), Signature: "0xee", ExtraData: "0x00"}})
+	}
 	cases := []struct {
 		kind domain.Kind
 		id   domain.JobID
 		want string
 	}{
+		{domain.DelegatedUserDecrypt, dd, `{"result":[{"payload":"0x0a","signature":"0xee","extraData":"0x00"},{"payload":"0x0b","signature":"0xee","extraData":"0x00"}]}`},
 		{domain.InputProof, ip, `{"accepted":true,"handles":["` + jtHandle(1) + `"],"signatures":["0xaa","0xbb"],"extraData":"0x00"}`},
 		{domain.InputProof, rej, `{"accepted":false,"handles":[],"signatures":[],"extraData":"0x01"}`},
 		{domain.PublicDecrypt, pd, `{"decryptedValue":"0x2a","signatures":["0xcc"],"extraData":"0x00"}`},

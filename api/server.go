@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -67,6 +68,8 @@ type Server struct {
 
 	handler http.Handler
 	routes  []Route
+	// keyETags are the entity tags of the key files served under /keys/.
+	keyETags map[string]string
 }
 
 // Route is one registered endpoint, listed for the OpenAPI check and the docs.
@@ -103,6 +106,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 		s.now = time.Now
 	}
 	s.exec = &projections.Executor{Store: s.store, Codec: s.codec}
+	s.keyETags = keyFileETags(cfg.Keys.Files)
 	s.metrics = newMetrics()
 	if err := s.metrics.register(s.set, s.store, deps.Collectors); err != nil {
 		return nil, err
@@ -128,7 +132,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 	}
 	s.limiter = lim
 
-	s.routes = append(append(s.jobRoutes(), s.adminRoutes()...), s.opsRoutes()...)
+	s.routes = slices.Concat(s.jobRoutes(), s.keyRoutes(), s.adminRoutes(), s.opsRoutes())
 	s.mux = http.NewServeMux()
 	for _, r := range s.routes {
 		s.mux.HandleFunc(r.Method+" "+r.Pattern, r.handler)

@@ -22,6 +22,11 @@ const contentHashVersion = "relayer-content-hash/v1"
 //   - user decrypt: handleContractPairs (in order), contractsChainId, contractAddresses (in
 //     order), userAddress, publicKey, extraData. Not the signature and not requestValidity: the
 //     same request re-signed, or signed for another window, is the same request.
+//   - delegated user decrypt: handleContractPairs (in order), contractsChainId,
+//     contractAddresses (in order), delegatorAddress, delegateAddress, startTimestamp,
+//     durationDays, signature, publicKey, extraData: everything the gateway request carries, so
+//     that a request joins only a job that would do exactly what it asks (a forged signature
+//     cannot capture a genuine request's job).
 //
 // The encoding is unambiguous: the version tag, then the kind's name, then each field in the
 // order above, each written as an 8-byte big-endian length followed by its bytes. Strings are
@@ -65,19 +70,22 @@ func writeContentPreimage(w io.Writer, r Request) bool {
 		e.str(pd.ExtraData)
 	case UserDecrypt:
 		ud := r.UserDecrypt
-		e.u64(uint64(len(ud.HandleContractPairs)))
-		for _, pair := range ud.HandleContractPairs {
-			e.str(pair.Handle)
-			e.str(pair.ContractAddress)
-		}
-		e.u64(ud.ContractsChainID)
-		e.u64(uint64(len(ud.ContractAddresses)))
-		for _, a := range ud.ContractAddresses {
-			e.str(a)
-		}
+		e.pairs(ud.HandleContractPairs, ud.ContractsChainID, ud.ContractAddresses)
 		e.str(ud.UserAddress)
 		e.str(ud.PublicKey)
 		e.str(ud.ExtraData)
+	case DelegatedUserDecrypt:
+		// Everything the gateway request carries, the signature and the validity window
+		// included: a request joins only a job that would do exactly what it asks.
+		dd := r.DelegatedUserDecrypt
+		e.pairs(dd.HandleContractPairs, dd.ContractsChainID, dd.ContractAddresses)
+		e.str(dd.DelegatorAddress)
+		e.str(dd.DelegateAddress)
+		e.u64(dd.StartTimestamp)
+		e.u64(dd.DurationDays)
+		e.str(dd.Signature)
+		e.str(dd.PublicKey)
+		e.str(dd.ExtraData)
 	}
 	return true
 }
@@ -96,6 +104,21 @@ func (e *preimageWriter) length(n int) {
 func (e *preimageWriter) str(s string) {
 	e.length(len(s))
 	io.WriteString(e.w, s)
+}
+
+// pairs writes a user decrypt's handleContractPairs (in order), contractsChainId and
+// contractAddresses (in order).
+func (e *preimageWriter) pairs(pairs []HandleContractPair, chainID uint64, contracts []string) {
+	e.u64(uint64(len(pairs)))
+	for _, pair := range pairs {
+		e.str(pair.Handle)
+		e.str(pair.ContractAddress)
+	}
+	e.u64(chainID)
+	e.u64(uint64(len(contracts)))
+	for _, a := range contracts {
+		e.str(a)
+	}
 }
 
 func (e *preimageWriter) u64(v uint64) {

@@ -179,6 +179,8 @@ func (e *TransitionError) Is(target error) bool {
 var transitions = map[Kind]map[Status][]Status{
 	PublicDecrypt: decryptTransitions,
 	UserDecrypt:   decryptTransitions,
+	// A delegated user decrypt goes the way of every decrypt.
+	DelegatedUserDecrypt: decryptTransitions,
 	InputProof: {
 		Processing:      {TxInFlight, Failure},
 		TxInFlight:      {Processing, ReceiptReceived, Failure},
@@ -297,7 +299,7 @@ func Decide(s State, c Command) ([]Event, error) {
 		}
 		return move(Failure, TransactionFailed{h, s.TxHash, c.Label, c.Message})
 	case RecordShare:
-		if s.Kind != UserDecrypt {
+		if !s.Kind.CollectsShares() {
 			return nil, fmt.Errorf("%s on %s: %w", c.CommandName(), s.Kind, ErrWrongKind)
 		}
 		if c.Threshold < 1 || c.Share.Signer == "" {
@@ -321,7 +323,7 @@ func Decide(s State, c Command) ([]Event, error) {
 		}
 		return events, nil
 	case Complete:
-		if s.Kind == UserDecrypt {
+		if s.Kind.CollectsShares() {
 			return nil, fmt.Errorf("%s on %s (shares complete it): %w", c.CommandName(), s.Kind, ErrWrongKind)
 		}
 		if c.Result.Kind() != s.Kind {

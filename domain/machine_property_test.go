@@ -313,6 +313,12 @@ func requestsEqual(a, b Request) bool {
 			return slices.Equal(x.HandleContractPairs, y.HandleContractPairs) && x.RequestValidity == y.RequestValidity &&
 				x.ContractsChainID == y.ContractsChainID && slices.Equal(x.ContractAddresses, y.ContractAddresses) &&
 				x.UserAddress == y.UserAddress && x.Signature == y.Signature && x.PublicKey == y.PublicKey && x.ExtraData == y.ExtraData
+		}) &&
+		ptrsEqual(a.DelegatedUserDecrypt, b.DelegatedUserDecrypt, func(x, y *DelegatedUserDecryptRequest) bool {
+			return slices.Equal(x.HandleContractPairs, y.HandleContractPairs) && x.ContractsChainID == y.ContractsChainID &&
+				slices.Equal(x.ContractAddresses, y.ContractAddresses) && x.DelegatorAddress == y.DelegatorAddress &&
+				x.DelegateAddress == y.DelegateAddress && x.StartTimestamp == y.StartTimestamp && x.DurationDays == y.DurationDays &&
+				x.Signature == y.Signature && x.PublicKey == y.PublicKey && x.ExtraData == y.ExtraData
 		})
 }
 
@@ -332,14 +338,15 @@ func resultsEqual(a, b *Result) bool {
 // so that the property test's equality never silently ignores part of the state.
 func TestStatesEqualKnowsEveryField(t *testing.T) {
 	for typ, n := range map[reflect.Type]int{
-		reflect.TypeFor[State]():                17,
-		reflect.TypeFor[Request]():              3,
-		reflect.TypeFor[PublicDecryptRequest](): 2,
-		reflect.TypeFor[UserDecryptRequest]():   8,
-		reflect.TypeFor[Result]():               3,
-		reflect.TypeFor[InputProofResult]():     4,
-		reflect.TypeFor[PublicDecryptResult]():  3,
-		reflect.TypeFor[UserDecryptResult]():    1,
+		reflect.TypeFor[State]():                       17,
+		reflect.TypeFor[Request]():                     4,
+		reflect.TypeFor[DelegatedUserDecryptRequest](): 10,
+		reflect.TypeFor[PublicDecryptRequest]():        2,
+		reflect.TypeFor[UserDecryptRequest]():          8,
+		reflect.TypeFor[Result]():                      3,
+		reflect.TypeFor[InputProofResult]():            4,
+		reflect.TypeFor[PublicDecryptResult]():         3,
+		reflect.TypeFor[UserDecryptResult]():           1,
 	} {
 		if typ.NumField() != n {
 			t.Errorf("%s has %d fields, statesEqual compares %d: update statesEqual", typ, typ.NumField(), n)
@@ -497,7 +504,7 @@ func (q *sequence) run(r *rand.Rand) {
 			}
 			signers[sh.Signer] = true
 		}
-		if next.Kind == UserDecrypt && next.Status == Completed && s.Status != Completed {
+		if next.Kind.CollectsShares() && next.Status == Completed && s.Status != Completed {
 			rs, ok := c.(RecordShare)
 			if !ok {
 				q.fail("a user decrypt completed by %s, not by its shares", c.CommandName())

@@ -36,6 +36,12 @@ var designTransitions = map[Kind]map[Status][]Status{
 		TxInFlight:      {Processing, ReceiptReceived, Failure},
 		ReceiptReceived: {Completed, TimedOut, Failure},
 	},
+	DelegatedUserDecrypt: {
+		Queued:          {Processing, TimedOut, Failure},
+		Processing:      {TxInFlight, Failure},
+		TxInFlight:      {Processing, ReceiptReceived, Failure},
+		ReceiptReceived: {Completed, TimedOut, Failure},
+	},
 	InputProof: {
 		Processing:      {TxInFlight, Failure},
 		TxInFlight:      {Processing, ReceiptReceived, Failure},
@@ -44,7 +50,7 @@ var designTransitions = map[Kind]map[Status][]Status{
 }
 
 // designInitial is the "starts in" column of DESIGN section 3's kind table.
-var designInitial = map[Kind]Status{PublicDecrypt: Queued, UserDecrypt: Queued, InputProof: Processing}
+var designInitial = map[Kind]Status{PublicDecrypt: Queued, UserDecrypt: Queued, DelegatedUserDecrypt: Queued, InputProof: Processing}
 
 // designAllows reports whether DESIGN section 3 lets a job of kind k move from one status to another.
 func designAllows(k Kind, from, to Status) bool {
@@ -54,8 +60,9 @@ func designAllows(k Kind, from, to Status) bool {
 var (
 	t0         = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	testJob    = mustJobID("0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11")
-	decrypts   = []Kind{PublicDecrypt, UserDecrypt}
-	everyKind  = []Kind{InputProof, UserDecrypt, PublicDecrypt}
+	decrypts   = []Kind{PublicDecrypt, UserDecrypt, DelegatedUserDecrypt}
+	everyKind  = Kinds()
+	shareKinds = []Kind{UserDecrypt, DelegatedUserDecrypt}
 	testFrom   = "0x" + strings.Repeat("f", 40)
 	testRawTx  = "0x02f8" + strings.Repeat("ab", 60)
 	testHandle = "0x" + strings.Repeat("1", 64)
@@ -93,6 +100,18 @@ func sampleRequest(k Kind) Request {
 			PublicKey:           "2000000000000000" + strings.Repeat("e", 64),
 			ExtraData:           "0x00",
 		}}
+	case DelegatedUserDecrypt:
+		return Request{DelegatedUserDecrypt: &DelegatedUserDecryptRequest{
+			HandleContractPairs: []HandleContractPair{{Handle: testHandle, ContractAddress: "0x" + strings.Repeat("c", 40)}},
+			ContractsChainID:    1337,
+			ContractAddresses:   []string{"0x" + strings.Repeat("c", 40)},
+			DelegatorAddress:    "0x" + strings.Repeat("a", 40),
+			DelegateAddress:     "0x" + strings.Repeat("d", 40),
+			StartTimestamp:      1740830400, DurationDays: 10,
+			Signature: strings.Repeat("5", 130),
+			PublicKey: "2000000000000000" + strings.Repeat("e", 64),
+			ExtraData: "0x00",
+		}}
 	}
 	return Request{}
 }
@@ -104,7 +123,7 @@ func sampleResult(k Kind) Result {
 		return Result{InputProof: &InputProofResult{Accepted: true, Handles: []string{testHandle}, Signatures: []string{"0xsig"}, ExtraData: "0x00"}}
 	case PublicDecrypt:
 		return Result{PublicDecrypt: &PublicDecryptResult{DecryptedValue: "0x2a", Signatures: []string{"0xsig1", "0xsig2"}, ExtraData: "0x00"}}
-	case UserDecrypt:
+	case UserDecrypt, DelegatedUserDecrypt:
 		return Result{UserDecrypt: &UserDecryptResult{Result: []UserDecryptShare{{Payload: "p", Signature: "s", ExtraData: "0x00"}}}}
 	}
 	return Result{}
@@ -165,11 +184,11 @@ var variants = []variant{
 		func(s State, at time.Time) Command {
 			return FailTransaction{At{at}, LabelTransactionReverted, "execution reverted"}
 		}},
-	{"record share below the threshold", []Kind{UserDecrypt}, map[Status]Status{ReceiptReceived: ReceiptReceived}, []string{"ShareReceived"},
+	{"record share below the threshold", shareKinds, map[Status]Status{ReceiptReceived: ReceiptReceived}, []string{"ShareReceived"},
 		func(s State, at time.Time) Command {
 			return RecordShare{At{at}, share(len(s.Shares)), len(s.Shares) + 2}
 		}},
-	{"record share reaching the threshold", []Kind{UserDecrypt}, map[Status]Status{ReceiptReceived: Completed}, []string{"ShareReceived", "RequestCompleted"},
+	{"record share reaching the threshold", shareKinds, map[Status]Status{ReceiptReceived: Completed}, []string{"ShareReceived", "RequestCompleted"},
 		func(s State, at time.Time) Command {
 			return RecordShare{At{at}, share(len(s.Shares)), len(s.Shares) + 1}
 		}},
@@ -236,7 +255,7 @@ func routes(k Kind) []route {
 		)
 	}
 	switch k {
-	case UserDecrypt:
+	case UserDecrypt, DelegatedUserDecrypt:
 		rs = append(rs,
 			route{"receipt_received with one share", ReceiptReceived, cat(rr, "record share below the threshold")},
 			route{"completed by a threshold of one share", Completed, cat(rr, "record share reaching the threshold")},
@@ -999,7 +1018,7 @@ func TestKindStatusAndJobIDTextRoundTripAndRejectUnknownNames(t *testing.T) {
 		if err != nil || back.UnmarshalText(b) != nil || back != k {
 			t.Errorf("kind %s: text %q err %v gives back %s", k, b, err, back)
 		}
-		if k.Ordinal() < 0 || k.Ordinal() > 2 {
+		if k.Ordinal() < 0 || k.Ordinal() >= NumKinds {
 			t.Errorf("kind %s ordinal %d", k, k.Ordinal())
 		}
 	}

@@ -47,11 +47,30 @@ type UserDecryptRequest struct {
 	ExtraData string `json:"extraData"`
 }
 
-// Request is exactly one of the three payloads.
+// DelegatedUserDecryptRequest asks the KMS to re-encrypt handles of a delegator to the public key
+// of a delegate the delegator authorised on the host ACL (the public SDK's delegatedUserDecrypt:
+// the validity window is in flat fields, not in requestValidity).
+type DelegatedUserDecryptRequest struct {
+	HandleContractPairs []HandleContractPair `json:"handleContractPairs"`
+	ContractsChainID    uint64               `json:"contractsChainId"`
+	ContractAddresses   []string             `json:"contractAddresses"`
+	DelegatorAddress    string               `json:"delegatorAddress"`
+	DelegateAddress     string               `json:"delegateAddress"`
+	StartTimestamp      uint64               `json:"startTimestamp,string"`
+	DurationDays        uint64               `json:"durationDays,string"`
+	// Signature is the delegate's EIP-712 signature: 130 hex, no 0x.
+	Signature string `json:"signature"`
+	// PublicKey is the delegate's key the shares are re-encrypted to: hex, no 0x.
+	PublicKey string `json:"publicKey"`
+	ExtraData string `json:"extraData"`
+}
+
+// Request is exactly one of the four payloads.
 type Request struct {
-	InputProof    *InputProofRequest    `json:"inputProof,omitempty"`
-	PublicDecrypt *PublicDecryptRequest `json:"publicDecrypt,omitempty"`
-	UserDecrypt   *UserDecryptRequest   `json:"userDecrypt,omitempty"`
+	InputProof           *InputProofRequest           `json:"inputProof,omitempty"`
+	PublicDecrypt        *PublicDecryptRequest        `json:"publicDecrypt,omitempty"`
+	UserDecrypt          *UserDecryptRequest          `json:"userDecrypt,omitempty"`
+	DelegatedUserDecrypt *DelegatedUserDecryptRequest `json:"delegatedUserDecrypt,omitempty"`
 }
 
 // Kind is the kind of the payload present, or the zero Kind if not exactly one is.
@@ -65,6 +84,9 @@ func (r Request) Kind() Kind {
 	}
 	if r.UserDecrypt != nil {
 		n, k = n+1, UserDecrypt
+	}
+	if r.DelegatedUserDecrypt != nil {
+		n, k = n+1, DelegatedUserDecrypt
 	}
 	if n != 1 {
 		return Kind{}

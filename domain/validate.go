@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-// This file turns the bodies of the public API's three POST requests (v2, JSON, camelCase) into
+// This file turns the bodies of the public API's four POST requests (v2, JSON, camelCase) into
 // the normalized payloads of request.go, or into a *ValidationError that says everything that is
 // wrong with them.
 //
@@ -193,6 +193,7 @@ var (
 	inputProofFields    = []string{"contractChainId", "contractAddress", "userAddress", "ciphertextWithInputVerification", "extraData"}
 	publicDecryptFields = []string{"ciphertextHandles", "extraData"}
 	userDecryptFields   = []string{"handleContractPairs", "requestValidity", "contractsChainId", "contractAddresses", "userAddress", "signature", "publicKey", "extraData"}
+	delegatedFields     = []string{"handleContractPairs", "contractsChainId", "contractAddresses", "delegatorAddress", "delegateAddress", "startTimestamp", "durationDays", "signature", "publicKey", "extraData"}
 	pairFields          = []string{"handle", "contractAddress"}
 	validityFields      = []string{"startTimestamp", "durationDays"}
 )
@@ -278,50 +279,14 @@ func ParseUserDecrypt(body []byte, cfg ValidationConfig) (UserDecryptRequest, er
 	listed, listedOK := quiet.contractAddresses(obj)
 	listedOK = listedOK && quiet.sink.empty()
 
-	if raw, ok := p.field(obj, "handleContractPairs"); ok {
-		if elems, ok := p.array("handleContractPairs", raw, p.cfg.MaxHandles); ok {
-			out.HandleContractPairs = make([]HandleContractPair, len(elems))
-			for i, e := range elems {
-				path := indexPath("handleContractPairs", i)
-				pobj, ok := p.object(path, e, pairFields)
-				if !ok {
-					continue
-				}
-				pair := &out.HandleContractPairs[i]
-				if raw, ok := p.field(pobj, "handle"); ok {
-					if h, b, ok := p.handle(path+".handle", raw); ok {
-						pair.Handle = h
-						p.hostChain(path+".handle", HostChainID(b))
-					}
-				}
-				if raw, ok := p.field(pobj, "contractAddress"); ok {
-					if a, ok := p.address(path+".contractAddress", raw); ok {
-						pair.ContractAddress = a
-						if listedOK && !slices.Contains(listed, a) {
-							p.sink.addInvalid(path+".contractAddress", "must be one of contractAddresses")
-						}
-					}
-				}
-				p.finish(pobj)
-			}
-		}
-	}
+	out.HandleContractPairs = p.pairs(obj, listed, listedOK)
 	if raw, ok := p.field(obj, "requestValidity"); ok {
 		if vobj, ok := p.object("requestValidity", raw, validityFields); ok {
 			if raw, ok := p.field(vobj, "startTimestamp"); ok {
 				out.RequestValidity.StartTimestamp, _ = p.decimalString("requestValidity.startTimestamp", raw)
 			}
 			if raw, ok := p.field(vobj, "durationDays"); ok {
-				if d, ok := p.decimalString("requestValidity.durationDays", raw); ok {
-					switch {
-					case d < 1:
-						p.sink.addInvalid("requestValidity.durationDays", "must be at least 1")
-					case d > p.cfg.MaxDurationDays:
-						p.sink.addInvalid("requestValidity.durationDays", fmt.Sprintf("must be at most %d", p.cfg.MaxDurationDays))
-					default:
-						out.RequestValidity.DurationDays = d
-					}
-				}
+				out.RequestValidity.DurationDays, _ = p.durationDays("requestValidity.durationDays", raw)
 			}
 			p.finish(vobj)
 		}
@@ -357,6 +322,123 @@ func ParseUserDecrypt(body []byte, cfg ValidationConfig) (UserDecryptRequest, er
 	return out, nil
 }
 
+// ParseDelegatedUserDecrypt validates a delegated user decrypt body (the public SDK's
+// delegatedUserDecrypt) and returns its normalized payload. The rules are a user decrypt's, with
+// the delegator standing where the user stands (not one of contractAddresses), and the delegate
+// neither the delegator nor one of contractAddresses. The signature is checked for form only;
+// the delegation itself is checked on the host ACL before anything is sent.
+func ParseDelegatedUserDecrypt(body []byte, cfg ValidationConfig) (DelegatedUserDecryptRequest, error) {
+	p, obj, err := startParse(body, cfg, delegatedFields)
+	if err != nil {
+		return DelegatedUserDecryptRequest{}, err
+	}
+	var out DelegatedUserDecryptRequest
+	quiet := p.quiet()
+	listed, listedOK := quiet.contractAddresses(obj)
+	listedOK = listedOK && quiet.sink.empty()
+
+	out.HandleContractPairs = p.pairs(obj, listed, listedOK)
+	if raw, ok := p.field(obj, "contractsChainId"); ok {
+		if v, ok := p.chainID("contractsChainId", raw); ok {
+			out.ContractsChainID = v
+			p.hostChain("contractsChainId", v)
+		}
+	}
+	out.ContractAddresses, _ = p.contractAddresses(obj)
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"delegatorAddress", &out.DelegatorAddress}, {"delegateAddress", &out.DelegateAddress}} {
+		if raw, ok := p.field(obj, f.name); ok {
+			if a, ok := p.address(f.name, raw); ok {
+				*f.dst = a
+				if slices.Contains(listed, a) {
+					p.sink.addInvalid(f.name, "must not be one of contractAddresses")
+				}
+			}
+		}
+	}
+	if out.DelegateAddress != "" && out.DelegateAddress == out.DelegatorAddress {
+		p.sink.addInvalid("delegateAddress", "must differ from delegatorAddress")
+	}
+	if raw, ok := p.field(obj, "startTimestamp"); ok {
+		out.StartTimestamp, _ = p.decimalString("startTimestamp", raw)
+	}
+	if raw, ok := p.field(obj, "durationDays"); ok {
+		out.DurationDays, _ = p.durationDays("durationDays", raw)
+	}
+	if raw, ok := p.field(obj, "signature"); ok {
+		out.Signature, _ = p.signature("signature", raw)
+	}
+	if raw, ok := p.field(obj, "publicKey"); ok {
+		out.PublicKey, _ = p.bareHex("publicKey", raw, p.cfg.MaxPublicKeyBytes)
+	}
+	if raw, ok := p.field(obj, "extraData"); ok {
+		out.ExtraData, _ = p.extraData("extraData", raw)
+	}
+	p.finish(obj)
+	if err := p.sink.err(); err != nil {
+		return DelegatedUserDecryptRequest{}, err
+	}
+	return out, nil
+}
+
+// pairs reads handleContractPairs: each pair's handle (on a configured host chain) and contract,
+// which must be one of listed when listedOK.
+func (p *parser) pairs(obj *jsonObject, listed []string, listedOK bool) []HandleContractPair {
+	raw, ok := p.field(obj, "handleContractPairs")
+	if !ok {
+		return nil
+	}
+	elems, ok := p.array("handleContractPairs", raw, p.cfg.MaxHandles)
+	if !ok {
+		return nil
+	}
+	out := make([]HandleContractPair, len(elems))
+	for i, e := range elems {
+		path := indexPath("handleContractPairs", i)
+		pobj, ok := p.object(path, e, pairFields)
+		if !ok {
+			continue
+		}
+		pair := &out[i]
+		if raw, ok := p.field(pobj, "handle"); ok {
+			if h, b, ok := p.handle(path+".handle", raw); ok {
+				pair.Handle = h
+				p.hostChain(path+".handle", HostChainID(b))
+			}
+		}
+		if raw, ok := p.field(pobj, "contractAddress"); ok {
+			if a, ok := p.address(path+".contractAddress", raw); ok {
+				pair.ContractAddress = a
+				if listedOK && !slices.Contains(listed, a) {
+					p.sink.addInvalid(path+".contractAddress", "must be one of contractAddresses")
+				}
+			}
+		}
+		p.finish(pobj)
+	}
+	return out
+}
+
+// durationDays reads a validity window's length in days: a decimal string from 1 to the
+// configured maximum.
+func (p *parser) durationDays(path string, raw json.RawMessage) (uint64, bool) {
+	d, ok := p.decimalString(path, raw)
+	if !ok {
+		return 0, false
+	}
+	switch {
+	case d < 1:
+		p.sink.addInvalid(path, "must be at least 1")
+	case d > p.cfg.MaxDurationDays:
+		p.sink.addInvalid(path, fmt.Sprintf("must be at most %d", p.cfg.MaxDurationDays))
+	default:
+		return d, true
+	}
+	return 0, false
+}
+
 // ParseRequest parses a body of kind k into a Request holding that kind's payload. Errors are
 // *ValidationError, except for an invalid cfg or the zero Kind (programming errors).
 func ParseRequest(k Kind, body []byte, cfg ValidationConfig) (Request, error) {
@@ -379,6 +461,12 @@ func ParseRequest(k Kind, body []byte, cfg ValidationConfig) (Request, error) {
 			return Request{}, err
 		}
 		return Request{UserDecrypt: &r}, nil
+	case DelegatedUserDecrypt:
+		r, err := ParseDelegatedUserDecrypt(body, cfg)
+		if err != nil {
+			return Request{}, err
+		}
+		return Request{DelegatedUserDecrypt: &r}, nil
 	}
 	return Request{}, fmt.Errorf("parse request: unknown request kind %v", k)
 }
@@ -574,7 +662,8 @@ func (p *parser) str(path string, raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
-// chainID reads a chain id: a JSON number or a decimal string, a whole number from 1 to 2^64-1.
+// chainID reads a chain id: a JSON number, a decimal string or a 0x-prefixed hex string (the
+// public SDK sends "0x539"), a whole number from 1 to 2^64-1.
 func (p *parser) chainID(path string, raw json.RawMessage) (uint64, bool) {
 	var text string
 	switch c := jsonLead(raw); {
@@ -587,10 +676,16 @@ func (p *parser) chainID(path string, raw json.RawMessage) (uint64, bool) {
 	case c == '-' || (c >= '0' && c <= '9'):
 		text = string(raw)
 	default:
-		p.sink.addInvalid(path, "must be a number or a decimal string, not "+jsonType(raw))
+		p.sink.addInvalid(path, "must be a number, a decimal string or a 0x-prefixed hex string, not "+jsonType(raw))
 		return 0, false
 	}
-	v, issue := parseDecimal(text)
+	var v uint64
+	var issue string
+	if jsonLead(raw) == '"' && has0x(text) {
+		v, issue = parseHexQuantity(text[2:])
+	} else {
+		v, issue = parseDecimal(text)
+	}
 	if issue == "" && v == 0 {
 		issue = "must be greater than 0"
 	}
@@ -643,6 +738,28 @@ func parseDecimal(s string) (uint64, string) {
 	v, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
 		return 0, "must fit in 64 bits (at most 18446744073709551615)"
+	}
+	return v, ""
+}
+
+// parseHexQuantity reads the digits of a 0x-prefixed uint64 as the public SDK writes chain ids
+// ("0x539": lower or upper case, no leading zeros beyond a lone "0").
+func parseHexQuantity(s string) (uint64, string) {
+	switch {
+	case s == "":
+		return 0, "must have hex digits after 0x"
+	case len(s) > 1 && s[0] == '0':
+		return 0, "must not have leading zeros after 0x"
+	}
+	if !isHexDigits(s) {
+		return 0, "must contain only hex digits after 0x"
+	}
+	if len(s) > 16 {
+		return 0, "must fit in 64 bits (at most 0xffffffffffffffff)"
+	}
+	v, err := strconv.ParseUint(s, 16, 64)
+	if err != nil {
+		return 0, "must fit in 64 bits (at most 0xffffffffffffffff)"
 	}
 	return v, ""
 }

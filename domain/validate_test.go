@@ -22,6 +22,7 @@ const (
 	vtContract = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
 	vtOther    = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"
 	vtUser     = "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB"
+	vtDelegate = "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb"
 	// An all-caps address whose checksum is all caps, and its lowercase form.
 	vtCapsAddress  = "0x52908400098527886E0F7030069857D2E4169EE7"
 	vtCapsLower    = "0x52908400098527886e0f7030069857d2e4169ee7"
@@ -78,6 +79,17 @@ func vtUserDecryptFields() map[string]any {
 		"publicKey":         vtPublicKey,
 		"extraData":         "0x00",
 	}
+}
+
+func vtDelegatedFields() map[string]any {
+	m := vtUserDecryptFields()
+	delete(m, "requestValidity")
+	delete(m, "userAddress")
+	m["delegatorAddress"] = vtUser
+	m["delegateAddress"] = vtDelegate
+	m["startTimestamp"] = "1700000000"
+	m["durationDays"] = "10"
+	return m
 }
 
 // vtPairs returns the user decrypt body's pairs for editing.
@@ -205,6 +217,19 @@ func TestParseInputProof(t *testing.T) {
 		}},
 		{name: "the chain id may be a JSON number", edit: set("contractChainId", 8009), check: chainIs(8009)},
 		{name: "the chain id may be a decimal string", edit: set("contractChainId", "8009"), check: chainIs(8009)},
+		{name: "the chain id may be a hex string, as the public SDK sends it", edit: set("contractChainId", "0x539"), check: chainIs(1337)},
+		{name: "a hex chain id may use upper-case digits", edit: set("contractChainId", "0X1F49"), check: chainIs(8009)},
+		{name: "the largest hex chain id is read", cfg: &maxChain, edit: set("contractChainId", "0xffffffffffffffff"), check: chainIs(18446744073709551615)},
+		{name: "a hex chain id beyond 64 bits is refused", edit: set("contractChainId", "0x10000000000000000"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must fit in 64 bits")}},
+		{name: "a hex chain id without digits is refused", edit: set("contractChainId", "0x"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must have hex digits after 0x")}},
+		{name: "a hex chain id with a non-hex digit is refused", edit: set("contractChainId", "0x53g"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must contain only hex digits after 0x")}},
+		{name: "a hex chain id with leading zeros is refused", edit: set("contractChainId", "0x0539"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must not have leading zeros after 0x")}},
+		{name: "a hex chain id of zero is refused", edit: set("contractChainId", "0x0"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must be greater than 0")}},
 		{name: "the largest uint64 chain id is accepted as a number", cfg: &maxChain,
 			edit: set("contractChainId", raw(vtMaxUint64)), check: chainIs(18446744073709551615)},
 		{name: "the largest uint64 chain id is accepted as a string", cfg: &maxChain,
@@ -233,12 +258,10 @@ func TestParseInputProof(t *testing.T) {
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must fit in 64 bits")}},
 		{name: "an empty chain id string is refused", edit: set("contractChainId", ""),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must not be empty")}},
-		{name: "a hex chain id string is refused", edit: set("contractChainId", "0x539"),
-			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "only decimal digits")}},
 		{name: "a chain id string with spaces is refused", edit: set("contractChainId", " 1337"),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "only decimal digits")}},
 		{name: "a boolean chain id is refused", edit: set("contractChainId", true),
-			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must be a number or a decimal string, not a boolean")}},
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must be a number, a decimal string or a 0x-prefixed hex string, not a boolean")}},
 		{name: "a chain id that is not a configured host chain is refused", edit: set("contractChainId", 5),
 			label: LabelHostChainIDNotSupported, message: "host chain",
 			want: []FieldIssue{vtIssue("contractChainId", "chain 5 is not a configured host chain (configured: 1337, 8009)")}},
@@ -652,9 +675,10 @@ func TestParseUserDecrypt(t *testing.T) {
 
 func TestParseRequest(t *testing.T) {
 	bodies := map[Kind]map[string]any{
-		InputProof:    vtInputProofFields(),
-		PublicDecrypt: vtPublicDecryptFields(),
-		UserDecrypt:   vtUserDecryptFields(),
+		InputProof:           vtInputProofFields(),
+		PublicDecrypt:        vtPublicDecryptFields(),
+		UserDecrypt:          vtUserDecryptFields(),
+		DelegatedUserDecrypt: vtDelegatedFields(),
 	}
 	for _, k := range Kinds() {
 		t.Run("a "+k.String()+" body parses into a request of that kind", func(t *testing.T) {
@@ -975,6 +999,111 @@ func FuzzParsePublicDecrypt(f *testing.F) {
 			t.Fatalf("extraData %q", got.ExtraData)
 		}
 		vtReparse(t, got, ParsePublicDecrypt, func(r PublicDecryptRequest) Request { return Request{PublicDecrypt: &r} })
+	})
+}
+
+func TestParseDelegatedUserDecrypt(t *testing.T) {
+	set := func(k string, v any) func(map[string]any) { return func(m map[string]any) { m[k] = v } }
+	vtRun(t, vtDelegatedFields, ParseDelegatedUserDecrypt, []vtCase[DelegatedUserDecryptRequest]{
+		{name: "a body as the public SDK sends it is accepted and normalized to lowercase", check: func(t *testing.T, got DelegatedUserDecryptRequest) {
+			want := DelegatedUserDecryptRequest{
+				HandleContractPairs: []HandleContractPair{
+					{Handle: strings.ToLower(vtHandle(1337, 0xa0)), ContractAddress: strings.ToLower(vtContract)},
+					{Handle: strings.ToLower(vtHandle(1337, 0x10)), ContractAddress: strings.ToLower(vtOther)},
+				},
+				ContractsChainID: 1337, ContractAddresses: []string{strings.ToLower(vtContract), strings.ToLower(vtOther)},
+				DelegatorAddress: strings.ToLower(vtUser), DelegateAddress: strings.ToLower(vtDelegate),
+				StartTimestamp: 1700000000, DurationDays: 10,
+				Signature: strings.ToLower(vtSignature), PublicKey: strings.ToLower(vtPublicKey), ExtraData: "0x00",
+			}
+			if !requestsEqual(Request{DelegatedUserDecrypt: &got}, Request{DelegatedUserDecrypt: &want}) {
+				t.Fatalf("got  %+v\nwant %+v", got, want)
+			}
+		}},
+		{name: "the chain id may be a decimal string", edit: set("contractsChainId", "1337")},
+		{name: "every field is required", raw: `{}`, label: LabelMissingFields, want: []FieldIssue{
+			vtIssue("handleContractPairs", "is required"), vtIssue("contractsChainId", "is required"),
+			vtIssue("contractAddresses", "is required"), vtIssue("delegatorAddress", "is required"),
+			vtIssue("delegateAddress", "is required"), vtIssue("startTimestamp", "is required"),
+			vtIssue("durationDays", "is required"), vtIssue("signature", "is required"),
+			vtIssue("publicKey", "is required"), vtIssue("extraData", "is required"),
+		}},
+		{name: "the validity window is in flat fields, not in requestValidity", edit: func(m map[string]any) {
+			m["requestValidity"] = map[string]any{"startTimestamp": "1700000000", "durationDays": "10"}
+		}, label: LabelValidationFailed, want: []FieldIssue{vtIssue("requestValidity", "is not a known field")}},
+		{name: "the delegate must differ from the delegator", edit: set("delegateAddress", vtUser),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("delegateAddress", "must differ from delegatorAddress")}},
+		{name: "the delegator must not be one of the contracts", edit: set("delegatorAddress", vtContract),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("delegatorAddress", "must not be one of contractAddresses")}},
+		{name: "the delegate must not be one of the contracts", edit: set("delegateAddress", vtOther),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("delegateAddress", "must not be one of contractAddresses")}},
+		{name: "a pair's contract must be listed", edit: func(m map[string]any) { vtPair(m, 0)["contractAddress"] = vtDelegate },
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("handleContractPairs[0].contractAddress", "must be one of contractAddresses")}},
+		{name: "a duration of zero days is refused", edit: set("durationDays", "0"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("durationDays", "must be at least 1")}},
+		{name: "a start timestamp that is a number, not a string, is refused", edit: set("startTimestamp", 1700000000),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("startTimestamp", "decimal string")}},
+		{name: "a signature with 0x is refused", edit: set("signature", "0x"+vtSignature[2:]),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("signature", "")}},
+	})
+}
+
+func TestDelegatedRequestsShareAJobOnlyWhenEverythingTheGatewayGetsIsTheSame(t *testing.T) {
+	body, err := json.Marshal(vtDelegatedFields())
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := ParseDelegatedUserDecrypt(body, vtConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h0 := ContentHash(Request{DelegatedUserDecrypt: &base})
+	for name, edit := range map[string]func(*DelegatedUserDecryptRequest){
+		"signature":      func(r *DelegatedUserDecryptRequest) { r.Signature = strings.Repeat("c", 129) + "d" },
+		"startTimestamp": func(r *DelegatedUserDecryptRequest) { r.StartTimestamp++ },
+		"durationDays":   func(r *DelegatedUserDecryptRequest) { r.DurationDays++ },
+		"delegate":       func(r *DelegatedUserDecryptRequest) { r.DelegateAddress = "0x" + strings.Repeat("ee", 20) },
+		"publicKey":      func(r *DelegatedUserDecryptRequest) { r.PublicKey = "beef" },
+	} {
+		r := base
+		r.HandleContractPairs = slices.Clone(base.HandleContractPairs)
+		edit(&r)
+		if ContentHash(Request{DelegatedUserDecrypt: &r}) == h0 {
+			t.Errorf("requests that differ in %s have the same content hash", name)
+		}
+	}
+	same := base
+	if ContentHash(Request{DelegatedUserDecrypt: &same}) != h0 {
+		t.Error("the same request hashes differently")
+	}
+	ud := UserDecryptRequest{HandleContractPairs: base.HandleContractPairs, ContractsChainID: base.ContractsChainID,
+		ContractAddresses: base.ContractAddresses, UserAddress: base.DelegatorAddress, Signature: base.Signature, PublicKey: base.PublicKey, ExtraData: base.ExtraData}
+	if ContentHash(Request{UserDecrypt: &ud}) == h0 {
+		t.Error("a user decrypt hashes like the delegated one")
+	}
+}
+
+func FuzzParseDelegatedUserDecrypt(f *testing.F) {
+	vtSeed(f, vtDelegatedFields())
+	vtSeed(f, vtDelegatedFields(), func(m map[string]any) { m["delegateAddress"] = vtUser })
+	vtSeed(f, vtDelegatedFields(), func(m map[string]any) { m["durationDays"] = "0"; m["signature"] = "0x" })
+	vtSeed(f, vtDelegatedFields(), func(m map[string]any) { m["requestValidity"] = []any{} })
+	for _, s := range vtMalformedSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		got, err := ParseDelegatedUserDecrypt(body, vtFuzzConfig)
+		if err != nil {
+			vtCheckRefusal(t, body, err)
+			return
+		}
+		if n := len(got.HandleContractPairs); n == 0 || n > vtFuzzConfig.MaxHandles {
+			t.Fatalf("accepted %d pairs", n)
+		}
+		if got.DelegateAddress == got.DelegatorAddress || got.DurationDays < 1 {
+			t.Fatalf("accepted %+v", got)
+		}
+		vtReparse(t, got, ParseDelegatedUserDecrypt, func(r DelegatedUserDecryptRequest) Request { return Request{DelegatedUserDecrypt: &r} })
 	})
 }
 

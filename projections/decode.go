@@ -290,7 +290,7 @@ func stringValue(v []byte) ([]byte, error) {
 }
 
 func kindNamed(s []byte) (domain.Kind, bool) {
-	for _, k := range [...]domain.Kind{domain.InputProof, domain.UserDecrypt, domain.PublicDecrypt} {
+	for _, k := range domain.Kinds() {
 		if string(s) == k.String() {
 			return k, true
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 // numKinds is how many request kinds there are; arrays indexed by Kind.Ordinal() use it.
-const numKinds = 3
+const numKinds = domain.NumKinds
 
 // textField names one of the variable-length strings a job keeps, in the order they are laid out
 // in job.text.

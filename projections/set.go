@@ -200,7 +200,7 @@ func (s *Set) check(rec *eventstore.Record, f *fact) (int32, *job, error) {
 			return 0, nil, fmt.Errorf("readiness check started on a %s job in %s", j.kind, j.status)
 		}
 	case evShareReceived:
-		if j.kind != domain.UserDecrypt || j.status != domain.ReceiptReceived {
+		if !j.kind.CollectsShares() || j.status != domain.ReceiptReceived {
 			return 0, nil, fmt.Errorf("share received by a %s job in %s", j.kind, j.status)
 		}
 	}

@@ -202,7 +202,7 @@ func BenchmarkEndToEndD500(b *testing.B) {
 func (env *e2eEnv) sampleQueues() (stop func() string) {
 	var (
 		lag, inProgress, waiting, kept int
-		tx                             [3]int
+		tx                             [domain.NumKinds]int
 	)
 	done := make(chan struct{})
 	finished := make(chan struct{})

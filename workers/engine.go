@@ -205,7 +205,9 @@ func (e *Engine) Run(ctx context.Context) error {
 	spawn("responses", func(ctx context.Context) error { return e.responses.listen(ctx, cursor) })
 	spawn("readiness", e.readiness.run)
 	for _, k := range domain.Kinds() {
-		spawn("tx "+k.String(), func(ctx context.Context) error { return e.tx.run(ctx, k) })
+		if k.Family() == k { // one sender per queue: a delegated user decrypt is started by the user decrypts'
+			spawn("tx "+k.String(), func(ctx context.Context) error { return e.tx.run(ctx, k) })
+		}
 	}
 	spawn("timeouts", e.timeouts.run)
 	spawn("sweep", e.sweep)

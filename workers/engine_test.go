@@ -73,6 +73,11 @@ func startTestChain(t testing.TB, cfg devchain.Config) *devchain.Chain {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
+	// testDelegator lets testDelegate decrypt testApp's handles, so that testRequest's delegated
+	// user decrypts pass the host ACL's delegation check.
+	if err := c.DelegateForUserDecryption(ctx, devchain.UserDevKey(0), testDelegate, testApp, time.Now().Add(365*24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 	return c
 }
 
@@ -158,6 +163,10 @@ func startEngineOn(t testing.TB, store eventstore.Store, chain *devchain.Chain, 
 var (
 	testApp  = common.HexToAddress("0x00000000000000000000000000000000000a11ce")
 	testUser = common.HexToAddress("0x000000000000000000000000000000000000b0b0")
+	// testDelegator (a funded development user) delegated testApp's user decryption to
+	// testDelegate on every test chain (startTestChain).
+	testDelegator = crypto.PubkeyToAddress(devchain.UserDevKey(0).PublicKey)
+	testDelegate  = common.HexToAddress("0x000000000000000000000000000000000000de1e")
 )
 
 func (env *engineEnv) seed() string { return fmt.Sprintf("%s#%d", env.t.Name(), env.seq.Add(1)) }
@@ -181,12 +190,22 @@ func testRequest(k domain.Kind, s contracts.Scenario, seed string) domain.Reques
 			Signature: hex.EncodeToString(make([]byte, 65)),
 			PublicKey: "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("user public key"))), ExtraData: "0x00",
 		}}
-	default:
+	case domain.DelegatedUserDecrypt:
+		return domain.Request{DelegatedUserDecrypt: &domain.DelegatedUserDecryptRequest{
+			HandleContractPairs: []domain.HandleContractPair{{Handle: hexHandle(contracts.TestHandle(s, seed)), ContractAddress: testApp.Hex()}},
+			ContractsChainID:    devchain.ChainID, ContractAddresses: []string{testApp.Hex()},
+			DelegatorAddress: testDelegator.Hex(), DelegateAddress: testDelegate.Hex(),
+			StartTimestamp: uint64(time.Now().Add(-time.Hour).Unix()), DurationDays: 1,
+			Signature: hex.EncodeToString(make([]byte, 65)),
+			PublicKey: "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("delegate public key"))), ExtraData: "0x00",
+		}}
+	case domain.InputProof:
 		return domain.Request{InputProof: &domain.InputProofRequest{
 			ContractChainID: devchain.ChainID, ContractAddress: testApp.Hex(), UserAddress: testUser.Hex(),
 			Ciphertext: hex.EncodeToString(contracts.TestCiphertext(s, seed, 64)), ExtraData: "0x00",
 		}}
 	}
+	panic(fmt.Sprintf("testRequest: no request of kind %s", k))
 }
 
 // accept accepts req as the API does and returns its job id.
@@ -250,9 +269,9 @@ func scenarioCases() []scenarioCase {
 		done = "RequestCompleted"
 	)
 	var out []scenarioCase
-	for _, k := range []domain.Kind{domain.PublicDecrypt, domain.UserDecrypt} {
+	for _, k := range []domain.Kind{domain.PublicDecrypt, domain.UserDecrypt, domain.DelegatedUserDecrypt} {
 		ok := []string{acc, rcs, rp, sig, rec, done}
-		if k == domain.UserDecrypt {
+		if k.CollectsShares() {
 			ok = []string{acc, rcs, rp, sig, rec, "ShareReceived", "ShareReceived", "ShareReceived", done}
 		}
 		out = append(out,
@@ -297,9 +316,12 @@ func TestEngineEachKindAndScenarioEndsAsDesigned(t *testing.T) {
 		req := env.request(c.kind, c.scenario)
 		if c.scenario == contracts.ScenarioReadyAfterDelay && c.kind.NeedsReadiness() {
 			var hs [][32]byte
-			if req.PublicDecrypt != nil {
+			switch {
+			case req.PublicDecrypt != nil:
 				hs = append(hs, common.HexToHash(req.PublicDecrypt.CiphertextHandles[0]))
-			} else {
+			case req.DelegatedUserDecrypt != nil:
+				hs = append(hs, common.HexToHash(req.DelegatedUserDecrypt.HandleContractPairs[0].Handle))
+			default:
 				hs = append(hs, common.HexToHash(req.UserDecrypt.HandleContractPairs[0].Handle))
 			}
 			if err := env.chain.RegisterHandles(context.Background(), hs...); err != nil {
@@ -317,7 +339,7 @@ func TestEngineEachKindAndScenarioEndsAsDesigned(t *testing.T) {
 		if got := env.eventTypes(ids[i]); fmt.Sprint(got) != fmt.Sprint(c.events) {
 			t.Errorf("%s: events %v, want %v", name, got, c.events)
 		}
-		if c.status == domain.Completed && (s.Result == nil || s.Result.Kind() != c.kind) {
+		if c.status == domain.Completed && (s.Result == nil || s.Result.Kind() != c.kind.Family()) {
 			t.Errorf("%s: result %+v, want a %s result", name, s.Result, c.kind)
 		}
 	}
@@ -419,5 +441,19 @@ func TestEngineKeepsResponsesItCouldNotRecordAndRecordsThemLater(t *testing.T) {
 	}
 	if n := env.eng.Router().Poisoned(); n != 0 {
 		t.Errorf("%d messages poisoned, want 0: a refused write must be retried, not dropped", n)
+	}
+}
+
+func TestEngineFailsADelegatedUserDecryptTheDelegatorNeverAuthorised(t *testing.T) {
+	env := startEngine(t, engineOpts{})
+	req := env.request(domain.DelegatedUserDecrypt, contracts.ScenarioNone)
+	req.DelegatedUserDecrypt.DelegateAddress = common.HexToAddress("0x00000000000000000000000000000000000bad00").Hex()
+	id := env.accept(req)
+	s := env.waitTerminal(id, 30*time.Second)
+	if s.Status != domain.Failure || s.Label != domain.LabelNotAllowedOnHostACL || !strings.Contains(s.Message, "has not delegated") {
+		t.Fatalf("status %s, label %q, message %q: want failure not_allowed_on_host_acl naming the missing delegation", s.Status, s.Label, s.Message)
+	}
+	if s.TxHash != "" {
+		t.Fatalf("a transaction %s was signed for a request the ACL refuses", s.TxHash)
 	}
 }

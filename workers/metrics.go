@@ -135,6 +135,9 @@ func (e *Engine) Collectors() []prometheus.Collector {
 	rate := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "relayer_tx_rate_limit", Help: "Transaction starts allowed per second (D), by kind."}, []string{"kind"})
 	cs = append(cs, &funcCollector{collect: func(ch chan<- prometheus.Metric) {
 		for _, k := range domain.Kinds() {
+			if k.Family() != k {
+				continue // waits in its family's queue, counted there
+			}
 			tx.WithLabelValues(k.String()).Set(float64(e.tx.queue(k).waiting()))
 			rate.WithLabelValues(k.String()).Set(e.tx.tps(k))
 		}

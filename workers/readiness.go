@@ -316,27 +316,63 @@ func (w *readinessWorker) acl(req domain.Request, call func(func(context.Context
 			}
 		}
 	case req.UserDecrypt != nil:
-		user := common.HexToAddress(req.UserDecrypt.UserAddress)
-		for _, p := range req.UserDecrypt.HandleContractPairs {
-			handle, err := parseHandle(p.Handle)
-			if err != nil {
+		u := req.UserDecrypt
+		return pairsAllowed(u.HandleContractPairs, func(p domain.HandleContractPair, handle [32]byte) (string, error) {
+			return aclUses(call, gw, handle, p.Handle, aclAccount{"user " + u.UserAddress, u.UserAddress}, aclAccount{"contract " + p.ContractAddress, p.ContractAddress})
+		})
+	case req.DelegatedUserDecrypt != nil:
+		// What the gateway checks of a delegated request: the delegator and the contract may use
+		// each handle, and the delegator authorised the delegate for it (unexpired).
+		d := req.DelegatedUserDecrypt
+		delegator, delegate := common.HexToAddress(d.DelegatorAddress), common.HexToAddress(d.DelegateAddress)
+		return pairsAllowed(d.HandleContractPairs, func(p domain.HandleContractPair, handle [32]byte) (string, error) {
+			denied, err := aclUses(call, gw, handle, p.Handle, aclAccount{"delegator " + d.DelegatorAddress, d.DelegatorAddress}, aclAccount{"contract " + p.ContractAddress, p.ContractAddress})
+			if denied != "" || err != nil {
+				return denied, err
+			}
+			ok, err := call(func(ctx context.Context) (bool, error) {
+				return gw.ACLDelegated(ctx, delegator, delegate, common.HexToAddress(p.ContractAddress), handle)
+			})
+			if err != nil || ok {
 				return "", err
 			}
-			for _, acct := range []struct {
-				who  string
-				addr common.Address
-			}{{"user " + req.UserDecrypt.UserAddress, user}, {"contract " + p.ContractAddress, common.HexToAddress(p.ContractAddress)}} {
-				ok, err := call(func(ctx context.Context) (bool, error) { return gw.ACLAllowed(ctx, handle, acct.addr) })
-				if err != nil {
-					return "", err
-				}
-				if !ok {
-					return fmt.Sprintf("%s may not use handle %s on the host ACL", acct.who, p.Handle), nil
-				}
-			}
-		}
+			return fmt.Sprintf("delegator %s has not delegated the decryption of handle %s under contract %s to %s on the host ACL (or the delegation expired)",
+				d.DelegatorAddress, p.Handle, p.ContractAddress, d.DelegateAddress), nil
+		})
 	default:
 		return "", gatewayInvalid("not a decrypt request")
+	}
+	return "", nil
+}
+
+// aclAccount is an account a user decrypt's handles must be allowed for, named for messages.
+type aclAccount struct{ who, address string }
+
+// pairsAllowed runs check on each pair's handle and returns the first denial or error.
+func pairsAllowed(pairs []domain.HandleContractPair, check func(p domain.HandleContractPair, handle [32]byte) (string, error)) (string, error) {
+	for _, p := range pairs {
+		handle, err := parseHandle(p.Handle)
+		if err != nil {
+			return "", err
+		}
+		if denied, err := check(p, handle); denied != "" || err != nil {
+			return denied, err
+		}
+	}
+	return "", nil
+}
+
+// aclUses asks the host ACL whether each account may use handle (named h in the message).
+func aclUses(call func(func(context.Context) (bool, error)) (bool, error), gw *gateway.Adapter, handle [32]byte, h string, accounts ...aclAccount) (string, error) {
+	for _, a := range accounts {
+		addr := common.HexToAddress(a.address)
+		ok, err := call(func(ctx context.Context) (bool, error) { return gw.ACLAllowed(ctx, handle, addr) })
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			return fmt.Sprintf("%s may not use handle %s on the host ACL", a.who, h), nil
+		}
 	}
 	return "", nil
 }
@@ -347,6 +383,8 @@ func (w *readinessWorker) ready(ctx context.Context, req domain.Request) (bool, 
 		return w.e.gw.IsPublicDecryptionReady(ctx, *req.PublicDecrypt)
 	case req.UserDecrypt != nil:
 		return w.e.gw.IsUserDecryptionReady(ctx, *req.UserDecrypt)
+	case req.DelegatedUserDecrypt != nil:
+		return w.e.gw.IsDelegatedUserDecryptionReady(ctx, *req.DelegatedUserDecrypt)
 	}
 	return false, gatewayInvalid("not a decrypt request")
 }

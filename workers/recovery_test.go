@@ -122,6 +122,10 @@ func requestsOnChain(t *testing.T, chain *devchain.Chain, req domain.Request) []
 		for _, p := range req.UserDecrypt.HandleContractPairs {
 			handles = append(handles, common.HexToHash(p.Handle))
 		}
+	case req.DelegatedUserDecrypt != nil:
+		for _, p := range req.DelegatedUserDecrypt.HandleContractPairs {
+			handles = append(handles, common.HexToHash(p.Handle))
+		}
 	}
 	var out []common.Hash
 	for i := range logs {
@@ -145,7 +149,12 @@ func requestsOnChain(t *testing.T, chain *devchain.Chain, req domain.Request) []
 			if err != nil {
 				t.Fatal(err)
 			}
-			match = req.UserDecrypt != nil && slices.Equal(ev.CtHandles, handles) && ev.UserAddress == common.HexToAddress(req.UserDecrypt.UserAddress)
+			switch {
+			case req.UserDecrypt != nil:
+				match = slices.Equal(ev.CtHandles, handles) && ev.UserAddress == common.HexToAddress(req.UserDecrypt.UserAddress)
+			case req.DelegatedUserDecrypt != nil: // announced for the delegate, whose key the shares are for
+				match = slices.Equal(ev.CtHandles, handles) && ev.UserAddress == common.HexToAddress(req.DelegatedUserDecrypt.DelegateAddress)
+			}
 		}
 		if match {
 			out = append(out, l.TxHash)
@@ -301,7 +310,7 @@ func TestRecoveryRecordsTheReceiptOfAMinedTransactionAndAppliesTheResponsesItMis
 		switch k {
 		case domain.PublicDecrypt:
 			j.resp, j.want = contracts.TopicPublicDecryptionResponse, 1
-		case domain.UserDecrypt:
+		case domain.UserDecrypt, domain.DelegatedUserDecrypt:
 			j.resp, j.want = contracts.TopicUserDecryptionResponse, r.chain.Threshold()
 		default:
 			j.resp, j.want = contracts.TopicVerifyProofResponse, 1
@@ -577,7 +586,7 @@ func (r *crashRig) raceTimeouts(timeout time.Duration, n int) (completed, timedO
 		}
 		topic, want := contracts.TopicPublicDecryptionResponse, 1
 		switch s.Kind {
-		case domain.UserDecrypt:
+		case domain.UserDecrypt, domain.DelegatedUserDecrypt:
 			topic, want = contracts.TopicUserDecryptionResponse, r.chain.Config().KMSNodes
 		case domain.InputProof:
 			topic = contracts.TopicVerifyProofResponse

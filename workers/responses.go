@@ -77,7 +77,9 @@ func newResponsesWorker(e *Engine) *responsesWorker {
 	}
 }
 
-func keyOf(k domain.Kind, requestID string) responseKey { return responseKey{k.Ordinal(), requestID} }
+func keyOf(k domain.Kind, requestID string) responseKey {
+	return responseKey{k.Family().Ordinal(), requestID}
+}
 
 // register tells which job gateway request requestID of kind k belongs to, and applies the
 // responses that came before.
@@ -267,7 +269,7 @@ func (w *responsesWorker) apply(ctx context.Context, id domain.JobID, ev gateway
 			return Permanent(errors.New("public decryption response without its result"))
 		}
 		cmd = domain.Complete{At: at, Result: domain.Result{PublicDecrypt: &domain.PublicDecryptResult{
-			DecryptedValue: hex.EncodeToString(r.DecryptedResult), Signatures: hexAll(r.Signatures), ExtraData: "0x" + hex.EncodeToString(r.ExtraData),
+			DecryptedValue: hex.EncodeToString(r.DecryptedResult), Signatures: hexAll("", r.Signatures), ExtraData: "0x" + hex.EncodeToString(r.ExtraData),
 		}}}
 	case gateway.UserDecryptionResponse:
 		r := ev.UserDecryptionShare
@@ -288,7 +290,7 @@ func (w *responsesWorker) apply(ctx context.Context, id domain.JobID, ev gateway
 			handles[i] = "0x" + hex.EncodeToString(h[:])
 		}
 		cmd = domain.Complete{At: at, Result: domain.Result{InputProof: &domain.InputProofResult{
-			Accepted: true, Handles: handles, Signatures: hexAll(r.Signatures), ExtraData: "0x" + hex.EncodeToString(r.ExtraData),
+			Accepted: true, Handles: handles, Signatures: hexAll("0x", r.Signatures), ExtraData: "0x" + hex.EncodeToString(r.ExtraData),
 		}}}
 	case gateway.RejectProofResponse:
 		cmd = domain.RejectProof{At: at}
@@ -319,10 +321,12 @@ func (w *responsesWorker) apply(ctx context.Context, id domain.JobID, ev gateway
 	return nil
 }
 
-func hexAll(bs [][]byte) []string {
+// hexAll encodes each of bs in hex after prefix: the public SDK wants input-proof signatures
+// 0x-prefixed (Bytes65Hex) and decryption signatures without it.
+func hexAll(prefix string, bs [][]byte) []string {
 	out := make([]string, len(bs))
 	for i, b := range bs {
-		out[i] = hex.EncodeToString(b)
+		out[i] = prefix + hex.EncodeToString(b)
 	}
 	return out
 }

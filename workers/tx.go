@@ -22,8 +22,10 @@ import (
 // id. The same bytes are the only ones ever sent for that record: a retry, a lost answer and
 // recovery after a crash all re-send them.
 type txWorker struct {
-	e     *Engine
-	kinds [3]*txQueue
+	e *Engine
+	// kinds holds one queue per kind family (Kind.Family): a delegated user decrypt waits in
+	// the user decrypts' queue and shares their rate D.
+	kinds [domain.NumKinds]*txQueue
 	// wg counts the sends in progress (starts, recovery's and the timeouts worker's
 	// re-broadcasts); Engine.Run waits for it after every part has stopped.
 	wg sync.WaitGroup
@@ -60,7 +62,7 @@ func newTxWorker(e *Engine) *txWorker {
 	return w
 }
 
-func (w *txWorker) queue(k domain.Kind) *txQueue { return w.kinds[k.Ordinal()] }
+func (w *txWorker) queue(k domain.Kind) *txQueue { return w.kinds[k.Family().Ordinal()] }
 
 // enqueue adds a job in processing at the back of its kind's queue, once.
 func (w *txWorker) enqueue(k domain.Kind, id domain.JobID, enabled time.Time, cause string) {
@@ -119,7 +121,7 @@ func (q *txQueue) waiting() int {
 // tps is kind k's D.
 func (w *txWorker) tps(k domain.Kind) float64 {
 	c := w.e.tuning()
-	switch k {
+	switch k.Family() {
 	case domain.UserDecrypt:
 		return c.UserDecryptTPS
 	case domain.PublicDecrypt:
@@ -211,7 +213,7 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 		}
 		return
 	}
-	e.metrics.started(k)
+	e.metrics.started(s.Kind)
 	if !it.enabled.IsZero() {
 		e.metrics.overhead(stepTxSign, time.Since(it.enabled), chain+waited+limited)
 	}

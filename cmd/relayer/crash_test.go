@@ -28,7 +28,9 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
@@ -87,6 +89,7 @@ func TestCrashSIGKILLDuringFiveHundredJobs(t *testing.T) {
 	chain := startCrashProc(t, "devchain", bin, env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0")
 	chain.await(t, crashChainReady, 60*time.Second)
 	dc := parseDevchain(t, chain.stdout.String())
+	grantCrashDelegation(t, dc)
 	cfgFile := filepath.Join(dir, "relayer.yaml")
 	if err := os.WriteFile(cfgFile, []byte(crashConfig(dc)), 0o600); err != nil {
 		t.Fatal(err)
@@ -163,6 +166,9 @@ func TestCrashSIGKILLDuringFiveHundredJobs(t *testing.T) {
 	}
 	t.Logf("kill phase: %d kills (%d while starting, %d of them before recovery was done; %d right after a burst of jobs), %d jobs acknowledged, %s; POST outcomes %v",
 		len(killAt), earlyKill, beforeRecovered, bursts, len(acked), time.Since(killStart).Round(time.Millisecond), load.outcomes())
+	if n := load.refused(); n != 0 {
+		t.Errorf("%d POSTs refused with 400: every body the load sends is valid (%s)", n, load.outcomes())
+	}
 
 	// Final run: serve drains every job, then stops gracefully and prints its digest.
 	final := startCrashProc(t, "serve#final", bin, env, serveArgs...)
@@ -406,6 +412,13 @@ func (l *crashLoad) jobs() []crashJob {
 	return slices.Clone(l.acked)
 }
 
+// refused is how many POSTs were answered 400.
+func (l *crashLoad) refused() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.codes[http.StatusBadRequest]
+}
+
 func (l *crashLoad) outcomes() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -507,7 +520,36 @@ func (l *crashLoad) post(ctx context.Context, url string, body []byte) (int, str
 var (
 	crashApp  = common.HexToAddress("0x00000000000000000000000000000000000a11ce")
 	crashUser = common.HexToAddress("0x000000000000000000000000000000000000b0b0")
+	// crashDelegator (a funded development user) lets crashDelegate decrypt crashApp's handles
+	// (grantCrashDelegation), for the delegated user decrypts of the load.
+	crashDelegator = crypto.PubkeyToAddress(devchain.UserDevKey(0).PublicKey)
+	crashDelegate  = common.HexToAddress("0x000000000000000000000000000000000000de1e")
 )
+
+// grantCrashDelegation sends, from crashDelegator's key, the host ACL transaction that lets
+// crashDelegate decrypt crashApp's handles, and waits for it to be mined.
+func grantCrashDelegation(t *testing.T, c crashChain) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client, err := ethclient.Dial(c.httpURL)
+	if err != nil {
+		t.Fatalf("dial the devchain: %v", err)
+	}
+	defer client.Close()
+	acl := contracts.NewACL()
+	opts := bind.NewKeyedTransactor(devchain.UserDevKey(0), big.NewInt(devchain.ChainID))
+	opts.Context = ctx
+	tx, err := bind.Transact(acl.Instance(client, c.acl), opts,
+		acl.PackDelegateForUserDecryption(crashDelegate, crashApp, uint64(time.Now().Add(365*24*time.Hour).Unix())))
+	if err != nil {
+		t.Fatalf("delegate on the host ACL: %v", err)
+	}
+	rec, err := bind.WaitMined(ctx, client, tx.Hash())
+	if err != nil || rec.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("delegate on the host ACL: receipt %v, %v", rec, err)
+	}
+}
 
 // crashBody is a valid POST body of kind k for scenario s, unique by seed.
 func crashBody(k domain.Kind, s contracts.Scenario, seed string) []byte {
@@ -526,6 +568,19 @@ func crashBody(k domain.Kind, s contracts.Scenario, seed string) []byte {
 			"userAddress":         crashUser.Hex(),
 			"signature":           hex.EncodeToString(make([]byte, 65)),
 			"publicKey":           "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("user public key"))),
+			"extraData":           "0x00",
+		}
+	case domain.DelegatedUserDecrypt:
+		m = map[string]any{
+			"handleContractPairs": []any{map[string]any{"handle": h, "contractAddress": crashApp.Hex()}},
+			"contractsChainId":    strconv.Itoa(devchain.ChainID),
+			"contractAddresses":   []string{crashApp.Hex()},
+			"delegatorAddress":    crashDelegator.Hex(),
+			"delegateAddress":     crashDelegate.Hex(),
+			"startTimestamp":      strconv.FormatInt(time.Now().Add(-time.Hour).Unix(), 10),
+			"durationDays":        "1",
+			"signature":           hex.EncodeToString(make([]byte, 65)),
+			"publicKey":           "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("delegate public key"))),
 			"extraData":           "0x00",
 		}
 	default:

@@ -135,7 +135,8 @@ type demoPlan struct {
 }
 
 func newDemoPlan(rng *rand.Rand, n int) demoPlan {
-	kind := domain.Kinds()[rng.IntN(3)]
+	kinds := domain.Kinds()
+	kind := kinds[rng.IntN(len(kinds))]
 	sc := demoSucceeds
 	switch r := rng.IntN(100); {
 	case r < 4 && kind.NeedsReadiness():
@@ -219,7 +220,7 @@ func (s *demoSim) drive(ctx context.Context, p demoPlan) (string, error) {
 	}
 	cmds = append(cmds, domain.RecordReceipt{At: step(100*time.Millisecond, 1500*time.Millisecond), TxHash: signed.TxHash, BlockNumber: 1000 + uint64(p.n), GatewayRequestID: fmt.Sprint(p.n + 1)})
 	if p.scenario == demoResponseTimeout {
-		if p.kind == domain.UserDecrypt {
+		if p.kind.CollectsShares() {
 			cmds = append(cmds, domain.RecordShare{At: step(time.Second, 3*time.Second), Share: demoShare(rng, 0), Threshold: 3})
 		}
 		cmds = append(cmds, domain.TimeOutResponse{At: domain.At{At: now.Add(20 * time.Second)}})
@@ -236,7 +237,7 @@ func (s *demoSim) drive(ctx context.Context, p demoPlan) (string, error) {
 	case domain.PublicDecrypt:
 		cmds = append(cmds, domain.Complete{At: step(time.Second, 4*time.Second), Result: domain.Result{PublicDecrypt: &domain.PublicDecryptResult{
 			DecryptedValue: randHex(rng, 32), Signatures: []string{randHex(rng, 65), randHex(rng, 65), randHex(rng, 65)}, ExtraData: "0x00"}}})
-	case domain.UserDecrypt:
+	case domain.UserDecrypt, domain.DelegatedUserDecrypt:
 		for i := range 3 {
 			cmds = append(cmds, domain.RecordShare{At: step(500*time.Millisecond, 2*time.Second), Share: demoShare(rng, i), Threshold: 3})
 		}
@@ -261,6 +262,14 @@ func demoRequest(rng *rand.Rand, k domain.Kind) domain.Request {
 			Ciphertext: randHex(rng, 96)[2:], ExtraData: "0x00"}}
 	case domain.PublicDecrypt:
 		return domain.Request{PublicDecrypt: &domain.PublicDecryptRequest{CiphertextHandles: []string{demoHandle(rng), demoHandle(rng)}, ExtraData: "0x00"}}
+	case domain.DelegatedUserDecrypt:
+		contract := randHex(rng, 20)
+		return domain.Request{DelegatedUserDecrypt: &domain.DelegatedUserDecryptRequest{
+			HandleContractPairs: []domain.HandleContractPair{{Handle: demoHandle(rng), ContractAddress: contract}},
+			ContractsChainID:    devHostChainID, ContractAddresses: []string{contract},
+			DelegatorAddress: randHex(rng, 20), DelegateAddress: randHex(rng, 20),
+			StartTimestamp: 1_790_000_000, DurationDays: 1,
+			Signature: randHex(rng, 65)[2:], PublicKey: randHex(rng, 32)[2:], ExtraData: "0x00"}}
 	default:
 		contract := randHex(rng, 20)
 		return domain.Request{UserDecrypt: &domain.UserDecryptRequest{

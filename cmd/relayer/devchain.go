@@ -18,7 +18,8 @@ const devchainUsage = `relayer devchain [--http 127.0.0.1:8545] [--ws 127.0.0.1:
                  [--coprocessors 3] [--relayer-keys 1] [--print-keys] [-v]
 
 Runs the development chain on its own: an in-memory EVM (chain id 1337) with the gateway contracts
-deployed, simulated KMS nodes and coprocessors answering, and JSON-RPC over HTTP and WebSocket on
+and the host contracts the public client SDK reads (ACL, InputVerifier, KMSVerifier) deployed,
+simulated KMS nodes and coprocessors answering, and JSON-RPC over HTTP and WebSocket on
 127.0.0.1, until SIGINT or SIGTERM. Every key is a development key derived from a fixed, public
 seed, so addresses are the same on every run; --print-keys prints the relayer's private keys.
 `
@@ -96,6 +97,8 @@ func printDevchain(w io.Writer, c *devchain.Chain, printKeys bool) {
 	line("Decryption", a.Decryption)
 	line("InputVerification", a.InputVerification)
 	line("ACL (host)", a.ACL)
+	line("InputVerifier (host)", a.InputVerifier)
+	line("KMSVerifier (host)", a.KMSVerifier)
 	for i, k := range c.RelayerKeys() {
 		line(fmt.Sprintf("relayer key %d", i), crypto.PubkeyToAddress(k.PublicKey))
 	}

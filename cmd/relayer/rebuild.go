@@ -55,13 +55,13 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	counts := set.Counts()
 	fmt.Fprintf(stdout, "  %-18s", "status")
 	for _, k := range domain.Kinds() {
-		fmt.Fprintf(stdout, " %15s", k)
+		fmt.Fprintf(stdout, " %22s", k)
 	}
 	fmt.Fprintln(stdout)
 	for _, st := range domain.Statuses() {
 		fmt.Fprintf(stdout, "  %-18s", st)
 		for _, k := range domain.Kinds() {
-			fmt.Fprintf(stdout, " %15d", counts.Of(k, st))
+			fmt.Fprintf(stdout, " %22d", counts.Of(k, st))
 		}
 		fmt.Fprintln(stdout)
 	}

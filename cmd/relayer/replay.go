@@ -171,6 +171,10 @@ func details(e domain.Event) string {
 		case e.Request.UserDecrypt != nil:
 			add("pairs", fmt.Sprint(len(e.Request.UserDecrypt.HandleContractPairs)))
 			add("user", e.Request.UserDecrypt.UserAddress)
+		case e.Request.DelegatedUserDecrypt != nil:
+			add("pairs", fmt.Sprint(len(e.Request.DelegatedUserDecrypt.HandleContractPairs)))
+			add("delegator", e.Request.DelegatedUserDecrypt.DelegatorAddress)
+			add("delegate", e.Request.DelegatedUserDecrypt.DelegateAddress)
 		case e.Request.InputProof != nil:
 			add("contract", e.Request.InputProof.ContractAddress)
 			add("user", e.Request.InputProof.UserAddress)

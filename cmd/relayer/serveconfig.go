@@ -23,6 +23,8 @@ import (
 	"relayer/domain/retryafter"
 	"relayer/projections"
 	"relayer/workers"
+	"relayer/workers/devchain"
+	"relayer/workers/devchain/devkeys"
 	"relayer/workers/gateway"
 )
 
@@ -65,6 +67,12 @@ import (
 //	retry_after: {input_proof_throttler_tps: 10, nominal_readiness_check_seconds: 2, ...}
 //	rate_limit: {concurrency_limit: 32, rolling_limit: 100, read: {rolling_limit: 600}, ...}
 //	log: {level: info, format: text}
+//	devchain: {rpc_listen: ""}      # 127.0.0.1:8545 serves the development chain's JSON-RPC
+//	keys: {public_key: {data_id: "0x...", urls: [...]}, crs_2048: {data_id: "0x...", urls: [...]}}
+//
+// Without keys, the development stack serves its development key material (package devkeys)
+// under /keys/ and GET /v2/keyurl points at it; with an external chain, keys are needed for the
+// public SDK's createInstance (GET /v2/keyurl answers 500 without them).
 //
 // The admin token is better given by RELAYER_ADMIN_TOKEN than in a file or on the command line.
 type fileConfig struct {
@@ -81,6 +89,27 @@ type fileConfig struct {
 	RetryAfter   retryafter.Config `json:"retry_after"`
 	RateLimit    ratelimit.Config  `json:"rate_limit"`
 	Log          logSection        `json:"log"`
+	Keys         keysSection       `json:"keys"`
+	DevChain     devChainSection   `json:"devchain"`
+}
+
+// devChainSection configures the in-process development chain (without chain.rpc_url).
+type devChainSection struct {
+	// RPCListen serves the chain's JSON-RPC over HTTP on this loopback host:port, for the public
+	// SDK's network setting (createInstance reads the host contracts through it); "" for none.
+	RPCListen string `json:"rpc_listen"`
+}
+
+// keysSection is what GET /v2/keyurl answers: the network's FHE public key and CRS (2048 bits).
+// Without it, the development stack serves its own development key material.
+type keysSection struct {
+	PublicKey keyMaterialSection `json:"public_key"`
+	CRS2048   keyMaterialSection `json:"crs_2048"`
+}
+
+type keyMaterialSection struct {
+	DataID string   `json:"data_id"`
+	URLs   []string `json:"urls"`
 }
 
 type apiSection struct {
@@ -221,6 +250,18 @@ func defaultFileConfig() fileConfig {
 	}
 }
 
+// flagNames are serve's flags whose name is not their setting's path with "-" for "_".
+var flagNames = map[string]string{"devchain.rpc_listen": "devchain-rpc"}
+
+// devKeys is the development stack's key material, served by the relayer itself.
+func devKeys() api.KeysConfig {
+	return api.KeysConfig{
+		PublicKeyID: devkeys.ID(devkeys.PublicKey), PublicKeyURLs: []string{"/keys/" + devkeys.PublicKeyFile},
+		CRSID: devkeys.ID(devkeys.CRS2048), CRSURLs: []string{"/keys/" + devkeys.CRS2048File},
+		Files: map[string][]byte{devkeys.PublicKeyFile: devkeys.PublicKey, devkeys.CRS2048File: devkeys.CRS2048},
+	}
+}
+
 // serveSettings is the checked configuration `serve` runs with.
 type serveSettings struct {
 	Listen      string
@@ -238,6 +279,8 @@ type serveSettings struct {
 	// DevChain says that serve runs the development chain in process (no chain.rpc_url); the
 	// timeouts not given explicitly then have the development profile's values.
 	DevChain bool
+	// DevChainRPC is where the development chain serves JSON-RPC over HTTP ("" for nowhere).
+	DevChainRPC string
 }
 
 // configProblem is one thing wrong with the configuration: the setting's path, where it came
@@ -330,7 +373,7 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 		} else {
 			v, err = envValue(val)
 		}
-		if str, isStr := v.(string); err == nil && isStr && strings.Contains(str, ",") && isList(path) {
+		if str, isStr := v.(string); err == nil && isStr && isList(path) { // "a,b", or one element
 			v, err = envList(str)
 		}
 		if err != nil {
@@ -342,7 +385,11 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 	}
 	for path, v := range src.flags {
 		setPath(tree, path, v)
-		origin[path] = "flag --" + strings.ReplaceAll(path, "_", "-")
+		name, ok := flagNames[path]
+		if !ok {
+			name = strings.ReplaceAll(path, "_", "-")
+		}
+		origin[path] = "flag --" + name
 	}
 	secondsAliases(tree)
 
@@ -412,6 +459,13 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 		WriteTimeout: time.Duration(fc.HTTP.WriteTimeout), IdleTimeout: time.Duration(fc.HTTP.IdleTimeout),
 		ShutdownTimeout: time.Duration(fc.HTTP.ShutdownTimeout), MaxHeaderBytes: fc.HTTP.MaxHeaderBytes,
 	}
+	a.Keys = api.KeysConfig{
+		PublicKeyID: fc.Keys.PublicKey.DataID, PublicKeyURLs: fc.Keys.PublicKey.URLs,
+		CRSID: fc.Keys.CRS2048.DataID, CRSURLs: fc.Keys.CRS2048.URLs,
+	}
+	if devChain && !a.Keys.Configured() && a.Keys.PublicKeyID == "" && a.Keys.CRSID == "" {
+		a.Keys = devKeys()
+	}
 	var ce *api.ConfigError
 	if err := a.Validate(); errors.As(err, &ce) {
 		for _, p := range ce.Problems {
@@ -450,7 +504,14 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 	if strings.TrimSpace(fc.DataDir) == "" {
 		add("data_dir", "must name a directory")
 	}
-	s := serveSettings{Listen: fc.Listen, DataDir: fc.DataDir, API: a, Projections: pc, DevChain: devChain}
+	s := serveSettings{Listen: fc.Listen, DataDir: fc.DataDir, API: a, Projections: pc, DevChain: devChain, DevChainRPC: fc.DevChain.RPCListen}
+	if rpc := fc.DevChain.RPCListen; rpc != "" {
+		if !devChain {
+			add("devchain.rpc_listen", "is set but chain.rpc_url is set too (the development chain runs only without chain.rpc_url)")
+		} else if err := (devchain.Config{HTTPAddr: rpc}).WithDefaults().Validate(); err != nil {
+			add("devchain.rpc_listen", "%s", strings.TrimPrefix(err.Error(), "devchain: HTTPAddr: "))
+		}
+	}
 	s.Chain = fc.Chain.gateway(given, add)
 	s.Workers = fc.Workers.config(s.Chain, fc.Chain.UserDecryptThreshold, add)
 	switch strings.ToLower(fc.Log.Level) {

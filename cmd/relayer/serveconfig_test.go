@@ -283,3 +283,50 @@ func TestNoProblemOrWarningEverShowsAnRPCURL(t *testing.T) {
 		})
 	}
 }
+
+func TestTheDevelopmentStackServesItsOwnKeyMaterialUnlessKeysAreConfigured(t *testing.T) {
+	s, _, err := loadServeConfig(configSources{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := s.API.Keys
+	if !k.Configured() || len(k.Files) != 2 || k.PublicKeyURLs[0] != "/keys/public_key.bin" || k.CRSURLs[0] != "/keys/crs2048.bin" {
+		t.Fatalf("development keys %+v: want the embedded public key and CRS under /keys/", k)
+	}
+	if len(k.Files["crs2048.bin"]) < 1<<20 || len(k.Files["public_key.bin"]) < 1<<10 {
+		t.Fatalf("the embedded key material is %d and %d bytes", len(k.Files["public_key.bin"]), len(k.Files["crs2048.bin"]))
+	}
+
+	id := "0x" + strings.Repeat("ab", 32)
+	s, _, err = loadServeConfig(configSources{env: []string{
+		"RELAYER_KEYS_PUBLIC_KEY_DATA_ID=" + id, "RELAYER_KEYS_PUBLIC_KEY_URLS=https://keys.example.org/pk,https://mirror.example.org/pk",
+		"RELAYER_KEYS_CRS_2048_DATA_ID=" + id, "RELAYER_KEYS_CRS_2048_URLS=https://keys.example.org/crs",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k = s.API.Keys
+	if len(k.Files) != 0 || len(k.PublicKeyURLs) != 2 || k.PublicKeyURLs[1] != "https://mirror.example.org/pk" || k.CRSURLs[0] != "https://keys.example.org/crs" || k.CRSID != id {
+		t.Fatalf("configured keys %+v", k)
+	}
+}
+
+func TestKeySettingsAndTheDevelopmentChainsRPCAreCheckedAtStart(t *testing.T) {
+	ps, _ := configProblems(t, configSources{env: []string{
+		"RELAYER_KEYS_PUBLIC_KEY_DATA_ID=0x04", "RELAYER_KEYS_PUBLIC_KEY_URLS=ftp://keys.example.org/pk",
+		"RELAYER_DEVCHAIN_RPC_LISTEN=0.0.0.0:8545",
+	}})
+	for _, path := range []string{"keys.public_key.data_id", "keys.public_key.urls[0]", "keys.crs_2048.urls", "devchain.rpc_listen"} {
+		if len(problemAt(ps, path)) == 0 {
+			t.Errorf("no problem at %s in %v", path, ps)
+		}
+	}
+	ps, _ = configProblems(t, configSources{env: []string{"RELAYER_CHAIN_RPC_URL=http://127.0.0.1:1", "RELAYER_DEVCHAIN_RPC_LISTEN=127.0.0.1:8545"}})
+	if len(problemAt(ps, "devchain.rpc_listen")) == 0 {
+		t.Errorf("devchain.rpc_listen with an external chain: no problem in %v", ps)
+	}
+	s, _, err := loadServeConfig(configSources{flags: map[string]string{"devchain.rpc_listen": "127.0.0.1:0"}})
+	if err != nil || s.DevChainRPC != "127.0.0.1:0" {
+		t.Fatalf("--devchain-rpc 127.0.0.1:0: %v, %q", err, s.DevChainRPC)
+	}
+}

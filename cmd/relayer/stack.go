@@ -42,7 +42,7 @@ func startChain(ctx context.Context, s serveSettings, log *slog.Logger) (*chainS
 		}
 		return &chainSide{gw: gw, summary: fmt.Sprintf("external, chain id %d, relayer %s", s.Chain.ChainID, gw.Address().Hex())}, nil
 	}
-	dev, err := devchain.Start(ctx, devchain.Config{}, log.With("component", "devchain"))
+	dev, err := devchain.Start(ctx, devchain.Config{HTTPAddr: s.DevChainRPC}, log.With("component", "devchain"))
 	if err != nil {
 		return nil, fmt.Errorf("development chain: %w", err)
 	}
@@ -56,9 +56,14 @@ func startChain(ctx context.Context, s serveSettings, log *slog.Logger) (*chainS
 		_ = dev.Close()
 		return nil, fmt.Errorf("development chain: %w", err)
 	}
-	return &chainSide{dev: dev, gw: gw, summary: fmt.Sprintf(
-		"in-process development chain %d (KMS threshold %d of %d, relayer %s; DEVELOPMENT KEYS)",
-		dev.ChainID(), dev.Threshold(), dev.Config().KMSNodes, gw.Address().Hex())}, nil
+	summary := fmt.Sprintf("in-process development chain %d (KMS threshold %d of %d, relayer %s; DEVELOPMENT KEYS)",
+		dev.ChainID(), dev.Threshold(), dev.Config().KMSNodes, gw.Address().Hex())
+	if rpc := dev.HTTPEndpoint(); rpc != "" {
+		summary += "\n  development chain JSON-RPC: " + rpc
+	}
+	summary += fmt.Sprintf("\n  contracts: gateway Decryption %s, InputVerification %s; host ACL %s, InputVerifier %s, KMSVerifier %s",
+		a.Decryption.Hex(), a.InputVerification.Hex(), a.ACL.Hex(), a.InputVerifier.Hex(), a.KMSVerifier.Hex())
+	return &chainSide{dev: dev, gw: gw, summary: summary}, nil
 }
 
 // relayer is the running relayer: the API and the workers over one store and one set of

@@ -98,7 +98,7 @@ func Compute(cfg Config, in Input) Estimate {
 	}
 
 	tps, procMs := cfg.InputProofTPS, cfg.InputProofProcessingMs
-	switch in.Kind {
+	switch in.Kind.Family() { // a delegated user decrypt runs at the user decrypts' rate
 	case UserDecrypt:
 		tps, procMs = cfg.UserDecryptTPS, cfg.UserDecryptProcessingMs
 	case PublicDecrypt:

@@ -28,11 +28,21 @@ const ChainID = 1337
 var devFunds = new(big.Int).Mul(big.NewInt(1_000_000), big.NewInt(1_000_000_000_000_000_000))
 
 // Addresses are where Start deployed the contracts. They are the same on every run (the deployer
-// key and its nonces are fixed).
+// key and its nonces are fixed). The chain plays both parts: Decryption and InputVerification
+// are the gateway chain's, ACL, InputVerifier and KMSVerifier the host chain's (what the public
+// client SDK's config calls aclContractAddress, inputVerifierContractAddress and
+// kmsContractAddress; its verifyingContractAddressDecryption and
+// verifyingContractAddressInputVerification are Decryption and InputVerification).
 type Addresses struct {
 	Decryption        common.Address
 	InputVerification common.Address
 	ACL               common.Address
+	// InputVerifier (host) lists the coprocessor signers and the gateway's majority, and reports
+	// InputVerification's EIP-712 domain.
+	InputVerifier common.Address
+	// KMSVerifier (host) lists the KMS signers and the Decryption threshold, and reports
+	// Decryption's EIP-712 domain.
+	KMSVerifier common.Address
 }
 
 // Chain is a running development chain. Its methods are safe for concurrent use.
@@ -48,12 +58,18 @@ type Chain struct {
 	relayerKeys     []*ecdsa.PrivateKey
 	kmsKeys         []*ecdsa.PrivateKey
 	coprocessorKeys []*ecdsa.PrivateKey
+	userKeys        []*ecdsa.PrivateKey
 	deployer        *txSender
+
+	sendersMu sync.Mutex
+	senders   map[common.Address]*txSender // the users' keys, one sequence each
 
 	decryption        *contracts.Decryption
 	inputVerification *contracts.InputVerification
+	acl               *contracts.ACL
 	decryptionAt      *bind.BoundContract
 	inputAt           *bind.BoundContract
+	aclAt             *bind.BoundContract
 
 	httpEndpoint string
 	wsEndpoint   string
@@ -67,7 +83,7 @@ type Chain struct {
 }
 
 // Start starts a development chain: the simulated backend (chain id 1337, the development keys
-// funded), its one block-producing goroutine, the three contracts deployed by the deployer key,
+// funded), its one block-producing goroutine, the five contracts deployed by the deployer key,
 // and the simulated KMS nodes and coprocessors following the chain's request events. ctx bounds
 // the start only; the chain runs until Close. logger may be nil (no logs).
 func Start(ctx context.Context, cfg Config, logger *slog.Logger) (*Chain, error) {
@@ -86,8 +102,11 @@ func Start(ctx context.Context, cfg Config, logger *slog.Logger) (*Chain, error)
 		relayerKeys:       devKeys(RoleRelayer, cfg.RelayerKeys),
 		kmsKeys:           devKeys(RoleKMS, cfg.KMSNodes),
 		coprocessorKeys:   devKeys(RoleCoprocessor, cfg.Coprocessors),
+		userKeys:          devKeys(RoleUser, UserKeys),
+		senders:           map[common.Address]*txSender{},
 		decryption:        contracts.NewDecryption(),
 		inputVerification: contracts.NewInputVerification(),
+		acl:               contracts.NewACL(),
 		advance:           make(chan advanceRequest),
 	}
 	alloc := types.GenesisAlloc{}
@@ -125,6 +144,7 @@ func Start(ctx context.Context, cfg Config, logger *slog.Logger) (*Chain, error)
 	c.startSimulators(runCtx, head+1)
 	c.log.Info("development chain started", "chain_id", ChainID,
 		"decryption", c.addrs.Decryption, "input_verification", c.addrs.InputVerification, "acl", c.addrs.ACL,
+		"input_verifier", c.addrs.InputVerifier, "kms_verifier", c.addrs.KMSVerifier,
 		"kms_nodes", cfg.KMSNodes, "threshold", cfg.Threshold, "coprocessors", cfg.Coprocessors,
 		"http", c.httpEndpoint, "ws", c.wsEndpoint)
 	return c, nil
@@ -134,10 +154,14 @@ func (c *Chain) allKeys() []*ecdsa.PrivateKey {
 	keys := []*ecdsa.PrivateKey{c.deployerKey}
 	keys = append(keys, c.relayerKeys...)
 	keys = append(keys, c.kmsKeys...)
-	return append(keys, c.coprocessorKeys...)
+	keys = append(keys, c.coprocessorKeys...)
+	return append(keys, c.userKeys...)
 }
 
-// deploy deploys ACL, Decryption and InputVerification (in that order) from the deployer key.
+// deploy deploys ACL, Decryption, InputVerification, InputVerifier and KMSVerifier (in that
+// order, so at the deployer's nonces 0 to 4) from the deployer key. Decryption checks delegated
+// user decryptions against the ACL. The host verifiers list the gateway's signers in its
+// registration order and report its domains: the gateway chain is this chain.
 func (c *Chain) deploy(ctx context.Context) error {
 	deployOne := func(name, bin string, input []byte) (common.Address, error) {
 		var addr common.Address
@@ -159,15 +183,26 @@ func (c *Chain) deploy(ctx context.Context) error {
 		return err
 	}
 	if c.addrs.Decryption, err = deployOne("Decryption", contracts.DecryptionMetaData.Bin,
-		c.decryption.PackConstructor(addresses(c.kmsKeys), big.NewInt(int64(c.cfg.Threshold)))); err != nil {
+		c.decryption.PackConstructor(addresses(c.kmsKeys), big.NewInt(int64(c.cfg.Threshold)), c.addrs.ACL)); err != nil {
 		return err
 	}
 	if c.addrs.InputVerification, err = deployOne("InputVerification", contracts.InputVerificationMetaData.Bin,
 		c.inputVerification.PackConstructor(addresses(c.coprocessorKeys), c.addrs.Decryption)); err != nil {
 		return err
 	}
+	if c.addrs.InputVerifier, err = deployOne("InputVerifier", contracts.InputVerifierMetaData.Bin,
+		contracts.NewInputVerifier().PackConstructor(addresses(c.coprocessorKeys), big.NewInt(int64(c.Majority())),
+			c.chainID, c.addrs.InputVerification)); err != nil {
+		return err
+	}
+	if c.addrs.KMSVerifier, err = deployOne("KMSVerifier", contracts.KMSVerifierMetaData.Bin,
+		contracts.NewKMSVerifier().PackConstructor(addresses(c.kmsKeys), big.NewInt(int64(c.cfg.Threshold)),
+			c.chainID, c.addrs.Decryption)); err != nil {
+		return err
+	}
 	c.decryptionAt = c.decryption.Instance(c.client, c.addrs.Decryption)
 	c.inputAt = c.inputVerification.Instance(c.client, c.addrs.InputVerification)
+	c.aclAt = c.acl.Instance(c.client, c.addrs.ACL)
 	return nil
 }
 
@@ -232,6 +267,16 @@ func (c *Chain) Coprocessors() []common.Address { return addresses(c.coprocessor
 // CoprocessorKeys are the simulated coprocessors' keys, in order. DEVELOPMENT ONLY.
 func (c *Chain) CoprocessorKeys() []*ecdsa.PrivateKey {
 	return append([]*ecdsa.PrivateKey(nil), c.coprocessorKeys...)
+}
+
+// UserKey is user key number i (UserDevKey(i)), funded at genesis for i in 0..UserKeys-1: an end
+// user's account for tests that send their own transactions, such as a delegator's ACL
+// delegation. It panics for another i (that key would have no funds). DEVELOPMENT ONLY.
+func (c *Chain) UserKey(i int) *ecdsa.PrivateKey {
+	if i < 0 || i >= len(c.userKeys) {
+		panic(fmt.Sprintf("devchain: UserKey(%d): only user keys 0..%d are funded", i, len(c.userKeys)-1))
+	}
+	return c.userKeys[i]
 }
 
 // Threshold is how many distinct KMS signatures complete a decryption.
@@ -345,4 +390,55 @@ func (c *Chain) ownerCall(ctx context.Context, what string, decData, inputData [
 		}
 	}
 	return nil
+}
+
+// DelegateForUserDecryption sends, from delegatorKey, the host ACL's
+// delegateForUserDecryption(delegate, contract, expiration): delegate may then user-decrypt, until
+// expiration (whole seconds of chain time, which can run ahead of the wall clock; see the package
+// documentation), the delegator's handles that contract may use. It returns once the
+// transaction is in a block; a refusal is the ACL's decoded revert (SenderCannotBeDelegate,
+// ExpirationDateInThePast, ...). delegatorKey must be funded: UserKey(i) is.
+func (c *Chain) DelegateForUserDecryption(ctx context.Context, delegatorKey *ecdsa.PrivateKey, delegate, contract common.Address, expiration time.Time) error {
+	if expiration.Unix() <= 0 {
+		return fmt.Errorf("devchain: delegate for user decryption: expiration %v is not after 1970", expiration)
+	}
+	return c.aclCall(ctx, delegatorKey, "delegate for user decryption",
+		c.acl.PackDelegateForUserDecryption(delegate, contract, uint64(expiration.Unix())))
+}
+
+// RevokeDelegationForUserDecryption sends, from delegatorKey, the host ACL's
+// revokeDelegationForUserDecryption(delegate, contract), and returns once it is in a block.
+func (c *Chain) RevokeDelegationForUserDecryption(ctx context.Context, delegatorKey *ecdsa.PrivateKey, delegate, contract common.Address) error {
+	return c.aclCall(ctx, delegatorKey, "revoke delegation for user decryption",
+		c.acl.PackRevokeDelegationForUserDecryption(delegate, contract))
+}
+
+func (c *Chain) aclCall(ctx context.Context, key *ecdsa.PrivateKey, what string, data []byte) error {
+	tx, err := c.senderOf(key).send(ctx, func(opts *bind.TransactOpts) (*types.Transaction, error) {
+		return bind.Transact(c.aclAt, opts, data)
+	})
+	if err != nil {
+		if re, ok := contracts.DecodeRevert(err); ok {
+			err = re
+		}
+		return fmt.Errorf("devchain: %s: %w", what, err)
+	}
+	if _, err := c.waitSuccess(ctx, tx.Hash()); err != nil {
+		return fmt.Errorf("devchain: %s: %w", what, err)
+	}
+	return nil
+}
+
+// senderOf is key's one nonce sequence in this chain, so that concurrent calls from one key
+// (parallel tests sharing a user key) do not take the same nonce.
+func (c *Chain) senderOf(key *ecdsa.PrivateKey) *txSender {
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	c.sendersMu.Lock()
+	defer c.sendersMu.Unlock()
+	s, ok := c.senders[from]
+	if !ok {
+		s = newTxSender(c.client, key, c.chainID)
+		c.senders[from] = s
+	}
+	return s
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"math/big"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -30,6 +32,8 @@ func TestStartDeploysTheContractsWithTheDevelopmentKeysAndTheViewsAnswer(t *test
 		ACL:               crypto.CreateAddress(deployer, 0),
 		Decryption:        crypto.CreateAddress(deployer, 1),
 		InputVerification: crypto.CreateAddress(deployer, 2),
+		InputVerifier:     crypto.CreateAddress(deployer, 3),
+		KMSVerifier:       crypto.CreateAddress(deployer, 4),
 	}
 	if c.Addresses() != want {
 		t.Fatalf("Addresses() = %+v, want %+v", c.Addresses(), want)
@@ -37,7 +41,7 @@ func TestStartDeploysTheContractsWithTheDevelopmentKeysAndTheViewsAnswer(t *test
 	if crypto.PubkeyToAddress(c.RelayerKey().PublicKey) != crypto.PubkeyToAddress(devchain.RelayerDevKey(0).PublicKey) {
 		t.Fatal("RelayerKey() is not RelayerDevKey(0)")
 	}
-	for _, a := range []common.Address{want.ACL, want.Decryption, want.InputVerification} {
+	for _, a := range []common.Address{want.ACL, want.Decryption, want.InputVerification, want.InputVerifier, want.KMSVerifier} {
 		code, err := c.Client().CodeAt(ctx, a, nil)
 		if err != nil || len(code) == 0 {
 			t.Fatalf("no code at %s (%v)", a, err)
@@ -63,6 +67,29 @@ func TestStartDeploysTheContractsWithTheDevelopmentKeysAndTheViewsAnswer(t *test
 	}
 	if m := call(t, ctx, g.ivAt, g.iv.PackMajority(), g.iv.UnpackMajority); m.Int64() != 2 || c.Majority() != 2 {
 		t.Fatalf("majority() = %v, Majority() = %d; want 2", m, c.Majority())
+	}
+	// The host verifiers: what the public SDK's createInstance reads.
+	if got := call(t, ctx, g.hostAt, g.hostIV.PackGetCoprocessorSigners(), g.hostIV.UnpackGetCoprocessorSigners); !equalAddrs(got, c.Coprocessors()) {
+		t.Fatalf("InputVerifier.getCoprocessorSigners() = %v, want %v", got, c.Coprocessors())
+	}
+	if th := call(t, ctx, g.hostAt, g.hostIV.PackGetThreshold(), g.hostIV.UnpackGetThreshold); th.Int64() != int64(c.Majority()) {
+		t.Fatalf("InputVerifier.getThreshold() = %v, want the majority %d", th, c.Majority())
+	}
+	ivDomain := call(t, ctx, g.hostAt, g.hostIV.PackInputVerifierEip712Domain(), g.hostIV.UnpackInputVerifierEip712Domain)
+	if ivDomain.Fields != [1]byte{0x0f} || ivDomain.Name != "InputVerification" || ivDomain.Version != "1" ||
+		ivDomain.ChainId.Int64() != devchain.ChainID || ivDomain.VerifyingContract != want.InputVerification {
+		t.Fatalf("InputVerifier.eip712Domain() = %+v, want InputVerification's", ivDomain)
+	}
+	if got := call(t, ctx, g.kmsVAt, g.kmsV.PackGetKmsSigners(), g.kmsV.UnpackGetKmsSigners); !equalAddrs(got, c.KMSSigners()) {
+		t.Fatalf("KMSVerifier.getKmsSigners() = %v, want %v", got, c.KMSSigners())
+	}
+	if th := call(t, ctx, g.kmsVAt, g.kmsV.PackGetThreshold(), g.kmsV.UnpackGetThreshold); th.Int64() != int64(c.Threshold()) {
+		t.Fatalf("KMSVerifier.getThreshold() = %v, want the threshold %d", th, c.Threshold())
+	}
+	kmsDomain := call(t, ctx, g.kmsVAt, g.kmsV.PackKMSVerifierEip712Domain(), g.kmsV.UnpackKMSVerifierEip712Domain)
+	if kmsDomain.Fields != [1]byte{0x0f} || kmsDomain.Name != "Decryption" || kmsDomain.Version != "1" ||
+		kmsDomain.ChainId.Int64() != devchain.ChainID || kmsDomain.VerifyingContract != want.Decryption {
+		t.Fatalf("KMSVerifier.eip712Domain() = %+v, want Decryption's", kmsDomain)
 	}
 	owner := call(t, ctx, g.decAt, g.dec.PackOwner(), g.dec.UnpackOwner)
 	if owner != deployer {
@@ -144,7 +171,15 @@ func TestPublicDecryptionOfAnOrdinaryHandleCompletesWithThresholdSignaturesOfDis
 	if len(ev.Signatures) < c.Threshold() {
 		t.Fatalf("%d signatures, want at least %d", len(ev.Signatures), c.Threshold())
 	}
-	digest := contracts.PublicDecryptionDigest(c.ChainID(), c.Addresses().Decryption, id, ev.DecryptedResult, ev.ExtraData)
+	// What the public SDK verifies: the request's handles, the result and an empty extraData,
+	// which is also what the KMS nodes sent.
+	if len(ev.ExtraData) != 0 {
+		t.Fatalf("extraData = %x, want empty", ev.ExtraData)
+	}
+	digest := contracts.PublicDecryptionDigest(c.ChainID(), c.Addresses().Decryption, handles, ev.DecryptedResult, nil)
+	if onChain := call(t, ctx, g.decAt, g.dec.PackPublicDecryptionDigest(handles, ev.DecryptedResult, nil), g.dec.UnpackPublicDecryptionDigest); onChain != digest {
+		t.Fatalf("the contract's digest %s differs from PublicDecryptionDigest %s", onChain, digest)
+	}
 	seen := map[common.Address]bool{}
 	for _, sig := range ev.Signatures {
 		signer, err := contracts.RecoverSigner(digest, sig)
@@ -203,7 +238,10 @@ func TestUserDecryptionGetsSharesFromDistinctKMSNodesAndReachesTheThresholdOnce(
 		if want := devchain.UserDecryptionShare(handles, publicKey, node); !bytes.Equal(ev.UserDecryptedShare, want) {
 			t.Errorf("node %d share = %x, want %x", node, ev.UserDecryptedShare, want)
 		}
-		digest := contracts.UserDecryptionDigest(c.ChainID(), c.Addresses().Decryption, id, ev.UserDecryptedShare, ev.ExtraData)
+		digest := contracts.UserDecryptionDigest(c.ChainID(), c.Addresses().Decryption, publicKey, handles, ev.UserDecryptedShare, ev.ExtraData)
+		if onChain := call(t, ctx, g.decAt, g.dec.PackUserDecryptionDigest(publicKey, handles, ev.UserDecryptedShare, ev.ExtraData), g.dec.UnpackUserDecryptionDigest); onChain != digest {
+			t.Fatalf("the contract's digest %s differs from UserDecryptionDigest %s", onChain, digest)
+		}
 		if signer, err := contracts.RecoverSigner(digest, ev.Signature); err != nil || signer != ev.KmsSigner {
 			t.Errorf("share of node %d signed by %s (%v)", node, signer, err)
 		}
@@ -233,7 +271,7 @@ func TestInputProofIsVerifiedByTheCoprocessorMajorityWithTheirSignatures(t *test
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := devchain.InputHandles(big.NewInt(1337), testContract, testUser, ct)
+	want := devchain.InputHandles(c.Addresses().ACL, big.NewInt(1337), testContract, testUser, ct)
 	if len(want) != 2 || len(ev.CtHandles) != 2 || ev.CtHandles[0] != want[0] || ev.CtHandles[1] != want[1] {
 		t.Fatalf("handles = %x, want %x", ev.CtHandles, want)
 	}
@@ -245,7 +283,11 @@ func TestInputProofIsVerifiedByTheCoprocessorMajorityWithTheirSignatures(t *test
 	if len(ev.Signatures) != c.Majority() {
 		t.Fatalf("%d signatures, want the majority %d", len(ev.Signatures), c.Majority())
 	}
-	digest := contracts.VerifyProofDigest(c.ChainID(), c.Addresses().InputVerification, id, ev.CtHandles, ev.ExtraData)
+	// What the public SDK verifies: its own handles, user, contract, host chain and extraData 0x00.
+	digest := contracts.VerifyProofDigest(c.ChainID(), c.Addresses().InputVerification, want, testUser, testContract, big.NewInt(1337), []byte{0x00})
+	if onChain := call(t, ctx, g.ivAt, g.iv.PackVerifyProofDigest(want, testUser, testContract, big.NewInt(1337), []byte{0x00}), g.iv.UnpackVerifyProofDigest); onChain != digest {
+		t.Fatalf("the contract's digest %s differs from VerifyProofDigest %s", onChain, digest)
+	}
 	seen := map[common.Address]bool{}
 	for _, sig := range ev.Signatures {
 		signer, err := contracts.RecoverSigner(digest, sig)
@@ -494,7 +536,7 @@ func TestOnlyRegisteredKMSSignersAndCoprocessorsCanAnswer(t *testing.T) {
 	id := requestID(t, r, c.Addresses().Decryption, contracts.TopicPublicDecryptionRequest)
 	result := devchain.PublicDecryptionResult([][32]byte{h})
 	sign := func(k int) []byte {
-		sig, err := contracts.SignDigest(c.KMSKeys()[k], contracts.PublicDecryptionDigest(c.ChainID(), c.Addresses().Decryption, id, result, nil))
+		sig, err := contracts.SignDigest(c.KMSKeys()[k], contracts.PublicDecryptionDigest(c.ChainID(), c.Addresses().Decryption, [][32]byte{h}, result, nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -703,5 +745,55 @@ func TestTheChainServesJSONRPCOverHTTPAndWebSocket(t *testing.T) {
 	if c2, err := devchain.Start(ctx, taken, nil); err == nil {
 		c2.Close()
 		t.Fatal("a second chain started on a port in use")
+	}
+}
+
+func TestAnInputThePublicSDKEncryptedIsAnsweredWithTheHandlesTheSDKComputes(t *testing.T) {
+	t.Parallel()
+	c, ctx := shared, testContext(t)
+	g := bindings(c)
+	relayer := newSender(c, c.RelayerKey())
+	ct, err := os.ReadFile(filepath.Join("testdata", "sdk_input_bool_u8_u64.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, ok := devchain.SDKInputHandles(ct, c.Addresses().ACL, 1337)
+	if !ok || len(want) != 3 {
+		t.Fatalf("the fixture is not read as the SDK's input of three values (%d handles)", len(want))
+	}
+	for i, typ := range []byte{0, 2, 5} {
+		if want[i][30] != typ || want[i][21] != byte(i) {
+			t.Errorf("handle %d = %x, want index %d and type %d", i, want[i], i, typ)
+		}
+	}
+
+	r := relayer.mustSucceed(t, ctx, g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, []byte{0x00}))
+	id := requestID(t, r, c.Addresses().InputVerification, contracts.TopicVerifyProofRequest)
+	logs := waitLogs(t, ctx, c, c.Addresses().InputVerification, contracts.TopicVerifyProofResponse, id, 1)
+	ev, err := g.iv.UnpackVerifyProofResponseEvent(&logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev.CtHandles) != len(want) {
+		t.Fatalf("%d handles, want %d", len(ev.CtHandles), len(want))
+	}
+	for i := range want {
+		if ev.CtHandles[i] != want[i] {
+			t.Errorf("handle %d = %x, want %x", i, ev.CtHandles[i], want[i])
+		}
+	}
+}
+
+func TestPlaintextsFitTheirHandlesType(t *testing.T) {
+	for typ, bits := range map[byte]int{0: 1, 2: 8, 3: 16, 4: 32, 5: 64, 6: 128, 7: 160, 8: 256} {
+		for n := range 16 {
+			var h [32]byte
+			h[0], h[1], h[30] = byte(n), 0x42, typ
+			clear := devchain.Plaintext(h)
+			p := new(big.Int).SetBytes(clear[:])
+			if p.BitLen() > bits {
+				t.Errorf("type %d: plaintext %x has %d bits, want at most %d", typ, p, p.BitLen(), bits)
+			}
+		}
 	}
 }

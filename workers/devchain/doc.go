@@ -7,15 +7,17 @@
 //	chain, err := devchain.Start(ctx, devchain.DefaultConfig(), logger) // logger may be nil
 //	defer chain.Close()
 //	client := chain.Client()          // *ethclient.Client, in process
-//	addrs := chain.Addresses()        // Decryption, InputVerification, ACL
+//	addrs := chain.Addresses()        // Decryption, InputVerification, ACL, InputVerifier, KMSVerifier
 //	key := chain.RelayerKey()         // the relayer's funded signing key (DEVELOPMENT ONLY)
 //	dec := contracts.NewDecryption()  // abigen v2 binding (package workers/gateway/contracts)
 //	tx, err := bind.Transact(dec.Instance(client, addrs.Decryption),
 //		bind.NewKeyedTransactor(key, chain.ChainID()),
 //		dec.PackPublicDecryptionRequest(handles, []byte{0}))
 //
-// Start deploys ACL, Decryption and InputVerification from the deployer key (always at the same
-// three addresses) and returns once they are on chain. Client is an *ethclient.Client connected
+// Start deploys ACL, Decryption, InputVerification, InputVerifier and KMSVerifier from the
+// deployer key (always at the same five addresses, its nonces 0 to 4) and returns once they are
+// on chain. The chain is both the gateway chain (Decryption, InputVerification) and the host
+// chain (ACL, InputVerifier, KMSVerifier), with one chain id, 1337. Client is an *ethclient.Client connected
 // in process, the same type the gateway adapter gets from ethclient.Dial against a real node, so
 // the adapter needs one code path: it serves abigen v2 bindings, log subscriptions,
 // SendTransactionSync (eth_sendRawTransactionSync) and raw calls through Client().Client().
@@ -39,19 +41,53 @@
 // # Keys
 //
 // Every key is derived from a fixed public seed, keccak256("relayer/devchain/<role>/<index>")
-// (DevKey, RelayerDevKey), and funded with a million ether at genesis: the deployer (owner of
-// the contracts: Pause, Unpause), Config.RelayerKeys relayer keys, Config.KMSNodes KMS signers
-// and Config.Coprocessors coprocessors. Addresses are the same on every run. They are
-// development keys: public by construction, never to be used on a real chain.
+// (DevKey, RelayerDevKey, UserDevKey), and these are funded with a million ether at genesis: the
+// deployer (owner of the contracts: Pause, Unpause; DeployerKey), Config.RelayerKeys relayer
+// keys (RelayerKeys), Config.KMSNodes KMS signers (KMSKeys), Config.Coprocessors coprocessors
+// (CoprocessorKeys) and UserKeys (16) user keys (UserKey(i), role "user"): end users' accounts
+// for tests that send their own transactions, such as a delegator's. Any other DevKey has no
+// funds. Addresses are the same on every run. They are development keys: public by
+// construction, never to be used on a real chain.
+//
+// # Delegated user decryption
+//
+// The ACL holds delegations for user decryption as the public host ACL does: a delegator sends
+// delegateForUserDecryption(delegate, contract, expiration) (Chain.DelegateForUserDecryption
+// sends it from a funded key, RevokeDelegationForUserDecryption undoes it), and
+// isHandleDelegatedForUserDecryption(delegator, delegate, contract, handle) is true while the
+// delegation has not expired (chain time) and both the delegator and the contract may use the
+// handle. Decryption was deployed with the ACL's address (Decryption.acl()) and refuses a
+// delegatedUserDecryptionRequest with a pair that is not delegated (UserDecryptNotDelegated).
+// An accepted one is a user decryption with the delegate as its user: the same id counter, the
+// same UserDecryptionRequest event, so the KMS nodes answer it like any user decryption, with
+// shares for the delegate's public key.
+//
+// # What the public client SDK reads
+//
+// @zama-fhe/relayer-sdk's createInstance reads the host chain: InputVerifier.eip712Domain(),
+// getThreshold(), getCoprocessorSigners(), then the same of KMSVerifier (getKmsSigners). Here
+// InputVerifier lists the coprocessors in InputVerification's order with threshold Majority(),
+// and reports InputVerification's EIP-712 domain {"InputVerification", "1", 1337, its address};
+// KMSVerifier lists the KMS signers in Decryption's order with threshold Threshold(), and reports
+// Decryption's domain {"Decryption", "1", 1337, its address}. They are separate deployments, as
+// the SDK requires. The SDK's config for this chain is therefore: chainId and gatewayChainId
+// 1337, aclContractAddress ACL, kmsContractAddress KMSVerifier, inputVerifierContractAddress
+// InputVerifier, verifyingContractAddressDecryption Decryption,
+// verifyingContractAddressInputVerification InputVerification (checksummed: Address.Hex()).
+// Before a user decryption it asks ACL.persistAllowed, which answers like isAllowed.
 //
 // # Simulated KMS nodes and coprocessors
 //
 // A follower goroutine reads the request events block by block and hands each request to every
 // KMS node (decryptions) or coprocessor (input proofs). Each answers from its own key, after a
 // random delay in [ResponseDelayMin, ResponseDelayMax], with a signature by its own key over the
-// digest the contract checks (contracts.PublicDecryptionDigest, UserDecryptionDigest,
-// VerifyProofDigest). Answers are fake but deterministic: PublicDecryptionResult (keccak-derived
-// Plaintext per handle), UserDecryptionShare (one per node), InputHandles.
+// EIP-712 digest the contract checks and the public SDK verifies (contracts.VerifyProofDigest,
+// PublicDecryptionDigest, UserDecryptionDigest): a coprocessor signs CiphertextVerification over
+// the request's user, contract, contract chain id and extraData; a KMS node answers a public
+// decryption with an EMPTY extraData, signed and sent (the SDK verifies PublicDecryptVerification
+// with "0x"), and a user decryption share (delegated or not) with the request's extraData.
+// Answers are fake but deterministic: PublicDecryptionResult (keccak-derived Plaintext per
+// handle), UserDecryptionShare (one per node), InputHandles.
 //
 // On chain: a public decryption completes (one PublicDecryptionResponse with the signatures)
 // when Threshold KMS signers agreed on a result; a user decryption emits one
@@ -64,9 +100,9 @@
 // A handle whose first bytes are 7e 57 XX, or an input-proof ciphertext whose first bytes are
 // 7e 57 XX (contracts.TestHandle, contracts.TestCiphertext):
 //
-//	01  host ACL views false; gateway readiness false; decryption requests revert
-//	    (PublicDecryptNotAllowed / UserDecryptNotAllowed); an input proof is rejected by the
-//	    coprocessors (RejectProofResponse)
+//	01  host ACL views false (delegation too); gateway readiness false; decryption requests
+//	    revert (PublicDecryptNotAllowed / UserDecryptNotAllowed, delegated ones too); an input
+//	    proof is rejected by the coprocessors (RejectProofResponse)
 //	02  readiness false forever; a request sent anyway is never answered
 //	03  ready, the request succeeds, nobody ever answers (decryptions and input proofs)
 //	04  ready only contracts.ReadyDelay (5 s) of chain time after the chain first saw the handle

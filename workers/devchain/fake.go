@@ -13,10 +13,28 @@ import (
 // can assert it.
 
 // Plaintext is the cleartext the simulated KMS "decrypts" handle to:
-// keccak256("relayer/devchain/plaintext" || handle).
+// keccak256("relayer/devchain/plaintext" || handle), cut to the width of the handle's FHE type
+// (byte 30: ebool 0 gives 0 or 1, euint8 2 the low 8 bits, ..., eaddress 7 the low 160 bits,
+// euint256 8 and unknown types all 256), so that a client decoding it by type (the public SDK's
+// publicDecrypt) reads a value of that type.
 func Plaintext(handle [32]byte) [32]byte {
-	return crypto.Keccak256Hash([]byte("relayer/devchain/plaintext"), handle[:])
+	p := crypto.Keccak256Hash([]byte("relayer/devchain/plaintext"), handle[:])
+	bits, known := plaintextBits[handle[30]]
+	if !known {
+		return p
+	}
+	keep := max(bits/8, 1)
+	for i := 0; i < 32-keep; i++ {
+		p[i] = 0
+	}
+	if bits == 1 {
+		p[31] &= 1
+	}
+	return p
 }
+
+// plaintextBits is the width of each FHE type's cleartext, by type id.
+var plaintextBits = map[byte]int{0: 1, 2: 8, 3: 16, 4: 32, 5: 64, 6: 128, 7: 160, 8: 256}
 
 // PublicDecryptionResult is the decryptedResult every KMS node posts for a public decryption of
 // handles: their Plaintexts, 32 bytes each, in request order (the ABI encoding of a tuple of
@@ -46,12 +64,19 @@ func UserDecryptionShare(handles [][32]byte, publicKey []byte, kmsIndex int) []b
 // maxInputHandles bounds how many handles one input proof yields.
 const maxInputHandles = 8
 
-// InputHandles are the handles the simulated coprocessors compute for an input proof: one per
-// 32 bytes of ciphertext (at least 1, at most 8), each laid out as the protocol has it (hash,
-// index, contractChainID in bytes 22..29, type euint64, version 0). When the ciphertext carries a
-// scenario (7e 57 XX first), so do its handles, so a client that decrypts the handles of an input
-// it submitted meets the same scenario.
-func InputHandles(contractChainID *big.Int, contractAddress, userAddress common.Address, ciphertext []byte) [][32]byte {
+// InputHandles are the handles the simulated coprocessors compute for an input proof. For an
+// input the public SDK encrypted (a tfhe-rs ProvenCompactCiphertextList), they are the handles the
+// protocol derives from it with the host chain's ACL address acl (SDKInputHandles), which the SDK
+// recomputes and checks. Any other ciphertext gets one handle per 32 bytes (at least 1, at most
+// 8), each laid out as the protocol has it (hash, index, contractChainID in bytes 22..29, type
+// euint64, version 0); when it carries a scenario (7e 57 XX first), so do its handles, so a client
+// that decrypts the handles of an input it submitted meets the same scenario.
+func InputHandles(acl common.Address, contractChainID *big.Int, contractAddress, userAddress common.Address, ciphertext []byte) [][32]byte {
+	if contractChainID.IsUint64() {
+		if handles, ok := SDKInputHandles(ciphertext, acl, contractChainID.Uint64()); ok {
+			return handles
+		}
+	}
 	n := min(max(len(ciphertext)/32, 1), maxInputHandles)
 	hash := crypto.Keccak256Hash([]byte("relayer/devchain/input"), ciphertext,
 		common.LeftPadBytes(contractChainID.Bytes(), 32), contractAddress[:], userAddress[:])

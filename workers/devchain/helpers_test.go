@@ -145,20 +145,27 @@ func (s *sender) mustRevert(t *testing.T, ctx context.Context, at *bind.BoundCon
 }
 
 type gateway struct {
-	dec   *contracts.Decryption
-	iv    *contracts.InputVerification
-	acl   *contracts.ACL
-	decAt *bind.BoundContract
-	ivAt  *bind.BoundContract
-	aclAt *bind.BoundContract
+	dec    *contracts.Decryption
+	iv     *contracts.InputVerification
+	acl    *contracts.ACL
+	hostIV *contracts.InputVerifier
+	kmsV   *contracts.KMSVerifier
+	decAt  *bind.BoundContract
+	ivAt   *bind.BoundContract
+	aclAt  *bind.BoundContract
+	hostAt *bind.BoundContract // InputVerifier
+	kmsVAt *bind.BoundContract // KMSVerifier
 }
 
 func bindings(c *devchain.Chain) gateway {
-	g := gateway{dec: contracts.NewDecryption(), iv: contracts.NewInputVerification(), acl: contracts.NewACL()}
+	g := gateway{dec: contracts.NewDecryption(), iv: contracts.NewInputVerification(), acl: contracts.NewACL(),
+		hostIV: contracts.NewInputVerifier(), kmsV: contracts.NewKMSVerifier()}
 	a := c.Addresses()
 	g.decAt = g.dec.Instance(c.Client(), a.Decryption)
 	g.ivAt = g.iv.Instance(c.Client(), a.InputVerification)
 	g.aclAt = g.acl.Instance(c.Client(), a.ACL)
+	g.hostAt = g.hostIV.Instance(c.Client(), a.InputVerifier)
+	g.kmsVAt = g.kmsV.Instance(c.Client(), a.KMSVerifier)
 	return g
 }
 
@@ -248,6 +255,22 @@ func userRequest(g gateway, handles [][32]byte, contract, user common.Address, p
 	}
 	info := contracts.DecryptionContractsInfo{ChainId: big.NewInt(int64(contracts.DevHostChainID)), Addresses: []common.Address{contract}}
 	return g.dec.PackUserDecryptionRequest(pairs, validity, info, user, publicKey, make([]byte, 65), []byte{0x00})
+}
+
+// delegatedRequest packs a delegatedUserDecryptionRequest of delegator's handles allowed for
+// contract, for delegate.
+func delegatedRequest(g gateway, handles [][32]byte, contract, delegator, delegate common.Address, publicKey []byte) []byte {
+	pairs := make([]contracts.DecryptionCtHandleContractPair, len(handles))
+	for i, h := range handles {
+		pairs[i] = contracts.DecryptionCtHandleContractPair{CtHandle: h, ContractAddress: contract}
+	}
+	validity := contracts.DecryptionRequestValidity{
+		StartTimestamp: big.NewInt(time.Now().Add(-time.Minute).Unix()),
+		DurationDays:   big.NewInt(1),
+	}
+	accounts := contracts.DecryptionDelegationAccounts{DelegatorAddress: delegator, DelegateAddress: delegate}
+	info := contracts.DecryptionContractsInfo{ChainId: big.NewInt(int64(contracts.DevHostChainID)), Addresses: []common.Address{contract}}
+	return g.dec.PackDelegatedUserDecryptionRequest(pairs, validity, accounts, info, publicKey, make([]byte, 65), []byte{0x00})
 }
 
 func dial(ctx context.Context, url string) (*ethclient.Client, error) {

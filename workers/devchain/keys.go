@@ -16,7 +16,13 @@ const (
 	RoleRelayer     = "relayer"
 	RoleKMS         = "kms"
 	RoleCoprocessor = "coprocessor"
+	// RoleUser keys stand for end users in tests: a delegator that sends its own ACL
+	// transactions, say. UserKeys of them are funded.
+	RoleUser = "user"
 )
+
+// UserKeys is how many user keys (UserDevKey(0..UserKeys-1)) every development chain funds.
+const UserKeys = 16
 
 // DevKey returns the development key of role number index (from 0). It panics on a seed that is
 // not a valid secp256k1 key, which none of the fixed seeds is.
@@ -32,6 +38,10 @@ func DevKey(role string, index int) *ecdsa.PrivateKey {
 // RelayerDevKey is the relayer's development signing key number index: what a relayer outside
 // the process uses to send to a `relayer devchain` chain. DEVELOPMENT ONLY: the key is public.
 func RelayerDevKey(index int) *ecdsa.PrivateKey { return DevKey(RoleRelayer, index) }
+
+// UserDevKey is the development user key number index (0..UserKeys-1 are funded): an end user's
+// account for tests, e.g. a delegator (Chain.DelegateForUserDecryption). DEVELOPMENT ONLY.
+func UserDevKey(index int) *ecdsa.PrivateKey { return DevKey(RoleUser, index) }
 
 func devKeys(role string, n int) []*ecdsa.PrivateKey {
 	keys := make([]*ecdsa.PrivateKey, n)

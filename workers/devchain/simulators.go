@@ -198,14 +198,15 @@ func (c *Chain) answerPublic(ctx context.Context, n *responder, ev *contracts.De
 	}) {
 		return
 	}
+	// An empty extraData, signed and sent: the public SDK verifies the signatures with "0x".
 	result := PublicDecryptionResult(ev.CtHandles)
-	sig, err := contracts.SignDigest(n.key, contracts.PublicDecryptionDigest(c.chainID, c.addrs.Decryption, ev.DecryptionId, result, ev.ExtraData))
+	sig, err := contracts.SignDigest(n.key, contracts.PublicDecryptionDigest(c.chainID, c.addrs.Decryption, ev.CtHandles, result, nil))
 	if err != nil {
 		log.Error("sign public decryption", "err", err)
 		return
 	}
 	c.respond(ctx, n, log, "publicDecryptionResponse", c.decryptionAt,
-		c.decryption.PackPublicDecryptionResponse(ev.DecryptionId, result, sig, ev.ExtraData))
+		c.decryption.PackPublicDecryptionResponse(ev.DecryptionId, result, sig, nil))
 }
 
 func (c *Chain) answerUser(ctx context.Context, n *responder, ev *contracts.DecryptionUserDecryptionRequest) {
@@ -228,7 +229,7 @@ func (c *Chain) answerUser(ctx context.Context, n *responder, ev *contracts.Decr
 		return
 	}
 	share := UserDecryptionShare(ev.CtHandles, ev.PublicKey, n.index)
-	sig, err := contracts.SignDigest(n.key, contracts.UserDecryptionDigest(c.chainID, c.addrs.Decryption, ev.DecryptionId, share, ev.ExtraData))
+	sig, err := contracts.SignDigest(n.key, contracts.UserDecryptionDigest(c.chainID, c.addrs.Decryption, ev.PublicKey, ev.CtHandles, share, ev.ExtraData))
 	if err != nil {
 		log.Error("sign user decryption share", "err", err)
 		return
@@ -256,8 +257,10 @@ func (c *Chain) answerProof(ctx context.Context, n *responder, ev *contracts.Inp
 			c.inputVerification.PackRejectProofResponse(ev.ZkProofId, ev.ExtraData))
 		return
 	}
-	handles := InputHandles(ev.ContractChainId, ev.ContractAddress, ev.UserAddress, ev.CiphertextWithZKProof)
-	sig, err := contracts.SignDigest(n.key, contracts.VerifyProofDigest(c.chainID, c.addrs.InputVerification, ev.ZkProofId, handles, ev.ExtraData))
+	handles := InputHandles(c.addrs.ACL, ev.ContractChainId, ev.ContractAddress, ev.UserAddress, ev.CiphertextWithZKProof)
+	// Signed over the request's user, contract, chain and extraData: what the public SDK checks.
+	sig, err := contracts.SignDigest(n.key, contracts.VerifyProofDigest(c.chainID, c.addrs.InputVerification, handles,
+		ev.UserAddress, ev.ContractAddress, ev.ContractChainId, ev.ExtraData))
 	if err != nil {
 		log.Error("sign input proof", "err", err)
 		return

@@ -19,7 +19,10 @@ import (
 
 // Receipt is a mined, successful gateway request.
 type Receipt struct {
-	// Kind is the request kind, from the request event.
+	// Kind is the request kind of the receipt's request event: UserDecrypt for a delegated user
+	// decrypt too, which the gateway announces with the same UserDecryptionRequest event and
+	// answers under the same ids. It is therefore the Family() of the job's kind (and of
+	// Prepared.Kind); compare it with that, not with the kind itself.
 	Kind domain.Kind
 	// RequestID is the gateway's id of the request (decryptionId, zkProofId): the indexed topic
 	// 1 of its request event, which every response event carries too.
@@ -218,7 +221,7 @@ func (a *Adapter) outcome(ctx context.Context, tx *types.Transaction, from commo
 		case l.Address == a.cfg.Contracts.Decryption && l.Topics[0] == contracts.TopicPublicDecryptionRequest:
 			r.Kind = domain.PublicDecrypt
 		case l.Address == a.cfg.Contracts.Decryption && l.Topics[0] == contracts.TopicUserDecryptionRequest:
-			r.Kind = domain.UserDecrypt
+			r.Kind = domain.UserDecrypt // delegated or not: the responses are keyed by the family
 		case l.Address == a.cfg.Contracts.InputVerification && l.Topics[0] == contracts.TopicVerifyProofRequest:
 			r.Kind = domain.InputProof
 		default:

@@ -7,18 +7,21 @@
 //   - the signer: a hex key from an environment variable or a keystore file (Config.Signer),
 //     held by a Signer that prints and marshals as its address only;
 //   - the gateway requests: Prepare encodes a domain request (publicDecryptionRequest,
-//     userDecryptionRequest, verifyProofRequest), estimates its gas (a revert is classified
-//     before anything is signed), takes a nonce from the key's one sequence and signs an EIP-1559
-//     transaction, returning its raw bytes, hash, nonce and sender so that the caller records
-//     them first; Broadcast sends those bytes (eth_sendRawTransactionSync where the node has it,
+//     userDecryptionRequest, delegatedUserDecryptionRequest, verifyProofRequest), estimates its
+//     gas (a revert is classified before anything is signed), takes a nonce from the key's one
+//     sequence and signs an EIP-1559 transaction, returning its raw bytes, hash, nonce and
+//     sender so that the caller records them first; Broadcast sends those bytes (eth_sendRawTransactionSync where the node has it,
 //     else eth_sendRawTransaction and receipt polls) and returns the gateway request id from the
-//     receipt's request event;
+//     receipt's request event (a delegated user decrypt is announced, and answered, as a user
+//     decryption: its Receipt.Kind is UserDecrypt, the kind's Family());
 //   - the classification of every outcome into *TxError with errors.Is-able kinds (ErrPaused for
 //     EnforcedPause(), ErrReverted with the decoded custom error, ErrNonceTooLow,
 //     ErrUnderpriced, ErrTransport, ...; see errors.go);
-//   - receipts for recovery (ReceiptByHash: found, pending in the pool, not found);
-//   - the readiness and ACL views (IsPublicDecryptionReady, IsUserDecryptionReady, ACLAllowed,
-//     ACLAllowedForDecryption);
+//   - receipts for recovery (ReceiptByHash: found, pending in the pool, not found), and the kind
+//     of a recorded transaction (DecodePrepared: from the contract and function called, so
+//     DelegatedUserDecrypt for a delegated one);
+//   - the readiness and ACL views (IsPublicDecryptionReady, IsUserDecryptionReady,
+//     IsDelegatedUserDecryptionReady, ACLAllowed, ACLAllowedForDecryption, ACLDelegated);
 //   - the response listener (Listen): decoded response events block range by block range from a
 //     cursor the caller commits after handling each batch, with a confirmation depth and
 //     re-delivery after reorgs.

@@ -21,7 +21,7 @@ import (
 // record, broadcast, receipt with the gateway request id, and the response events the listener
 // delivers for that id (or none).
 func TestEveryRequestKindInEveryScenarioGoesFromPrepareToTheResponseEvents(t *testing.T) {
-	kinds := []domain.Kind{domain.PublicDecrypt, domain.UserDecrypt, domain.InputProof}
+	kinds := []domain.Kind{domain.PublicDecrypt, domain.UserDecrypt, domain.DelegatedUserDecrypt, domain.InputProof}
 	scenarios := []contracts.Scenario{contracts.ScenarioNone, contracts.ScenarioDenied, contracts.ScenarioNeverReady,
 		contracts.ScenarioNoResponse, contracts.ScenarioReadyAfterDelay, contracts.ScenarioRevert}
 	for _, k := range kinds {
@@ -48,6 +48,10 @@ func runScenario(t *testing.T, kind domain.Kind, s contracts.Scenario) {
 		req = publicRequest(handles...)
 	case domain.UserDecrypt:
 		req = userRequest(handles...)
+	case domain.DelegatedUserDecrypt:
+		d := newDelegation(t)
+		d.grant(t, ctx)
+		req = delegatedRequest(d.delegator, d.delegate, handles...)
 	default:
 		req = inputRequest(ciphertext)
 	}
@@ -67,7 +71,8 @@ func runScenario(t *testing.T, kind domain.Kind, s contracts.Scenario) {
 		te := wantKind(t, err, gateway.ErrReverted)
 		want := "TestScenarioRevert"
 		if s == contracts.ScenarioDenied {
-			want = map[domain.Kind]string{domain.PublicDecrypt: "PublicDecryptNotAllowed", domain.UserDecrypt: "UserDecryptNotAllowed"}[kind]
+			want = map[domain.Kind]string{domain.PublicDecrypt: "PublicDecryptNotAllowed", domain.UserDecrypt: "UserDecryptNotAllowed",
+				domain.DelegatedUserDecrypt: "UserDecryptNotAllowed"}[kind]
 		}
 		if te.RevertName() != want || te.Op != "estimate gas" || te.TxHash != (common.Hash{}) || p != nil {
 			t.Fatalf("Prepare: %v (revert %q, op %q), want %s at gas estimation with nothing signed", err, te.RevertName(), te.Op, want)
@@ -98,10 +103,11 @@ func runScenario(t *testing.T, kind domain.Kind, s contracts.Scenario) {
 	if err != nil {
 		t.Fatalf("Broadcast: %v", err)
 	}
-	if rec.TxHash != p.Hash || rec.Kind != kind || rec.RequestID == nil || rec.RequestID.Sign() <= 0 {
+	// A delegated user decrypt's receipt carries a user decryption's request event.
+	if rec.TxHash != p.Hash || rec.Kind != kind.Family() || rec.RequestID == nil || rec.RequestID.Sign() <= 0 {
 		t.Fatalf("receipt %+v for %s tx %s", rec, kind, p.Hash)
 	}
-	switch kind {
+	switch kind.Family() {
 	case domain.PublicDecrypt:
 		if contracts.DecryptionKindOf(rec.RequestID) != contracts.DecryptionKindPublic {
 			t.Fatalf("public decrypt id %#x lacks the public kind byte", rec.RequestID)
@@ -127,7 +133,7 @@ func runScenario(t *testing.T, kind domain.Kind, s contracts.Scenario) {
 			t.Fatalf("public decryption response %v %+v, want the devchain's result with %d signatures", got[0], pd, threshold)
 		}
 		checkEventPosition(t, ctx, got[0], rec)
-	case kind == domain.UserDecrypt && (s == contracts.ScenarioNone || s == contracts.ScenarioReadyAfterDelay):
+	case kind.Family() == domain.UserDecrypt && (s == contracts.ScenarioNone || s == contracts.ScenarioReadyAfterDelay):
 		got := evs.until(t, id, func(e []gateway.Event) bool {
 			return len(ofType(e, gateway.UserDecryptionResponseThresholdReached)) == 1 &&
 				len(ofType(e, gateway.UserDecryptionResponse)) >= threshold
@@ -151,7 +157,7 @@ func runScenario(t *testing.T, kind domain.Kind, s contracts.Scenario) {
 	case kind == domain.InputProof && s != contracts.ScenarioNoResponse:
 		got := evs.until(t, id, func(e []gateway.Event) bool { return len(e) >= 1 })
 		vp := got[0].VerifyProof
-		want := devchain.InputHandles(big.NewInt(devchain.ChainID), appContract, userAddr, ciphertext)
+		want := devchain.InputHandles(shared.Addresses().ACL, big.NewInt(devchain.ChainID), appContract, userAddr, ciphertext)
 		if got[0].Type != gateway.VerifyProofResponse || vp == nil || len(vp.Handles) != len(want) || vp.Handles[0] != want[0] ||
 			len(vp.Signatures) != shared.Majority() {
 			t.Fatalf("verify proof response %v %+v, want handles %x with %d signatures", got[0], vp, want, shared.Majority())
@@ -162,7 +168,8 @@ func runScenario(t *testing.T, kind domain.Kind, s contracts.Scenario) {
 }
 
 // checkViews asserts the ACL and readiness views for a decryption's handles, and waits for a
-// scenario-04 handle to become ready 5 s of chain time after the chain saw it.
+// scenario-04 handle to become ready 5 s of chain time after the chain saw it. A delegated
+// request's handles are delegated exactly when they are allowed.
 func checkViews(t *testing.T, ctx context.Context, ad *gateway.Adapter, kind domain.Kind, s contracts.Scenario, req domain.Request, handles [][32]byte) {
 	t.Helper()
 	allowed := s != contracts.ScenarioDenied
@@ -181,14 +188,26 @@ func checkViews(t *testing.T, ctx context.Context, ad *gateway.Adapter, kind dom
 		if okDec != allowed || okUser != allowed || okContract != allowed {
 			t.Fatalf("ACL views of a scenario %s handle: forDecryption %v, user %v, contract %v; want %v", s, okDec, okUser, okContract, allowed)
 		}
+		if d := req.DelegatedUserDecrypt; d != nil {
+			ok, err := ad.ACLDelegated(ctx, common.HexToAddress(d.DelegatorAddress), common.HexToAddress(d.DelegateAddress), appContract, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok != allowed {
+				t.Fatalf("ACLDelegated of a scenario %s handle: %v, want %v", s, ok, allowed)
+			}
+		}
 	}
 	ready := func() bool {
 		t.Helper()
 		var r bool
 		var err error
-		if kind == domain.PublicDecrypt {
+		switch kind {
+		case domain.PublicDecrypt:
 			r, err = ad.IsPublicDecryptionReady(ctx, *req.PublicDecrypt)
-		} else {
+		case domain.DelegatedUserDecrypt:
+			r, err = ad.IsDelegatedUserDecryptionReady(ctx, *req.DelegatedUserDecrypt)
+		default:
 			r, err = ad.IsUserDecryptionReady(ctx, *req.UserDecrypt)
 		}
 		if err != nil {

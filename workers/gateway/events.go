@@ -28,7 +28,9 @@ const (
 	RejectProofResponse EventType = "RejectProofResponse"
 )
 
-// Kind is the request kind an event of this type answers.
+// Kind is the request kind an event of this type answers: the kind's Family(), so UserDecrypt
+// for the shares of a delegated user decrypt too (the gateway answers both alike, under ids of
+// one counter).
 func (t EventType) Kind() domain.Kind {
 	switch t {
 	case PublicDecryptionResponse:

@@ -182,6 +182,48 @@ func userRequest(handles ...[32]byte) domain.Request {
 	return domain.Request{UserDecrypt: r}
 }
 
+// delegatedRequest is a delegated user decrypt of delegator's handles in appContract, for
+// delegate. The delegation itself is delegateFor's.
+func delegatedRequest(delegator, delegate common.Address, handles ...[32]byte) domain.Request {
+	r := &domain.DelegatedUserDecryptRequest{
+		ContractsChainID:  devchain.ChainID,
+		ContractAddresses: []string{appContract.Hex()},
+		DelegatorAddress:  delegator.Hex(),
+		DelegateAddress:   delegate.Hex(),
+		StartTimestamp:    uint64(time.Now().Add(-time.Hour).Unix()),
+		DurationDays:      1,
+		Signature:         hex.EncodeToString(make([]byte, 65)),
+		PublicKey:         "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("delegate public key"))),
+		ExtraData:         "0x00",
+	}
+	for _, h := range handles {
+		r.HandleContractPairs = append(r.HandleContractPairs, domain.HandleContractPair{Handle: hexHandle(h), ContractAddress: appContract.Hex()})
+	}
+	return domain.Request{DelegatedUserDecrypt: r}
+}
+
+// delegation is a delegator (a funded user key of the shared chain) and a delegate of its own
+// for one test: delegates are never shared, so tests do not see each other's delegations.
+type delegation struct {
+	key       *ecdsa.PrivateKey
+	delegator common.Address
+	delegate  common.Address
+}
+
+func newDelegation(t *testing.T) delegation {
+	k := shared.UserKey(0)
+	return delegation{key: k, delegator: crypto.PubkeyToAddress(k.PublicKey),
+		delegate: common.BytesToAddress(crypto.Keccak256([]byte("gateway-test/delegate/" + uniqueSeed(t)))[12:])}
+}
+
+// grant delegates appContract's user decryptions from d.delegator to d.delegate for an hour.
+func (d delegation) grant(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := shared.DelegateForUserDecryption(ctx, d.key, d.delegate, appContract, headTime(t, ctx).Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func inputRequest(ciphertext []byte) domain.Request {
 	return domain.Request{InputProof: &domain.InputProofRequest{
 		ContractChainID: devchain.ChainID,

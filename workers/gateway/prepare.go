@@ -151,6 +151,13 @@ func (a *Adapter) calldata(req domain.Request) (common.Address, []byte, error) {
 		}
 		data, err := a.decryption.TryPackUserDecryptionRequest(u.pairs, u.validity, u.contracts, u.user, u.publicKey, u.signature, u.extra)
 		return a.cfg.Contracts.Decryption, data, err
+	case domain.DelegatedUserDecrypt:
+		d, err := delegatedUserDecryptArgs(*req.DelegatedUserDecrypt)
+		if err != nil {
+			return common.Address{}, nil, err
+		}
+		data, err := a.decryption.TryPackDelegatedUserDecryptionRequest(d.pairs, d.validity, d.accounts, d.contracts, d.publicKey, d.signature, d.extra)
+		return a.cfg.Contracts.Decryption, data, err
 	case domain.InputProof:
 		r := *req.InputProof
 		var errs []error
@@ -164,7 +171,7 @@ func (a *Adapter) calldata(req domain.Request) (common.Address, []byte, error) {
 		data, err := a.inputVerification.TryPackVerifyProofRequest(new(big.Int).SetUint64(r.ContractChainID), contract, user, ct, extra)
 		return a.cfg.Contracts.InputVerification, data, err
 	default:
-		return common.Address{}, nil, errors.New("the request must hold exactly one of inputProof, publicDecrypt, userDecrypt")
+		return common.Address{}, nil, errors.New("the request must hold exactly one of inputProof, publicDecrypt, userDecrypt, delegatedUserDecrypt")
 	}
 }
 
@@ -191,24 +198,9 @@ type userDecryptCall struct {
 func userDecryptArgs(r domain.UserDecryptRequest) (userDecryptCall, error) {
 	var errs []error
 	u := userDecryptCall{
-		pairs: make([]contracts.DecryptionCtHandleContractPair, len(r.HandleContractPairs)),
-		validity: contracts.DecryptionRequestValidity{
-			StartTimestamp: new(big.Int).SetUint64(r.RequestValidity.StartTimestamp),
-			DurationDays:   new(big.Int).SetUint64(r.RequestValidity.DurationDays),
-		},
-		contracts: contracts.DecryptionContractsInfo{
-			ChainId:   new(big.Int).SetUint64(r.ContractsChainID),
-			Addresses: make([]common.Address, len(r.ContractAddresses)),
-		},
-	}
-	for i, p := range r.HandleContractPairs {
-		u.pairs[i] = contracts.DecryptionCtHandleContractPair{
-			CtHandle:        handle(fmt.Sprintf("handleContractPairs[%d].handle", i), p.Handle, &errs),
-			ContractAddress: address(fmt.Sprintf("handleContractPairs[%d].contractAddress", i), p.ContractAddress, &errs),
-		}
-	}
-	for i, c := range r.ContractAddresses {
-		u.contracts.Addresses[i] = address(fmt.Sprintf("contractAddresses[%d]", i), c, &errs)
+		pairs:     handleContractPairs(r.HandleContractPairs, &errs),
+		validity:  requestValidity(r.RequestValidity.StartTimestamp, r.RequestValidity.DurationDays),
+		contracts: contractsInfo(r.ContractsChainID, r.ContractAddresses, &errs),
 	}
 	u.user = address("userAddress", r.UserAddress, &errs)
 	u.publicKey = hexBytes("publicKey", r.PublicKey, &errs)
@@ -221,6 +213,64 @@ func userDecryptArgs(r domain.UserDecryptRequest) (userDecryptCall, error) {
 func userDecryptPairs(r domain.UserDecryptRequest) ([]contracts.DecryptionCtHandleContractPair, common.Address, []byte, error) {
 	u, err := userDecryptArgs(r)
 	return u.pairs, u.user, u.extra, err
+}
+
+type delegatedUserDecryptCall struct {
+	pairs     []contracts.DecryptionCtHandleContractPair
+	validity  contracts.DecryptionRequestValidity
+	accounts  contracts.DecryptionDelegationAccounts
+	contracts contracts.DecryptionContractsInfo
+	publicKey []byte
+	signature []byte
+	extra     []byte
+}
+
+// delegatedUserDecryptArgs converts a delegated user decrypt as userDecryptArgs does a user
+// decrypt; its flat StartTimestamp and DurationDays become the call's requestValidity.
+func delegatedUserDecryptArgs(r domain.DelegatedUserDecryptRequest) (delegatedUserDecryptCall, error) {
+	var errs []error
+	d := delegatedUserDecryptCall{
+		pairs:     handleContractPairs(r.HandleContractPairs, &errs),
+		validity:  requestValidity(r.StartTimestamp, r.DurationDays),
+		contracts: contractsInfo(r.ContractsChainID, r.ContractAddresses, &errs),
+		accounts: contracts.DecryptionDelegationAccounts{
+			DelegatorAddress: address("delegatorAddress", r.DelegatorAddress, &errs),
+			DelegateAddress:  address("delegateAddress", r.DelegateAddress, &errs),
+		},
+	}
+	d.publicKey = hexBytes("publicKey", r.PublicKey, &errs)
+	d.signature = hexBytes("signature", r.Signature, &errs)
+	d.extra = hexBytes("extraData", r.ExtraData, &errs)
+	return d, errors.Join(errs...)
+}
+
+func handleContractPairs(in []domain.HandleContractPair, errs *[]error) []contracts.DecryptionCtHandleContractPair {
+	out := make([]contracts.DecryptionCtHandleContractPair, len(in))
+	for i, p := range in {
+		out[i] = contracts.DecryptionCtHandleContractPair{
+			CtHandle:        handle(fmt.Sprintf("handleContractPairs[%d].handle", i), p.Handle, errs),
+			ContractAddress: address(fmt.Sprintf("handleContractPairs[%d].contractAddress", i), p.ContractAddress, errs),
+		}
+	}
+	return out
+}
+
+func requestValidity(start, days uint64) contracts.DecryptionRequestValidity {
+	return contracts.DecryptionRequestValidity{
+		StartTimestamp: new(big.Int).SetUint64(start),
+		DurationDays:   new(big.Int).SetUint64(days),
+	}
+}
+
+func contractsInfo(chainID uint64, addrs []string, errs *[]error) contracts.DecryptionContractsInfo {
+	info := contracts.DecryptionContractsInfo{
+		ChainId:   new(big.Int).SetUint64(chainID),
+		Addresses: make([]common.Address, len(addrs)),
+	}
+	for i, c := range addrs {
+		info.Addresses[i] = address(fmt.Sprintf("contractAddresses[%d]", i), c, errs)
+	}
+	return info
 }
 
 func handle(field, s string, errs *[]error) [32]byte {
@@ -277,7 +327,9 @@ func (a *Adapter) DecodePrepared(raw []byte) (*Prepared, error) {
 	}, nil
 }
 
-// kindOfCall tells the request kind of a call from its contract and function selector.
+// kindOfCall tells the request kind of a call from its contract and function selector: a
+// delegatedUserDecryptionRequest is a DelegatedUserDecrypt, although its receipt's request
+// event is a user decryption's (see Receipt.Kind).
 func (a *Adapter) kindOfCall(to common.Address, data []byte) (domain.Kind, bool) {
 	if len(data) < 4 {
 		return domain.Kind{}, false
@@ -289,6 +341,8 @@ func (a *Adapter) kindOfCall(to common.Address, data []byte) (domain.Kind, bool)
 		return domain.PublicDecrypt, true
 	case to == a.cfg.Contracts.Decryption && sel == string(decABI.Methods["userDecryptionRequest"].ID):
 		return domain.UserDecrypt, true
+	case to == a.cfg.Contracts.Decryption && sel == string(decABI.Methods["delegatedUserDecryptionRequest"].ID):
+		return domain.DelegatedUserDecrypt, true
 	case to == a.cfg.Contracts.InputVerification && sel == string(ivABI.Methods["verifyProofRequest"].ID):
 		return domain.InputProof, true
 	}

@@ -35,6 +35,18 @@ func (a *Adapter) IsUserDecryptionReady(ctx context.Context, req domain.UserDecr
 		a.decryption.PackIsUserDecryptionReady(user, pairs, extra), a.decryption.UnpackIsUserDecryptionReady)
 }
 
+// IsDelegatedUserDecryptionReady asks the gateway whether every handle of req can be decrypted
+// for its delegate now (Decryption.isDelegatedUserDecryptionReady, with the delegation accounts).
+func (a *Adapter) IsDelegatedUserDecryptionReady(ctx context.Context, req domain.DelegatedUserDecryptRequest) (bool, error) {
+	d, err := delegatedUserDecryptArgs(req)
+	if err != nil {
+		return false, &TxError{Kind: ErrInvalidRequest, Op: "call isDelegatedUserDecryptionReady", Err: err}
+	}
+	return a.callBool(ctx, a.client, "isDelegatedUserDecryptionReady", a.cfg.Contracts.Decryption,
+		a.decryption.PackIsDelegatedUserDecryptionReady(d.accounts, d.pairs, d.extra),
+		a.decryption.UnpackIsDelegatedUserDecryptionReady)
+}
+
 // ACLAllowed asks the host ACL whether account may use handle (ACL.isAllowed); a user decrypt
 // needs it for the user and for the contract of each pair.
 func (a *Adapter) ACLAllowed(ctx context.Context, handle [32]byte, account common.Address) (bool, error) {
@@ -47,6 +59,17 @@ func (a *Adapter) ACLAllowed(ctx context.Context, handle [32]byte, account commo
 func (a *Adapter) ACLAllowedForDecryption(ctx context.Context, handle [32]byte) (bool, error) {
 	return a.callBool(ctx, a.host, "isAllowedForDecryption", a.cfg.Contracts.ACL,
 		a.acl.PackIsAllowedForDecryption(handle), a.acl.UnpackIsAllowedForDecryption)
+}
+
+// ACLDelegated asks the host ACL whether delegator has delegated the user decryption of handle
+// in contract to delegate, now (ACL.isHandleDelegatedForUserDecryption: the delegation exists and
+// has not expired, and both the delegator and the contract may use the handle); a delegated user
+// decrypt needs it for each pair, and the gateway refuses the request otherwise
+// (UserDecryptNotDelegated).
+func (a *Adapter) ACLDelegated(ctx context.Context, delegator, delegate, contract common.Address, handle [32]byte) (bool, error) {
+	return a.callBool(ctx, a.host, "isHandleDelegatedForUserDecryption", a.cfg.Contracts.ACL,
+		a.acl.PackIsHandleDelegatedForUserDecryption(delegator, delegate, contract, handle),
+		a.acl.UnpackIsHandleDelegatedForUserDecryption)
 }
 
 func (a *Adapter) callBool(ctx context.Context, on *ethclient.Client, method string, to common.Address, data []byte,

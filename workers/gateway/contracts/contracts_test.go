@@ -18,7 +18,7 @@ import (
 	"relayer/workers/gateway/contracts"
 )
 
-// env is a bare simulated chain with the three contracts deployed and no simulators: the test
+// env is a bare simulated chain with the five contracts deployed and no simulators: the test
 // goroutine sends every transaction and seals every block itself.
 type env struct {
 	t       *testing.T
@@ -30,12 +30,16 @@ type env struct {
 	kms     []*ecdsa.PrivateKey
 	cops    []*ecdsa.PrivateKey
 
-	dec   *contracts.Decryption
-	iv    *contracts.InputVerification
-	acl   *contracts.ACL
-	decAt *bind.BoundContract
-	ivAt  *bind.BoundContract
-	aclAt *bind.BoundContract
+	dec    *contracts.Decryption
+	iv     *contracts.InputVerification
+	acl    *contracts.ACL
+	hostIV *contracts.InputVerifier
+	kmsV   *contracts.KMSVerifier
+	decAt  *bind.BoundContract
+	ivAt   *bind.BoundContract
+	aclAt  *bind.BoundContract
+	hostAt *bind.BoundContract // InputVerifier
+	kmsVAt *bind.BoundContract // KMSVerifier
 }
 
 func keys(n int) []*ecdsa.PrivateKey {
@@ -63,7 +67,8 @@ func newEnv(t *testing.T, kmsNodes, threshold, coprocessors int) *env {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
 	e := &env{t: t, ctx: ctx, owner: keys(1)[0], user: keys(1)[0], kms: keys(kmsNodes), cops: keys(coprocessors),
-		dec: contracts.NewDecryption(), iv: contracts.NewInputVerification(), acl: contracts.NewACL()}
+		dec: contracts.NewDecryption(), iv: contracts.NewInputVerification(), acl: contracts.NewACL(),
+		hostIV: contracts.NewInputVerifier(), kmsV: contracts.NewKMSVerifier()}
 	alloc := types.GenesisAlloc{}
 	funds := new(big.Int).Exp(big.NewInt(10), big.NewInt(24), nil)
 	for _, k := range append(append([]*ecdsa.PrivateKey{e.owner, e.user}, e.kms...), e.cops...) {
@@ -76,11 +81,17 @@ func newEnv(t *testing.T, kmsNodes, threshold, coprocessors int) *env {
 		t.Fatal(err)
 	}
 	aclAddr := e.deploy(contracts.ACLMetaData.Bin, nil)
-	decAddr := e.deploy(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(addrs(e.kms), big.NewInt(int64(threshold))))
+	decAddr := e.deploy(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(addrs(e.kms), big.NewInt(int64(threshold)), aclAddr))
 	ivAddr := e.deploy(contracts.InputVerificationMetaData.Bin, e.iv.PackConstructor(addrs(e.cops), decAddr))
+	hostAddr := e.deploy(contracts.InputVerifierMetaData.Bin,
+		e.hostIV.PackConstructor(addrs(e.cops), big.NewInt(int64(coprocessors/2+1)), e.chainID, ivAddr))
+	kmsVAddr := e.deploy(contracts.KMSVerifierMetaData.Bin,
+		e.kmsV.PackConstructor(addrs(e.kms), big.NewInt(int64(threshold)), e.chainID, decAddr))
 	e.aclAt = e.acl.Instance(e.b.Client(), aclAddr)
 	e.decAt = e.dec.Instance(e.b.Client(), decAddr)
 	e.ivAt = e.iv.Instance(e.b.Client(), ivAddr)
+	e.hostAt = e.hostIV.Instance(e.b.Client(), hostAddr)
+	e.kmsVAt = e.kmsV.Instance(e.b.Client(), kmsVAddr)
 	return e
 }
 
@@ -181,9 +192,11 @@ func (e *env) sign(key *ecdsa.PrivateKey, digest common.Hash) []byte {
 	return sig
 }
 
-func (e *env) publicAnswer(node int, id *big.Int, result []byte) *types.Receipt {
+// publicAnswer sends KMS node's answer result to public decryption id of handles, signed and
+// sent with an empty extraData, as the simulated KMS nodes do.
+func (e *env) publicAnswer(node int, id *big.Int, handles [][32]byte, result []byte) *types.Receipt {
 	e.t.Helper()
-	digest := contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), id, result, nil)
+	digest := contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), handles, result, nil)
 	return e.ok(e.kms[node], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, e.sign(e.kms[node], digest), nil))
 }
 
@@ -196,24 +209,28 @@ func TestTheGoDigestsScenariosAndIdsAgreeWithTheContracts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, 1, 1, 1)
 	id := new(big.Int).Add(contracts.PublicDecryptCounterBase, big.NewInt(7))
-	payload, extra := []byte("some result"), []byte{0, 1, 2}
-	if got := view(e, e.decAt, e.dec.PackPublicDecryptionDigest(id, payload, extra), e.dec.UnpackPublicDecryptionDigest); got != contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), id, payload, extra) {
-		t.Error("PublicDecryptionDigest differs from the contract's")
-	}
-	if got := view(e, e.decAt, e.dec.PackUserDecryptionDigest(id, payload, extra), e.dec.UnpackUserDecryptionDigest); got != contracts.UserDecryptionDigest(e.chainID, e.decAt.Address(), id, payload, extra) {
-		t.Error("UserDecryptionDigest differs from the contract's")
-	}
-	handles := [][32]byte{plainHandle, contracts.TestHandle(contracts.ScenarioNoResponse, "x")}
-	if got := view(e, e.ivAt, e.iv.PackVerifyProofDigest(big.NewInt(3), handles, extra), e.iv.UnpackVerifyProofDigest); got != contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), big.NewInt(3), handles, extra) {
-		t.Error("VerifyProofDigest differs from the contract's")
+	payload, extra, pk := []byte("some result"), []byte{0, 1, 2}, []byte("user public key")
+	user := crypto.PubkeyToAddress(e.user.PublicKey)
+	for _, handles := range [][][32]byte{nil, {plainHandle}, {plainHandle, contracts.TestHandle(contracts.ScenarioNoResponse, "x")}} {
+		if got := view(e, e.decAt, e.dec.PackPublicDecryptionDigest(handles, payload, extra), e.dec.UnpackPublicDecryptionDigest); got != contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), handles, payload, extra) {
+			t.Errorf("%d handles: PublicDecryptionDigest differs from the contract's", len(handles))
+		}
+		if got := view(e, e.decAt, e.dec.PackUserDecryptionDigest(pk, handles, payload, extra), e.dec.UnpackUserDecryptionDigest); got != contracts.UserDecryptionDigest(e.chainID, e.decAt.Address(), pk, handles, payload, extra) {
+			t.Errorf("%d handles: UserDecryptionDigest differs from the contract's", len(handles))
+		}
+		if got := view(e, e.ivAt, e.iv.PackVerifyProofDigest(handles, user, hostContract, big.NewInt(1337), extra), e.iv.UnpackVerifyProofDigest); got != contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), handles, user, hostContract, big.NewInt(1337), extra) {
+			t.Errorf("%d handles: VerifyProofDigest differs from the contract's", len(handles))
+		}
 	}
 	for name, pair := range map[string]struct {
 		got  common.Hash
 		want common.Hash
 	}{
-		"public": {view(e, e.decAt, e.dec.PackPUBLICDECRYPTIONTYPEHASH(), e.dec.UnpackPUBLICDECRYPTIONTYPEHASH), contracts.PublicDecryptionTypeHash},
-		"user":   {view(e, e.decAt, e.dec.PackUSERDECRYPTIONTYPEHASH(), e.dec.UnpackUSERDECRYPTIONTYPEHASH), contracts.UserDecryptionTypeHash},
-		"proof":  {view(e, e.ivAt, e.iv.PackVERIFYPROOFTYPEHASH(), e.iv.UnpackVERIFYPROOFTYPEHASH), contracts.VerifyProofTypeHash},
+		"domain (Decryption)":        {view(e, e.decAt, e.dec.PackEIP712DOMAINTYPEHASH(), e.dec.UnpackEIP712DOMAINTYPEHASH), contracts.EIP712DomainTypeHash},
+		"domain (InputVerification)": {view(e, e.ivAt, e.iv.PackEIP712DOMAINTYPEHASH(), e.iv.UnpackEIP712DOMAINTYPEHASH), contracts.EIP712DomainTypeHash},
+		"public":                     {view(e, e.decAt, e.dec.PackPUBLICDECRYPTVERIFICATIONTYPEHASH(), e.dec.UnpackPUBLICDECRYPTVERIFICATIONTYPEHASH), contracts.PublicDecryptVerificationTypeHash},
+		"user":                       {view(e, e.decAt, e.dec.PackUSERDECRYPTRESPONSEVERIFICATIONTYPEHASH(), e.dec.UnpackUSERDECRYPTRESPONSEVERIFICATIONTYPEHASH), contracts.UserDecryptResponseVerificationTypeHash},
+		"proof":                      {view(e, e.ivAt, e.iv.PackCIPHERTEXTVERIFICATIONTYPEHASH(), e.iv.UnpackCIPHERTEXTVERIFICATIONTYPEHASH), contracts.CiphertextVerificationTypeHash},
 	} {
 		if pair.got != pair.want {
 			t.Errorf("%s type hash differs", name)
@@ -255,27 +272,28 @@ func TestTheGoDigestsScenariosAndIdsAgreeWithTheContracts(t *testing.T) {
 func TestAPublicDecryptionCompletesOnlyWhenThresholdSignersAgreeOnOneResult(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, 3, 2, 1)
-	first := e.publicRequest(plainHandle)
-	second := e.publicRequest(plainHandle)
+	handles := [][32]byte{plainHandle}
+	first := e.publicRequest(handles...)
+	second := e.publicRequest(handles...)
 	if new(big.Int).Sub(second, first).Int64() != 1 || contracts.DecryptionKindOf(first) != contracts.DecryptionKindPublic {
 		t.Fatalf("ids %#x, %#x: want consecutive public ids", first, second)
 	}
 
 	x, y := []byte("result x"), []byte("result y")
-	r := e.publicAnswer(0, first, x)
+	r := e.publicAnswer(0, first, handles, x)
 	if evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.dec.UnpackPublicDecryptionResponseEvent); len(evs) != 0 {
 		t.Fatal("one signature completed the decryption")
 	}
-	r = e.publicAnswer(1, first, y) // disagrees
+	r = e.publicAnswer(1, first, handles, y) // disagrees
 	if evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.dec.UnpackPublicDecryptionResponseEvent); len(evs) != 0 {
 		t.Fatal("two different results completed the decryption")
 	}
-	r = e.publicAnswer(2, first, x)
+	r = e.publicAnswer(2, first, handles, x)
 	evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.dec.UnpackPublicDecryptionResponseEvent)
 	if len(evs) != 1 || !bytes.Equal(evs[0].DecryptedResult, x) || len(evs[0].Signatures) != 2 {
 		t.Fatalf("response events %+v, want one with result x and 2 signatures", evs)
 	}
-	digest := contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), first, x, evs[0].ExtraData)
+	digest := contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), handles, x, evs[0].ExtraData)
 	for i, want := range []common.Address{addrs(e.kms)[0], addrs(e.kms)[2]} {
 		if got, err := contracts.RecoverSigner(digest, evs[0].Signatures[i]); err != nil || got != want {
 			t.Errorf("signature %d by %s (%v), want %s", i, got, err, want)
@@ -305,7 +323,7 @@ func TestAUserDecryptionEmitsEveryShareAndReachesItsThresholdOnce(t *testing.T) 
 	reached := 0
 	for node := range e.kms {
 		share := []byte{byte(node), 0xaa}
-		sig := e.sign(e.kms[node], contracts.UserDecryptionDigest(e.chainID, e.decAt.Address(), id, share, nil))
+		sig := e.sign(e.kms[node], contracts.UserDecryptionDigest(e.chainID, e.decAt.Address(), []byte("pk"), [][32]byte{plainHandle}, share, nil))
 		r := e.ok(e.kms[node], e.decAt, e.dec.PackUserDecryptionResponse(id, share, sig, nil))
 		shares := events(e, r, contracts.TopicUserDecryptionResponse, e.dec.UnpackUserDecryptionResponseEvent)
 		if len(shares) != 1 || shares[0].IndexShare.Int64() != int64(node) || shares[0].KmsSigner != addrs(e.kms)[node] ||
@@ -364,7 +382,7 @@ func TestTheMajorityOfCoprocessorsDecidesAnInputProof(t *testing.T) {
 		return events(e, r, contracts.TopicVerifyProofRequest, e.iv.UnpackVerifyProofRequestEvent)[0].ZkProofId
 	}
 	verify := func(cop int, id *big.Int, handles [][32]byte) *types.Receipt {
-		sig := e.sign(e.cops[cop], contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), id, handles, nil))
+		sig := e.sign(e.cops[cop], contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), handles, user, hostContract, big.NewInt(1337), nil))
 		return e.ok(e.cops[cop], e.ivAt, e.iv.PackVerifyProofResponse(id, handles, sig, nil))
 	}
 	h1 := [][32]byte{contracts.TestHandle(contracts.ScenarioReadyAfterDelay, "h1")}
@@ -412,7 +430,7 @@ func TestTheMajorityOfCoprocessorsDecidesAnInputProof(t *testing.T) {
 	e.reverts(e.cops[2], e.ivAt, e.iv.PackRejectProofResponse(big.NewInt(99), nil), "UnknownRequest")
 	fourth := request()
 	e.reverts(e.cops[0], e.ivAt, e.iv.PackVerifyProofResponse(fourth, nil, make([]byte, 65), nil), "EmptyCtHandles")
-	wrong := e.sign(e.cops[1], contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), fourth, h2, nil))
+	wrong := e.sign(e.cops[1], contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), h2, user, hostContract, big.NewInt(1337), nil))
 	e.reverts(e.cops[0], e.ivAt, e.iv.PackVerifyProofResponse(fourth, h2, wrong, nil), "InvalidCoprocessorSignature")
 }
 
@@ -421,7 +439,7 @@ func TestKMSResponsesAreRefusedFromStrangersTwiceOrWithAnotherKey(t *testing.T) 
 	e := newEnv(t, 2, 2, 1)
 	id := e.publicRequest(plainHandle)
 	result := []byte("r")
-	sig0 := e.sign(e.kms[0], contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), id, result, nil))
+	sig0 := e.sign(e.kms[0], contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), [][32]byte{plainHandle}, result, nil))
 	e.reverts(e.user, e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sig0, nil), "NotKmsSigner")
 	e.reverts(e.kms[1], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sig0, nil), "InvalidKmsSignature")
 	e.reverts(e.kms[0], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sig0[:64], nil), "InvalidKmsSignature")
@@ -448,7 +466,7 @@ func TestPausingRefusesRequestsButNotResponses(t *testing.T) {
 	e.reverts(e.user, e.decAt, e.dec.PackPublicDecryptionRequest([][32]byte{plainHandle}, nil), "EnforcedPause")
 	e.reverts(e.user, e.ivAt, e.iv.PackVerifyProofRequest(big.NewInt(1337), hostContract, hostContract, []byte{1}, nil), "EnforcedPause")
 	e.reverts(e.owner, e.decAt, e.dec.PackPause(), "EnforcedPause")
-	e.publicAnswer(0, id, []byte("still answered"))
+	e.publicAnswer(0, id, [][32]byte{plainHandle}, []byte("still answered"))
 	e.ok(e.owner, e.decAt, e.dec.PackUnpause())
 	e.reverts(e.owner, e.decAt, e.dec.PackUnpause(), "ExpectedPause")
 	e.publicRequest(plainHandle)
@@ -465,12 +483,24 @@ func TestConstructorsRefuseBadSignerSets(t *testing.T) {
 			t.Errorf("deploy: %v, want %s", err, want)
 		}
 	}
-	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(a, big.NewInt(0)), "InvalidThreshold")
-	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(a, big.NewInt(4)), "InvalidThreshold")
-	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(nil, big.NewInt(1)), "EmptyKmsSigners")
-	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor([]common.Address{a[0], a[0]}, big.NewInt(1)), "DuplicateKmsSigner")
+	acl := e.aclAt.Address()
+	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(a, big.NewInt(0), acl), "InvalidThreshold")
+	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(a, big.NewInt(4), acl), "InvalidThreshold")
+	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(nil, big.NewInt(1), acl), "EmptyKmsSigners")
+	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor([]common.Address{a[0], a[0]}, big.NewInt(1), acl), "DuplicateKmsSigner")
+	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(a, big.NewInt(1), common.Address{}), "NullAclAddress")
 	deployFails(contracts.InputVerificationMetaData.Bin, e.iv.PackConstructor(nil, common.Address{}), "EmptyCoprocessors")
 	deployFails(contracts.InputVerificationMetaData.Bin, e.iv.PackConstructor([]common.Address{a[1], a[1]}, common.Address{}), "DuplicateCoprocessor")
+	gw := e.decAt.Address()
+	// The two host verifiers have the same constructor: InputVerifier's packer serves both.
+	pack := e.hostIV.PackConstructor
+	for _, bin := range []string{contracts.InputVerifierMetaData.Bin, contracts.KMSVerifierMetaData.Bin} {
+		deployFails(bin, pack(nil, big.NewInt(1), e.chainID, gw), "EmptySigners")
+		deployFails(bin, pack(a, big.NewInt(0), e.chainID, gw), "InvalidThreshold")
+		deployFails(bin, pack(a, big.NewInt(4), e.chainID, gw), "InvalidThreshold")
+		deployFails(bin, pack([]common.Address{a[0], a[1], a[0]}, big.NewInt(1), e.chainID, gw), "DuplicateSigner")
+		deployFails(bin, pack(a, big.NewInt(1), e.chainID, common.Address{}), "NullVerifyingContract")
+	}
 }
 
 func TestTheACLOwnerCanDenyAnOrdinaryHandle(t *testing.T) {

@@ -36,6 +36,12 @@ type DecryptionCtHandleContractPair struct {
 	ContractAddress common.Address
 }
 
+// DecryptionDelegationAccounts is an auto generated low-level Go binding around an user-defined struct.
+type DecryptionDelegationAccounts struct {
+	DelegatorAddress common.Address
+	DelegateAddress  common.Address
+}
+
 // DecryptionRequestValidity is an auto generated low-level Go binding around an user-defined struct.
 type DecryptionRequestValidity struct {
 	StartTimestamp *big.Int
@@ -44,9 +50,9 @@ type DecryptionRequestValidity struct {
 
 // DecryptionMetaData contains all meta data concerning the Decryption contract.
 var DecryptionMetaData = bind.MetaData{
-	ABI: "[{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"kmsSigners_\",\"type\":\"address[]\"},{\"internalType\":\"uint256\",\"name\":\"threshold_\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"contractAddress\",\"type\":\"address\"}],\"name\":\"ContractNotInContractAddresses\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"signer\",\"type\":\"address\"}],\"name\":\"DuplicateKmsSigner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"EmptyContractAddresses\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"EmptyCtHandleContractPairs\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"EmptyCtHandles\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"EmptyKmsSigners\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"EnforcedPause\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ExpectedPause\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"signer\",\"type\":\"address\"}],\"name\":\"InvalidKmsSignature\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidNullDurationDays\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"threshold\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"kmsSigners\",\"type\":\"uint256\"}],\"name\":\"InvalidThreshold\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"signer\",\"type\":\"address\"}],\"name\":\"KmsNodeAlreadySigned\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"maxValue\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"actualValue\",\"type\":\"uint256\"}],\"name\":\"MaxDurationDaysExceeded\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"caller\",\"type\":\"address\"}],\"name\":\"NotKmsSigner\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"caller\",\"type\":\"address\"}],\"name\":\"NotOwner\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"ctHandle\",\"type\":\"bytes32\"}],\"name\":\"PublicDecryptNotAllowed\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"currentTimestamp\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"startTimestamp\",\"type\":\"uint256\"}],\"name\":\"StartTimestampInFuture\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"TestScenarioRevert\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"requestId\",\"type\":\"uint256\"}],\"name\":\"UnknownRequest\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"userAddress\",\"type\":\"address\"}],\"name\":\"UserAddressInContractAddresses\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"ctHandle\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"UserDecryptNotAllowed\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"currentTimestamp\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"expiredAt\",\"type\":\"uint256\"}],\"name\":\"UserDecryptionRequestExpired\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"ctHandle\",\"type\":\"bytes32\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"firstSeen\",\"type\":\"uint256\"}],\"name\":\"HandleRegistered\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Paused\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"bytes32[]\",\"name\":\"ctHandles\",\"type\":\"bytes32[]\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"PublicDecryptionRequest\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"decryptedResult\",\"type\":\"bytes\"},{\"indexed\":false,\"internalType\":\"bytes[]\",\"name\":\"signatures\",\"type\":\"bytes[]\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"PublicDecryptionResponse\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Unpaused\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"bytes32[]\",\"name\":\"ctHandles\",\"type\":\"bytes32[]\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"userAddress\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"publicKey\",\"type\":\"bytes\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"UserDecryptionRequest\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"indexShare\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"kmsSigner\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"userDecryptedShare\",\"type\":\"bytes\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"UserDecryptionResponse\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"}],\"name\":\"UserDecryptionResponseThresholdReached\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"MAX_USER_DECRYPT_DURATION_DAYS\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"PUBLIC_DECRYPTION_TYPEHASH\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"PUBLIC_DECRYPT_COUNTER_BASE\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"READY_DELAY\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"USER_DECRYPTION_TYPEHASH\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"USER_DECRYPT_COUNTER_BASE\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"name\":\"handleFirstSeen\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"name\":\"isDecryptionDone\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"isKmsSigner\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32[]\",\"name\":\"ctHandles\",\"type\":\"bytes32[]\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"isPublicDecryptionReady\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"userAddress\",\"type\":\"address\"},{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"ctHandle\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"contractAddress\",\"type\":\"address\"}],\"internalType\":\"structDecryption.CtHandleContractPair[]\",\"name\":\"ctHandleContractPairs\",\"type\":\"tuple[]\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"isUserDecryptionReady\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"kmsSigners\",\"outputs\":[{\"internalType\":\"address[]\",\"name\":\"\",\"type\":\"address[]\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"pause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"paused\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"publicDecryptionCounter\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"decryptedResult\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"publicDecryptionDigest\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32[]\",\"name\":\"ctHandles\",\"type\":\"bytes32[]\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"publicDecryptionRequest\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"decryptedResult\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"publicDecryptionResponse\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32[]\",\"name\":\"ctHandles\",\"type\":\"bytes32[]\"}],\"name\":\"registerHandles\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"threshold\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unpause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"userDecryptionCounter\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"userDecryptedShare\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"userDecryptionDigest\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"ctHandle\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"contractAddress\",\"type\":\"address\"}],\"internalType\":\"structDecryption.CtHandleContractPair[]\",\"name\":\"ctHandleContractPairs\",\"type\":\"tuple[]\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"startTimestamp\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"durationDays\",\"type\":\"uint256\"}],\"internalType\":\"structDecryption.RequestValidity\",\"name\":\"requestValidity\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"},{\"internalType\":\"address[]\",\"name\":\"addresses\",\"type\":\"address[]\"}],\"internalType\":\"structDecryption.ContractsInfo\",\"name\":\"contractsInfo\",\"type\":\"tuple\"},{\"internalType\":\"address\",\"name\":\"userAddress\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"publicKey\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"userDecryptionRequest\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"userDecryptedShare\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"userDecryptionResponse\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"name\":\"userDecryptionShareCount\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
+	ABI: "[{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"kmsSigners_\",\"type\":\"address[]\"},{\"internalType\":\"uint256\",\"name\":\"threshold_\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"acl_\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"contractAddress\",\"type\":\"address\"}],\"name\":\"ContractNotInContractAddresses\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"signer\",\"type\":\"address\"}],\"name\":\"DuplicateKmsSigner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"EmptyContractAddresses\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"EmptyCtHandleContractPairs\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"EmptyCtHandles\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"EmptyKmsSigners\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"EnforcedPause\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ExpectedPause\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"signer\",\"type\":\"address\"}],\"name\":\"InvalidKmsSignature\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidNullDurationDays\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"threshold\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"kmsSigners\",\"type\":\"uint256\"}],\"name\":\"InvalidThreshold\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"signer\",\"type\":\"address\"}],\"name\":\"KmsNodeAlreadySigned\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"maxValue\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"actualValue\",\"type\":\"uint256\"}],\"name\":\"MaxDurationDaysExceeded\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"caller\",\"type\":\"address\"}],\"name\":\"NotKmsSigner\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"caller\",\"type\":\"address\"}],\"name\":\"NotOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NullAclAddress\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"ctHandle\",\"type\":\"bytes32\"}],\"name\":\"PublicDecryptNotAllowed\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"currentTimestamp\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"startTimestamp\",\"type\":\"uint256\"}],\"name\":\"StartTimestampInFuture\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"TestScenarioRevert\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"requestId\",\"type\":\"uint256\"}],\"name\":\"UnknownRequest\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"userAddress\",\"type\":\"address\"}],\"name\":\"UserAddressInContractAddresses\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"ctHandle\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"UserDecryptNotAllowed\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"delegator\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"delegate\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"contractAddress\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"ctHandle\",\"type\":\"bytes32\"}],\"name\":\"UserDecryptNotDelegated\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"currentTimestamp\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"expiredAt\",\"type\":\"uint256\"}],\"name\":\"UserDecryptionRequestExpired\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"ctHandle\",\"type\":\"bytes32\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"firstSeen\",\"type\":\"uint256\"}],\"name\":\"HandleRegistered\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Paused\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"bytes32[]\",\"name\":\"ctHandles\",\"type\":\"bytes32[]\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"PublicDecryptionRequest\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"decryptedResult\",\"type\":\"bytes\"},{\"indexed\":false,\"internalType\":\"bytes[]\",\"name\":\"signatures\",\"type\":\"bytes[]\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"PublicDecryptionResponse\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Unpaused\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"bytes32[]\",\"name\":\"ctHandles\",\"type\":\"bytes32[]\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"userAddress\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"publicKey\",\"type\":\"bytes\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"UserDecryptionRequest\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"indexShare\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"kmsSigner\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"userDecryptedShare\",\"type\":\"bytes\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"UserDecryptionResponse\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"}],\"name\":\"UserDecryptionResponseThresholdReached\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"EIP712_DOMAIN_TYPEHASH\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"MAX_USER_DECRYPT_DURATION_DAYS\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"PUBLIC_DECRYPT_COUNTER_BASE\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"PUBLIC_DECRYPT_VERIFICATION_TYPEHASH\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"READY_DELAY\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"USER_DECRYPT_COUNTER_BASE\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"USER_DECRYPT_RESPONSE_VERIFICATION_TYPEHASH\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"acl\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"ctHandle\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"contractAddress\",\"type\":\"address\"}],\"internalType\":\"structDecryption.CtHandleContractPair[]\",\"name\":\"ctHandleContractPairs\",\"type\":\"tuple[]\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"startTimestamp\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"durationDays\",\"type\":\"uint256\"}],\"internalType\":\"structDecryption.RequestValidity\",\"name\":\"requestValidity\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"address\",\"name\":\"delegatorAddress\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"delegateAddress\",\"type\":\"address\"}],\"internalType\":\"structDecryption.DelegationAccounts\",\"name\":\"delegationAccounts\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"},{\"internalType\":\"address[]\",\"name\":\"addresses\",\"type\":\"address[]\"}],\"internalType\":\"structDecryption.ContractsInfo\",\"name\":\"contractsInfo\",\"type\":\"tuple\"},{\"internalType\":\"bytes\",\"name\":\"publicKey\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"delegatedUserDecryptionRequest\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"eip712Domain\",\"outputs\":[{\"internalType\":\"bytes1\",\"name\":\"fields\",\"type\":\"bytes1\"},{\"internalType\":\"string\",\"name\":\"name\",\"type\":\"string\"},{\"internalType\":\"string\",\"name\":\"version\",\"type\":\"string\"},{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"verifyingContract\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"salt\",\"type\":\"bytes32\"},{\"internalType\":\"uint256[]\",\"name\":\"extensions\",\"type\":\"uint256[]\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"name\":\"handleFirstSeen\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"name\":\"isDecryptionDone\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"delegatorAddress\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"delegateAddress\",\"type\":\"address\"}],\"internalType\":\"structDecryption.DelegationAccounts\",\"name\":\"delegationAccounts\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"ctHandle\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"contractAddress\",\"type\":\"address\"}],\"internalType\":\"structDecryption.CtHandleContractPair[]\",\"name\":\"ctHandleContractPairs\",\"type\":\"tuple[]\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"isDelegatedUserDecryptionReady\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"isKmsSigner\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32[]\",\"name\":\"ctHandles\",\"type\":\"bytes32[]\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"isPublicDecryptionReady\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"userAddress\",\"type\":\"address\"},{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"ctHandle\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"contractAddress\",\"type\":\"address\"}],\"internalType\":\"structDecryption.CtHandleContractPair[]\",\"name\":\"ctHandleContractPairs\",\"type\":\"tuple[]\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"isUserDecryptionReady\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"kmsSigners\",\"outputs\":[{\"internalType\":\"address[]\",\"name\":\"\",\"type\":\"address[]\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"pause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"paused\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"publicDecryptionCounter\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32[]\",\"name\":\"ctHandles\",\"type\":\"bytes32[]\"},{\"internalType\":\"bytes\",\"name\":\"decryptedResult\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"publicDecryptionDigest\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32[]\",\"name\":\"ctHandles\",\"type\":\"bytes32[]\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"publicDecryptionRequest\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"decryptedResult\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"publicDecryptionResponse\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32[]\",\"name\":\"ctHandles\",\"type\":\"bytes32[]\"}],\"name\":\"registerHandles\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"threshold\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unpause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"userDecryptionCounter\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"publicKey\",\"type\":\"bytes\"},{\"internalType\":\"bytes32[]\",\"name\":\"ctHandles\",\"type\":\"bytes32[]\"},{\"internalType\":\"bytes\",\"name\":\"userDecryptedShare\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"userDecryptionDigest\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"ctHandle\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"contractAddress\",\"type\":\"address\"}],\"internalType\":\"structDecryption.CtHandleContractPair[]\",\"name\":\"ctHandleContractPairs\",\"type\":\"tuple[]\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"startTimestamp\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"durationDays\",\"type\":\"uint256\"}],\"internalType\":\"structDecryption.RequestValidity\",\"name\":\"requestValidity\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"},{\"internalType\":\"address[]\",\"name\":\"addresses\",\"type\":\"address[]\"}],\"internalType\":\"structDecryption.ContractsInfo\",\"name\":\"contractsInfo\",\"type\":\"tuple\"},{\"internalType\":\"address\",\"name\":\"userAddress\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"publicKey\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"userDecryptionRequest\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"decryptionId\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"userDecryptedShare\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"extraData\",\"type\":\"bytes\"}],\"name\":\"userDecryptionResponse\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"name\":\"userDecryptionShareCount\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
 	ID:  "Decryption",
-	Bin: "0x60a0604052600160f81b600155600160f91b60025534801561001f575f5ffd5b50604051611faa380380611faa83398101604081905261003e91610253565b5f80546001600160a01b031916331781558251900361007057604051634c49db0360e11b815260040160405180910390fd5b80158061007d5750815181115b156100b1578151604051637b7a98f160e01b81526100a8918391600401918252602082015260400190565b60405180910390fd5b5f5b825181101561018f5760035f8483815181106100d1576100d1610327565b6020908102919091018101516001600160a01b031682528101919091526040015f205460ff161561013f5782818151811061010e5761010e610327565b602002602001015160405163e234ee8560e01b81526004016100a891906001600160a01b0391909116815260200190565b600160035f85848151811061015657610156610327565b6020908102919091018101516001600160a01b031682528101919091526040015f20805460ff19169115159190911790556001016100b3565b5081516101a39060079060208501906101ad565b506080525061033b565b828054828255905f5260205f20908101928215610200579160200282015b8281111561020057825182546001600160a01b0319166001600160a01b039091161782556020909201916001909101906101cb565b5061020c929150610210565b5090565b5b8082111561020c575f8155600101610211565b634e487b7160e01b5f52604160045260245ffd5b80516001600160a01b038116811461024e575f5ffd5b919050565b5f5f60408385031215610264575f5ffd5b82516001600160401b03811115610279575f5ffd5b8301601f81018513610289575f5ffd5b80516001600160401b038111156102a2576102a2610224565b604051600582901b90603f8201601f191681016001600160401b03811182821017156102d0576102d0610224565b6040529182526020818401810192908101888411156102ed575f5ffd5b6020850194505b838510156103135761030585610238565b8152602094850194016102f4565b506020969096015195979596505050505050565b634e487b7160e01b5f52603260045260245ffd5b608051611c496103615f395f81816102a0015281816104ff01526107710152611c495ff3fe608060405234801561000f575f5ffd5b50600436106101a1575f3560e01c80636f8913bc116100f3578063b2a4405211610093578063edaceb721161006e578063edaceb72146103d0578063f1b57adb146103d8578063fbb83259146103eb578063fffb2aa9146103fe575f5ffd5b8063b2a4405214610397578063b3048111146103aa578063d8998f45146103bd575f5ffd5b80638554551e116100ce5780638554551e1461033c5780638da5cb5b1461034f578063aa0a4cd014610379578063ae8ff18a1461038e575f5ffd5b80636f8913bc146103165780637e0aea32146103295780638456cb5914610334575f5ffd5b80632167d5381161015e57806342cde4e81161013957806342cde4e81461029b5780634a7c21f6146102c257806358f5b8ab146102e15780635c975abb14610303575f5ffd5b80632167d538146102615780633f4ba83a146102805780634014c4cd14610288575f5ffd5b8063046f9eb3146101a5578063047a7350146101ba5780630a811da4146101d6578063161fdab4146101fd5780631d10aacc14610224578063203d01141461022f575b5f5ffd5b6101b86101b3366004611360565b610407565b005b6101c360015481565b6040519081526020015b60405180910390f35b6101c37f44195979fd9eaac695b156a4f36b43d74382f45c6dede1da7bd3713a1af05e3381565b6101c37f531beb0bc4abf9876f57995b426dd5543ebb6092dfa36dc9b26fa4be3a88c8d781565b6101c3600160f91b81565b61025161023d366004611420565b60036020525f908152604090205460ff1681565b60405190151581526020016101cd565b6101c361026f366004611439565b60056020525f908152604090205481565b6101b8610579565b610251610296366004611490565b610610565b6101c37f000000000000000000000000000000000000000000000000000000000000000081565b6101c36102d0366004611439565b60066020525f908152604090205481565b6102516102ef366004611439565b60046020525f908152604090205460ff1681565b5f5461025190600160a01b900460ff1681565b6101b8610324366004611360565b61066d565b6101c3600160f81b81565b6101b86107fc565b6101b861034a3660046114fa565b610894565b5f54610361906001600160a01b031681565b6040516001600160a01b0390911681526020016101cd565b6103816108ed565b6040516101cd9190611538565b6101c361016d81565b6101c36103a5366004611583565b61094d565b6101c36103b8366004611583565b6109f9565b6101b86103cb366004611490565b610a2e565b6101c3600581565b6101b86103e6366004611650565b610ba2565b6102516103f9366004611769565b610c72565b6101c360025481565b335f9081526003602052604090205460ff1661043d5760405163153e377b60e11b81523360048201526024015b60405180910390fd5b61044b87600160f91b610cd0565b5f610459888888868661094d565b905033610467828787610d7f565b6001600160a01b03161461049757604051634d67134d60e11b815260048101899052336024820152604401610434565b5f888152600660205260408120805490826104b1836117c0565b919050559050887f07aa93857a606c0a349c5abf18c475db61c6e8d1ffcc5358ce3f065da7004c3382338b8b8b8b8b8b6040516104f5989796959493929190611800565b60405180910390a27f0000000000000000000000000000000000000000000000000000000000000000610529826001611861565b0361056e575f89815260046020526040808220805460ff19166001179055518a917fe89752be0ecdb68b2a6eb5ef1a891039e0e92ae3c8a62274c5881e48eea1ed2591a25b505050505050505050565b5f546001600160a01b031633146105a55760405163245aecd360e01b8152336004820152602401610434565b5f54600160a01b900460ff166105ce57604051638dfc202b60e01b815260040160405180910390fd5b5f805460ff60a01b191690556040513381527f5db9ee0a495bf2e6ff9c91a7834c1ba4fdd244a5e8aa4e537bd38aeae4b073aa906020015b60405180910390a1565b5f83810361061f57505f610665565b5f5b8481101561065f5761064a86868381811061063e5761063e611874565b90506020020135610e76565b610657575f915050610665565b600101610621565b50600190505b949350505050565b335f9081526003602052604090205460ff1661069e5760405163153e377b60e11b8152336004820152602401610434565b6106ac87600160f81b610cd0565b5f6106ba88888886866109f9565b9050336106c8828787610d7f565b6001600160a01b0316146106f857604051634d67134d60e11b815260048101899052336024820152604401610434565b5f8881526004602052604090205460ff161561071457506107f3565b5f888152600a602052604080822090518290610733908b908b90611888565b60408051918290039091208252602080830193909352015f9081208054600181018255818352929091209092500161076c868883611928565b5080547f0000000000000000000000000000000000000000000000000000000000000000900361056e575f8981526004602052604090819020805460ff191660011790555189907fd7e58a367a0a6c298e76ad5d240004e327aa1423cbe4bd7ff85d4c715ef8d15f906107e8908b908b9086908a908a906119e1565b60405180910390a250505b50505050505050565b5f546001600160a01b031633146108285760405163245aecd360e01b8152336004820152602401610434565b5f54600160a01b900460ff16156108525760405163d93c066560e01b815260040160405180910390fd5b5f805460ff60a01b1916600160a01b1790556040513381527f62e78cea01bee320cd4e420270b5ea74000d11b0c9f74754ebdbfc544b05a25890602001610606565b5f5b818110156108e8576108e08383838181106108b3576108b3611874565b905060200201356108db8585858181106108cf576108cf611874565b90506020020135610ee8565b610f3e565b600101610896565b505050565b6060600780548060200260200160405190810160405280929190818152602001828054801561094357602002820191905f5260205f20905b81546001600160a01b03168152600190910190602001808311610925575b5050505050905090565b5f7f44195979fd9eaac695b156a4f36b43d74382f45c6dede1da7bd3713a1af05e334630888888604051610982929190611888565b6040518091039020878760405161099a929190611888565b6040805191829003822060208301979097528101949094526001600160a01b039092166060840152608083015260a082015260c081019190915260e0016040516020818303038152906040528051906020012090505b95945050505050565b5f7f531beb0bc4abf9876f57995b426dd5543ebb6092dfa36dc9b26fa4be3a88c8d74630888888604051610982929190611888565b5f54600160a01b900460ff1615610a585760405163d93c066560e01b815260040160405180910390fd5b5f839003610a79576040516305bcea8760e31b815260040160405180910390fd5b5f5b83811015610b2b575f610a998686848181106108cf576108cf611874565b905060041960ff821601610ac057604051632970eadf60e21b815260040160405180910390fd5b5f1960ff821601610b0057858583818110610add57610add611874565b90506020020135604051634331a85d60e01b815260040161043491815260200190565b610b22868684818110610b1557610b15611874565b9050602002013582610f3e565b50600101610a7b565b505f60015f8154610b3b906117c0565b91829055505f8181526008602052604090819020805460ff191660011790555190915081907f9bb088a53f1fe13ec84fa0a1d7b578b589e193268baaccc5e23f7ab785aa3dae90610b93908890889088908890611ace565b60405180910390a25050505050565b5f54600160a01b900460ff1615610bcc5760405163d93c066560e01b815260040160405180910390fd5b610bd589610fb4565b5f610bee8c8c610be860208d018d611b1e565b8c611081565b90505f60025f8154610bff906117c0565b91829055505f8181526008602052604090819020805460ff191660011790555190915081907fc71e32c80f3109c673a9adfcded0b3b2093212ab284084a0e03a281dee2bdd5f90610c5b9085908d908d908d908b908b90611b63565b60405180910390a250505050505050505050505050565b5f838103610c8157505f6109f0565b5f5b84811015610cc357610cae868683818110610ca057610ca0611874565b9050604002015f0135610e76565b610cbb575f9150506109f0565b600101610c83565b5060019695505050505050565b5f8281526008602052604090205460ff161580610cf5575060f881901c60f883901c14155b15610d1657604051631f79bbe760e01b815260048101839052602401610434565b5f82815260096020908152604080832033845290915290205460ff1615610d59576040516399ec48d960e01b815260048101839052336024820152604401610434565b505f9081526009602090815260408083203384529091529020805460ff19166001179055565b5f60418214610d8f57505f610e6f565b8235602084013560408501355f1a601b811015610db457610db1601b82611be3565b90505b8060ff16601b14158015610dcc57508060ff16601c14155b15610ddc575f9350505050610e6f565b7f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0821115610e0f575f9350505050610e6f565b604080515f81526020810180835289905260ff831691810191909152606081018490526080810183905260019060a0016020604051602081039080840390855afa158015610e5f573d5f5f3e3d5ffd5b5050506020604051035193505050505b9392505050565b5f5f610e8183610ee8565b905060ff811660011480610e98575060ff81166002145b15610ea557505f92915050565b60031960ff821601610edf575f8381526005602052604090205480158015906106655750610ed4600582611861565b421015949350505050565b50600192915050565b5f603f60f91b6001600160f81b031983831a60f81b16141580610f205750605760f81b6001600160f81b0319600184901a60f81b1614155b15610f2c57505f919050565b610f388260021a61128f565b92915050565b60ff81166004148015610f5c57505f82815260056020526040902054155b15610fb0575f82815260056020526040908190204290819055905183917f5a417e21b2a7601833268047860e8f5157e6baf315d8cf4b15acba683f040b7291610fa791815260200190565b60405180910390a25b5050565b80602001355f03610fd85760405163de2859c160e01b815260040160405180910390fd5b61016d8160200135111561100d57604051633295186360e01b815261016d600482015260208201356024820152604401610434565b42813511156110385760405163f24c088760e01b815242600482015281356024820152604401610434565b5f61104a602083013562015180611bfc565b611055908335611861565b905042811015610fb057604051630af885bb60e41b815242600482015260248101829052604401610434565b60605f8590036110a45760405163a6a6cb2160e01b815260040160405180910390fd5b5f8390036110c5576040516357cfa21760e01b815260040160405180910390fd5b6110d08484846112b6565b156110f95760405163f69e902560e01b81526001600160a01b0383166004820152602401610434565b846001600160401b0381111561111157611111611897565b60405190808252806020026020018201604052801561113a578160200160208202803683370190505b5090505f5b85811015611285575f87878381811061115a5761115a611874565b9050604002015f0135905061119986868a8a8681811061117c5761117c611874565b90506040020160200160208101906111949190611420565b6112b6565b6111ec578787838181106111af576111af611874565b90506040020160200160208101906111c79190611420565b60405163f156888b60e01b81526001600160a01b039091166004820152602401610434565b5f6111f682610ee8565b905060041960ff82160161121d57604051632970eadf60e21b815260040160405180910390fd5b5f1960ff82160161125357604051632dd2761160e11b8152600481018390526001600160a01b0386166024820152604401610434565b61125d8282610f3e565b8184848151811061127057611270611874565b6020908102919091010152505060010161113f565b5095945050505050565b5f600160ff8316108015906112a85750600560ff831611155b6112b2575f610f38565b5090565b5f805b8381101561131257826001600160a01b03168585838181106112dd576112dd611874565b90506020020160208101906112f29190611420565b6001600160a01b03160361130a576001915050610e6f565b6001016112b9565b505f949350505050565b5f5f83601f84011261132c575f5ffd5b5081356001600160401b03811115611342575f5ffd5b602083019150836020828501011115611359575f5ffd5b9250929050565b5f5f5f5f5f5f5f6080888a031215611376575f5ffd5b8735965060208801356001600160401b03811115611392575f5ffd5b61139e8a828b0161131c565b90975095505060408801356001600160401b038111156113bc575f5ffd5b6113c88a828b0161131c565b90955093505060608801356001600160401b038111156113e6575f5ffd5b6113f28a828b0161131c565b989b979a50959850939692959293505050565b80356001600160a01b038116811461141b575f5ffd5b919050565b5f60208284031215611430575f5ffd5b610e6f82611405565b5f60208284031215611449575f5ffd5b5035919050565b5f5f83601f840112611460575f5ffd5b5081356001600160401b03811115611476575f5ffd5b6020830191508360208260051b8501011115611359575f5ffd5b5f5f5f5f604085870312156114a3575f5ffd5b84356001600160401b038111156114b8575f5ffd5b6114c487828801611450565b90955093505060208501356001600160401b038111156114e2575f5ffd5b6114ee8782880161131c565b95989497509550505050565b5f5f6020838503121561150b575f5ffd5b82356001600160401b03811115611520575f5ffd5b61152c85828601611450565b90969095509350505050565b602080825282518282018190525f918401906040840190835b818110156115785783516001600160a01b0316835260209384019390920191600101611551565b509095945050505050565b5f5f5f5f5f60608688031215611597575f5ffd5b8535945060208601356001600160401b038111156115b3575f5ffd5b6115bf8882890161131c565b90955093505060408601356001600160401b038111156115dd575f5ffd5b6115e98882890161131c565b969995985093965092949392505050565b5f5f83601f84011261160a575f5ffd5b5081356001600160401b03811115611620575f5ffd5b6020830191508360208260061b8501011115611359575f5ffd5b5f6040828403121561164a575f5ffd5b50919050565b5f5f5f5f5f5f5f5f5f5f5f6101008c8e03121561166b575f5ffd5b8b356001600160401b03811115611680575f5ffd5b61168c8e828f016115fa565b909c509a506116a090508d60208e0161163a565b985060608c01356001600160401b038111156116ba575f5ffd5b6116c68e828f0161163a565b9850506116d560808d01611405565b965060a08c01356001600160401b038111156116ef575f5ffd5b6116fb8e828f0161131c565b90975095505060c08c01356001600160401b03811115611719575f5ffd5b6117258e828f0161131c565b90955093505060e08c01356001600160401b03811115611743575f5ffd5b61174f8e828f0161131c565b915080935050809150509295989b509295989b9093969950565b5f5f5f5f5f6060868803121561177d575f5ffd5b61178686611405565b945060208601356001600160401b038111156117a0575f5ffd5b6115bf888289016115fa565b634e487b7160e01b5f52601160045260245ffd5b5f600182016117d1576117d16117ac565b5060010190565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b8881526001600160a01b038816602082015260a0604082018190525f9061182a908301888a6117d8565b828103606084015261183d8187896117d8565b905082810360808401526118528185876117d8565b9b9a5050505050505050505050565b80820180821115610f3857610f386117ac565b634e487b7160e01b5f52603260045260245ffd5b818382375f9101908152919050565b634e487b7160e01b5f52604160045260245ffd5b600181811c908216806118bf57607f821691505b60208210810361164a57634e487b7160e01b5f52602260045260245ffd5b601f8211156108e857805f5260205f20601f840160051c810160208510156119025750805b601f840160051c820191505b81811015611921575f815560010161190e565b5050505050565b6001600160401b0383111561193f5761193f611897565b6119538361194d83546118ab565b836118dd565b5f601f841160018114611984575f851561196d5750838201355b5f19600387901b1c1916600186901b178355611921565b5f83815260208120601f198716915b828110156119b35786850135825560209485019460019092019101611993565b50868210156119cf575f1960f88860031b161c19848701351681555b505060018560011b0183555050505050565b606081525f6119f46060830187896117d8565b828103602084015280865480835260208301915060208160051b840101885f5260205f205f5b83811015611ab957601f198684030185525f8254611a37816118ab565b808652600182168015611a515760018114611a6d57611aa1565b60ff1983166020880152602082151560051b8801019350611aa1565b855f5260205f205f5b83811015611a985781546020828b010152600182019150602081019050611a76565b88016020019450505b50505060209590950194925060019182019101611a1a565b5050858103604087015261185281888a6117d8565b604080825281018490525f6001600160fb1b03851115611aec575f5ffd5b8460051b80876060850137820182810360609081016020850152611b1390820185876117d8565b979650505050505050565b5f5f8335601e19843603018112611b33575f5ffd5b8301803591506001600160401b03821115611b4c575f5ffd5b6020019150600581901b3603821315611359575f5ffd5b608080825287519082018190525f90602089019060a0840190835b81811015611b9c578351835260209384019390920191600101611b7e565b50506001600160a01b03891660208501528381036040850152611bc081888a6117d8565b9150508281036060840152611bd68185876117d8565b9998505050505050505050565b60ff8181168382160190811115610f3857610f386117ac565b8082028115828204841417610f3857610f386117ac56fea2646970667358221220a68283a644b8154767ad7345684e50d9c46e84cf6663bc4d1177eda0f3228cd864736f6c634300081e0033",
+	Bin: "0x60c0604052600160f81b600155600160f91b60025534801561001f575f5ffd5b50604051612d76380380612d7683398101604081905261003e91610289565b5f80546001600160a01b031916331790556001600160a01b0381166100765760405163af8817b960e01b815260040160405180910390fd5b82515f0361009757604051634c49db0360e11b815260040160405180910390fd5b8115806100a45750825182115b156100d8578251604051637b7a98f160e01b81526100cf918491600401918252602082015260400190565b60405180910390fd5b5f5b83518110156101b65760035f8583815181106100f8576100f861036f565b6020908102919091018101516001600160a01b031682528101919091526040015f205460ff1615610166578381815181106101355761013561036f565b602002602001015160405163e234ee8560e01b81526004016100cf91906001600160a01b0391909116815260200190565b600160035f86848151811061017d5761017d61036f565b6020908102919091018101516001600160a01b031682528101919091526040015f20805460ff19169115159190911790556001016100da565b5082516101ca9060079060208601906101e3565b506080919091526001600160a01b031660a05250610383565b828054828255905f5260205f20908101928215610236579160200282015b8281111561023657825182546001600160a01b0319166001600160a01b03909116178255602090920191600190910190610201565b50610242929150610246565b5090565b5b80821115610242575f8155600101610247565b634e487b7160e01b5f52604160045260245ffd5b80516001600160a01b0381168114610284575f5ffd5b919050565b5f5f5f6060848603121561029b575f5ffd5b83516001600160401b038111156102b0575f5ffd5b8401601f810186136102c0575f5ffd5b80516001600160401b038111156102d9576102d961025a565b604051600582901b90603f8201601f191681016001600160401b03811182821017156103075761030761025a565b604052918252602081840181019290810189841115610324575f5ffd5b6020850194505b8385101561034a5761033c8561026e565b81526020948501940161032b565b506020880151909650945061036692505060408601905061026e565b90509250925092565b634e487b7160e01b5f52603260045260245ffd5b60805160a0516129bd6103b95f395f81816104700152610cb901525f81816102980152818161071d0152610a2101526129bd5ff3fe608060405234801561000f575f5ffd5b50600436106101e7575f3560e01c80638554551e11610109578063c7977be71161009e578063edaceb721161006e578063edaceb72146104a5578063f1b57adb146104ad578063fbb83259146104c0578063fffb2aa9146104ce575f5ffd5b8063c7977be714610431578063d8998f4514610458578063de2873591461046b578063e58f0dee14610492575f5ffd5b8063a37633f2116100d9578063a37633f2146103d9578063aa0a4cd014610400578063ae8ff18a14610415578063b48f811d1461041e575f5ffd5b80638554551e146103765780638da5cb5b14610389578063999800e5146103b35780639fad5a2f146103c6575f5ffd5b80634a7c21f61161017f5780637e0aea321161014f5780637e0aea3214610321578063821ea5271461032c5780638456cb591461035357806384b0196e1461035b575f5ffd5b80634a7c21f6146102ba57806358f5b8ab146102d95780635c975abb146102fb5780636f8913bc1461030e575f5ffd5b80632167d538116101ba5780632167d538146102595780633f4ba83a146102785780634014c4cd1461028057806342cde4e814610293575f5ffd5b8063046f9eb3146101eb578063047a7350146102005780631d10aacc1461021c578063203d011414610227575b5f5ffd5b6101fe6101f9366004611ba6565b6104d7565b005b61020960015481565b6040519081526020015b60405180910390f35b610209600160f91b81565b610249610235366004611c66565b60036020525f908152604090205460ff1681565b6040519015158152602001610213565b610209610267366004611c7f565b60056020525f908152604090205481565b6101fe610798565b61024961028e366004611cd6565b61082f565b6102097f000000000000000000000000000000000000000000000000000000000000000081565b6102096102c8366004611c7f565b60066020525f908152604090205481565b6102496102e7366004611c7f565b60046020525f908152604090205460ff1681565b5f5461024990600160a01b900460ff1681565b6101fe61031c366004611ba6565b61088c565b610209600160f81b81565b6102097f89bac15e5ba205584832145601e359431e80fb9fb331ba5a22058132d525c79481565b6101fe610aad565b610363610b45565b6040516102139796959493929190611d6e565b6101fe610384366004611e04565b610bb3565b5f5461039b906001600160a01b031681565b6040516001600160a01b039091168152602001610213565b6102496103c1366004611e98565b610c0c565b6101fe6103d4366004611f17565b610c21565b6102097f2c4b1a55fe4090104eb889f0e48d4cf11c7cc4b95cf47117b9f0008cbcc10f5f81565b610408610ed2565b6040516102139190612032565b61020961016d81565b61020961042c3660046121a1565b610f32565b6102097f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f81565b6101fe610466366004611cd6565b610fcb565b61039b7f000000000000000000000000000000000000000000000000000000000000000081565b6102096104a0366004612256565b611153565b610209600581565b6101fe6104bb3660046122e1565b6111c1565b6102496103c13660046123d4565b61020960025481565b335f9081526003602052604090205460ff1661050d5760405163153e377b60e11b81523360048201526024015b60405180910390fd5b61051b87600160f91b61130b565b5f878152600b60205260408120805490919061067790839061053c90612435565b80601f016020809104026020016040519081016040528092919081815260200182805461056890612435565b80156105b35780601f1061058a576101008083540402835291602001916105b3565b820191905f5260205f20905b81548152906001019060200180831161059657829003601f168201915b50505050508360010180548060200260200160405190810160405280929190818152602001828054801561060457602002820191905f5260205f20905b8154815260200190600101908083116105f0575b50505050508a8a8080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525050604080516020601f8c018190048102820181019092528a815292508a91508990819084018382808284375f92019190915250610f3292505050565b9050336106858288886113ba565b6001600160a01b0316146106b557604051634d67134d60e11b8152600481018a9052336024820152604401610504565b5f898152600660205260408120805490826106cf8361247b565b919050559050897f07aa93857a606c0a349c5abf18c475db61c6e8d1ffcc5358ce3f065da7004c3382338c8c8c8c8c8c6040516107139897969594939291906124bb565b60405180910390a27f000000000000000000000000000000000000000000000000000000000000000061074782600161251c565b0361078c575f8a815260046020526040808220805460ff19166001179055518b917fe89752be0ecdb68b2a6eb5ef1a891039e0e92ae3c8a62274c5881e48eea1ed2591a25b50505050505050505050565b5f546001600160a01b031633146107c45760405163245aecd360e01b8152336004820152602401610504565b5f54600160a01b900460ff166107ed57604051638dfc202b60e01b815260040160405180910390fd5b5f805460ff60a01b191690556040513381527f5db9ee0a495bf2e6ff9c91a7834c1ba4fdd244a5e8aa4e537bd38aeae4b073aa906020015b60405180910390a1565b5f83810361083e57505f610884565b5f5b8481101561087e5761086986868381811061085d5761085d61252f565b905060200201356114b0565b610876575f915050610884565b600101610840565b50600190505b949350505050565b335f9081526003602052604090205460ff166108bd5760405163153e377b60e11b8152336004820152602401610504565b6108cb87600160f81b61130b565b5f878152600a6020908152604080832080548251818502810185019093528083526109909383018282801561091d57602002820191905f5260205f20905b815481526020019060010190808311610909575b505050505088888080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525050604080516020601f8a0181900481028201810190925288815292508891508790819084018382808284375f9201919091525061115392505050565b90503361099e8287876113ba565b6001600160a01b0316146109ce57604051634d67134d60e11b815260048101899052336024820152604401610504565b5f8881526004602052604090205460ff16156109ea5750610aa4565b5f888152600c602090815260408083208484528252822080546001810182558184529190922001610a1c86888361258e565b5080547f00000000000000000000000000000000000000000000000000000000000000009003610aa1575f8981526004602052604090819020805460ff191660011790555189907fd7e58a367a0a6c298e76ad5d240004e327aa1423cbe4bd7ff85d4c715ef8d15f90610a98908b908b9086908a908a90612647565b60405180910390a25b50505b50505050505050565b5f546001600160a01b03163314610ad95760405163245aecd360e01b8152336004820152602401610504565b5f54600160a01b900460ff1615610b035760405163d93c066560e01b815260040160405180910390fd5b5f805460ff60a01b1916600160a01b1790556040513381527f62e78cea01bee320cd4e420270b5ea74000d11b0c9f74754ebdbfc544b05a25890602001610825565b5f6060805f5f5f6060610b7560408051808201909152600a8152692232b1b93cb83a34b7b760b11b602082015290565b604080515f808252606082018352600160208301908152603160f81b93830193909352600f60f81b9b939a5091985046975030965090945092509050565b5f5b81811015610c0757610bff838383818110610bd257610bd261252f565b90506020020135610bfa858585818110610bee57610bee61252f565b90506020020135611522565b611578565b600101610bb5565b505050565b5f610c1785856115ee565b9695505050505050565b5f54600160a01b900460ff1615610c4b5760405163d93c066560e01b815260040160405180910390fd5b610c5489611649565b5f610c6260208a018a611c66565b90505f610c7560408b0160208c01611c66565b90505f610c908e8e610c8a60208e018e612734565b87611716565b90505f5b8d811015610dd357368f8f83818110610caf57610caf61252f565b90506040020190507f00000000000000000000000000000000000000000000000000000000000000006001600160a01b031663d09c0dee8686846020016020810190610cfb9190611c66565b6040516001600160e01b031960e086901b1681526001600160a01b0393841660048201529183166024830152909116604482015283356064820152608401602060405180830381865afa158015610d54573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610d789190612779565b610dca578484610d8e6040840160208501611c66565b604051630cf2d62360e11b81526001600160a01b0393841660048201529183166024830152909116604482015281356064820152608401610504565b50600101610c94565b505f60025f8154610de39061247b565b91829055505f81815260086020908152604091829020805460ff1916600117905581516060601f8e018390049092028101820183529182018c8152929350909182918d908d90819085018382808284375f9201829052509385525050506020918201859052838152600b9091526040902081518190610e629082612798565b506020828101518051610e7b9260018501920190611ad0565b50905050807fc71e32c80f3109c673a9adfcded0b3b2093212ab284084a0e03a281dee2bdd5f83858d8d8b8b604051610eb996959493929190612852565b60405180910390a2505050505050505050505050505050565b60606007805480602002602001604051908101604052809291908181526020018280548015610f2857602002820191905f5260205f20905b81546001600160a01b03168152600190910190602001808311610f0a575b5050505050905090565b5f610fc27f2c4b1a55fe4090104eb889f0e48d4cf11c7cc4b95cf47117b9f0008cbcc10f5f8680519060200120610f6887611924565b8651602080890191909120875188830120604051610fa79695949301948552602085019390935260408401919091526060830152608082015260a00190565b60405160208183030381529060405280519060200120611953565b95945050505050565b5f54600160a01b900460ff1615610ff55760405163d93c066560e01b815260040160405180910390fd5b5f839003611016576040516305bcea8760e31b815260040160405180910390fd5b5f5b838110156110c8575f611036868684818110610bee57610bee61252f565b905060041960ff82160161105d57604051632970eadf60e21b815260040160405180910390fd5b5f1960ff82160161109d5785858381811061107a5761107a61252f565b90506020020135604051634331a85d60e01b815260040161050491815260200190565b6110bf8686848181106110b2576110b261252f565b9050602002013582611578565b50600101611018565b505f60015f81546110d89061247b565b91829055505f818152600860209081526040808320805460ff19166001179055600a909152902090915061110d908686611b15565b50807f9bb088a53f1fe13ec84fa0a1d7b578b589e193268baaccc5e23f7ab785aa3dae8686868660405161114494939291906128d2565b60405180910390a25050505050565b5f6111b77f89bac15e5ba205584832145601e359431e80fb9fb331ba5a22058132d525c79461118186611924565b8551602080880191909120865187830120604051610fa79594930193845260208401929092526040830152606082015260800190565b90505b9392505050565b5f54600160a01b900460ff16156111eb5760405163d93c066560e01b815260040160405180910390fd5b6111f489611649565b5f61120d8c8c61120760208d018d612734565b8c611716565b90505f60025f815461121e9061247b565b91829055505f81815260086020908152604091829020805460ff1916600117905581516060601f8c018390049092028101820183529182018a8152929350909182918b908b90819085018382808284375f9201829052509385525050506020918201859052838152600b909152604090208151819061129d9082612798565b5060208281015180516112b69260018501920190611ad0565b50905050807fc71e32c80f3109c673a9adfcded0b3b2093212ab284084a0e03a281dee2bdd5f838b8b8b89896040516112f496959493929190612852565b60405180910390a250505050505050505050505050565b5f8281526008602052604090205460ff161580611330575060f881901c60f883901c14155b1561135157604051631f79bbe760e01b815260048101839052602401610504565b5f82815260096020908152604080832033845290915290205460ff1615611394576040516399ec48d960e01b815260048101839052336024820152604401610504565b505f9081526009602090815260408083203384529091529020805460ff19166001179055565b5f604182146113ca57505f6111ba565b8235602084013560408501355f1a601b8110156113ef576113ec601b82612922565b90505b8060ff16601b1415801561140757508060ff16601c14155b15611417575f93505050506111ba565b7f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a082111561144a575f93505050506111ba565b604080515f81526020810180835289905260ff831691810191909152606081018490526080810183905260019060a0016020604051602081039080840390855afa15801561149a573d5f5f3e3d5ffd5b5050604051601f19015198975050505050505050565b5f5f6114bb83611522565b905060ff8116600114806114d2575060ff81166002145b156114df57505f92915050565b60031960ff821601611519575f838152600560205260409020548015801590610884575061150e60058261251c565b421015949350505050565b50600192915050565b5f603f60f91b6001600160f81b031983831a60f81b1614158061155a5750605760f81b6001600160f81b0319600184901a60f81b1614155b1561156657505f919050565b6115728260021a611a43565b92915050565b60ff8116600414801561159657505f82815260056020526040902054155b156115ea575f82815260056020526040908190204290819055905183917f5a417e21b2a7601833268047860e8f5157e6baf315d8cf4b15acba683f040b72916115e191815260200190565b60405180910390a25b5050565b5f8181036115fd57505f611572565b5f5b8281101561163f5761162a84848381811061161c5761161c61252f565b9050604002015f01356114b0565b611637575f915050611572565b6001016115ff565b5060019392505050565b80602001355f0361166d5760405163de2859c160e01b815260040160405180910390fd5b61016d816020013511156116a257604051633295186360e01b815261016d600482015260208201356024820152604401610504565b42813511156116cd5760405163f24c088760e01b815242600482015281356024820152604401610504565b5f6116df60208301356201518061293b565b6116ea90833561251c565b9050428110156115ea57604051630af885bb60e41b815242600482015260248101829052604401610504565b60605f8590036117395760405163a6a6cb2160e01b815260040160405180910390fd5b5f83900361175a576040516357cfa21760e01b815260040160405180910390fd5b611765848484611a6a565b1561178e5760405163f69e902560e01b81526001600160a01b0383166004820152602401610504565b846001600160401b038111156117a6576117a661207d565b6040519080825280602002602001820160405280156117cf578160200160208202803683370190505b5090505f5b8581101561191a575f8787838181106117ef576117ef61252f565b9050604002015f0135905061182e86868a8a868181106118115761181161252f565b90506040020160200160208101906118299190611c66565b611a6a565b611881578787838181106118445761184461252f565b905060400201602001602081019061185c9190611c66565b60405163f156888b60e01b81526001600160a01b039091166004820152602401610504565b5f61188b82611522565b905060041960ff8216016118b257604051632970eadf60e21b815260040160405180910390fd5b5f1960ff8216016118e857604051632dd2761160e11b8152600481018390526001600160a01b0386166024820152604401610504565b6118f28282611578565b818484815181106119055761190561252f565b602090810291909101015250506001016117d4565b5095945050505050565b5f816040516020016119369190612952565b604051602081830303815290604052805190602001209050919050565b5f5f7f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f61199d60408051808201909152600a8152692232b1b93cb83a34b7b760b11b602082015290565b80516020918201206040805192830193909352918101919091527fc89efdaa54c0f20c7adf612882df0950f5a951637e0307cdcb4c672f298b8bc660608201524660808201523060a082015260c00160408051601f1981840301815290829052805160209182012061190160f01b918301919091526022820181905260428201859052915060620160405160208183030381529060405280519060200120915050919050565b5f600160ff831610801590611a5c5750600560ff831611155b611a66575f611572565b5090565b5f805b83811015611ac657826001600160a01b0316858583818110611a9157611a9161252f565b9050602002016020810190611aa69190611c66565b6001600160a01b031603611abe5760019150506111ba565b600101611a6d565b505f949350505050565b828054828255905f5260205f20908101928215611b09579160200282015b82811115611b09578251825591602001919060010190611aee565b50611a66929150611b4e565b828054828255905f5260205f20908101928215611b09579160200282015b82811115611b09578235825591602001919060010190611b33565b5b80821115611a66575f8155600101611b4f565b5f5f83601f840112611b72575f5ffd5b5081356001600160401b03811115611b88575f5ffd5b602083019150836020828501011115611b9f575f5ffd5b9250929050565b5f5f5f5f5f5f5f6080888a031215611bbc575f5ffd5b8735965060208801356001600160401b03811115611bd8575f5ffd5b611be48a828b01611b62565b90975095505060408801356001600160401b03811115611c02575f5ffd5b611c0e8a828b01611b62565b90955093505060608801356001600160401b03811115611c2c575f5ffd5b611c388a828b01611b62565b989b979a50959850939692959293505050565b80356001600160a01b0381168114611c61575f5ffd5b919050565b5f60208284031215611c76575f5ffd5b6111ba82611c4b565b5f60208284031215611c8f575f5ffd5b5035919050565b5f5f83601f840112611ca6575f5ffd5b5081356001600160401b03811115611cbc575f5ffd5b6020830191508360208260051b8501011115611b9f575f5ffd5b5f5f5f5f60408587031215611ce9575f5ffd5b84356001600160401b03811115611cfe575f5ffd5b611d0a87828801611c96565b90955093505060208501356001600160401b03811115611d28575f5ffd5b611d3487828801611b62565b95989497509550505050565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b60ff60f81b8816815260e060208201525f611d8c60e0830189611d40565b8281036040840152611d9e8189611d40565b606084018890526001600160a01b038716608085015260a0840186905283810360c0850152845180825260208087019350909101905f5b81811015611df3578351835260209384019390920191600101611dd5565b50909b9a5050505050505050505050565b5f5f60208385031215611e15575f5ffd5b82356001600160401b03811115611e2a575f5ffd5b611e3685828601611c96565b90969095509350505050565b5f60408284031215611e52575f5ffd5b50919050565b5f5f83601f840112611e68575f5ffd5b5081356001600160401b03811115611e7e575f5ffd5b6020830191508360208260061b8501011115611b9f575f5ffd5b5f5f5f5f5f60808688031215611eac575f5ffd5b611eb68787611e42565b945060408601356001600160401b03811115611ed0575f5ffd5b611edc88828901611e58565b90955093505060608601356001600160401b03811115611efa575f5ffd5b611f0688828901611b62565b969995985093965092949392505050565b5f5f5f5f5f5f5f5f5f5f5f6101208c8e031215611f32575f5ffd5b8b356001600160401b03811115611f47575f5ffd5b611f538e828f01611e58565b909c509a50611f6790508d60208e01611e42565b9850611f768d60608e01611e42565b975060a08c01356001600160401b03811115611f90575f5ffd5b611f9c8e828f01611e42565b97505060c08c01356001600160401b03811115611fb7575f5ffd5b611fc38e828f01611b62565b90975095505060e08c01356001600160401b03811115611fe1575f5ffd5b611fed8e828f01611b62565b9095509350506101008c01356001600160401b0381111561200c575f5ffd5b6120188e828f01611b62565b915080935050809150509295989b509295989b9093969950565b602080825282518282018190525f918401906040840190835b818110156120725783516001600160a01b031683526020938401939092019160010161204b565b509095945050505050565b634e487b7160e01b5f52604160045260245ffd5b604051601f8201601f191681016001600160401b03811182821017156120b9576120b961207d565b604052919050565b5f82601f8301126120d0575f5ffd5b81356001600160401b038111156120e9576120e961207d565b6120fc601f8201601f1916602001612091565b818152846020838601011115612110575f5ffd5b816020850160208301375f918101602001919091529392505050565b5f82601f83011261213b575f5ffd5b81356001600160401b038111156121545761215461207d565b8060051b61216460208201612091565b9182526020818501810192908101908684111561217f575f5ffd5b6020860192505b83831015610c17578235825260209283019290910190612186565b5f5f5f5f608085870312156121b4575f5ffd5b84356001600160401b038111156121c9575f5ffd5b6121d5878288016120c1565b94505060208501356001600160401b038111156121f0575f5ffd5b6121fc8782880161212c565b93505060408501356001600160401b03811115612217575f5ffd5b612223878288016120c1565b92505060608501356001600160401b0381111561223e575f5ffd5b61224a878288016120c1565b91505092959194509250565b5f5f5f60608486031215612268575f5ffd5b83356001600160401b0381111561227d575f5ffd5b6122898682870161212c565b93505060208401356001600160401b038111156122a4575f5ffd5b6122b0868287016120c1565b92505060408401356001600160401b038111156122cb575f5ffd5b6122d7868287016120c1565b9150509250925092565b5f5f5f5f5f5f5f5f5f5f5f6101008c8e0312156122fc575f5ffd5b8b356001600160401b03811115612311575f5ffd5b61231d8e828f01611e58565b909c509a5061233190508d60208e01611e42565b985060608c01356001600160401b0381111561234b575f5ffd5b6123578e828f01611e42565b98505061236660808d01611c4b565b965060a08c01356001600160401b03811115612380575f5ffd5b61238c8e828f01611b62565b90975095505060c08c01356001600160401b038111156123aa575f5ffd5b6123b68e828f01611b62565b90955093505060e08c01356001600160401b0381111561200c575f5ffd5b5f5f5f5f5f606086880312156123e8575f5ffd5b6123f186611c4b565b945060208601356001600160401b0381111561240b575f5ffd5b61241788828901611e58565b90955093505060408601356001600160401b03811115611efa575f5ffd5b600181811c9082168061244957607f821691505b602082108103611e5257634e487b7160e01b5f52602260045260245ffd5b634e487b7160e01b5f52601160045260245ffd5b5f6001820161248c5761248c612467565b5060010190565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b8881526001600160a01b038816602082015260a0604082018190525f906124e5908301888a612493565b82810360608401526124f8818789612493565b9050828103608084015261250d818587612493565b9b9a5050505050505050505050565b8082018082111561157257611572612467565b634e487b7160e01b5f52603260045260245ffd5b601f821115610c0757805f5260205f20601f840160051c810160208510156125685750805b601f840160051c820191505b81811015612587575f8155600101612574565b5050505050565b6001600160401b038311156125a5576125a561207d565b6125b9836125b38354612435565b83612543565b5f601f8411600181146125ea575f85156125d35750838201355b5f19600387901b1c1916600186901b178355612587565b5f83815260208120601f198716915b8281101561261957868501358255602094850194600190920191016125f9565b5086821015612635575f1960f88860031b161c19848701351681555b505060018560011b0183555050505050565b606081525f61265a606083018789612493565b828103602084015280865480835260208301915060208160051b840101885f5260205f205f5b8381101561271f57601f198684030185525f825461269d81612435565b8086526001821680156126b757600181146126d357612707565b60ff1983166020880152602082151560051b8801019350612707565b855f5260205f205f5b838110156126fe5781546020828b0101526001820191506020810190506126dc565b88016020019450505b50505060209590950194925060019182019101612680565b5050858103604087015261250d81888a612493565b5f5f8335601e19843603018112612749575f5ffd5b8301803591506001600160401b03821115612762575f5ffd5b6020019150600581901b3603821315611b9f575f5ffd5b5f60208284031215612789575f5ffd5b815180151581146111ba575f5ffd5b81516001600160401b038111156127b1576127b161207d565b6127c5816127bf8454612435565b84612543565b6020601f8211600181146127f7575f83156127e05750848201515b5f19600385901b1c1916600184901b178455612587565b5f84815260208120601f198516915b828110156128265787850151825560209485019460019092019101612806565b508482101561284357868401515f19600387901b60f8161c191681555b50505050600190811b01905550565b608080825287519082018190525f90602089019060a0840190835b8181101561288b57835183526020938401939092019160010161286d565b50506001600160a01b038916602085015283810360408501526128af81888a612493565b91505082810360608401526128c5818587612493565b9998505050505050505050565b604080825281018490525f6001600160fb1b038511156128f0575f5ffd5b8460051b808760608501378201828103606090810160208501526129179082018587612493565b979650505050505050565b60ff818116838216019081111561157257611572612467565b808202811582820484141761157257611572612467565b81515f90829060208501835b8281101561297c57815184526020938401939091019060010161295e565b50919594505050505056fea2646970667358221220eb59aa8581004d1d1b592ae82764aa7ee5aeef12dc8c97d2421a812cba775f7a64736f6c634300081e0033",
 }
 
 // Decryption is an auto generated Go binding around an Ethereum contract.
@@ -77,13 +83,48 @@ func (c *Decryption) Instance(backend bind.ContractBackend, addr common.Address)
 // PackConstructor is the Go binding used to pack the parameters required for
 // contract deployment.
 //
-// Solidity: constructor(address[] kmsSigners_, uint256 threshold_) returns()
-func (decryption *Decryption) PackConstructor(kmsSigners_ []common.Address, threshold_ *big.Int) []byte {
-	enc, err := decryption.abi.Pack("", kmsSigners_, threshold_)
+// Solidity: constructor(address[] kmsSigners_, uint256 threshold_, address acl_) returns()
+func (decryption *Decryption) PackConstructor(kmsSigners_ []common.Address, threshold_ *big.Int, acl_ common.Address) []byte {
+	enc, err := decryption.abi.Pack("", kmsSigners_, threshold_, acl_)
 	if err != nil {
 		panic(err)
 	}
 	return enc
+}
+
+// PackEIP712DOMAINTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc7977be7.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function EIP712_DOMAIN_TYPEHASH() view returns(bytes32)
+func (decryption *Decryption) PackEIP712DOMAINTYPEHASH() []byte {
+	enc, err := decryption.abi.Pack("EIP712_DOMAIN_TYPEHASH")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackEIP712DOMAINTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc7977be7.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function EIP712_DOMAIN_TYPEHASH() view returns(bytes32)
+func (decryption *Decryption) TryPackEIP712DOMAINTYPEHASH() ([]byte, error) {
+	return decryption.abi.Pack("EIP712_DOMAIN_TYPEHASH")
+}
+
+// UnpackEIP712DOMAINTYPEHASH is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xc7977be7.
+//
+// Solidity: function EIP712_DOMAIN_TYPEHASH() view returns(bytes32)
+func (decryption *Decryption) UnpackEIP712DOMAINTYPEHASH(data []byte) ([32]byte, error) {
+	out, err := decryption.abi.Unpack("EIP712_DOMAIN_TYPEHASH", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
 }
 
 // PackMAXUSERDECRYPTDURATIONDAYS is the Go binding used to pack the parameters required for calling
@@ -118,41 +159,6 @@ func (decryption *Decryption) UnpackMAXUSERDECRYPTDURATIONDAYS(data []byte) (*bi
 		return new(big.Int), err
 	}
 	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
-	return out0, nil
-}
-
-// PackPUBLICDECRYPTIONTYPEHASH is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0x161fdab4.  This method will panic if any
-// invalid/nil inputs are passed.
-//
-// Solidity: function PUBLIC_DECRYPTION_TYPEHASH() view returns(bytes32)
-func (decryption *Decryption) PackPUBLICDECRYPTIONTYPEHASH() []byte {
-	enc, err := decryption.abi.Pack("PUBLIC_DECRYPTION_TYPEHASH")
-	if err != nil {
-		panic(err)
-	}
-	return enc
-}
-
-// TryPackPUBLICDECRYPTIONTYPEHASH is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0x161fdab4.  This method will return an error
-// if any inputs are invalid/nil.
-//
-// Solidity: function PUBLIC_DECRYPTION_TYPEHASH() view returns(bytes32)
-func (decryption *Decryption) TryPackPUBLICDECRYPTIONTYPEHASH() ([]byte, error) {
-	return decryption.abi.Pack("PUBLIC_DECRYPTION_TYPEHASH")
-}
-
-// UnpackPUBLICDECRYPTIONTYPEHASH is the Go binding that unpacks the parameters returned
-// from invoking the contract method with ID 0x161fdab4.
-//
-// Solidity: function PUBLIC_DECRYPTION_TYPEHASH() view returns(bytes32)
-func (decryption *Decryption) UnpackPUBLICDECRYPTIONTYPEHASH(data []byte) ([32]byte, error) {
-	out, err := decryption.abi.Unpack("PUBLIC_DECRYPTION_TYPEHASH", data)
-	if err != nil {
-		return *new([32]byte), err
-	}
-	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
 	return out0, nil
 }
 
@@ -191,6 +197,41 @@ func (decryption *Decryption) UnpackPUBLICDECRYPTCOUNTERBASE(data []byte) (*big.
 	return out0, nil
 }
 
+// PackPUBLICDECRYPTVERIFICATIONTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x821ea527.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function PUBLIC_DECRYPT_VERIFICATION_TYPEHASH() view returns(bytes32)
+func (decryption *Decryption) PackPUBLICDECRYPTVERIFICATIONTYPEHASH() []byte {
+	enc, err := decryption.abi.Pack("PUBLIC_DECRYPT_VERIFICATION_TYPEHASH")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPUBLICDECRYPTVERIFICATIONTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x821ea527.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function PUBLIC_DECRYPT_VERIFICATION_TYPEHASH() view returns(bytes32)
+func (decryption *Decryption) TryPackPUBLICDECRYPTVERIFICATIONTYPEHASH() ([]byte, error) {
+	return decryption.abi.Pack("PUBLIC_DECRYPT_VERIFICATION_TYPEHASH")
+}
+
+// UnpackPUBLICDECRYPTVERIFICATIONTYPEHASH is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x821ea527.
+//
+// Solidity: function PUBLIC_DECRYPT_VERIFICATION_TYPEHASH() view returns(bytes32)
+func (decryption *Decryption) UnpackPUBLICDECRYPTVERIFICATIONTYPEHASH(data []byte) ([32]byte, error) {
+	out, err := decryption.abi.Unpack("PUBLIC_DECRYPT_VERIFICATION_TYPEHASH", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
 // PackREADYDELAY is the Go binding used to pack the parameters required for calling
 // the contract method with ID 0xedaceb72.  This method will panic if any
 // invalid/nil inputs are passed.
@@ -223,41 +264,6 @@ func (decryption *Decryption) UnpackREADYDELAY(data []byte) (*big.Int, error) {
 		return new(big.Int), err
 	}
 	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
-	return out0, nil
-}
-
-// PackUSERDECRYPTIONTYPEHASH is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0x0a811da4.  This method will panic if any
-// invalid/nil inputs are passed.
-//
-// Solidity: function USER_DECRYPTION_TYPEHASH() view returns(bytes32)
-func (decryption *Decryption) PackUSERDECRYPTIONTYPEHASH() []byte {
-	enc, err := decryption.abi.Pack("USER_DECRYPTION_TYPEHASH")
-	if err != nil {
-		panic(err)
-	}
-	return enc
-}
-
-// TryPackUSERDECRYPTIONTYPEHASH is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0x0a811da4.  This method will return an error
-// if any inputs are invalid/nil.
-//
-// Solidity: function USER_DECRYPTION_TYPEHASH() view returns(bytes32)
-func (decryption *Decryption) TryPackUSERDECRYPTIONTYPEHASH() ([]byte, error) {
-	return decryption.abi.Pack("USER_DECRYPTION_TYPEHASH")
-}
-
-// UnpackUSERDECRYPTIONTYPEHASH is the Go binding that unpacks the parameters returned
-// from invoking the contract method with ID 0x0a811da4.
-//
-// Solidity: function USER_DECRYPTION_TYPEHASH() view returns(bytes32)
-func (decryption *Decryption) UnpackUSERDECRYPTIONTYPEHASH(data []byte) ([32]byte, error) {
-	out, err := decryption.abi.Unpack("USER_DECRYPTION_TYPEHASH", data)
-	if err != nil {
-		return *new([32]byte), err
-	}
-	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
 	return out0, nil
 }
 
@@ -294,6 +300,152 @@ func (decryption *Decryption) UnpackUSERDECRYPTCOUNTERBASE(data []byte) (*big.In
 	}
 	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
 	return out0, nil
+}
+
+// PackUSERDECRYPTRESPONSEVERIFICATIONTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa37633f2.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function USER_DECRYPT_RESPONSE_VERIFICATION_TYPEHASH() view returns(bytes32)
+func (decryption *Decryption) PackUSERDECRYPTRESPONSEVERIFICATIONTYPEHASH() []byte {
+	enc, err := decryption.abi.Pack("USER_DECRYPT_RESPONSE_VERIFICATION_TYPEHASH")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackUSERDECRYPTRESPONSEVERIFICATIONTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa37633f2.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function USER_DECRYPT_RESPONSE_VERIFICATION_TYPEHASH() view returns(bytes32)
+func (decryption *Decryption) TryPackUSERDECRYPTRESPONSEVERIFICATIONTYPEHASH() ([]byte, error) {
+	return decryption.abi.Pack("USER_DECRYPT_RESPONSE_VERIFICATION_TYPEHASH")
+}
+
+// UnpackUSERDECRYPTRESPONSEVERIFICATIONTYPEHASH is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xa37633f2.
+//
+// Solidity: function USER_DECRYPT_RESPONSE_VERIFICATION_TYPEHASH() view returns(bytes32)
+func (decryption *Decryption) UnpackUSERDECRYPTRESPONSEVERIFICATIONTYPEHASH(data []byte) ([32]byte, error) {
+	out, err := decryption.abi.Unpack("USER_DECRYPT_RESPONSE_VERIFICATION_TYPEHASH", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackAcl is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xde287359.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function acl() view returns(address)
+func (decryption *Decryption) PackAcl() []byte {
+	enc, err := decryption.abi.Pack("acl")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAcl is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xde287359.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function acl() view returns(address)
+func (decryption *Decryption) TryPackAcl() ([]byte, error) {
+	return decryption.abi.Pack("acl")
+}
+
+// UnpackAcl is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xde287359.
+//
+// Solidity: function acl() view returns(address)
+func (decryption *Decryption) UnpackAcl(data []byte) (common.Address, error) {
+	out, err := decryption.abi.Unpack("acl", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackDelegatedUserDecryptionRequest is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x9fad5a2f.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function delegatedUserDecryptionRequest((bytes32,address)[] ctHandleContractPairs, (uint256,uint256) requestValidity, (address,address) delegationAccounts, (uint256,address[]) contractsInfo, bytes publicKey, bytes signature, bytes extraData) returns()
+func (decryption *Decryption) PackDelegatedUserDecryptionRequest(ctHandleContractPairs []DecryptionCtHandleContractPair, requestValidity DecryptionRequestValidity, delegationAccounts DecryptionDelegationAccounts, contractsInfo DecryptionContractsInfo, publicKey []byte, signature []byte, extraData []byte) []byte {
+	enc, err := decryption.abi.Pack("delegatedUserDecryptionRequest", ctHandleContractPairs, requestValidity, delegationAccounts, contractsInfo, publicKey, signature, extraData)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDelegatedUserDecryptionRequest is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x9fad5a2f.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function delegatedUserDecryptionRequest((bytes32,address)[] ctHandleContractPairs, (uint256,uint256) requestValidity, (address,address) delegationAccounts, (uint256,address[]) contractsInfo, bytes publicKey, bytes signature, bytes extraData) returns()
+func (decryption *Decryption) TryPackDelegatedUserDecryptionRequest(ctHandleContractPairs []DecryptionCtHandleContractPair, requestValidity DecryptionRequestValidity, delegationAccounts DecryptionDelegationAccounts, contractsInfo DecryptionContractsInfo, publicKey []byte, signature []byte, extraData []byte) ([]byte, error) {
+	return decryption.abi.Pack("delegatedUserDecryptionRequest", ctHandleContractPairs, requestValidity, delegationAccounts, contractsInfo, publicKey, signature, extraData)
+}
+
+// PackDecryptionEip712Domain is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x84b0196e.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function eip712Domain() view returns(bytes1 fields, string name, string version, uint256 chainId, address verifyingContract, bytes32 salt, uint256[] extensions)
+func (decryption *Decryption) PackDecryptionEip712Domain() []byte {
+	enc, err := decryption.abi.Pack("eip712Domain")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDecryptionEip712Domain is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x84b0196e.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function eip712Domain() view returns(bytes1 fields, string name, string version, uint256 chainId, address verifyingContract, bytes32 salt, uint256[] extensions)
+func (decryption *Decryption) TryPackDecryptionEip712Domain() ([]byte, error) {
+	return decryption.abi.Pack("eip712Domain")
+}
+
+// DecryptionEip712DomainOutput serves as a container for the return parameters of contract
+// method DecryptionEip712Domain.
+type DecryptionEip712DomainOutput struct {
+	Fields            [1]byte
+	Name              string
+	Version           string
+	ChainId           *big.Int
+	VerifyingContract common.Address
+	Salt              [32]byte
+	Extensions        []*big.Int
+}
+
+// UnpackDecryptionEip712Domain is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x84b0196e.
+//
+// Solidity: function eip712Domain() view returns(bytes1 fields, string name, string version, uint256 chainId, address verifyingContract, bytes32 salt, uint256[] extensions)
+func (decryption *Decryption) UnpackDecryptionEip712Domain(data []byte) (DecryptionEip712DomainOutput, error) {
+	out, err := decryption.abi.Unpack("eip712Domain", data)
+	outstruct := new(DecryptionEip712DomainOutput)
+	if err != nil {
+		return *outstruct, err
+	}
+	outstruct.Fields = *abi.ConvertType(out[0], new([1]byte)).(*[1]byte)
+	outstruct.Name = *abi.ConvertType(out[1], new(string)).(*string)
+	outstruct.Version = *abi.ConvertType(out[2], new(string)).(*string)
+	outstruct.ChainId = abi.ConvertType(out[3], new(big.Int)).(*big.Int)
+	outstruct.VerifyingContract = *abi.ConvertType(out[4], new(common.Address)).(*common.Address)
+	outstruct.Salt = *abi.ConvertType(out[5], new([32]byte)).(*[32]byte)
+	outstruct.Extensions = *abi.ConvertType(out[6], new([]*big.Int)).(*[]*big.Int)
+	return *outstruct, nil
 }
 
 // PackHandleFirstSeen is the Go binding used to pack the parameters required for calling
@@ -359,6 +511,41 @@ func (decryption *Decryption) TryPackIsDecryptionDone(arg0 *big.Int) ([]byte, er
 // Solidity: function isDecryptionDone(uint256 ) view returns(bool)
 func (decryption *Decryption) UnpackIsDecryptionDone(data []byte) (bool, error) {
 	out, err := decryption.abi.Unpack("isDecryptionDone", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackIsDelegatedUserDecryptionReady is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x999800e5.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function isDelegatedUserDecryptionReady((address,address) delegationAccounts, (bytes32,address)[] ctHandleContractPairs, bytes extraData) view returns(bool)
+func (decryption *Decryption) PackIsDelegatedUserDecryptionReady(delegationAccounts DecryptionDelegationAccounts, ctHandleContractPairs []DecryptionCtHandleContractPair, extraData []byte) []byte {
+	enc, err := decryption.abi.Pack("isDelegatedUserDecryptionReady", delegationAccounts, ctHandleContractPairs, extraData)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackIsDelegatedUserDecryptionReady is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x999800e5.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function isDelegatedUserDecryptionReady((address,address) delegationAccounts, (bytes32,address)[] ctHandleContractPairs, bytes extraData) view returns(bool)
+func (decryption *Decryption) TryPackIsDelegatedUserDecryptionReady(delegationAccounts DecryptionDelegationAccounts, ctHandleContractPairs []DecryptionCtHandleContractPair, extraData []byte) ([]byte, error) {
+	return decryption.abi.Pack("isDelegatedUserDecryptionReady", delegationAccounts, ctHandleContractPairs, extraData)
+}
+
+// UnpackIsDelegatedUserDecryptionReady is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x999800e5.
+//
+// Solidity: function isDelegatedUserDecryptionReady((address,address) delegationAccounts, (bytes32,address)[] ctHandleContractPairs, bytes extraData) view returns(bool)
+func (decryption *Decryption) UnpackIsDelegatedUserDecryptionReady(data []byte) (bool, error) {
+	out, err := decryption.abi.Unpack("isDelegatedUserDecryptionReady", data)
 	if err != nil {
 		return *new(bool), err
 	}
@@ -634,12 +821,12 @@ func (decryption *Decryption) UnpackPublicDecryptionCounter(data []byte) (*big.I
 }
 
 // PackPublicDecryptionDigest is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0xb3048111.  This method will panic if any
+// the contract method with ID 0xe58f0dee.  This method will panic if any
 // invalid/nil inputs are passed.
 //
-// Solidity: function publicDecryptionDigest(uint256 decryptionId, bytes decryptedResult, bytes extraData) view returns(bytes32)
-func (decryption *Decryption) PackPublicDecryptionDigest(decryptionId *big.Int, decryptedResult []byte, extraData []byte) []byte {
-	enc, err := decryption.abi.Pack("publicDecryptionDigest", decryptionId, decryptedResult, extraData)
+// Solidity: function publicDecryptionDigest(bytes32[] ctHandles, bytes decryptedResult, bytes extraData) view returns(bytes32)
+func (decryption *Decryption) PackPublicDecryptionDigest(ctHandles [][32]byte, decryptedResult []byte, extraData []byte) []byte {
+	enc, err := decryption.abi.Pack("publicDecryptionDigest", ctHandles, decryptedResult, extraData)
 	if err != nil {
 		panic(err)
 	}
@@ -647,18 +834,18 @@ func (decryption *Decryption) PackPublicDecryptionDigest(decryptionId *big.Int, 
 }
 
 // TryPackPublicDecryptionDigest is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0xb3048111.  This method will return an error
+// the contract method with ID 0xe58f0dee.  This method will return an error
 // if any inputs are invalid/nil.
 //
-// Solidity: function publicDecryptionDigest(uint256 decryptionId, bytes decryptedResult, bytes extraData) view returns(bytes32)
-func (decryption *Decryption) TryPackPublicDecryptionDigest(decryptionId *big.Int, decryptedResult []byte, extraData []byte) ([]byte, error) {
-	return decryption.abi.Pack("publicDecryptionDigest", decryptionId, decryptedResult, extraData)
+// Solidity: function publicDecryptionDigest(bytes32[] ctHandles, bytes decryptedResult, bytes extraData) view returns(bytes32)
+func (decryption *Decryption) TryPackPublicDecryptionDigest(ctHandles [][32]byte, decryptedResult []byte, extraData []byte) ([]byte, error) {
+	return decryption.abi.Pack("publicDecryptionDigest", ctHandles, decryptedResult, extraData)
 }
 
 // UnpackPublicDecryptionDigest is the Go binding that unpacks the parameters returned
-// from invoking the contract method with ID 0xb3048111.
+// from invoking the contract method with ID 0xe58f0dee.
 //
-// Solidity: function publicDecryptionDigest(uint256 decryptionId, bytes decryptedResult, bytes extraData) view returns(bytes32)
+// Solidity: function publicDecryptionDigest(bytes32[] ctHandles, bytes decryptedResult, bytes extraData) view returns(bytes32)
 func (decryption *Decryption) UnpackPublicDecryptionDigest(data []byte) ([32]byte, error) {
 	out, err := decryption.abi.Unpack("publicDecryptionDigest", data)
 	if err != nil {
@@ -827,12 +1014,12 @@ func (decryption *Decryption) UnpackUserDecryptionCounter(data []byte) (*big.Int
 }
 
 // PackUserDecryptionDigest is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0xb2a44052.  This method will panic if any
+// the contract method with ID 0xb48f811d.  This method will panic if any
 // invalid/nil inputs are passed.
 //
-// Solidity: function userDecryptionDigest(uint256 decryptionId, bytes userDecryptedShare, bytes extraData) view returns(bytes32)
-func (decryption *Decryption) PackUserDecryptionDigest(decryptionId *big.Int, userDecryptedShare []byte, extraData []byte) []byte {
-	enc, err := decryption.abi.Pack("userDecryptionDigest", decryptionId, userDecryptedShare, extraData)
+// Solidity: function userDecryptionDigest(bytes publicKey, bytes32[] ctHandles, bytes userDecryptedShare, bytes extraData) view returns(bytes32)
+func (decryption *Decryption) PackUserDecryptionDigest(publicKey []byte, ctHandles [][32]byte, userDecryptedShare []byte, extraData []byte) []byte {
+	enc, err := decryption.abi.Pack("userDecryptionDigest", publicKey, ctHandles, userDecryptedShare, extraData)
 	if err != nil {
 		panic(err)
 	}
@@ -840,18 +1027,18 @@ func (decryption *Decryption) PackUserDecryptionDigest(decryptionId *big.Int, us
 }
 
 // TryPackUserDecryptionDigest is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0xb2a44052.  This method will return an error
+// the contract method with ID 0xb48f811d.  This method will return an error
 // if any inputs are invalid/nil.
 //
-// Solidity: function userDecryptionDigest(uint256 decryptionId, bytes userDecryptedShare, bytes extraData) view returns(bytes32)
-func (decryption *Decryption) TryPackUserDecryptionDigest(decryptionId *big.Int, userDecryptedShare []byte, extraData []byte) ([]byte, error) {
-	return decryption.abi.Pack("userDecryptionDigest", decryptionId, userDecryptedShare, extraData)
+// Solidity: function userDecryptionDigest(bytes publicKey, bytes32[] ctHandles, bytes userDecryptedShare, bytes extraData) view returns(bytes32)
+func (decryption *Decryption) TryPackUserDecryptionDigest(publicKey []byte, ctHandles [][32]byte, userDecryptedShare []byte, extraData []byte) ([]byte, error) {
+	return decryption.abi.Pack("userDecryptionDigest", publicKey, ctHandles, userDecryptedShare, extraData)
 }
 
 // UnpackUserDecryptionDigest is the Go binding that unpacks the parameters returned
-// from invoking the contract method with ID 0xb2a44052.
+// from invoking the contract method with ID 0xb48f811d.
 //
-// Solidity: function userDecryptionDigest(uint256 decryptionId, bytes userDecryptedShare, bytes extraData) view returns(bytes32)
+// Solidity: function userDecryptionDigest(bytes publicKey, bytes32[] ctHandles, bytes userDecryptedShare, bytes extraData) view returns(bytes32)
 func (decryption *Decryption) UnpackUserDecryptionDigest(data []byte) ([32]byte, error) {
 	out, err := decryption.abi.Unpack("userDecryptionDigest", data)
 	if err != nil {
@@ -1355,6 +1542,9 @@ func (decryption *Decryption) UnpackError(raw []byte) (any, error) {
 	if bytes.Equal(raw[:4], decryption.abi.Errors["NotOwner"].ID.Bytes()[:4]) {
 		return decryption.UnpackNotOwnerError(raw[4:])
 	}
+	if bytes.Equal(raw[:4], decryption.abi.Errors["NullAclAddress"].ID.Bytes()[:4]) {
+		return decryption.UnpackNullAclAddressError(raw[4:])
+	}
 	if bytes.Equal(raw[:4], decryption.abi.Errors["PublicDecryptNotAllowed"].ID.Bytes()[:4]) {
 		return decryption.UnpackPublicDecryptNotAllowedError(raw[4:])
 	}
@@ -1372,6 +1562,9 @@ func (decryption *Decryption) UnpackError(raw []byte) (any, error) {
 	}
 	if bytes.Equal(raw[:4], decryption.abi.Errors["UserDecryptNotAllowed"].ID.Bytes()[:4]) {
 		return decryption.UnpackUserDecryptNotAllowedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], decryption.abi.Errors["UserDecryptNotDelegated"].ID.Bytes()[:4]) {
+		return decryption.UnpackUserDecryptNotDelegatedError(raw[4:])
 	}
 	if bytes.Equal(raw[:4], decryption.abi.Errors["UserDecryptionRequestExpired"].ID.Bytes()[:4]) {
 		return decryption.UnpackUserDecryptionRequestExpiredError(raw[4:])
@@ -1736,6 +1929,29 @@ func (decryption *Decryption) UnpackNotOwnerError(raw []byte) (*DecryptionNotOwn
 	return out, nil
 }
 
+// DecryptionNullAclAddress represents a NullAclAddress error raised by the Decryption contract.
+type DecryptionNullAclAddress struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NullAclAddress()
+func DecryptionNullAclAddressErrorID() common.Hash {
+	return common.HexToHash("0xaf8817b94105ab9a7f3a4012236b8235b67be58e741d9875ad896ffe34796f23")
+}
+
+// UnpackNullAclAddressError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NullAclAddress()
+func (decryption *Decryption) UnpackNullAclAddressError(raw []byte) (*DecryptionNullAclAddress, error) {
+	out := new(DecryptionNullAclAddress)
+	if err := decryption.abi.UnpackIntoInterface(out, "NullAclAddress", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DecryptionPublicDecryptNotAllowed represents a PublicDecryptNotAllowed error raised by the Decryption contract.
 type DecryptionPublicDecryptNotAllowed struct {
 	CtHandle [32]byte
@@ -1876,6 +2092,33 @@ func DecryptionUserDecryptNotAllowedErrorID() common.Hash {
 func (decryption *Decryption) UnpackUserDecryptNotAllowedError(raw []byte) (*DecryptionUserDecryptNotAllowed, error) {
 	out := new(DecryptionUserDecryptNotAllowed)
 	if err := decryption.abi.UnpackIntoInterface(out, "UserDecryptNotAllowed", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DecryptionUserDecryptNotDelegated represents a UserDecryptNotDelegated error raised by the Decryption contract.
+type DecryptionUserDecryptNotDelegated struct {
+	Delegator       common.Address
+	Delegate        common.Address
+	ContractAddress common.Address
+	CtHandle        [32]byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error UserDecryptNotDelegated(address delegator, address delegate, address contractAddress, bytes32 ctHandle)
+func DecryptionUserDecryptNotDelegatedErrorID() common.Hash {
+	return common.HexToHash("0x19e5ac469c7ea88faa5ec2c6caadfd37107d3313b319f004f04efae98b42aaf9")
+}
+
+// UnpackUserDecryptNotDelegatedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error UserDecryptNotDelegated(address delegator, address delegate, address contractAddress, bytes32 ctHandle)
+func (decryption *Decryption) UnpackUserDecryptNotDelegatedError(raw []byte) (*DecryptionUserDecryptNotDelegated, error) {
+	out := new(DecryptionUserDecryptNotDelegated)
+	if err := decryption.abi.UnpackIntoInterface(out, "UserDecryptNotDelegated", raw); err != nil {
 		return nil, err
 	}
 	return out, nil

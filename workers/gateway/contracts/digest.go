@@ -10,11 +10,23 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
-// The type hashes the contracts put first in what KMS nodes and coprocessors sign.
+// What KMS nodes and coprocessors sign is EIP-712 typed data, as the public client SDK
+// verifies it: keccak256("\x19\x01" || domainSeparator || hashStruct(message)), the domain being
+// {name, version "1", chainId, verifyingContract} of the gateway contract that checks it.
+
+// Domain names of the gateway contracts, and the version they share.
+const (
+	DecryptionDomainName        = "Decryption"
+	InputVerificationDomainName = "InputVerification"
+	DomainVersion               = "1"
+)
+
+// The EIP-712 type hashes: the domain's, then the messages' (the contracts' *_TYPEHASH constants).
 var (
-	PublicDecryptionTypeHash = crypto.Keccak256Hash([]byte("PublicDecryptionResponse(uint256 decryptionId,bytes decryptedResult,bytes extraData)"))
-	UserDecryptionTypeHash   = crypto.Keccak256Hash([]byte("UserDecryptionResponse(uint256 decryptionId,bytes userDecryptedShare,bytes extraData)"))
-	VerifyProofTypeHash      = crypto.Keccak256Hash([]byte("VerifyProofResponse(uint256 zkProofId,bytes32[] ctHandles,bytes extraData)"))
+	EIP712DomainTypeHash                    = crypto.Keccak256Hash([]byte("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"))
+	CiphertextVerificationTypeHash          = crypto.Keccak256Hash([]byte("CiphertextVerification(bytes32[] ctHandles,address userAddress,address contractAddress,uint256 contractChainId,bytes extraData)"))
+	PublicDecryptVerificationTypeHash       = crypto.Keccak256Hash([]byte("PublicDecryptVerification(bytes32[] ctHandles,bytes decryptedResult,bytes extraData)"))
+	UserDecryptResponseVerificationTypeHash = crypto.Keccak256Hash([]byte("UserDecryptResponseVerification(bytes publicKey,bytes32[] ctHandles,bytes userDecryptedShare,bytes extraData)"))
 )
 
 // Request id layout of the Decryption contract: the kind in the top byte, a counter below.
@@ -47,38 +59,102 @@ func DecryptionKindOf(id *big.Int) DecryptionKind {
 	}
 }
 
-// PublicDecryptionDigest is what a KMS signer signs to answer public decryption decryptionID
-// with result on the Decryption contract at decryption (Decryption.publicDecryptionDigest).
-func PublicDecryptionDigest(chainID *big.Int, decryption common.Address, decryptionID *big.Int, result, extraData []byte) common.Hash {
-	return typedDigest(PublicDecryptionTypeHash, chainID, decryption, decryptionID, crypto.Keccak256(result), extraData)
+// Domain is an EIP-712 domain of a gateway contract: {Name, version "1", ChainID,
+// VerifyingContract}.
+type Domain struct {
+	Name              string
+	ChainID           *big.Int
+	VerifyingContract common.Address
 }
 
-// UserDecryptionDigest is what a KMS signer signs to send share for user decryption
-// decryptionID (Decryption.userDecryptionDigest).
-func UserDecryptionDigest(chainID *big.Int, decryption common.Address, decryptionID *big.Int, share, extraData []byte) common.Hash {
-	return typedDigest(UserDecryptionTypeHash, chainID, decryption, decryptionID, crypto.Keccak256(share), extraData)
+// DecryptionDomain is the domain of the Decryption contract at decryption on chain chainID.
+func DecryptionDomain(chainID *big.Int, decryption common.Address) Domain {
+	return Domain{Name: DecryptionDomainName, ChainID: chainID, VerifyingContract: decryption}
 }
 
-// VerifyProofDigest is what a coprocessor signs to accept input proof zkProofID with handles
-// (InputVerification.verifyProofDigest).
-func VerifyProofDigest(chainID *big.Int, inputVerification common.Address, zkProofID *big.Int, handles [][32]byte, extraData []byte) common.Hash {
+// InputVerificationDomain is the domain of the InputVerification contract at inputVerification
+// on chain chainID.
+func InputVerificationDomain(chainID *big.Int, inputVerification common.Address) Domain {
+	return Domain{Name: InputVerificationDomainName, ChainID: chainID, VerifyingContract: inputVerification}
+}
+
+// Separator is the EIP-712 domain separator, hashStruct(EIP712Domain).
+func (d Domain) Separator() common.Hash {
+	return crypto.Keccak256Hash(
+		EIP712DomainTypeHash[:],
+		crypto.Keccak256([]byte(d.Name)),
+		crypto.Keccak256([]byte(DomainVersion)),
+		word(d.ChainID),
+		common.LeftPadBytes(d.VerifyingContract[:], 32),
+	)
+}
+
+// Digest is what is signed for a message whose hashStruct is structHash under d:
+// keccak256("\x19\x01" || d.Separator() || structHash).
+func (d Domain) Digest(structHash common.Hash) common.Hash {
+	sep := d.Separator()
+	return crypto.Keccak256Hash([]byte{0x19, 0x01}, sep[:], structHash[:])
+}
+
+// VerifyProofDigest is what a coprocessor signs to accept an input proof with handles
+// (InputVerification.verifyProofDigest): the EIP-712 digest of CiphertextVerification(ctHandles,
+// userAddress, contractAddress, contractChainId, extraData) under the InputVerification domain.
+// user, contract, contractChainID and extraData are the proof request's: the client SDK checks
+// the signatures with the extraData it sent.
+func VerifyProofDigest(chainID *big.Int, inputVerification common.Address, handles [][32]byte,
+	user, contract common.Address, contractChainID *big.Int, extraData []byte) common.Hash {
+	return InputVerificationDomain(chainID, inputVerification).Digest(crypto.Keccak256Hash(
+		CiphertextVerificationTypeHash[:],
+		hashHandles(handles),
+		common.LeftPadBytes(user[:], 32),
+		common.LeftPadBytes(contract[:], 32),
+		word(contractChainID),
+		crypto.Keccak256(extraData),
+	))
+}
+
+// PublicDecryptionDigest is what a KMS signer signs to answer a public decryption of handles
+// (the request's, in order) with result (Decryption.publicDecryptionDigest): the EIP-712 digest of
+// PublicDecryptVerification(ctHandles, decryptedResult, extraData) under the Decryption domain.
+// extraData is the response's; the client SDK verifies with an empty one.
+func PublicDecryptionDigest(chainID *big.Int, decryption common.Address, handles [][32]byte, result, extraData []byte) common.Hash {
+	return DecryptionDomain(chainID, decryption).Digest(crypto.Keccak256Hash(
+		PublicDecryptVerificationTypeHash[:],
+		hashHandles(handles),
+		crypto.Keccak256(result),
+		crypto.Keccak256(extraData),
+	))
+}
+
+// UserDecryptionDigest is what a KMS signer signs to send share for a user decryption of
+// handles under publicKey (the request's) (Decryption.userDecryptionDigest): the EIP-712 digest
+// of UserDecryptResponseVerification(publicKey, ctHandles, userDecryptedShare, extraData) under
+// the Decryption domain. extraData is the response's.
+func UserDecryptionDigest(chainID *big.Int, decryption common.Address, publicKey []byte, handles [][32]byte, share, extraData []byte) common.Hash {
+	return DecryptionDomain(chainID, decryption).Digest(crypto.Keccak256Hash(
+		UserDecryptResponseVerificationTypeHash[:],
+		crypto.Keccak256(publicKey),
+		hashHandles(handles),
+		crypto.Keccak256(share),
+		crypto.Keccak256(extraData),
+	))
+}
+
+// hashHandles is the EIP-712 encoding of a bytes32[]: keccak256 of the elements, concatenated.
+func hashHandles(handles [][32]byte) []byte {
 	packed := make([]byte, 0, 32*len(handles))
 	for _, h := range handles {
 		packed = append(packed, h[:]...)
 	}
-	return typedDigest(VerifyProofTypeHash, chainID, inputVerification, zkProofID, crypto.Keccak256(packed), extraData)
+	return crypto.Keccak256(packed)
 }
 
-// typedDigest is keccak256(abi.encode(typeHash, chainId, contract, id, payloadHash, keccak256(extraData))).
-func typedDigest(typeHash common.Hash, chainID *big.Int, contract common.Address, id *big.Int, payloadHash, extraData []byte) common.Hash {
-	buf := make([]byte, 0, 6*32)
-	buf = append(buf, typeHash[:]...)
-	buf = append(buf, common.LeftPadBytes(chainID.Bytes(), 32)...)
-	buf = append(buf, common.LeftPadBytes(contract[:], 32)...)
-	buf = append(buf, common.LeftPadBytes(id.Bytes(), 32)...)
-	buf = append(buf, payloadHash...)
-	buf = append(buf, crypto.Keccak256(extraData)...)
-	return crypto.Keccak256Hash(buf)
+// word is the 32-byte big-endian encoding of a uint256 (nil is 0).
+func word(n *big.Int) []byte {
+	if n == nil {
+		return make([]byte, 32)
+	}
+	return common.LeftPadBytes(n.Bytes(), 32)
 }
 
 // SignDigest signs digest with key as the contracts expect: 65 bytes [r || s || v], v = 27 or 28.

@@ -1,19 +1,61 @@
-// Package contracts holds the development gateway contracts (Solidity in src/), their compiled
-// ABI and bytecode (build/*.abi, build/*.bin) and the go-ethereum abigen v2 bindings
+// Package contracts holds the development gateway and host contracts (Solidity in src/), their
+// compiled ABI and bytecode (build/*.abi, build/*.bin) and the go-ethereum abigen v2 bindings
 // (*_binding.go), plus hand-written helpers shared by the devchain and the gateway adapter: the
-// digests KMS nodes and coprocessors sign (digest.go) and the test-handle scenarios (scenario.go).
+// EIP-712 digests KMS nodes and coprocessors sign (digest.go) and the test-handle scenarios
+// (scenario.go).
 //
 // The contracts follow the public gateway's interface for what the relayer uses:
 //
 //   - Decryption: publicDecryptionRequest(bytes32[] ctHandles, bytes extraData),
 //     userDecryptionRequest(CtHandleContractPair[], RequestValidity, ContractsInfo, address
-//     userAddress, bytes publicKey, bytes signature, bytes extraData), the readiness views
-//     isPublicDecryptionReady and isUserDecryptionReady, and the KMS-only responses
-//     publicDecryptionResponse and userDecryptionResponse. Request ids carry their kind in the top
-//     byte: public ids are 1<<248 + n, user ids 2<<248 + n (DecryptionKindOf tells them apart).
+//     userAddress, bytes publicKey, bytes signature, bytes extraData),
+//     delegatedUserDecryptionRequest(CtHandleContractPair[], RequestValidity, DelegationAccounts
+//     {delegatorAddress, delegateAddress}, ContractsInfo, bytes publicKey, bytes signature, bytes
+//     extraData), the readiness views isPublicDecryptionReady, isUserDecryptionReady and
+//     isDelegatedUserDecryptionReady, and the KMS-only responses publicDecryptionResponse and
+//     userDecryptionResponse. Request ids carry their kind in the top byte: public ids are
+//     1<<248 + n, user ids 2<<248 + n (DecryptionKindOf tells them apart). A delegated user
+//     decryption is checked like a user one with the delegator in the user's place, plus the host
+//     ACL's delegation of every pair (else UserDecryptNotDelegated(delegator, delegate, contract,
+//     handle)); it then takes a user id and is announced with UserDecryptionRequest whose
+//     userAddress is the DELEGATE (the shares are for the delegate's key), and answered like a
+//     user decryption. Decryption knows the ACL from its constructor (acl()).
 //   - InputVerification: verifyProofRequest and the coprocessor-only verifyProofResponse /
 //     rejectProofResponse, a majority of coprocessors deciding. zkProofIds count from 1.
-//   - ACL (host chain): isAllowed(handle, account) and isAllowedForDecryption(handle).
+//   - ACL (host chain): isAllowed(handle, account), persistAllowed(handle, account) (the same
+//     answer; the client SDK asks it) and isAllowedForDecryption(handle); delegation for user
+//     decryption as the public host ACL has it: delegateForUserDecryption(delegate, contract,
+//     uint64 expirationDate) by the delegator (refused for itself as delegate or contract, the
+//     delegate as contract, or an expiration not in the future), revokeDelegationForUserDecryption,
+//     getUserDecryptionDelegationExpirationDate and isHandleDelegatedForUserDecryption(delegator,
+//     delegate, contract, handle): true while block.timestamp < expirationDate and both the
+//     delegator and the contract may use the handle.
+//   - InputVerifier and KMSVerifier (host chain): what the public client SDK reads at
+//     createInstance: getCoprocessorSigners() / getKmsSigners() (the gateway's signers, in its
+//     order), getThreshold() and eip712Domain(), which reports the GATEWAY contract's domain
+//     (name "InputVerification" / "Decryption", version "1", the gateway chain id and the
+//     InputVerification / Decryption address). They verify nothing themselves.
+//
+// # Signatures
+//
+// KMS nodes and coprocessors sign EIP-712 typed data (65 bytes r || s || v, v = 27/28, no
+// "\x19Ethereum Signed Message" prefix) under the domain {name, version "1", chainId:
+// block.chainid, verifyingContract: the contract}, which Decryption and InputVerification report
+// with eip712Domain() (EIP-5267):
+//
+//   - CiphertextVerification(bytes32[] ctHandles, address userAddress, address contractAddress,
+//     uint256 contractChainId, bytes extraData): the response's handles, the rest the REQUEST's
+//     (InputVerification remembers it per zkProofId), extraData included, as the SDK verifies it.
+//   - PublicDecryptVerification(bytes32[] ctHandles, bytes decryptedResult, bytes extraData): the
+//     request's handles, the response's result and extraData (the SDK verifies with "0x", so the
+//     devchain's KMS nodes answer with an empty one). Signatures over different messages are
+//     never counted together.
+//   - UserDecryptResponseVerification(bytes publicKey, bytes32[] ctHandles, bytes
+//     userDecryptedShare, bytes extraData): the request's public key and handles, the response's
+//     share and extraData.
+//
+// VerifyProofDigest, PublicDecryptionDigest and UserDecryptionDigest compute them in Go; the
+// contracts' views verifyProofDigest, publicDecryptionDigest and userDecryptionDigest on chain.
 //
 // Decryption and InputVerification are pausable by their owner (the deployer): while paused,
 // request functions revert with EnforcedPause(), which the adapter maps to protocol_paused.
@@ -28,11 +70,17 @@
 //	npm ci                             # once, installs node_modules/solc
 //	go generate ./workers/gateway/...  # compile.js, then abigen --v2 (the go.mod tool version)
 //
+// abigen v2 names the result type of a multi-value method after the method alone, so each
+// contract's eip712Domain is bound with --alias as <Contract>Eip712Domain
+// (PackDecryptionEip712Domain, DecryptionEip712DomainOutput, ...) to keep one package compiling.
+//
 // TestGeneratedFilesMatchTheSolidity fails when the committed ABI, bytecode or bindings differ
 // from what the sources produce; it runs `npm ci` itself when node_modules is missing.
 package contracts
 
 //go:generate node compile.js
 //go:generate go tool abigen --v2 --pkg contracts --type ACL --abi build/ACL.abi --bin build/ACL.bin --out acl_binding.go
-//go:generate go tool abigen --v2 --pkg contracts --type Decryption --abi build/Decryption.abi --bin build/Decryption.bin --out decryption_binding.go
-//go:generate go tool abigen --v2 --pkg contracts --type InputVerification --abi build/InputVerification.abi --bin build/InputVerification.bin --out inputverification_binding.go
+//go:generate go tool abigen --v2 --pkg contracts --type Decryption --alias eip712Domain=DecryptionEip712Domain --abi build/Decryption.abi --bin build/Decryption.bin --out decryption_binding.go
+//go:generate go tool abigen --v2 --pkg contracts --type InputVerification --alias eip712Domain=InputVerificationEip712Domain --abi build/InputVerification.abi --bin build/InputVerification.bin --out inputverification_binding.go
+//go:generate go tool abigen --v2 --pkg contracts --type InputVerifier --alias eip712Domain=InputVerifierEip712Domain --abi build/InputVerifier.abi --bin build/InputVerifier.bin --out inputverifier_binding.go
+//go:generate go tool abigen --v2 --pkg contracts --type KMSVerifier --alias eip712Domain=KMSVerifierEip712Domain --abi build/KMSVerifier.abi --bin build/KMSVerifier.bin --out kmsverifier_binding.go

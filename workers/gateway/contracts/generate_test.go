@@ -13,11 +13,23 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi/abigen"
 )
 
-// generated lists what `go generate` makes for each contract.
-var generated = []struct{ typ, binding string }{
-	{"ACL", "acl_binding.go"},
-	{"Decryption", "decryption_binding.go"},
-	{"InputVerification", "inputverification_binding.go"},
+// generated lists what `go generate` makes for each contract, with the --alias it passes:
+// abigen v2 names a multi-value method's result type after the method alone, so every
+// contract's eip712Domain gets a contract-prefixed name (DecryptionEip712DomainOutput, ...)
+// to keep the bindings of one package apart.
+var generated = []struct {
+	typ, binding string
+	aliases      map[string]string
+}{
+	{"ACL", "acl_binding.go", nil},
+	{"Decryption", "decryption_binding.go", domainAlias("Decryption")},
+	{"InputVerification", "inputverification_binding.go", domainAlias("InputVerification")},
+	{"InputVerifier", "inputverifier_binding.go", domainAlias("InputVerifier")},
+	{"KMSVerifier", "kmsverifier_binding.go", domainAlias("KMSVerifier")},
+}
+
+func domainAlias(typ string) map[string]string {
+	return map[string]string{"eip712Domain": typ + "Eip712Domain"}
 }
 
 // TestGeneratedFilesMatchTheSolidity compiles src/ with the pinned solc into a temporary
@@ -47,9 +59,9 @@ func TestGeneratedFilesMatchTheSolidity(t *testing.T) {
 	for _, g := range generated {
 		abiJSON := compare(t, filepath.Join("build", g.typ+".abi"), filepath.Join(out, g.typ+".abi"))
 		bin := compare(t, filepath.Join("build", g.typ+".bin"), filepath.Join(out, g.typ+".bin"))
-		// What `go tool abigen --v2 --pkg contracts --type T --abi T.abi --bin T.bin` writes.
+		// What `go tool abigen --v2 --pkg contracts --type T [--alias ...] --abi T.abi --bin T.bin` writes.
 		code, err := abigen.BindV2([]string{g.typ}, []string{string(abiJSON)}, []string{string(bin)},
-			"contracts", map[string]string{}, map[string]string{})
+			"contracts", map[string]string{}, g.aliases)
 		if err != nil {
 			t.Fatalf("abigen %s: %v", g.typ, err)
 		}

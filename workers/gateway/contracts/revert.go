@@ -11,7 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
-// RevertError is a contract revert decoded against the gateway contracts' ABIs: a custom error
+// RevertError is a contract revert decoded against the development contracts' ABIs: a custom error
 // such as EnforcedPause() or TestScenarioRevert(), or Solidity's Error(string) / Panic(uint256).
 type RevertError struct {
 	// Name is the error's name, e.g. "EnforcedPause", "NotKmsSigner", "Error", "Panic".
@@ -93,7 +93,8 @@ var knownErrors = sync.OnceValue(func() map[[4]byte]abi.Error {
 		copy(sel[:], e.ID[:4])
 		out[sel] = e
 	}
-	for _, a := range []abi.ABI{NewACL().GetABI(), NewDecryption().GetABI(), NewInputVerification().GetABI()} {
+	for _, a := range []abi.ABI{NewACL().GetABI(), NewDecryption().GetABI(), NewInputVerification().GetABI(),
+		NewInputVerifier().GetABI(), NewKMSVerifier().GetABI()} {
 		for _, e := range a.Errors {
 			add(e)
 		}

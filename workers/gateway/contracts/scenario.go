@@ -17,10 +17,10 @@ type Scenario uint8
 const (
 	// ScenarioNone: an ordinary handle; everything succeeds.
 	ScenarioNone Scenario = 0x00
-	// ScenarioDenied (01): the host ACL denies the handle (isAllowed and isAllowedForDecryption
-	// are false), the readiness views are false and decryption requests revert with
-	// PublicDecryptNotAllowed / UserDecryptNotAllowed; an input proof is rejected by the
-	// coprocessors.
+	// ScenarioDenied (01): the host ACL denies the handle (isAllowed, isAllowedForDecryption and
+	// isHandleDelegatedForUserDecryption are false), the readiness views are false and
+	// decryption requests revert with PublicDecryptNotAllowed / UserDecryptNotAllowed (delegated
+	// ones too); an input proof is rejected by the coprocessors.
 	ScenarioDenied Scenario = 0x01
 	// ScenarioNeverReady (02): the readiness views stay false; the KMS nodes never answer a
 	// request that carries the handle anyway.

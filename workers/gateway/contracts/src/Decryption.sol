@@ -4,21 +4,40 @@ pragma solidity 0.8.30;
 import {GatewayBase} from "./GatewayBase.sol";
 import {TestScenarios} from "./TestScenarios.sol";
 
+/// @notice What Decryption asks the host ACL about a delegated user decryption.
+interface IDelegationACL {
+    function isHandleDelegatedForUserDecryption(
+        address delegator,
+        address delegate,
+        address contractAddress,
+        bytes32 handle
+    ) external view returns (bool);
+}
+
 /// @title Development gateway Decryption contract.
 /// @notice A minimal contract with the public gateway's interface for what the relayer uses:
-/// public and user decryption requests, readiness views, and responses from registered KMS
-/// signers. Request ids are counters with the request kind in the top byte (1 = public,
-/// 2 = user), so the two kinds never share an id.
+/// public, user and delegated user decryption requests, readiness views, and responses from
+/// registered KMS signers. Request ids are counters with the request kind in the top byte
+/// (1 = public, 2 = user, delegated or not), so the two kinds never share an id.
 ///
 /// Public decryption: every KMS signer sends publicDecryptionResponse with the same result and
-/// its own signature; when `threshold` distinct signers agree on one result,
-/// PublicDecryptionResponse is emitted once, carrying their signatures.
+/// its own signature; when `threshold` distinct signers signed the same message (result and
+/// extraData), PublicDecryptionResponse is emitted once, carrying their signatures.
 /// User decryption: every KMS signer sends its own share; each share emits
 /// UserDecryptionResponse, and UserDecryptionResponseThresholdReached is emitted once, with the
 /// `threshold`-th share.
+/// Delegated user decryption (delegatedUserDecryptionRequest): a delegate decrypts handles of a
+/// delegator who authorised it on the host ACL (acl(); this chain is also the host chain). It is
+/// a user decryption for the gateway: an id from the same counter, the same
+/// UserDecryptionRequest event (with the delegate as userAddress: the shares are for the
+/// delegate's key) and the same responses.
 ///
-/// A KMS signature is the secp256k1 signature, by the responding signer's own key, of
-/// publicDecryptionDigest / userDecryptionDigest (no "\x19Ethereum Signed Message" prefix).
+/// A KMS signature is the secp256k1 signature, by the responding signer's own key, of EIP-712
+/// typed data under the domain {name "Decryption", version "1", this chain, this contract}
+/// (publicDecryptionDigest / userDecryptionDigest):
+///   PublicDecryptVerification(bytes32[] ctHandles, bytes decryptedResult, bytes extraData)
+///   UserDecryptResponseVerification(bytes publicKey, bytes32[] ctHandles, bytes userDecryptedShare, bytes extraData)
+/// with the request's handles (and public key), the response's result or share and extraData.
 contract Decryption is GatewayBase {
     /// @notice A handle to decrypt and the contract that is allowed to decrypt it.
     struct CtHandleContractPair {
@@ -38,6 +57,12 @@ contract Decryption is GatewayBase {
         address[] addresses;
     }
 
+    /// @notice Who owns the handles of a delegated user decryption, and who decrypts them.
+    struct DelegationAccounts {
+        address delegatorAddress;
+        address delegateAddress;
+    }
+
     /// @notice Public decryption ids are PUBLIC_DECRYPT_COUNTER_BASE + n, n = 1, 2, ...
     uint256 public constant PUBLIC_DECRYPT_COUNTER_BASE = uint256(1) << 248;
     /// @notice User decryption ids are USER_DECRYPT_COUNTER_BASE + n, n = 1, 2, ...
@@ -47,10 +72,17 @@ contract Decryption is GatewayBase {
     /// @notice Seconds of chain time a scenario-04 handle stays not ready after it was first seen.
     uint256 public constant READY_DELAY = TestScenarios.READY_DELAY;
 
-    bytes32 public constant PUBLIC_DECRYPTION_TYPEHASH =
-        keccak256("PublicDecryptionResponse(uint256 decryptionId,bytes decryptedResult,bytes extraData)");
-    bytes32 public constant USER_DECRYPTION_TYPEHASH =
-        keccak256("UserDecryptionResponse(uint256 decryptionId,bytes userDecryptedShare,bytes extraData)");
+    /// @notice What a user decryption request said, kept for the signatures of its shares.
+    struct UserRequest {
+        bytes publicKey;
+        bytes32[] ctHandles;
+    }
+
+    bytes32 public constant PUBLIC_DECRYPT_VERIFICATION_TYPEHASH =
+        keccak256("PublicDecryptVerification(bytes32[] ctHandles,bytes decryptedResult,bytes extraData)");
+    bytes32 public constant USER_DECRYPT_RESPONSE_VERIFICATION_TYPEHASH = keccak256(
+        "UserDecryptResponseVerification(bytes publicKey,bytes32[] ctHandles,bytes userDecryptedShare,bytes extraData)"
+    );
 
     /// @notice The last public decryption id issued (PUBLIC_DECRYPT_COUNTER_BASE before the first).
     uint256 public publicDecryptionCounter = PUBLIC_DECRYPT_COUNTER_BASE;
@@ -58,6 +90,8 @@ contract Decryption is GatewayBase {
     uint256 public userDecryptionCounter = USER_DECRYPT_COUNTER_BASE;
     /// @notice How many distinct KMS signers complete a decryption.
     uint256 public immutable threshold;
+    /// @notice The host ACL that delegated user decryptions are checked against.
+    address public immutable acl;
     /// @notice Whether an address is a registered KMS signer.
     mapping(address => bool) public isKmsSigner;
     /// @notice Whether a decryption id has reached its threshold.
@@ -70,11 +104,14 @@ contract Decryption is GatewayBase {
     address[] private _kmsSigners;
     mapping(uint256 => bool) private _requested;
     mapping(uint256 => mapping(address => bool)) private _responded;
+    mapping(uint256 => bytes32[]) private _publicHandles;
+    mapping(uint256 => UserRequest) private _userRequests;
+    /// Signatures of a public decryption, grouped by the digest they sign.
     mapping(uint256 => mapping(bytes32 => bytes[])) private _publicSignatures;
 
     /// @notice A public decryption was requested.
     event PublicDecryptionRequest(uint256 indexed decryptionId, bytes32[] ctHandles, bytes extraData);
-    /// @notice `threshold` KMS signers agreed on decryptedResult; signatures are theirs, in arrival order.
+    /// @notice `threshold` KMS signers signed decryptedResult with extraData; signatures are theirs, in arrival order.
     event PublicDecryptionResponse(
         uint256 indexed decryptionId,
         bytes decryptedResult,
@@ -120,6 +157,10 @@ contract Decryption is GatewayBase {
     error MaxDurationDaysExceeded(uint256 maxValue, uint256 actualValue);
     error StartTimestampInFuture(uint256 currentTimestamp, uint256 startTimestamp);
     error UserDecryptionRequestExpired(uint256 currentTimestamp, uint256 expiredAt);
+    error NullAclAddress();
+    /// @notice delegator has not authorised delegate (or no longer does) to user-decrypt ctHandle
+    /// in contractAddress on the host ACL.
+    error UserDecryptNotDelegated(address delegator, address delegate, address contractAddress, bytes32 ctHandle);
 
     modifier onlyKmsSigner() {
         if (!isKmsSigner[msg.sender]) {
@@ -128,7 +169,10 @@ contract Decryption is GatewayBase {
         _;
     }
 
-    constructor(address[] memory kmsSigners_, uint256 threshold_) {
+    constructor(address[] memory kmsSigners_, uint256 threshold_, address acl_) {
+        if (acl_ == address(0)) {
+            revert NullAclAddress();
+        }
         if (kmsSigners_.length == 0) {
             revert EmptyKmsSigners();
         }
@@ -143,6 +187,7 @@ contract Decryption is GatewayBase {
         }
         _kmsSigners = kmsSigners_;
         threshold = threshold_;
+        acl = acl_;
     }
 
     // ---------------------------------------------------------------- requests
@@ -164,6 +209,7 @@ contract Decryption is GatewayBase {
         }
         uint256 id = ++publicDecryptionCounter;
         _requested[id] = true;
+        _publicHandles[id] = ctHandles;
         emit PublicDecryptionRequest(id, ctHandles, extraData);
     }
 
@@ -184,7 +230,39 @@ contract Decryption is GatewayBase {
         bytes32[] memory ctHandles = _checkPairs(ctHandleContractPairs, contractsInfo.addresses, userAddress);
         uint256 id = ++userDecryptionCounter;
         _requested[id] = true;
+        _userRequests[id] = UserRequest(publicKey, ctHandles);
         emit UserDecryptionRequest(id, ctHandles, userAddress, publicKey, extraData);
+    }
+
+    /// @notice Requests the decryption of handles of delegationAccounts.delegatorAddress for its
+    /// delegate, re-encrypted under publicKey (the delegate's key); emits UserDecryptionRequest
+    /// with the delegate as userAddress. The checks are userDecryptionRequest's, the delegator
+    /// standing for the user, and every pair must be delegated on the host ACL
+    /// (UserDecryptNotDelegated). The delegate's signature is not verified here.
+    function delegatedUserDecryptionRequest(
+        CtHandleContractPair[] calldata ctHandleContractPairs,
+        RequestValidity calldata requestValidity,
+        DelegationAccounts calldata delegationAccounts,
+        ContractsInfo calldata contractsInfo,
+        bytes calldata publicKey,
+        bytes calldata signature,
+        bytes calldata extraData
+    ) external whenNotPaused {
+        signature; // accepted as is: signature checks belong to the relayer and the KMS here
+        _checkValidity(requestValidity);
+        address delegator = delegationAccounts.delegatorAddress;
+        address delegate = delegationAccounts.delegateAddress;
+        bytes32[] memory ctHandles = _checkPairs(ctHandleContractPairs, contractsInfo.addresses, delegator);
+        for (uint256 i = 0; i < ctHandleContractPairs.length; i++) {
+            CtHandleContractPair calldata p = ctHandleContractPairs[i];
+            if (!IDelegationACL(acl).isHandleDelegatedForUserDecryption(delegator, delegate, p.contractAddress, p.ctHandle)) {
+                revert UserDecryptNotDelegated(delegator, delegate, p.contractAddress, p.ctHandle);
+            }
+        }
+        uint256 id = ++userDecryptionCounter;
+        _requested[id] = true;
+        _userRequests[id] = UserRequest(publicKey, ctHandles);
+        emit UserDecryptionRequest(id, ctHandles, delegate, publicKey, extraData);
     }
 
     /// @notice Records the chain time at which scenario-04 handles were first seen; other handles
@@ -206,14 +284,14 @@ contract Decryption is GatewayBase {
         bytes calldata extraData
     ) external onlyKmsSigner {
         _checkResponse(decryptionId, PUBLIC_DECRYPT_COUNTER_BASE);
-        bytes32 digest = publicDecryptionDigest(decryptionId, decryptedResult, extraData);
+        bytes32 digest = publicDecryptionDigest(_publicHandles[decryptionId], decryptedResult, extraData);
         if (_recoverSigner(digest, signature) != msg.sender) {
             revert InvalidKmsSignature(decryptionId, msg.sender);
         }
         if (isDecryptionDone[decryptionId]) {
             return; // a late answer: accepted, nothing more to do
         }
-        bytes[] storage sigs = _publicSignatures[decryptionId][keccak256(decryptedResult)];
+        bytes[] storage sigs = _publicSignatures[decryptionId][digest];
         sigs.push(signature);
         if (sigs.length == threshold) {
             isDecryptionDone[decryptionId] = true;
@@ -229,7 +307,8 @@ contract Decryption is GatewayBase {
         bytes calldata extraData
     ) external onlyKmsSigner {
         _checkResponse(decryptionId, USER_DECRYPT_COUNTER_BASE);
-        bytes32 digest = userDecryptionDigest(decryptionId, userDecryptedShare, extraData);
+        UserRequest storage req = _userRequests[decryptionId];
+        bytes32 digest = userDecryptionDigest(req.publicKey, req.ctHandles, userDecryptedShare, extraData);
         if (_recoverSigner(digest, signature) != msg.sender) {
             revert InvalidKmsSignature(decryptionId, msg.sender);
         }
@@ -265,15 +344,20 @@ contract Decryption is GatewayBase {
     ) external view returns (bool) {
         userAddress;
         extraData;
-        if (ctHandleContractPairs.length == 0) {
-            return false;
-        }
-        for (uint256 i = 0; i < ctHandleContractPairs.length; i++) {
-            if (!_ready(ctHandleContractPairs[i].ctHandle)) {
-                return false;
-            }
-        }
-        return true;
+        return _pairsReady(ctHandleContractPairs);
+    }
+
+    /// @notice Whether every handle can be decrypted for the delegation's delegate now (false for
+    /// an empty list): the same answer as isUserDecryptionReady. The protocol gateway's signature
+    /// ((address,address),(bytes32,address)[],bytes), so the relayer asks a real gateway the same.
+    function isDelegatedUserDecryptionReady(
+        DelegationAccounts calldata delegationAccounts,
+        CtHandleContractPair[] calldata ctHandleContractPairs,
+        bytes calldata extraData
+    ) external view returns (bool) {
+        delegationAccounts;
+        extraData;
+        return _pairsReady(ctHandleContractPairs);
     }
 
     /// @notice The registered KMS signers, in registration order.
@@ -281,43 +365,53 @@ contract Decryption is GatewayBase {
         return _kmsSigners;
     }
 
-    /// @notice What a KMS signer signs to answer a public decryption.
+    /// @notice What a KMS signer signs to answer a public decryption of ctHandles: the EIP-712
+    /// digest of PublicDecryptVerification(ctHandles, decryptedResult, extraData) under this
+    /// contract's domain.
     function publicDecryptionDigest(
-        uint256 decryptionId,
-        bytes calldata decryptedResult,
-        bytes calldata extraData
+        bytes32[] memory ctHandles,
+        bytes memory decryptedResult,
+        bytes memory extraData
     ) public view returns (bytes32) {
-        return keccak256(
-            abi.encode(
-                PUBLIC_DECRYPTION_TYPEHASH,
-                block.chainid,
-                address(this),
-                decryptionId,
-                keccak256(decryptedResult),
-                keccak256(extraData)
+        return _hashTypedData(
+            keccak256(
+                abi.encode(
+                    PUBLIC_DECRYPT_VERIFICATION_TYPEHASH,
+                    _hashHandles(ctHandles),
+                    keccak256(decryptedResult),
+                    keccak256(extraData)
+                )
             )
         );
     }
 
-    /// @notice What a KMS signer signs to answer a user decryption with its share.
+    /// @notice What a KMS signer signs to answer a user decryption of ctHandles under publicKey
+    /// with its share: the EIP-712 digest of UserDecryptResponseVerification(publicKey,
+    /// ctHandles, userDecryptedShare, extraData) under this contract's domain.
     function userDecryptionDigest(
-        uint256 decryptionId,
-        bytes calldata userDecryptedShare,
-        bytes calldata extraData
+        bytes memory publicKey,
+        bytes32[] memory ctHandles,
+        bytes memory userDecryptedShare,
+        bytes memory extraData
     ) public view returns (bytes32) {
-        return keccak256(
-            abi.encode(
-                USER_DECRYPTION_TYPEHASH,
-                block.chainid,
-                address(this),
-                decryptionId,
-                keccak256(userDecryptedShare),
-                keccak256(extraData)
+        return _hashTypedData(
+            keccak256(
+                abi.encode(
+                    USER_DECRYPT_RESPONSE_VERIFICATION_TYPEHASH,
+                    keccak256(publicKey),
+                    _hashHandles(ctHandles),
+                    keccak256(userDecryptedShare),
+                    keccak256(extraData)
+                )
             )
         );
     }
 
     // ---------------------------------------------------------------- internal
+
+    function _eip712Name() internal pure override returns (string memory) {
+        return "Decryption";
+    }
 
     function _checkValidity(RequestValidity calldata v) private view {
         if (v.durationDays == 0) {
@@ -382,6 +476,18 @@ contract Decryption is GatewayBase {
             handleFirstSeen[h] = block.timestamp;
             emit HandleRegistered(h, block.timestamp);
         }
+    }
+
+    function _pairsReady(CtHandleContractPair[] calldata pairs) private view returns (bool) {
+        if (pairs.length == 0) {
+            return false;
+        }
+        for (uint256 i = 0; i < pairs.length; i++) {
+            if (!_ready(pairs[i].ctHandle)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     function _ready(bytes32 h) private view returns (bool) {

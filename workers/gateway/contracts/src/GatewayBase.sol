@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
-/// @title Owner, pause switch and signature recovery shared by the gateway contracts.
+/// @title Owner, pause switch, EIP-712 domain and signature recovery shared by the gateway contracts.
 /// @notice The owner (the deployer) can pause and unpause. While paused, request functions
 /// revert with EnforcedPause(); responses from KMS nodes and coprocessors are still accepted,
 /// so requests already on chain can complete.
+///
+/// What KMS nodes and coprocessors sign is EIP-712 typed data under this contract's domain
+/// {name: _eip712Name(), version: "1", chainId: block.chainid, verifyingContract: address(this)},
+/// which eip712Domain() (EIP-5267) reports: the domain the client SDK verifies against.
 abstract contract GatewayBase {
+    /// @notice keccak256 of the EIP-712 domain type the gateway contracts sign under.
+    bytes32 public constant EIP712_DOMAIN_TYPEHASH =
+        keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
+
     /// @notice The account allowed to pause and unpause.
     address public owner;
     /// @notice True while request functions are disabled.
@@ -58,6 +66,39 @@ abstract contract GatewayBase {
         }
         paused = false;
         emit Unpaused(msg.sender);
+    }
+
+    /// @notice The EIP-712 domain (EIP-5267): fields 0x0f (name, version, chainId, verifyingContract).
+    function eip712Domain()
+        external
+        view
+        returns (
+            bytes1 fields,
+            string memory name,
+            string memory version,
+            uint256 chainId,
+            address verifyingContract,
+            bytes32 salt,
+            uint256[] memory extensions
+        )
+    {
+        return (hex"0f", _eip712Name(), "1", block.chainid, address(this), bytes32(0), new uint256[](0));
+    }
+
+    /// @dev The EIP-712 domain name: "Decryption" or "InputVerification".
+    function _eip712Name() internal pure virtual returns (string memory);
+
+    /// @dev keccak256("\x19\x01" || domainSeparator || structHash): the digest signers sign.
+    function _hashTypedData(bytes32 structHash) internal view returns (bytes32) {
+        bytes32 domainSeparator = keccak256(
+            abi.encode(EIP712_DOMAIN_TYPEHASH, keccak256(bytes(_eip712Name())), keccak256("1"), block.chainid, address(this))
+        );
+        return keccak256(abi.encodePacked(hex"1901", domainSeparator, structHash));
+    }
+
+    /// @dev The EIP-712 encoding of a bytes32[] member: keccak256 of the packed elements.
+    function _hashHandles(bytes32[] memory ctHandles) internal pure returns (bytes32) {
+        return keccak256(abi.encodePacked(ctHandles));
     }
 
     /// @dev The address whose key made the 65-byte [r || s || v] secp256k1 signature of digest

@@ -18,10 +18,23 @@ interface IHandleRegistry {
 /// accepted and change nothing. zkProofIds are a plain counter from 1.
 ///
 /// A coprocessor signature is the secp256k1 signature, by the responding coprocessor's own key,
-/// of verifyProofDigest (no "\x19Ethereum Signed Message" prefix).
+/// of the EIP-712 typed data CiphertextVerification(bytes32[] ctHandles, address userAddress,
+/// address contractAddress, uint256 contractChainId, bytes extraData) under the domain
+/// {name "InputVerification", version "1", this chain, this contract} (verifyProofDigest): the
+/// handles are the response's, the rest is the request's, extraData included, so that a client
+/// SDK checks the signatures with what it sent.
 contract InputVerification is GatewayBase {
-    bytes32 public constant VERIFY_PROOF_TYPEHASH =
-        keccak256("VerifyProofResponse(uint256 zkProofId,bytes32[] ctHandles,bytes extraData)");
+    /// @notice What a proof request said, kept for the signatures of its answers.
+    struct ProofRequest {
+        uint256 contractChainId;
+        address contractAddress;
+        address userAddress;
+        bytes extraData;
+    }
+
+    bytes32 public constant CIPHERTEXT_VERIFICATION_TYPEHASH = keccak256(
+        "CiphertextVerification(bytes32[] ctHandles,address userAddress,address contractAddress,uint256 contractChainId,bytes extraData)"
+    );
 
     /// @notice The last zkProofId issued (0 before the first).
     uint256 public zkProofCounter;
@@ -34,6 +47,7 @@ contract InputVerification is GatewayBase {
 
     address[] private _coprocessors;
     mapping(uint256 => bool) private _requested;
+    mapping(uint256 => ProofRequest) private _proofRequests;
     mapping(uint256 => mapping(address => bool)) private _responded;
     mapping(uint256 => mapping(bytes32 => bytes[])) private _verifySignatures;
     mapping(uint256 => uint256) private _rejections;
@@ -97,10 +111,13 @@ contract InputVerification is GatewayBase {
         }
         uint256 id = ++zkProofCounter;
         _requested[id] = true;
+        _proofRequests[id] = ProofRequest(contractChainId, contractAddress, userAddress, extraData);
         emit VerifyProofRequest(id, contractChainId, contractAddress, userAddress, ciphertextWithZKProof, extraData);
     }
 
-    /// @notice A coprocessor's acceptance of a proof, with the handles it computed.
+    /// @notice A coprocessor's acceptance of a proof, with the handles it computed. signature is
+    /// over the request's user, contract, contract chain and extraData (see the contract notice);
+    /// extraData is the response's own, carried to VerifyProofResponse.
     function verifyProofResponse(
         uint256 zkProofId,
         bytes32[] calldata ctHandles,
@@ -111,7 +128,10 @@ contract InputVerification is GatewayBase {
         if (ctHandles.length == 0) {
             revert EmptyCtHandles();
         }
-        if (_recoverSigner(verifyProofDigest(zkProofId, ctHandles, extraData), signature) != msg.sender) {
+        ProofRequest storage req = _proofRequests[zkProofId];
+        bytes32 digest =
+            verifyProofDigest(ctHandles, req.userAddress, req.contractAddress, req.contractChainId, req.extraData);
+        if (_recoverSigner(digest, signature) != msg.sender) {
             revert InvalidCoprocessorSignature(zkProofId, msg.sender);
         }
         if (isProofDecided[zkProofId]) {
@@ -151,22 +171,32 @@ contract InputVerification is GatewayBase {
         return _coprocessors;
     }
 
-    /// @notice What a coprocessor signs to accept a proof.
+    /// @notice What a coprocessor signs to accept a proof: the EIP-712 digest of
+    /// CiphertextVerification(ctHandles, userAddress, contractAddress, contractChainId, extraData)
+    /// under this contract's domain.
     function verifyProofDigest(
-        uint256 zkProofId,
-        bytes32[] calldata ctHandles,
-        bytes calldata extraData
+        bytes32[] memory ctHandles,
+        address userAddress,
+        address contractAddress,
+        uint256 contractChainId,
+        bytes memory extraData
     ) public view returns (bytes32) {
-        return keccak256(
-            abi.encode(
-                VERIFY_PROOF_TYPEHASH,
-                block.chainid,
-                address(this),
-                zkProofId,
-                keccak256(abi.encodePacked(ctHandles)),
-                keccak256(extraData)
+        return _hashTypedData(
+            keccak256(
+                abi.encode(
+                    CIPHERTEXT_VERIFICATION_TYPEHASH,
+                    _hashHandles(ctHandles),
+                    userAddress,
+                    contractAddress,
+                    contractChainId,
+                    keccak256(extraData)
+                )
             )
         );
+    }
+
+    function _eip712Name() internal pure override returns (string memory) {
+        return "InputVerification";
     }
 
     function _checkResponse(uint256 zkProofId) private {

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// contractsLine is what serve prints about the development chain's contracts.
+var (
+	rpcLine       = regexp.MustCompile(`development chain JSON-RPC: (http://\S+)`)
+	contractsLine = regexp.MustCompile(`contracts: gateway Decryption (0x[0-9a-fA-F]{40}), InputVerification (0x[0-9a-fA-F]{40}); host ACL (0x[0-9a-fA-F]{40}), InputVerifier (0x[0-9a-fA-F]{40}), KMSVerifier (0x[0-9a-fA-F]{40})`)
+)
+
+// TestThePublicSDKWorksAgainstServe runs the public client SDK, unchanged and pinned in
+// package.json, against `relayer serve` on the development chain, configured only as the README
+// says a dApp developer does it (the addresses serve prints, its JSON-RPC, its URL). The cases are
+// in testdata/sdkcompat/compat.mjs; each prints ok or FAIL. It needs Node.js and the npm packages
+// (`npm ci`, which `make test` runs): outside CI it skips without them, with CI set it fails.
+func TestThePublicSDKWorksAgainstServe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the SDK's proof generation takes tens of seconds")
+	}
+	nodeBin, err := exec.LookPath("node")
+	if err != nil {
+		sdkUnavailable(t, "node is not installed")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "node_modules", "@zama-fhe", "relayer-sdk", "package.json")); err != nil {
+		sdkUnavailable(t, "node_modules/@zama-fhe/relayer-sdk is missing (run `npm ci` at the repository root)")
+	}
+	rpc := freeLoopbackAddr(t)
+	withEnv(t, "RELAYER_TIMEOUTS_READINESS=3s", "RELAYER_TIMEOUTS_RESPONSE=4s")
+	url, stdout, stderr, stop := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", t.TempDir(), "--devchain-rpc", rpc)
+	out := stdout.String()
+	rpcURL := rpcLine.FindStringSubmatch(out)
+	addrs := contractsLine.FindStringSubmatch(out)
+	if rpcURL == nil || addrs == nil {
+		t.Fatalf("serve did not print its JSON-RPC URL and contract addresses:\n%s", out)
+	}
+
+	// The README's five lines give the SDK these addresses: they must be the ones serve prints.
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, addr := range map[string]string{
+		"verifyingContractAddressDecryption": addrs[1], "verifyingContractAddressInputVerification": addrs[2],
+		"aclContractAddress": addrs[3], "inputVerifierContractAddress": addrs[4], "kmsContractAddress": addrs[5],
+	} {
+		if !strings.Contains(string(readme), name+": '"+addr+"'") {
+			t.Errorf("README's SDK configuration does not give %s: '%s', the address serve printed", name, addr)
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nodeBin, filepath.Join("testdata", "sdkcompat", "compat.mjs"))
+	cmd.Env = append(os.Environ(),
+		"RELAYER_URL="+url, "RPC_URL="+rpcURL[1], "CHAIN_ID=1337",
+		"DECRYPTION_ADDRESS="+addrs[1], "INPUT_VERIFICATION_ADDRESS="+addrs[2], "ACL_ADDRESS="+addrs[3],
+		"INPUT_VERIFIER_ADDRESS="+addrs[4], "KMS_VERIFIER_ADDRESS="+addrs[5],
+	)
+	res, err := cmd.CombinedOutput()
+	t.Logf("the SDK against serve:\n%s", res)
+	if err != nil {
+		t.Errorf("the SDK's cases failed (%v); serve's log:\n%s", err, tail(stderr.String(), 4000))
+	}
+	passed := 0
+	for _, line := range strings.Split(string(res), "\n") {
+		if strings.HasPrefix(line, "ok ") {
+			passed++
+		}
+	}
+	if passed != sdkCases {
+		t.Errorf("%d of the SDK's %d cases passed", passed, sdkCases)
+	}
+	if err := stop(); err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}
+
+// sdkCases is how many cases compat.mjs runs.
+const sdkCases = 9
+
+func sdkUnavailable(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s (CI is set: install Node.js, then `npm ci` at the repository root; `make test` does)", why)
+	}
+	t.Skipf("%s; install Node.js and run `npm ci` to run the SDK's cases", why)
+}
+
+// freeLoopbackAddr is a loopback host:port nothing listens on right now.
+func freeLoopbackAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	return addr
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
+}
