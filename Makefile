@@ -5,8 +5,12 @@ BENCH_PKGS = ./eventstore/sqlite/ ./projections/
 BENCH_COUNT ?= 3
 
 DEVCHAIN_RPC ?= 127.0.0.1:8545
+# The fuzz targets over every POST body and the admin body: briefly in make test, longer in make fuzz.
+FUZZ_TARGETS = ./domain/:FuzzParseInputProof ./domain/:FuzzParsePublicDecrypt ./domain/:FuzzParseUserDecrypt \
+	./domain/:FuzzParseDelegatedUserDecrypt ./api/:FuzzAdminConfigBody
+FUZZTIME ?= 60s
 
-.PHONY: run test test-short stress bench build generate devchain devkeys vet fmt tidy clean
+.PHONY: run test test-short stress bench fuzz build generate devchain devkeys vet fmt tidy clean
 
 ## run: the whole relayer on 127.0.0.1:8080 with the in-process development chain, whose JSON-RPC
 ## (for the public SDK's network setting) is on $(DEVCHAIN_RPC)
@@ -18,6 +22,14 @@ run:
 test: node_modules
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+	$(MAKE) --no-print-directory fuzz FUZZTIME=2s
+
+## fuzz: each request-body fuzz target for FUZZTIME (make fuzz FUZZTIME=10m)
+fuzz:
+	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
+		echo "fuzz $$fn in $$pkg for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	done
 
 ## node_modules: the pinned npm packages (solc, the public SDK), from package-lock.json
 node_modules: package.json package-lock.json

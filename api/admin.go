@@ -9,9 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"net"
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"relayer/domain"
@@ -44,13 +47,26 @@ func (s *Server) admin(h http.HandlerFunc) http.HandlerFunc {
 			writeError(w, r, http.StatusForbidden, labelForbidden, "the admin API is off: no admin token is configured", nil)
 			return
 		}
+		client := clientAddr(r)
+		if wait := s.adminFails.blocked(client, s.now()); wait > 0 {
+			sec := int(math.Ceil(wait.Seconds()))
+			setRetryAfter(w, sec)
+			writeError(w, r, http.StatusTooManyRequests, labelRateLimited,
+				fmt.Sprintf("too many refused admin requests from this client; try again in %d s", sec), nil)
+			return
+		}
 		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 		given := sha256.Sum256([]byte(strings.TrimSpace(token)))
 		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(given[:], s.adminDigest[:]) != 1 {
+			n, wait := s.adminFails.fail(client, s.now())
+			// Logged without the token: who tried, where, how often.
+			s.log.Warn("admin: refused a request without the admin token", "client", client, "method", r.Method, "path", r.URL.Path,
+				"failures", n, "blocked_for", wait, "request_id", requestID(r))
 			w.Header().Set("WWW-Authenticate", `Bearer realm="relayer admin"`)
 			writeError(w, r, http.StatusUnauthorized, labelUnauthorized, "a valid admin token is required (Authorization: Bearer <token>)", nil)
 			return
 		}
+		s.adminFails.succeed(client)
 		h(w, r)
 	}
 }
@@ -143,6 +159,9 @@ func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 // readChange reads {"param": "...", "value": ...}, refusing malformed JSON, missing members and
 // unknown ones (every unknown member is listed).
 func (s *Server) readChange(w http.ResponseWriter, r *http.Request) (string, json.RawMessage, bool) {
+	if !requireJSON(w, r) {
+		return "", nil, false
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAdminBody))
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -157,6 +176,11 @@ func (s *Server) readChange(w http.ResponseWriter, r *http.Request) (string, jso
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&members); err != nil || members == nil || dec.More() {
 		writeError(w, r, http.StatusBadRequest, domain.LabelMalformedJSON, `the body must be one JSON object: {"param": "<name>", "value": <value>}`, nil)
+		return "", nil, false
+	}
+	if key, dup := duplicateMember(body); dup {
+		writeError(w, r, http.StatusBadRequest, domain.LabelMalformedJSON, fmt.Sprintf("the member %q appears twice", key),
+			[]domain.FieldIssue{{Field: key, Issue: "appears more than once"}})
 		return "", nil, false
 	}
 	var missing, unknown []domain.FieldIssue
@@ -248,4 +272,113 @@ func (s *Server) foldConfig(ctx context.Context) error {
 		s.log.Info("runtime configuration restored from the config stream", "changes", n, "version", int64(s.configVersion))
 	}
 	return nil
+}
+
+// duplicateMember returns a member name that appears twice in the top level of body, a JSON
+// object already known to be well formed: encoding/json keeps the last silently, which would let
+// a reviewer read one value in the body and the relayer apply another.
+func duplicateMember(body []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if _, err := dec.Token(); err != nil { // {
+		return "", false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		key, _ := t.(string)
+		if seen[key] {
+			return key, true
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// clientAddr is the address a request came from (the TCP peer; proxies are not trusted here).
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// Refused admin requests slow their client down: after adminFreeFailures in a row, each further
+// one blocks the client for twice as long as the one before (1 s, 2 s, 4 s, ... up to
+// adminMaxBlock), so that guessing the token takes forever while a mistyped one costs a second.
+// A success clears the client's count; an entry idle for adminForget is dropped.
+const (
+	adminFreeFailures = 5
+	adminMaxBlock     = 5 * time.Minute
+	adminForget       = 15 * time.Minute
+	adminMaxClients   = 10_000
+)
+
+type adminFailures struct {
+	mu      sync.Mutex
+	clients map[string]*adminClient
+}
+
+type adminClient struct {
+	fails int
+	until time.Time // blocked until
+	last  time.Time
+}
+
+// blocked returns how long client must still wait.
+func (a *adminFailures) blocked(client string, now time.Time) time.Duration {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if c := a.clients[client]; c != nil && now.Before(c.until) {
+		return c.until.Sub(now)
+	}
+	return 0
+}
+
+// fail counts a refused request of client and returns its count and the block it starts.
+func (a *adminFailures) fail(client string, now time.Time) (int, time.Duration) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.clients == nil {
+		a.clients = map[string]*adminClient{}
+	}
+	c := a.clients[client]
+	if c == nil {
+		if len(a.clients) >= adminMaxClients {
+			for k, v := range a.clients {
+				if now.Sub(v.last) > adminForget || len(a.clients) >= adminMaxClients {
+					delete(a.clients, k)
+				}
+			}
+		}
+		c = &adminClient{}
+		a.clients[client] = c
+	}
+	if now.Sub(c.last) > adminForget {
+		c.fails = 0
+	}
+	c.fails++
+	c.last = now
+	var block time.Duration
+	if over := c.fails - adminFreeFailures; over > 0 {
+		block = adminMaxBlock
+		if over <= 20 {
+			block = min(time.Second<<(over-1), adminMaxBlock)
+		}
+		c.until = now.Add(block)
+	}
+	return c.fails, block
+}
+
+func (a *adminFailures) succeed(client string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.clients, client)
 }

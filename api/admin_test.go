@@ -13,7 +13,7 @@ import (
 	"relayer/projections"
 )
 
-const jtToken = "s3cret-admin-token-for-tests"
+const jtToken = "s3cret-admin-token-for-tests-0123456789"
 
 func jtAdmin(c *Config) { c.AdminToken = jtToken }
 

@@ -34,9 +34,11 @@ const (
 
 // Limits of a valid Config.
 const (
-	MaxQueueCapacity = 100_000_000
-	maxBodyLimit     = 64 << 20
-	maxWait          = time.Minute
+	// MinAdminTokenBytes is the shortest admin token accepted: a short one can be guessed.
+	MinAdminTokenBytes = 32
+	MaxQueueCapacity   = 100_000_000
+	maxBodyLimit       = 64 << 20
+	maxWait            = time.Minute
 )
 
 // Config sets the API's limits, timeouts and parameters. Start from DefaultConfig; Validate lists
@@ -187,6 +189,9 @@ func (c Config) Validate() error {
 		for _, p := range ve.Problems {
 			add(sub.prefix+"."+p.Param, "%s", p.Issue)
 		}
+	}
+	if n := len(c.AdminToken); n > 0 && n < MinAdminTokenBytes {
+		add("admin_token", "must be at least %d bytes, got %d (generate one: openssl rand -hex 32)", MinAdminTokenBytes, n)
 	}
 	ps = append(ps, c.Keys.problems()...)
 	if len(ps) == 0 {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -25,7 +26,10 @@ const (
 	labelNotFound    = "not_found"
 	labelRateLimited = "rate_limited"
 	labelTooLarge    = "request_too_large"
-	labelInternal    = domain.LabelInternalServerError
+	labelRequest     = "request_error"
+	// labelUnsupportedMediaType: a POST whose body is not declared application/json (415).
+	labelUnsupportedMediaType = "unsupported_media_type"
+	labelInternal             = domain.LabelInternalServerError
 )
 
 // maxCorrelationID bounds an X-Correlation-ID header.
@@ -179,6 +183,9 @@ func (s *Server) submit(kind domain.Kind) http.HandlerFunc {
 			return
 		}
 		w.Header()["X-Correlation-Id"] = []string{corr}
+		if !requireJSON(w, r) {
+			return
+		}
 		body, ok := s.readBody(w, r)
 		if !ok {
 			return
@@ -202,6 +209,11 @@ func (s *Server) submit(kind domain.Kind) http.HandlerFunc {
 		wctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), writeTimeout)
 		a, err := s.admit(wctx, rc, kind, req, hash, md)
 		cancel()
+		if errors.Is(err, errGenerationsExhausted) {
+			writeError(w, r, http.StatusBadRequest, labelRequest, fmt.Sprintf(
+				"this exact request has failed or timed out %d times; it is not accepted again (sign a new request: another validity window makes another request)", maxGenerations), nil)
+			return
+		}
 		if err != nil {
 			s.internalError(w, r, "admit submission", err)
 			return
@@ -293,6 +305,25 @@ func correlationID(r *http.Request, rid string) (id, issue string) {
 	return v, ""
 }
 
+// requireJSON answers 415 unsupported_media_type unless the body is declared application/json
+// (parameters such as charset allowed). Browsers send text/plain, form and multipart bodies to
+// any origin without asking first; a JSON body needs a CORS preflight, so requiring it keeps
+// other web pages from making their visitors' browsers submit requests.
+func requireJSON(w http.ResponseWriter, r *http.Request) bool {
+	ct := r.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil && mt == "application/json" {
+		return true
+	}
+	if ct == "" {
+		ct = "none"
+	}
+	writeError(w, r, http.StatusUnsupportedMediaType, labelUnsupportedMediaType,
+		fmt.Sprintf("the request body must be JSON with Content-Type: application/json (got %s)", ct),
+		[]domain.FieldIssue{{Field: "Content-Type", Issue: "must be application/json"}})
+	return false
+}
+
 // readBody reads a submission's body within MaxBodyBytes, answering 413 beyond it.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	limit := s.cfg.MaxBodyBytes
@@ -356,12 +387,17 @@ func (s *Server) admit(ctx context.Context, rc *runtimeConfig, kind domain.Kind,
 		pos, err := s.acceptedAt(ctx, id)
 		return admission{job: id, pos: pos}, err
 	}
-	return admission{}, fmt.Errorf("content hash %s: %d jobs with it failed or timed out", hash, maxGenerations)
+	return admission{}, fmt.Errorf("content hash %s: %w", hash, errGenerationsExhausted)
 }
 
 // maxGenerations bounds the jobs one content hash may have: each failed or timed out. A client
-// re-submitting a request that keeps failing is refused past it.
+// re-submitting a request that keeps failing is refused past it with 400 request_error. Since the
+// content hash covers everything the gateway gets (a user decrypt's signature and validity window
+// included), only the request's own author can exhaust it: nobody can block another's request.
 const maxGenerations = 1 << 12
+
+// errGenerationsExhausted: every generation of a content hash failed or timed out.
+var errGenerationsExhausted = fmt.Errorf("%d jobs with it failed or timed out", maxGenerations)
 
 // endedWithoutResult reports whether a job with status st ended without a result, so that an
 // identical submission starts a new job (DESIGN section 3).

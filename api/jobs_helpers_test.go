@@ -210,6 +210,9 @@ func jtTry(c *http.Client, base, method, path string, body []byte, header ...str
 	if err != nil {
 		return jtResponse{}, err
 	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json") // as clients send it; header may override
+	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -122,6 +123,7 @@ func TestABodyOverOneMebibyteIsRefusedWith413(t *testing.T) {
 
 	// Without a Content-Length (chunked), the limit holds while reading.
 	req, _ := http.NewRequest("POST", env.ts.URL+"/v2/input-proof", struct{ *bytes.Reader }{bytes.NewReader(big)})
+	req.Header.Set("Content-Type", "application/json")
 	req.ContentLength = -1
 	hres, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -173,14 +175,15 @@ func TestAnIdenticalSubmissionAnswersWithTheSameJob(t *testing.T) {
 			t.Fatalf("%s: a different request got the same job", k)
 		}
 	}
-	// A user decrypt signed again (another signature, same content) is the same request.
+	// A user decrypt with another signature (a forged copy, say) is another request: it never
+	// joins the genuine one's job.
 	body := bytes.Replace(jtBody(domain.UserDecrypt, 7), []byte(fmt.Sprintf("%0130x", 8)), []byte(fmt.Sprintf("%0130x", 999)), 1)
 	if bytes.Equal(body, jtBody(domain.UserDecrypt, 7)) {
 		t.Fatal("the test did not change the signature")
 	}
 	first := env.do("POST", "/v2/user-decrypt", jtBody(domain.UserDecrypt, 7)).jobID(t)
-	if again := env.do("POST", "/v2/user-decrypt", body).jobID(t); again != first {
-		t.Fatalf("re-signed user decrypt got job %s, want %s", again, first)
+	if forged := env.do("POST", "/v2/user-decrypt", body).jobID(t); forged == first {
+		t.Fatalf("a user decrypt with another signature joined job %s", first)
 	}
 	// A completed job still answers identical submissions.
 	id, _ := domain.ParseJobID(env.do("POST", "/v2/input-proof", jtBody(domain.InputProof, 11)).jobID(t))
@@ -188,7 +191,7 @@ func TestAnIdenticalSubmissionAnswersWithTheSameJob(t *testing.T) {
 	if again := env.do("POST", "/v2/input-proof", jtBody(domain.InputProof, 11)).jobID(t); again != id.String() {
 		t.Fatalf("after completion: job %s, want %s", again, id)
 	}
-	if n, want := env.countEvents("RequestAccepted"), 2*len(allKinds())+1; n != want {
+	if n, want := env.countEvents("RequestAccepted"), 2*len(allKinds())+2; n != want {
 		t.Fatalf("%d jobs accepted, want %d", n, want)
 	}
 }
@@ -608,4 +611,58 @@ func TestNeitherTheAdminTokenNorAnAPIKeyReachesTheLog(t *testing.T) {
 			t.Fatalf("%q reached the log:\n%s", secret, logs)
 		}
 	}
+}
+
+func TestARequestThatFailedEveryGenerationIsRefusedWith400NotA500(t *testing.T) {
+	env := startJT(t)
+	req := jtRequest(t, domain.PublicDecrypt, 42)
+	hash := domain.ContentHash(req)
+	// Every generation failed: written from a few goroutines (the store batches their commits),
+	// then the projections are waited for once.
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	var last atomic.Uint64
+	errs := make(chan error, 16)
+	for w := range uint32(16) {
+		wg.Go(func() {
+			for g := w; g < maxGenerations; g += 16 {
+				id := domain.JobIDFor(hash, g)
+				for _, c := range []domain.Command{
+					domain.Accept{At: env.clock.At(0), JobID: id, Request: req, ContentHash: hash},
+					domain.Fail{At: env.clock.At(0), Label: domain.LabelInternalServerError, Message: "failed for the test"},
+				} {
+					out, err := env.exec.Execute(ctx, id, c, eventstore.Metadata{CorrelationID: "test"})
+					if err != nil {
+						errs <- err
+						return
+					}
+					for p := uint64(out.Position); ; {
+						cur := last.Load()
+						if p <= cur || last.CompareAndSwap(cur, p) {
+							break
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if err := env.set.WaitFor(ctx, eventstore.Position(last.Load())); err != nil {
+		t.Fatal(err)
+	}
+	before := env.countEvents("RequestAccepted")
+	res := env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, 42))
+	res.want(t, http.StatusBadRequest, "request_error")
+	if !strings.Contains(res.Env.Error.Message, "4096 times") {
+		t.Errorf("message %q does not say why", res.Env.Error.Message)
+	}
+	if after := env.countEvents("RequestAccepted"); after != before {
+		t.Errorf("%d jobs accepted by the refused submission", after-before)
+	}
+	// Another request is not affected.
+	env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, 43)).want(t, http.StatusAccepted, "")
 }

@@ -62,6 +62,8 @@ type Server struct {
 	adminDigest [32]byte
 	adminWho    string
 	adminOn     bool
+	// adminFails slows down clients whose admin requests are refused.
+	adminFails adminFailures
 
 	// observed caches the adaptive Retry-After parameters (see adaptive.go).
 	observed atomic.Pointer[observedConfig]
@@ -225,6 +227,13 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 		if pathMatches(rt.Pattern, r.URL.Path) && !contains(allowed, rt.Method) {
 			allowed = append(allowed, rt.Method)
 		}
+	}
+	if contains(allowed, r.Method) {
+		// The path matched a route only up to its slashes (GET /docs/ for GET /docs): the
+		// method is fine, the path is not.
+		writeError(w, r, http.StatusNotFound, labelNotFound,
+			fmt.Sprintf("no such endpoint: %s (without the trailing slash: %s)", r.URL.Path, strings.TrimRight(r.URL.Path, "/")), nil)
+		return
 	}
 	if len(allowed) > 0 {
 		w.Header().Set("Allow", strings.Join(allowed, ", "))

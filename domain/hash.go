@@ -9,8 +9,13 @@ import (
 
 // contentHashVersion opens every content hash preimage. Changing the encoding below means
 // changing this tag (and the golden values in hash_test.go): content hashes already recorded in
-// RequestAccepted events keep their meaning, new ones simply differ.
-const contentHashVersion = "relayer-content-hash/v1"
+// RequestAccepted events keep their meaning, new ones simply differ. The tag is per kind: user
+// decrypts moved to v2 when their signature and validity window joined the hash; the other
+// kinds' encoding, and so their recorded hashes, are still v1's.
+const (
+	contentHashVersion            = "relayer-content-hash/v1"
+	contentHashVersionUserDecrypt = "relayer-content-hash/v2"
+)
 
 // ContentHash identifies a request by what it asks for, so that a resubmission of the same
 // request can be recognised: the lowercase hex SHA-256 of a canonical encoding of the fields that
@@ -19,9 +24,12 @@ const contentHashVersion = "relayer-content-hash/v1"
 //   - input proof: contractChainId, contractAddress, userAddress, ciphertextWithInputVerification,
 //     extraData.
 //   - public decrypt: ciphertextHandles (in order), extraData.
-//   - user decrypt: handleContractPairs (in order), contractsChainId, contractAddresses (in
-//     order), userAddress, publicKey, extraData. Not the signature and not requestValidity: the
-//     same request re-signed, or signed for another window, is the same request.
+//   - user decrypt (v2): handleContractPairs (in order), contractsChainId, contractAddresses (in
+//     order), userAddress, publicKey, extraData, signature, startTimestamp, durationDays:
+//     everything the gateway request carries, so that a request joins only a job that would do
+//     exactly what it asks. A request with a forged signature, submitted first, gets its own job
+//     and fails alone; the user's genuine request is never tied to it. (v1 left the signature and
+//     the window out, which let a forged copy capture a genuine request's job.)
 //   - delegated user decrypt: handleContractPairs (in order), contractsChainId,
 //     contractAddresses (in order), delegatorAddress, delegateAddress, startTimestamp,
 //     durationDays, signature, publicKey, extraData: everything the gateway request carries, so
@@ -51,7 +59,11 @@ func writeContentPreimage(w io.Writer, r Request) bool {
 		return false
 	}
 	e := preimageWriter{w: w}
-	e.str(contentHashVersion)
+	if k == UserDecrypt {
+		e.str(contentHashVersionUserDecrypt)
+	} else {
+		e.str(contentHashVersion)
+	}
 	e.str(k.String())
 	switch k {
 	case InputProof:
@@ -74,6 +86,9 @@ func writeContentPreimage(w io.Writer, r Request) bool {
 		e.str(ud.UserAddress)
 		e.str(ud.PublicKey)
 		e.str(ud.ExtraData)
+		e.str(ud.Signature)
+		e.u64(ud.RequestValidity.StartTimestamp)
+		e.u64(ud.RequestValidity.DurationDays)
 	case DelegatedUserDecrypt:
 		// Everything the gateway request carries, the signature and the validity window
 		// included: a request joins only a job that would do exactly what it asks.

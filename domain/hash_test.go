@@ -64,8 +64,10 @@ func TestContentHashGoldenValues(t *testing.T) {
 			"5d5c62bd41d5074693069b71caa225694940a66a83f19850ea13469bc84a4ee0"},
 		{"the public decrypt fixture has its pinned v1 hash", htHashPD(htPublicDecrypt()),
 			"b21ffabab12d16393274c7874dd771d077a309a52281b63ab4fda7a6262da97e"},
-		{"the user decrypt fixture has its pinned v1 hash", htHashUD(htUserDecrypt()),
-			"a7b3a742d0b77b7d1c1c9b81b09fa7a2f3d6ead08e4b34de584da0b303d56767"},
+		// v2: the signature and the validity window joined the preimage (reproduced in Python
+		// from ContentHash's documentation).
+		{"the user decrypt fixture has its pinned v2 hash", htHashUD(htUserDecrypt()),
+			"cfe6735c6b67497d9cc50c6ee8272182f4f5588766f34124c883d6b572a6f367"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -244,26 +246,24 @@ func TestContentHashChangesWithEveryDefiningField(t *testing.T) {
 	}
 }
 
-func TestContentHashIgnoresTheSignatureAndTheValidityWindow(t *testing.T) {
+// A user decrypt that differs in its signature or its validity window is another request: a
+// forged copy submitted first must not capture the genuine request's job (issue: dedup hijack).
+func TestContentHashCoversTheSignatureAndTheValidityWindow(t *testing.T) {
 	base := htHashUD(htUserDecrypt())
 	tests := []struct {
 		name string
 		edit func(r *UserDecryptRequest)
 	}{
-		{"a re-signed user decrypt is the same request", func(r *UserDecryptRequest) { r.Signature = strings.Repeat("cd", 65) }},
-		{"a user decrypt with another start is the same request", func(r *UserDecryptRequest) { r.RequestValidity.StartTimestamp++ }},
-		{"a user decrypt with another duration is the same request", func(r *UserDecryptRequest) { r.RequestValidity.DurationDays = 365 }},
-		{"a user decrypt re-signed for another window is the same request", func(r *UserDecryptRequest) {
-			r.Signature = strings.Repeat("ef", 65)
-			r.RequestValidity = RequestValidity{StartTimestamp: 1800000000, DurationDays: 1}
-		}},
+		{"a user decrypt with another signature is another request", func(r *UserDecryptRequest) { r.Signature = strings.Repeat("cd", 65) }},
+		{"a user decrypt with another start is another request", func(r *UserDecryptRequest) { r.RequestValidity.StartTimestamp++ }},
+		{"a user decrypt with another duration is another request", func(r *UserDecryptRequest) { r.RequestValidity.DurationDays = 365 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := htUserDecrypt()
 			tt.edit(&r)
-			if htHashUD(r) != base {
-				t.Fatal("hash changed")
+			if htHashUD(r) == base {
+				t.Fatal("hash unchanged")
 			}
 		})
 	}

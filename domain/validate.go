@@ -242,11 +242,17 @@ func ParsePublicDecrypt(body []byte, cfg ValidationConfig) (PublicDecryptRequest
 	if raw, ok := p.field(obj, "ciphertextHandles"); ok {
 		if elems, ok := p.array("ciphertextHandles", raw, p.cfg.MaxHandles); ok {
 			out.CiphertextHandles = make([]string, len(elems))
+			first := map[string]int{}
 			for i, e := range elems {
 				path := indexPath("ciphertextHandles", i)
 				if h, b, ok := p.handle(path, e); ok {
 					out.CiphertextHandles[i] = h
 					p.hostChain(path, HostChainID(b))
+					if j, dup := first[h]; dup {
+						p.sink.addInvalid(path, fmt.Sprintf("repeats %s: each handle once", indexPath("ciphertextHandles", j)))
+					} else {
+						first[h] = i
+					}
 				}
 			}
 		}
@@ -283,7 +289,7 @@ func ParseUserDecrypt(body []byte, cfg ValidationConfig) (UserDecryptRequest, er
 	if raw, ok := p.field(obj, "requestValidity"); ok {
 		if vobj, ok := p.object("requestValidity", raw, validityFields); ok {
 			if raw, ok := p.field(vobj, "startTimestamp"); ok {
-				out.RequestValidity.StartTimestamp, _ = p.decimalString("requestValidity.startTimestamp", raw)
+				out.RequestValidity.StartTimestamp, _ = p.startTimestamp("requestValidity.startTimestamp", raw)
 			}
 			if raw, ok := p.field(vobj, "durationDays"); ok {
 				out.RequestValidity.DurationDays, _ = p.durationDays("requestValidity.durationDays", raw)
@@ -362,7 +368,7 @@ func ParseDelegatedUserDecrypt(body []byte, cfg ValidationConfig) (DelegatedUser
 		p.sink.addInvalid("delegateAddress", "must differ from delegatorAddress")
 	}
 	if raw, ok := p.field(obj, "startTimestamp"); ok {
-		out.StartTimestamp, _ = p.decimalString("startTimestamp", raw)
+		out.StartTimestamp, _ = p.startTimestamp("startTimestamp", raw)
 	}
 	if raw, ok := p.field(obj, "durationDays"); ok {
 		out.DurationDays, _ = p.durationDays("durationDays", raw)
@@ -395,6 +401,19 @@ func (p *parser) pairs(obj *jsonObject, listed []string, listedOK bool) []Handle
 		return nil
 	}
 	out := make([]HandleContractPair, len(elems))
+	first := map[HandleContractPair]int{}
+	defer func() {
+		for i, pair := range out {
+			if pair.Handle == "" || pair.ContractAddress == "" {
+				continue
+			}
+			if j, dup := first[pair]; dup {
+				p.sink.addInvalid(indexPath("handleContractPairs", i), fmt.Sprintf("repeats %s: each pair once", indexPath("handleContractPairs", j)))
+			} else {
+				first[pair] = i
+			}
+		}
+	}()
 	for i, e := range elems {
 		path := indexPath("handleContractPairs", i)
 		pobj, ok := p.object(path, e, pairFields)
@@ -419,6 +438,27 @@ func (p *parser) pairs(obj *jsonObject, listed []string, listedOK bool) []Handle
 		p.finish(pobj)
 	}
 	return out
+}
+
+// maxStartTimestamp is the last second of the year 9999: a later start is no time a request is
+// signed at.
+const maxStartTimestamp = 253402300799
+
+// startTimestamp reads a validity window's start: Unix seconds as a decimal string, from 1 to the
+// end of the year 9999 (0 and 2^64-1 are no real signing time; the clock itself is the KMS's).
+func (p *parser) startTimestamp(path string, raw json.RawMessage) (uint64, bool) {
+	v, ok := p.decimalString(path, raw)
+	switch {
+	case !ok:
+		return 0, false
+	case v == 0:
+		p.sink.addInvalid(path, "must be greater than 0 (Unix seconds)")
+	case v > maxStartTimestamp:
+		p.sink.addInvalid(path, fmt.Sprintf("must be at most %d (the end of the year 9999, in Unix seconds)", uint64(maxStartTimestamp)))
+	default:
+		return v, true
+	}
+	return 0, false
 }
 
 // durationDays reads a validity window's length in days: a decimal string from 1 to the
@@ -844,12 +884,12 @@ func (p *parser) bareHex(path string, raw json.RawMessage, max int) (string, boo
 		issue = "must be hex without a 0x prefix"
 	case s == "":
 		issue = "must not be empty"
+	case !isHexDigits(s):
+		issue = "must contain only hex digits" + notHexAt(s, 0)
 	case len(s)%2 != 0:
 		issue = "must have an even number of hex digits"
 	case len(s)/2 > max:
 		issue = fmt.Sprintf("must be at most %d bytes (has %d)", max, len(s)/2)
-	case !isHexDigits(s):
-		issue = "must contain only hex digits"
 	}
 	if issue != "" {
 		p.sink.addInvalid(path, issue)
@@ -893,12 +933,12 @@ func (p *parser) extraData(path string, raw json.RawMessage) (string, bool) {
 		issue = `must be 0x-prefixed hex, such as "0x00"`
 	case len(s) == 2:
 		issue = `must hold at least one byte, such as "0x00"`
+	case !isHexDigits(s[2:]):
+		issue = "must contain only hex digits after 0x" + notHexAt(s[2:], 2)
 	case len(s)%2 != 0:
 		issue = "must have an even number of hex digits"
 	case (len(s)-2)/2 > p.cfg.MaxExtraDataBytes:
 		issue = fmt.Sprintf("must be at most %d bytes (has %d)", p.cfg.MaxExtraDataBytes, (len(s)-2)/2)
-	case !isHexDigits(s[2:]):
-		issue = "must contain only hex digits after 0x"
 	}
 	if issue != "" {
 		p.sink.addInvalid(path, issue)
@@ -937,6 +977,17 @@ func isHexDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// notHexAt names the first character of s that is not a hex digit, at its offset in the field
+// (s starts at offset base): " (\"g\" at offset 5 is not one)".
+func notHexAt(s string, base int) string {
+	for i, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return fmt.Sprintf(" (%q at offset %d is not one)", c, base+i)
+		}
+	}
+	return ""
 }
 
 func has0x(s string) bool { return len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') }

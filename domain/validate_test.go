@@ -400,6 +400,10 @@ func TestParsePublicDecrypt(t *testing.T) {
 		return func(m map[string]any) { m["ciphertextHandles"].([]any)[i] = v }
 	}
 	vtRun(t, vtPublicDecryptFields, ParsePublicDecrypt, []vtCase[PublicDecryptRequest]{
+		{name: "a handle given twice is refused", edit: setHandle(1, vtHandle(1337, 0xa0)),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("ciphertextHandles[1]", "repeats ciphertextHandles[0]")}},
+		{name: "extraData with a non-hex character is named, whatever its length", edit: set("extraData", "0x0g0"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("extraData", `only hex digits after 0x ('g' at offset 3`)}},
 		{name: "a valid body is accepted with its handles lowercased in order", check: func(t *testing.T, got PublicDecryptRequest) {
 			want := PublicDecryptRequest{
 				CiphertextHandles: []string{strings.ToLower(vtHandle(1337, 0xa0)), strings.ToLower(vtHandle(8009, 0x10))},
@@ -577,9 +581,16 @@ func TestParseUserDecrypt(t *testing.T) {
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("requestValidity.durationDays", `must be a decimal string such as "10", not a number`)}},
 		{name: "a negative duration is refused", edit: setValidity("durationDays", "-1"),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("requestValidity.durationDays", "must not be negative")}},
-		{name: "a start timestamp of zero is accepted", edit: setValidity("startTimestamp", "0"), check: validityIs(0, 10)},
-		{name: "the largest uint64 start timestamp is accepted", edit: setValidity("startTimestamp", vtMaxUint64),
-			check: validityIs(18446744073709551615, 10)},
+		{name: "a start timestamp of zero is refused", edit: setValidity("startTimestamp", "0"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("requestValidity.startTimestamp", "must be greater than 0")}},
+		{name: "the largest uint64 start timestamp is refused", edit: setValidity("startTimestamp", vtMaxUint64),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("requestValidity.startTimestamp", "the end of the year 9999")}},
+		{name: "the last second of the year 9999 is the latest start", edit: setValidity("startTimestamp", "253402300799"),
+			check: validityIs(253402300799, 10)},
+		{name: "a pair given twice is refused", edit: func(m map[string]any) { vtPairs(m)[1] = vtPair(m, 0) },
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("handleContractPairs[1]", "repeats handleContractPairs[0]")}},
+		{name: "a public key with a non-hex character is named, whatever its length", edit: set("publicKey", "abz"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("publicKey", `only hex digits ('z' at offset 2`)}},
 		{name: "a start timestamp past uint64 is refused", edit: setValidity("startTimestamp", vtOverUint64),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("requestValidity.startTimestamp", "must fit in 64 bits")}},
 		{name: "a start timestamp with a fraction is refused", edit: setValidity("startTimestamp", "1700000000.5"),

@@ -457,3 +457,34 @@ func TestEngineFailsADelegatedUserDecryptTheDelegatorNeverAuthorised(t *testing.
 		t.Fatalf("a transaction %s was signed for a request the ACL refuses", s.TxHash)
 	}
 }
+
+// An idle relayer used to append one cursor event per development block (about 43,000 a day).
+// With nothing to answer, the cursor is saved at most once per ResponsesCursorEvery.
+func TestAnIdleEngineSavesTheGatewayCursorAtMostOncePerInterval(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits through idle blocks")
+	}
+	env := startEngine(t, engineOpts{})
+	head, err := env.chain.Client().BlockNumber(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(4 * time.Second) // a development block a second: 4 empty blocks or more
+	now, err := env.chain.Client().BlockNumber(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now < head+2 {
+		t.Fatalf("the chain sealed %d blocks while idle; the test proves nothing", now-head)
+	}
+	n := 0
+	for _, err := range env.store.ReadStream(context.Background(), CheckpointStream(ResponsesCursorConsumer), 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n > 1 {
+		t.Fatalf("%d cursor events over %d idle blocks, want the first one only", n, now-head)
+	}
+}

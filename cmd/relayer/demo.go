@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"sync"
 	"time"
@@ -36,6 +37,11 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case *workers < 1 || *workers > 1024:
 		return usageErrorf("demo: --workers must be between 1 and 1024, got %d", *workers)
 	}
+	unlock, err := lockStore(*dataDir, fmt.Sprintf("relayer demo, pid %d", os.Getpid()))
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("demo: %w", err)}
+	}
+	defer unlock()
 	store, path, err := openWritable(*dataDir)
 	if err != nil {
 		return err

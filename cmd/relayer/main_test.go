@@ -9,6 +9,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"relayer/eventstore"
+	"relayer/workers"
 )
 
 // runCLI runs one command line and returns its output and exit code (0 on success).
@@ -157,5 +161,43 @@ func TestRebuildReportsEventsJobsAndTime(t *testing.T) {
 	m := regexp.MustCompile(`rebuilt (\d+) events of (\d+) jobs in `).FindStringSubmatch(out)
 	if m == nil || m[2] != "50" {
 		t.Fatalf("rebuild output:\n%s", out)
+	}
+}
+
+// replay --all in text mode used to stop at the first checkpoint event (BlockCursorSaved,
+// CheckpointAdvanced), which every store serve writes holds.
+func TestReplayAllInTextReadsTheWorkersCheckpointStreams(t *testing.T) {
+	dir, _ := demoStore(t, "5")
+	store, _, err := openWritable(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec := workers.NewCheckpointCodec()
+	for _, c := range []struct {
+		stream string
+		ev     eventstore.Typed
+	}{
+		{workers.CheckpointStream(workers.ResponsesCursorConsumer), workers.BlockCursorSaved{Block: 42, At: time.Now().UTC()}},
+		{workers.CheckpointStream("dispatcher"), workers.CheckpointAdvanced{Position: 3, At: time.Now().UTC()}},
+	} {
+		ev, err := codec.Encode(c.ev, eventstore.Metadata{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.Append(context.Background(), c.stream, eventstore.NoStream, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "replay", "--data-dir", dir, "--all")
+	if code != 0 {
+		t.Fatalf("replay --all (text) failed: %s", errOut)
+	}
+	for _, want := range []string{"BlockCursorSaved", `"block":42`, "CheckpointAdvanced", "RequestAccepted"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay --all lacks %s:\n%s", want, out)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"relayer/domain"
 	"relayer/eventstore"
 	"relayer/projections"
+	"relayer/workers"
 )
 
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -44,7 +45,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	p := &timelinePrinter{w: out, json: *asJSON, codec: projections.NewCodec()}
+	p := &timelinePrinter{w: out, json: *asJSON, codec: projections.NewCodec(), checkpoints: workers.NewCheckpointCodec()}
 	if *all {
 		for rec, err := range store.ReadAll(ctx, 0) {
 			if err != nil {
@@ -87,7 +88,9 @@ type timelinePrinter struct {
 	w     io.Writer
 	json  bool
 	codec *eventstore.Codec
-	n     int
+	// checkpoints decodes the workers' checkpoint streams.
+	checkpoints *eventstore.Codec
+	n           int
 	// last event time per stream, for the "+1.2s" column.
 	last map[string]time.Time
 }
@@ -119,8 +122,14 @@ func (p *timelinePrinter) print(rec eventstore.Record) error {
 		_, err = fmt.Fprintf(p.w, "%s\n", b)
 		return err
 	}
-	// Decoding proves the event readable; an unreadable one stops the replay with its name.
-	v, err := p.codec.Decode(rec)
+	// Decoding proves the event readable; an unreadable one stops the replay with its name. The
+	// workers' checkpoint streams (dispatcher positions, the gateway block cursor) have their own
+	// codec.
+	codec := p.codec
+	if workers.IsCheckpointStream(rec.Stream) {
+		codec = p.checkpoints
+	}
+	v, err := codec.Decode(rec)
 	if err != nil {
 		return err
 	}

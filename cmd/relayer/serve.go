@@ -79,6 +79,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		log.Warn(w)
 	}
 
+	// One serve per store, and a taken port, are found before anything starts.
+	unlock, err := lockStore(settings.DataDir, fmt.Sprintf("relayer serve, pid %d, listening on %s, since %s",
+		os.Getpid(), settings.Listen, time.Now().UTC().Format(time.RFC3339)))
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("serve: %w", err)}
+	}
+	defer unlock()
+	ln, err := net.Listen("tcp", settings.Listen)
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("serve: listen on %s: %w", settings.Listen, err)}
+	}
+	defer ln.Close()
+
 	store, path, err := openWritable(settings.DataDir)
 	if err != nil {
 		return err
@@ -133,10 +146,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		rel.chain.Close()
 	}()
 	srv := rel.srv
-	ln, err := net.Listen("tcp", settings.Listen)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
 	url := "http://" + ln.Addr().String()
 	printStarted(stdout, url, path, head, set, srv.AdminEnabled(), settings, rel.chain.summary)
 	log.Info("serving", "url", url, "store", path, "admin_api", onOff(srv.AdminEnabled()))

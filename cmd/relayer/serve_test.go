@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -72,7 +73,7 @@ func startServe(t *testing.T, args ...string) (url string, stdout, stderr *syncB
 }
 
 func TestServeStartsOnAFreePortAnswersAPostAndAGetAndStopsWhenItsContextEnds(t *testing.T) {
-	withEnv(t, "RELAYER_ADMIN_TOKEN=tok-do-not-print-7f3a")
+	withEnv(t, "RELAYER_ADMIN_TOKEN=tok-do-not-print-7f3a-0123456789abcdef")
 	dir := filepath.Join(t.TempDir(), "data")
 	url, stdout, stderr, stop := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", dir)
 	for _, want := range []string{"relayer.db", "admin API: on", "curl -si -X POST " + url + "/v2/input-proof"} {
@@ -107,7 +108,7 @@ func TestServeStartsOnAFreePortAnswersAPostAndAGetAndStopsWhenItsContextEnds(t *
 		t.Fatalf("GET: %d Retry-After %q", res.StatusCode, res.Header.Get("Retry-After"))
 	}
 	req, _ := http.NewRequest("GET", url+"/admin/config", nil)
-	req.Header.Set("Authorization", "Bearer tok-do-not-print-7f3a")
+	req.Header.Set("Authorization", "Bearer tok-do-not-print-7f3a-0123456789abcdef")
 	res, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +123,7 @@ func TestServeStartsOnAFreePortAnswersAPostAndAGetAndStopsWhenItsContextEnds(t *
 	if _, err := http.Get(url + "/v2/input-proof/" + env.Result.JobID); err == nil {
 		t.Fatal("still answering after the context ended")
 	}
-	if strings.Contains(stdout.String()+stderr.String(), "tok-do-not-print-7f3a") {
+	if strings.Contains(stdout.String()+stderr.String(), "tok-do-not-print-7f3a-0123456789abcdef") {
 		t.Fatal("the admin token was printed")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "relayer.db")); err != nil {
@@ -230,5 +231,59 @@ log:
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data")); err == nil {
 		t.Fatal("an invalid configuration still opened the store")
+	}
+}
+
+// A second serve on the same store used to take over and make the running one exit on a
+// checkpoint conflict. It must be refused at once, naming the running one, which goes on.
+func TestASecondServeOnTheSameStoreExitsAtOnceNamingTheRunningOneWhichGoesOn(t *testing.T) {
+	dir := t.TempDir()
+	url, _, _, _ := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", dir)
+
+	var stdout, stderr syncBuffer
+	began := time.Now()
+	err := run(context.Background(), []string{"serve", "--listen", "127.0.0.1:0", "--data-dir", dir}, &stdout, &stderr)
+	if err == nil {
+		t.Fatal("a second serve on the same store started")
+	}
+	if took := time.Since(began); took > 5*time.Second {
+		t.Errorf("the second serve took %v to give up: it must not start the chain first", took)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "in use by relayer serve, pid") || !strings.Contains(msg, dir) {
+		t.Errorf("the refusal %q does not name the running serve and the store", msg)
+	}
+	if strings.Contains(stdout.String(), "listening on") {
+		t.Errorf("the second serve listened:\n%s", stdout.String())
+	}
+	// The first one still answers.
+	res, err := http.Get(url + "/healthz")
+	if err != nil {
+		t.Fatalf("the running serve no longer answers: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("the running serve's health: %d", res.StatusCode)
+	}
+}
+
+// A taken port used to be found only after the chain and the workers had started.
+func TestServeRefusesATakenPortBeforeStartingAnything(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var stdout, stderr syncBuffer
+	began := time.Now()
+	err = run(context.Background(), []string{"serve", "--listen", ln.Addr().String(), "--data-dir", t.TempDir()}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "listen on "+ln.Addr().String()) {
+		t.Fatalf("serve on a taken port: %v", err)
+	}
+	if took := time.Since(began); took > 5*time.Second {
+		t.Errorf("serve took %v to report the taken port", took)
+	}
+	if strings.Contains(stderr.String(), "development chain started") {
+		t.Errorf("the chain started before the port was checked:\n%s", stderr.String())
 	}
 }

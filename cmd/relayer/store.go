@@ -8,6 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/gofrs/flock"
 
 	"relayer/eventstore/sqlite"
 )
@@ -49,4 +52,38 @@ func openWritable(dataDir string) (*sqlite.Store, string, error) {
 		return nil, path, fmt.Errorf("open event store %s: %w", path, err)
 	}
 	return s, path, nil
+}
+
+// lockFile is the file whose exclusive lock the one process writing the store holds.
+const lockFile = "relayer.lock"
+
+// lockStore takes the exclusive lock of the store in dataDir for a writer described by who, and
+// returns its release. The lock is the operating system's (flock): it goes with the process, so a
+// writer killed with SIGKILL leaves no stale lock. When another process holds it, the error names
+// that process (what it wrote in the lock file) and nothing else is touched.
+func lockStore(dataDir, who string) (func(), error) {
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	path := filepath.Join(dataDir, lockFile)
+	l := flock.New(path)
+	ok, err := l.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("lock the event store (%s): %w", path, err)
+	}
+	if !ok {
+		holder, _ := os.ReadFile(path)
+		desc := strings.TrimSpace(string(holder))
+		if desc == "" {
+			desc = "another process"
+		}
+		return nil, fmt.Errorf("the event store in %s is in use by %s: one process writes a store at a time", dataDir, desc)
+	}
+	// Who holds it, for the next one to read. (The lock is advisory: writing the file is not
+	// hindered by it.)
+	_ = os.WriteFile(path, []byte(who+"\n"), 0o644)
+	return func() {
+		_ = os.Truncate(path, 0)
+		_ = l.Unlock()
+	}, nil
 }
