@@ -71,6 +71,46 @@ func (s *Server) admin(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
+// operator puts h (an audit endpoint) behind the operator token, or the admin token, unless the
+// audit endpoints are open (AuditOpen): 403 forbidden when neither token is configured, 401
+// without a right one. Refusals are logged and slow their client down as the admin's do.
+func (s *Server) operator(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.AuditOpen {
+			h(w, r)
+			return
+		}
+		if !s.operatorOn && !s.adminOn {
+			writeError(w, r, http.StatusForbidden, labelForbidden,
+				"the audit endpoints are closed: configure an operator token (operator_token), or api.audit_open for a development stack", nil)
+			return
+		}
+		client := clientAddr(r)
+		if wait := s.adminFails.blocked(client, s.now()); wait > 0 {
+			sec := int(math.Ceil(wait.Seconds()))
+			setRetryAfter(w, sec)
+			writeError(w, r, http.StatusTooManyRequests, labelRateLimited,
+				fmt.Sprintf("too many refused requests from this client; try again in %d s", sec), nil)
+			return
+		}
+		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		given := sha256.Sum256([]byte(strings.TrimSpace(token)))
+		bearer := strings.EqualFold(scheme, "Bearer")
+		ok := bearer && ((s.operatorOn && subtle.ConstantTimeCompare(given[:], s.operatorDigest[:]) == 1) ||
+			(s.adminOn && subtle.ConstantTimeCompare(given[:], s.adminDigest[:]) == 1))
+		if !ok {
+			n, wait := s.adminFails.fail(client, s.now())
+			s.log.Warn("audit: refused a request without the operator token", "client", client, "method", r.Method, "path", r.URL.Path,
+				"failures", n, "blocked_for", wait, "request_id", requestID(r))
+			w.Header().Set("WWW-Authenticate", `Bearer realm="relayer operator"`)
+			writeError(w, r, http.StatusUnauthorized, labelUnauthorized, "a valid operator token is required (Authorization: Bearer <token>)", nil)
+			return
+		}
+		s.adminFails.succeed(client)
+		h(w, r)
+	}
+}
+
 // configList is GET /admin/config's result.
 type configList struct {
 	Params []paramView `json:"params"`

@@ -74,9 +74,40 @@ type Config struct {
 	// HTTP hardens the server (see Server.HTTPServer).
 	HTTP HTTPConfig
 
+	// OperatorToken is the bearer token of the audit endpoints (/v1/jobs/{jobId}/events and
+	// /v1/transitions), which show user addresses, signatures, public keys and raw transactions:
+	// reads only, separate from the admin token (which is accepted there too). Never logged.
+	OperatorToken string
+	// AuditOpen serves the audit endpoints to anyone, as a development stack does; without it
+	// and without OperatorToken they answer 403.
+	AuditOpen bool
+
 	// Keys is what GET /v2/keyurl answers, and the key material the relayer serves itself.
 	Keys KeysConfig
+
+	// Streams bounds the /v1/transitions streams.
+	Streams StreamsConfig
 }
+
+// StreamsConfig bounds the Server-Sent Events streams. Streams do not take the inbound rate
+// limiter's slots (a client's open stream must not cost its status polls); these caps do.
+type StreamsConfig struct {
+	// MaxOpen is how many streams the server keeps open at once, all clients together; one more
+	// is refused with 429 rate_limited and a Retry-After.
+	MaxOpen int
+	// MaxPerClient is how many streams one client (address) keeps open at once.
+	MaxPerClient int
+	// WriteTimeout bounds each write to a stream: a client that stops reading loses its stream
+	// (and its slot) instead of holding it forever.
+	WriteTimeout time.Duration
+}
+
+// Defaults of StreamsConfig.
+const (
+	DefaultMaxStreams          = 256
+	DefaultMaxStreamsPerClient = 8
+	DefaultStreamWriteTimeout  = 30 * time.Second
+)
 
 // HTTPConfig are the http.Server's timeouts and limits.
 type HTTPConfig struct {
@@ -102,6 +133,7 @@ func DefaultConfig() Config {
 		ShedMargin:    DefaultShedMargin,
 		RetryAfter:    retryafter.DefaultConfig(),
 		RateLimit:     ratelimit.DefaultConfig(),
+		Streams:       StreamsConfig{MaxOpen: DefaultMaxStreams, MaxPerClient: DefaultMaxStreamsPerClient, WriteTimeout: DefaultStreamWriteTimeout},
 		HTTP: HTTPConfig{
 			ReadHeaderTimeout: DefaultReadHeaderTimeout,
 			ReadTimeout:       DefaultReadTimeout,
@@ -190,8 +222,23 @@ func (c Config) Validate() error {
 			add(sub.prefix+"."+p.Param, "%s", p.Issue)
 		}
 	}
+	if c.Streams.MaxOpen < 1 || c.Streams.MaxOpen > 1_000_000 {
+		add("api.max_streams", "must be 1 <= value <= 1000000, got %d", c.Streams.MaxOpen)
+	}
+	if c.Streams.MaxPerClient < 1 || c.Streams.MaxPerClient > c.Streams.MaxOpen {
+		add("api.max_streams_per_client", "must be 1 <= value <= api.max_streams (%d), got %d", c.Streams.MaxOpen, c.Streams.MaxPerClient)
+	}
+	if c.Streams.WriteTimeout < time.Second || c.Streams.WriteTimeout > time.Hour {
+		add("api.stream_write_timeout", "must be a duration from 1s to 1h, got %s", c.Streams.WriteTimeout)
+	}
 	if n := len(c.AdminToken); n > 0 && n < MinAdminTokenBytes {
 		add("admin_token", "must be at least %d bytes, got %d (generate one: openssl rand -hex 32)", MinAdminTokenBytes, n)
+	}
+	if n := len(c.OperatorToken); n > 0 && n < MinAdminTokenBytes {
+		add("operator_token", "must be at least %d bytes, got %d (generate one: openssl rand -hex 32)", MinAdminTokenBytes, n)
+	}
+	if c.OperatorToken != "" && c.OperatorToken == c.AdminToken {
+		add("operator_token", "must differ from the admin token (it grants reads only)")
 	}
 	ps = append(ps, c.Keys.problems()...)
 	if len(ps) == 0 {

@@ -71,6 +71,7 @@ func jtConfig() Config {
 	cfg.RateLimit.Read.RollingLimit = &zero
 	cfg.RateLimit.Write.RollingLimit = &zero
 	cfg.Validation.HostChainIDs = []uint64{1337, 8009}
+	cfg.AuditOpen = true // as the development stack serves them; security_test.go closes them
 	return cfg
 }
 

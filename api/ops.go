@@ -10,8 +10,10 @@ import (
 // read the log, so they are under the per-client limits like the v2 endpoints.
 func (s *Server) opsRoutes() []Route {
 	return []Route{
-		{Method: http.MethodGet, Pattern: "/v1/jobs/{jobId}/events", Name: "job events (audit)", handler: s.limited(s.jobEvents)},
-		{Method: http.MethodGet, Pattern: "/v1/transitions", Name: "transitions stream (SSE)", handler: s.limited(s.transitions)},
+		{Method: http.MethodGet, Pattern: "/v1/jobs/{jobId}/events", Name: "job events (audit)", handler: s.limited(s.operator(s.jobEvents))},
+		// Not behind the inbound limiter: an open stream would hold one of its client's request
+		// slots for as long as it lasts. Streams have their own caps (StreamsConfig).
+		{Method: http.MethodGet, Pattern: "/v1/transitions", Name: "transitions stream (SSE)", handler: s.operator(s.transitions)},
 		{Method: http.MethodGet, Pattern: "/metrics", Name: "Prometheus metrics", handler: s.serveMetrics},
 		{Method: http.MethodGet, Pattern: "/healthz", Name: "health", handler: s.healthz},
 		{Method: http.MethodGet, Pattern: "/liveness", Name: "liveness", handler: s.liveness},

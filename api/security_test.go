@@ -2,8 +2,11 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -159,4 +162,136 @@ func FuzzAdminConfigBody(f *testing.F) {
 			t.Fatalf("refused with %d", w.Code)
 		}
 	})
+}
+
+// openTestStream opens /v1/transitions with c and returns the status code and a close function.
+func openTestStream(t *testing.T, c *http.Client, url string, header ...string) (int, http.Header, func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/v1/transitions", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	closeIt := func() { cancel(); res.Body.Close() }
+	t.Cleanup(closeIt)
+	if res.StatusCode != http.StatusOK {
+		_, _ = io.ReadAll(res.Body)
+	}
+	return res.StatusCode, res.Header, closeIt
+}
+
+// clientFrom is an HTTP client whose connections come from local address ip (a second client on
+// loopback: 127.0.0.2 reaches a server on 127.0.0.1 on Linux).
+func clientFrom(ip string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+}
+
+// Open streams used to hold their client's request slots (32 streams made the same client's
+// status polls fail with 429), with no cap of their own across clients.
+func TestStreamsAreCappedPerClientAndInAllAndDoNotCostTheClientsPolls(t *testing.T) {
+	env := startJT(t, func(c *Config) {
+		c.Streams = StreamsConfig{MaxOpen: 3, MaxPerClient: 2, WriteTimeout: 5 * time.Second}
+		one := 1
+		c.RateLimit.Read.ConcurrencyLimit = &one // one request at a time per client
+	})
+	a := &http.Client{}
+	for range 2 {
+		if code, _, _ := openTestStream(t, a, env.ts.URL); code != http.StatusOK {
+			t.Fatalf("a stream within the caps: %d", code)
+		}
+	}
+	// The client's polls still go through: its streams hold none of its request slots.
+	id := env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, 1)).jobID(t)
+	env.do("GET", "/v2/public-decrypt/"+id, nil).want(t, http.StatusAccepted, "")
+
+	code, h, _ := openTestStream(t, a, env.ts.URL)
+	if code != http.StatusTooManyRequests || h.Get("Retry-After") == "" {
+		t.Fatalf("a third stream of one client: %d (Retry-After %q), want 429 with Retry-After", code, h.Get("Retry-After"))
+	}
+	b := clientFrom("127.0.0.2")
+	code, _, closeB := openTestStream(t, b, env.ts.URL)
+	if code != http.StatusOK {
+		t.Fatalf("another client's stream within the fleet cap: %d", code)
+	}
+	if code, _, _ := openTestStream(t, b, env.ts.URL); code != http.StatusTooManyRequests {
+		t.Fatalf("a stream past the fleet cap of 3: %d, want 429", code)
+	}
+	closeB()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		code, _, _ := openTestStream(t, b, env.ts.URL)
+		if code == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a closed stream's slot was not given back: %d", code)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A Last-Event-ID beyond the log's head used to be accepted and wait forever without saying so.
+func TestAStreamResumingBeyondTheLogsHeadIsRefusedNamingTheParameter(t *testing.T) {
+	env := startJT(t)
+	env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, 1)).want(t, http.StatusAccepted, "")
+	for _, c := range []struct {
+		field, path string
+		header      []string
+	}{
+		{"Last-Event-ID", "/v1/transitions", []string{"Last-Event-ID", "999999"}},
+		{"after", "/v1/transitions?after=999999", nil},
+		{"from", "/v1/transitions?from=999999", nil},
+	} {
+		res := env.do("GET", c.path, nil, c.header...)
+		res.want(t, http.StatusBadRequest, domain.LabelValidationFailed)
+		if d := res.Env.Error.Details; len(d) != 1 || d[0].Field != c.field || !strings.Contains(d[0].Issue, "beyond the log's head") {
+			t.Errorf("%s: details %v", c.path, d)
+		}
+	}
+}
+
+// The audit endpoints used to be open to anyone, showing user addresses, signatures, public keys
+// and raw transactions of every job.
+func TestTheAuditEndpointsTakeTheOperatorTokenUnlessOpenedForDevelopment(t *testing.T) {
+	const operator = "operator-token-for-the-tests-0123456789"
+	closed := func(c *Config) { c.AuditOpen = false }
+	paths := []string{"/v1/jobs/" + domain.NewJobID().String() + "/events", "/v1/transitions?from=0"}
+
+	env := startJT(t, closed)
+	for _, p := range paths {
+		res := env.do("GET", p, nil)
+		res.want(t, http.StatusForbidden, labelForbidden)
+		if !strings.Contains(res.Env.Error.Message, "operator_token") {
+			t.Errorf("%s: message %q does not say what to configure", p, res.Env.Error.Message)
+		}
+	}
+
+	env = startJT(t, closed, jtAdmin, func(c *Config) { c.OperatorToken = operator })
+	for _, p := range paths {
+		env.do("GET", p, nil).want(t, http.StatusUnauthorized, labelUnauthorized)
+		env.do("GET", p, nil, "Authorization", "Bearer wrong-"+operator).want(t, http.StatusUnauthorized, labelUnauthorized)
+	}
+	// The operator token and the admin token both read; events of an unknown job are a 404.
+	for _, tok := range []string{operator, jtToken} {
+		env.do("GET", paths[0], nil, "Authorization", "Bearer "+tok).want(t, http.StatusNotFound, labelNotFound)
+		code, _, _ := openTestStream(t, &http.Client{}, env.ts.URL, "Authorization", "Bearer "+tok)
+		if code != http.StatusOK {
+			t.Fatalf("the stream with a valid token: %d", code)
+		}
+	}
+	if logs := env.logs.String(); strings.Contains(logs, operator) || !strings.Contains(logs, "audit: refused") {
+		t.Errorf("refusals not logged, or the token logged:\n%s", logs)
+	}
+	// The operator token reads; it does not change anything.
+	env.do("POST", "/admin/config", []byte(`{"param":"input_proof_throttler_tps","value":7}`), "Authorization", "Bearer "+operator).
+		want(t, http.StatusUnauthorized, labelUnauthorized)
 }

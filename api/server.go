@@ -62,8 +62,13 @@ type Server struct {
 	adminDigest [32]byte
 	adminWho    string
 	adminOn     bool
-	// adminFails slows down clients whose admin requests are refused.
+	// operatorDigest is the operator token's SHA-256; operatorOn is false without one.
+	operatorDigest [32]byte
+	operatorOn     bool
+	// adminFails slows down clients whose admin (or operator) requests are refused.
 	adminFails adminFailures
+	// streams counts the open /v1/transitions streams.
+	streams streamSlots
 
 	// observed caches the adaptive Retry-After parameters (see adaptive.go).
 	observed atomic.Pointer[observedConfig]
@@ -117,6 +122,10 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 		s.adminOn = true
 		s.adminDigest = sha256.Sum256([]byte(cfg.AdminToken))
 		s.adminWho = adminIdentity(cfg.AdminToken)
+	}
+	if cfg.OperatorToken != "" {
+		s.operatorOn = true
+		s.operatorDigest = sha256.Sum256([]byte(cfg.OperatorToken))
 	}
 	s.rt.Store(&runtimeConfig{
 		retry:    cfg.RetryAfter.Clone(),

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"relayer/domain"
@@ -122,7 +123,7 @@ func (s *Server) heartbeatFor(r *http.Request) time.Duration {
 // store fails.
 func (s *Server) transitions(w http.ResponseWriter, r *http.Request) {
 	filter, issues := parseTransitionFilter(r)
-	after, issue := parseResumePosition(r)
+	after, source, issue := parseResumePosition(r)
 	if issue != nil {
 		issues = append(issues, *issue)
 	}
@@ -139,19 +140,36 @@ func (s *Server) transitions(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	if after == nil {
-		head, err := s.store.Head(ctx)
-		if err != nil {
-			s.log.Error("transitions: read the log's head", "request_id", requestID(r), "err", err)
-			writeError(w, r, http.StatusInternalServerError, labelInternal, "the event store cannot be read", nil)
-			return
-		}
-		after = &head
+	head, err := s.store.Head(ctx)
+	if err != nil {
+		s.log.Error("transitions: read the log's head", "request_id", requestID(r), "err", err)
+		writeError(w, r, http.StatusInternalServerError, labelInternal, "the event store cannot be read", nil)
+		return
 	}
+	switch {
+	case after == nil:
+		after = &head
+	case *after > head:
+		// A position this log never reached: a client of another store, or a log rebuilt
+		// shorter. Waiting for it would wait without saying so.
+		writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, "invalid stream parameters", []domain.FieldIssue{{
+			Field: source, Issue: fmt.Sprintf("is position %d, beyond the log's head %d: resume from a position this log has", *after, head)}})
+		return
+	}
+	release, wait := s.streams.open(clientAddr(r), s.cfg.Streams)
+	if release == nil {
+		setRetryAfter(w, int(wait/time.Second))
+		writeError(w, r, http.StatusTooManyRequests, labelRateLimited,
+			fmt.Sprintf("too many open streams (at most %d, %d per client); try again in %d s", s.cfg.Streams.MaxOpen, s.cfg.Streams.MaxPerClient, int(wait/time.Second)), nil)
+		return
+	}
+	defer release()
 
 	rc := http.NewResponseController(w)
-	// A stream lives long: the server's write timeout must not cut it.
-	_ = rc.SetWriteDeadline(time.Time{})
+	// A stream lives long: the server's write timeout must not cut it; each write has its own
+	// deadline instead, so a client that stops reading gives its stream up.
+	writeTimeout := s.cfg.Streams.WriteTimeout
+	_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
@@ -207,6 +225,7 @@ func (s *Server) transitions(w http.ResponseWriter, r *http.Request) {
 					more = false
 				}
 			}
+			_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 			if _, err := w.Write(buf); err != nil {
 				return
 			}
@@ -214,6 +233,7 @@ func (s *Server) transitions(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-tick.C:
+			_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 			if _, err := w.Write([]byte(": heartbeat\n\n")); err != nil {
 				return
 			}
@@ -438,8 +458,8 @@ func splitList(values []string) []string {
 }
 
 // parseResumePosition reads where a stream starts: after the Last-Event-ID header, else the
-// after query parameter, else from; nil when none is given.
-func parseResumePosition(r *http.Request) (*eventstore.Position, *domain.FieldIssue) {
+// after query parameter, else from; nil when none is given. source names where it came from.
+func parseResumePosition(r *http.Request) (*eventstore.Position, string, *domain.FieldIssue) {
 	for _, src := range []struct{ name, value string }{
 		{"Last-Event-ID", r.Header.Get("Last-Event-ID")},
 		{"after", r.URL.Query().Get("after")},
@@ -451,10 +471,47 @@ func parseResumePosition(r *http.Request) (*eventstore.Position, *domain.FieldIs
 		}
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			return nil, &domain.FieldIssue{Field: src.name, Issue: "must be a global position: a whole number, 0 or more"}
+			return nil, src.name, &domain.FieldIssue{Field: src.name, Issue: "must be a global position: a whole number, 0 or more"}
 		}
 		p := eventstore.Position(n)
-		return &p, nil
+		return &p, src.name, nil
 	}
-	return nil, nil
+	return nil, "", nil
+}
+
+// streamSlots counts the open streams, in all and per client.
+type streamSlots struct {
+	mu       sync.Mutex
+	total    int
+	byClient map[string]int
+}
+
+// streamRetry is the Retry-After of a refused stream: streams end when clients go, not on a
+// schedule, so this is a polite pause rather than a promise.
+const streamRetry = 5 * time.Second
+
+// open takes a slot for client under cfg's caps and returns its release, or nil and how long to
+// wait.
+func (l *streamSlots) open(client string, cfg StreamsConfig) (func(), time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.byClient == nil {
+		l.byClient = map[string]int{}
+	}
+	if l.total >= cfg.MaxOpen || l.byClient[client] >= cfg.MaxPerClient {
+		return nil, streamRetry
+	}
+	l.total++
+	l.byClient[client]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			l.total--
+			if l.byClient[client]--; l.byClient[client] <= 0 {
+				delete(l.byClient, client)
+			}
+		})
+	}, 0
 }

@@ -234,6 +234,14 @@ func printStarted(w io.Writer, url, path string, head eventstore.Position, set *
 	} else {
 		fmt.Fprintf(w, "  admin API: off (set RELAYER_ADMIN_TOKEN to turn it on)\n")
 	}
+	switch {
+	case s.API.AuditOpen:
+		fmt.Fprintf(w, "  audit endpoints (/v1/jobs/<jobId>/events, /v1/transitions): open to anyone (api.audit_open)\n")
+	case s.API.OperatorToken != "" || admin:
+		fmt.Fprintf(w, "  audit endpoints: operator or admin token (Authorization: Bearer <token>)\n")
+	default:
+		fmt.Fprintf(w, "  audit endpoints: closed (set RELAYER_OPERATOR_TOKEN, or api.audit_open for development)\n")
+	}
 	fmt.Fprintf(w, "  gateway chain: %s\n", chainSummary)
 	transport := s.Workers.Transport.Kind
 	if transport == "" {

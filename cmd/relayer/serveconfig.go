@@ -53,6 +53,8 @@ import (
 //	data_dir: ./data
 //	host_chain_ids: [1337]
 //	api: {max_body_bytes: 1048576, accept_wait: 2s, queue_capacity: 100000,
+//	      max_streams: 256, max_streams_per_client: 8, stream_write_timeout: 30s,
+//	      audit_open: true with the development chain, false with an external one,
 //	      queue_shed_margin: 0, adaptive_retry_after: false}
 //	http: {read_header_timeout: 5s, read_timeout: 30s, write_timeout: 30s, idle_timeout: 2m,
 //	       shutdown_timeout: 10s, max_header_bytes: 65536}
@@ -74,23 +76,27 @@ import (
 // under /keys/ and GET /v2/keyurl points at it; with an external chain, keys are needed for the
 // public SDK's createInstance (GET /v2/keyurl answers 500 without them).
 //
-// The admin token is better given by RELAYER_ADMIN_TOKEN than in a file or on the command line.
+// The admin token is better given by RELAYER_ADMIN_TOKEN than in a file or on the command line,
+// and the operator token (operator_token: reads of the audit endpoints, /v1/jobs/{jobId}/events
+// and /v1/transitions) by RELAYER_OPERATOR_TOKEN.
 type fileConfig struct {
-	Listen       string            `json:"listen"`
-	DataDir      string            `json:"data_dir"`
-	AdminToken   string            `json:"admin_token"`
-	HostChainIDs []uint64          `json:"host_chain_ids"`
-	API          apiSection        `json:"api"`
-	HTTP         httpSection       `json:"http"`
-	Timeouts     timeoutsSection   `json:"timeouts"`
-	Chain        chainSection      `json:"chain"`
-	Workers      workersSection    `json:"workers"`
-	Validation   validationSection `json:"validation"`
-	RetryAfter   retryafter.Config `json:"retry_after"`
-	RateLimit    ratelimit.Config  `json:"rate_limit"`
-	Log          logSection        `json:"log"`
-	Keys         keysSection       `json:"keys"`
-	DevChain     devChainSection   `json:"devchain"`
+	Listen     string `json:"listen"`
+	DataDir    string `json:"data_dir"`
+	AdminToken string `json:"admin_token"`
+	// OperatorToken reads the audit endpoints (RELAYER_OPERATOR_TOKEN); see api.Config.
+	OperatorToken string            `json:"operator_token"`
+	HostChainIDs  []uint64          `json:"host_chain_ids"`
+	API           apiSection        `json:"api"`
+	HTTP          httpSection       `json:"http"`
+	Timeouts      timeoutsSection   `json:"timeouts"`
+	Chain         chainSection      `json:"chain"`
+	Workers       workersSection    `json:"workers"`
+	Validation    validationSection `json:"validation"`
+	RetryAfter    retryafter.Config `json:"retry_after"`
+	RateLimit     ratelimit.Config  `json:"rate_limit"`
+	Log           logSection        `json:"log"`
+	Keys          keysSection       `json:"keys"`
+	DevChain      devChainSection   `json:"devchain"`
 }
 
 // devChainSection configures the in-process development chain (without chain.rpc_url).
@@ -118,6 +124,13 @@ type apiSection struct {
 	QueueCapacity      int      `json:"queue_capacity"`
 	QueueShedMargin    int      `json:"queue_shed_margin"`
 	AdaptiveRetryAfter bool     `json:"adaptive_retry_after"`
+	// The /v1/transitions streams' caps (api.StreamsConfig).
+	MaxStreams          int      `json:"max_streams"`
+	MaxStreamsPerClient int      `json:"max_streams_per_client"`
+	StreamWriteTimeout  duration `json:"stream_write_timeout"`
+	// AuditOpen serves the audit endpoints without a token; default true with the development
+	// chain, false with an external one.
+	AuditOpen bool `json:"audit_open"`
 }
 
 type httpSection struct {
@@ -223,6 +236,7 @@ func defaultFileConfig() fileConfig {
 		API: apiSection{
 			MaxBodyBytes: a.MaxBodyBytes, AcceptWait: duration(a.AcceptWait),
 			QueueCapacity: a.QueueCapacity, QueueShedMargin: a.ShedMargin, AdaptiveRetryAfter: a.AdaptiveRetryAfter,
+			MaxStreams: a.Streams.MaxOpen, MaxStreamsPerClient: a.Streams.MaxPerClient, StreamWriteTimeout: duration(a.Streams.WriteTimeout),
 		},
 		HTTP: httpSection{
 			ReadHeaderTimeout: duration(a.HTTP.ReadHeaderTimeout), ReadTimeout: duration(a.HTTP.ReadTimeout),
@@ -453,7 +467,12 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 	a.MaxBodyBytes = fc.API.MaxBodyBytes
 	a.AcceptWait = time.Duration(fc.API.AcceptWait)
 	a.QueueCapacity, a.ShedMargin, a.AdaptiveRetryAfter = fc.API.QueueCapacity, fc.API.QueueShedMargin, fc.API.AdaptiveRetryAfter
-	a.RetryAfter, a.RateLimit, a.AdminToken = fc.RetryAfter, fc.RateLimit, fc.AdminToken
+	a.Streams = api.StreamsConfig{MaxOpen: fc.API.MaxStreams, MaxPerClient: fc.API.MaxStreamsPerClient, WriteTimeout: time.Duration(fc.API.StreamWriteTimeout)}
+	a.RetryAfter, a.RateLimit, a.AdminToken, a.OperatorToken = fc.RetryAfter, fc.RateLimit, fc.AdminToken, fc.OperatorToken
+	a.AuditOpen = fc.API.AuditOpen
+	if !given["api.audit_open"] {
+		a.AuditOpen = devChain // a development stack's audit is open; a production one's is not
+	}
 	a.HTTP = api.HTTPConfig{
 		ReadHeaderTimeout: time.Duration(fc.HTTP.ReadHeaderTimeout), ReadTimeout: time.Duration(fc.HTTP.ReadTimeout),
 		WriteTimeout: time.Duration(fc.HTTP.WriteTimeout), IdleTimeout: time.Duration(fc.HTTP.IdleTimeout),
@@ -830,7 +849,7 @@ func settingType(path string) reflect.Type {
 // secretSettings are never quoted in a problem: a token, URLs that may carry API keys, and the
 // signer's variable name, where a key may have been pasted.
 var secretSettings = map[string]bool{
-	"admin_token": true, "chain.rpc_url": true, "chain.ws_url": true, "chain.host_rpc_url": true,
+	"admin_token": true, "operator_token": true, "chain.rpc_url": true, "chain.ws_url": true, "chain.host_rpc_url": true,
 	"chain.signer.key_env": true,
 }
 

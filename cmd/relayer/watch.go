@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -50,6 +51,9 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageErrorf("watch: --url %q is not an http(s) URL", *base)
 	}
 	w := &watcher{out: stdout, log: stderr, json: *asJSON, client: &http.Client{}, initialDelay: *retryDelay}
+	// A relayer whose audit endpoints are closed wants its operator token (never a flag: other
+	// users see a process's arguments).
+	w.token = os.Getenv("RELAYER_OPERATOR_TOKEN")
 	w.endpoint = strings.TrimRight(u.String(), "/") + "/v1/transitions"
 	w.health = strings.TrimRight(u.String(), "/") + "/healthz"
 	q := url.Values{}
@@ -75,6 +79,7 @@ type watcher struct {
 	out, log io.Writer
 	json     bool
 	client   *http.Client
+	token    string // the operator token, when the relayer's audit endpoints are closed
 	endpoint string
 	health   string
 	query    url.Values
@@ -206,6 +211,9 @@ func (w *watcher) stream(ctx context.Context) (got bool, err error) {
 		return false, err
 	}
 	req.Header.Set("Accept", "text/event-stream")
+	if w.token != "" {
+		req.Header.Set("Authorization", "Bearer "+w.token)
+	}
 	req.Header.Set("Cache-Control", "no-cache")
 	if w.haveLast {
 		req.Header.Set("Last-Event-ID", strconv.FormatUint(w.last, 10))

@@ -50,7 +50,12 @@ func startWatchEnv(t *testing.T) *wEnv {
 	ctx, cancel := context.WithCancel(context.Background())
 	runErr := make(chan error, 1)
 	go func() { runErr <- set.Run(ctx, store) }()
-	srv, err := api.New(ctx, api.DefaultConfig(), api.Deps{Store: store, Projections: set})
+	// The audit endpoints closed, as on a production relayer: watch sends the operator token
+	// it finds in RELAYER_OPERATOR_TOKEN.
+	cfg := api.DefaultConfig()
+	cfg.OperatorToken = "operator-token-of-the-watch-tests-0123"
+	t.Setenv("RELAYER_OPERATOR_TOKEN", cfg.OperatorToken)
+	srv, err := api.New(ctx, cfg, api.Deps{Store: store, Projections: set})
 	if err != nil {
 		t.Fatal(err)
 	}

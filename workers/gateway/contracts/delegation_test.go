@@ -31,12 +31,19 @@ func (e *env) headTime() uint64 {
 	return h.Time
 }
 
-// advance seals an empty block d of chain time after the head.
+// advance seals an empty block d of chain time after the head. The simulated backend refuses to
+// move time while its pending block holds a transaction (one the pool promoted after the last
+// Commit): seal that first.
 func (e *env) advance(d time.Duration) {
 	e.t.Helper()
-	if err := e.b.AdjustTime(d); err != nil {
-		e.t.Fatal(err)
+	var err error
+	for range 5 {
+		if err = e.b.AdjustTime(d); err == nil {
+			return
+		}
+		e.b.Commit()
 	}
+	e.t.Fatal(err)
 }
 
 // delegate sends the delegator's (e.user's) delegateForUserDecryption.
