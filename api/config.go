@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -87,6 +88,16 @@ type Config struct {
 
 	// Streams bounds the /v1/transitions streams.
 	Streams StreamsConfig
+
+	// APIKeyFile is the registry of issued API keys (see apikeys.go): names and the SHA-256 of
+	// each key, read again when it changes. Empty: X-API-Key names no client; clients are their
+	// addresses.
+	APIKeyFile string
+
+	// CORSAllowedOrigins are the web origins ("https://app.example.org") whose pages may call
+	// the API from a browser (the public SDK's web build). Empty: CORS is off, and browsers keep
+	// other origins' pages from reading any answer.
+	CORSAllowedOrigins []string
 }
 
 // StreamsConfig bounds the Server-Sent Events streams. Streams do not take the inbound rate
@@ -234,6 +245,11 @@ func (c Config) Validate() error {
 	if n := len(c.AdminToken); n > 0 && n < MinAdminTokenBytes {
 		add("admin_token", "must be at least %d bytes, got %d (generate one: openssl rand -hex 32)", MinAdminTokenBytes, n)
 	}
+	for i, o := range c.CORSAllowedOrigins {
+		if issue := originIssue(o); issue != "" {
+			add(fmt.Sprintf("api.cors_allowed_origins[%d]", i), "%s", issue)
+		}
+	}
 	if n := len(c.OperatorToken); n > 0 && n < MinAdminTokenBytes {
 		add("operator_token", "must be at least %d bytes, got %d (generate one: openssl rand -hex 32)", MinAdminTokenBytes, n)
 	}
@@ -262,6 +278,21 @@ func capacityIssue(v int) string {
 func marginIssue(margin, capacity int) string {
 	if margin < 0 || margin >= max(capacity, 1) {
 		return fmt.Sprintf("must be a %s (%d), got %d", marginConstraint, capacity, margin)
+	}
+	return ""
+}
+
+// originIssue says what is wrong with a CORS origin: it must be scheme://host[:port], nothing
+// else (no wildcard: the list is an allow-list).
+func originIssue(o string) string {
+	u, err := url.Parse(o)
+	switch {
+	case o == "*":
+		return `must be an origin such as "https://app.example.org"; "*" would let every web page in`
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return fmt.Sprintf("must be an origin such as \"https://app.example.org\", got %q", o)
+	case u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil:
+		return fmt.Sprintf("must be scheme://host[:port] only, without a path, query or user, got %q", o)
 	}
 	return ""
 }

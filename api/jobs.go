@@ -48,12 +48,12 @@ func (s *Server) jobRoutes() []Route {
 	return rs
 }
 
-// limited puts h behind the inbound rate limiter.
+// limited puts h behind the API-key gate and the inbound rate limiter.
 func (s *Server) limited(h http.HandlerFunc) http.HandlerFunc {
 	if s.limiter == nil {
-		return h
+		return s.apiKeyGate(h)
 	}
-	return s.limiter.Middleware(h).ServeHTTP
+	return s.apiKeyGate(s.limiter.Middleware(h).ServeHTTP)
 }
 
 var (

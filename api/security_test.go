@@ -3,12 +3,17 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -294,4 +299,107 @@ func TestTheAuditEndpointsTakeTheOperatorTokenUnlessOpenedForDevelopment(t *test
 	// The operator token reads; it does not change anything.
 	env.do("POST", "/admin/config", []byte(`{"param":"input_proof_throttler_tps","value":7}`), "Authorization", "Bearer "+operator).
 		want(t, http.StatusUnauthorized, labelUnauthorized)
+}
+
+// CORS was never configured: browsers could not call the relayer from a dApp's page, and nothing
+// said which pages may. It is off by default and an allow-list when configured.
+func TestCORSIsOffByDefaultAndAnAllowListWhenConfigured(t *testing.T) {
+	const app = "https://app.example.org"
+	preflight := func(env *jtEnv, origin string) jtResponse {
+		return env.do("OPTIONS", "/v2/input-proof", nil, "Origin", origin, "Access-Control-Request-Method", "POST",
+			"Access-Control-Request-Headers", "content-type,zama-sdk-name,zama-sdk-version") // lower-case and sorted, as browsers send them
+	}
+	off := startJT(t)
+	if got := off.do("POST", "/v2/input-proof", jtBody(domain.InputProof, 1), "Origin", app).Header.Get("Access-Control-Allow-Origin"); got != "" {
+		t.Fatalf("CORS off, yet Access-Control-Allow-Origin %q", got)
+	}
+	if got := preflight(off, app).Header.Get("Access-Control-Allow-Origin"); got != "" {
+		t.Fatalf("CORS off, yet a preflight allowed %q", got)
+	}
+
+	env := startJT(t, func(c *Config) { c.CORSAllowedOrigins = []string{app} })
+	pf := preflight(env, app)
+	if pf.Header.Get("Access-Control-Allow-Origin") != app || !strings.Contains(strings.ToLower(pf.Header.Get("Access-Control-Allow-Headers")), "zama-sdk-version") {
+		t.Fatalf("preflight from an allowed origin: %d %v", pf.Code, pf.Header)
+	}
+	res := env.do("POST", "/v2/input-proof", jtBody(domain.InputProof, 2), "Origin", app)
+	res.want(t, http.StatusAccepted, "")
+	if res.Header.Get("Access-Control-Allow-Origin") != app || !strings.Contains(res.Header.Get("Access-Control-Expose-Headers"), "Retry-After") {
+		t.Fatalf("an allowed origin's POST: headers %v (the SDK reads Retry-After)", res.Header)
+	}
+	if got := preflight(env, "https://evil.example.com").Header.Get("Access-Control-Allow-Origin"); got != "" {
+		t.Fatalf("a preflight from another origin was allowed: %q", got)
+	}
+
+	c := DefaultConfig()
+	c.CORSAllowedOrigins = []string{"*", "https://app.example.org/path", "app.example.org"}
+	var ce *ConfigError
+	if err := c.Validate(); !errors.As(err, &ce) || len(ce.Problems) != 3 {
+		t.Fatalf("Validate = %v: want three problems", err)
+	}
+}
+
+// An invented X-API-Key used to make its sender a new client. With issued keys, a key not in
+// the registry is refused; the registry is hashed at rest and read again when it changes.
+func TestOnlyIssuedAPIKeysAreAcceptedAndTheRegistryRotatesWithoutARestart(t *testing.T) {
+	sum := func(key string) string { h := sha256.Sum256([]byte(key)); return hex.EncodeToString(h[:]) }
+	const alice, bob = "sk_alice_0123456789abcdef", "sk_bob_fedcba9876543210"
+	file := filepath.Join(t.TempDir(), "api-keys")
+	if err := os.WriteFile(file, []byte("# issued keys\nalice "+sum(alice)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := startJT(t, func(c *Config) { c.APIKeyFile = file })
+	post := func(n uint64, key string) jtResponse {
+		return env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, n), "X-API-Key", key)
+	}
+	post(1, alice).want(t, http.StatusAccepted, "")
+	post(2, "sk_invented").want(t, http.StatusUnauthorized, labelUnauthorized)
+	post(3, bob).want(t, http.StatusUnauthorized, labelUnauthorized)
+	env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, 4)).want(t, http.StatusAccepted, "") // no key: the address
+
+	// Rotation: bob issued, alice revoked, in place.
+	if err := os.WriteFile(file, []byte("bob   "+sum(bob)+"\n# alice revoked\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env.clock.Advance(3 * time.Second)
+	post(5, bob).want(t, http.StatusAccepted, "")
+	post(6, alice).want(t, http.StatusUnauthorized, labelUnauthorized)
+
+	// A file that stops parsing leaves the keys as they were.
+	if err := os.WriteFile(file, []byte("bob not-a-hash\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env.clock.Advance(3 * time.Second)
+	post(7, bob).want(t, http.StatusAccepted, "")
+	logs := env.logs.String()
+	if !strings.Contains(logs, "does not parse") {
+		t.Errorf("a broken key file was not reported:\n%s", logs)
+	}
+	for _, secret := range []string{alice, bob, "sk_invented"} {
+		if strings.Contains(logs, secret) {
+			t.Fatalf("an API key reached the log")
+		}
+	}
+	if n := env.countEvents("RequestAccepted"); n != 4 {
+		t.Fatalf("%d jobs accepted, want 4 (refused keys change nothing)", n)
+	}
+}
+
+func TestAnAPIKeyFileThatDoesNotParseStopsTheServerAtStartNamingEachLine(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "api-keys")
+	if err := os.WriteFile(file, []byte("alice sk_live_the_key_itself\nbob\n"+"carol "+strings.Repeat("a", 64)+"\ndave "+strings.Repeat("a", 64)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := loadAPIKeys(file, nil)
+	if err == nil {
+		t.Fatal("a broken key file loaded")
+	}
+	for _, want := range []string{"line 1", "line 2", "line 4", "not the key"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "sk_live_the_key_itself") {
+		t.Error("the error repeats what may be a key")
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/cors"
 
 	"relayer/api/ratelimit"
 	"relayer/domain/retryafter"
@@ -67,6 +68,8 @@ type Server struct {
 	operatorOn     bool
 	// adminFails slows down clients whose admin (or operator) requests are refused.
 	adminFails adminFailures
+	// apiKeys is the registry of issued API keys; nil without Config.APIKeyFile.
+	apiKeys *apiKeyring
 	// streams counts the open /v1/transitions streams.
 	streams streamSlots
 
@@ -137,7 +140,16 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 	if err := s.restoreConfig(ctx); err != nil {
 		return nil, err
 	}
-	lim, err := ratelimit.New(s.runtime().rate, ratelimit.WithClock(s.now), ratelimit.WithRequestID(requestID))
+	limOpts := []ratelimit.Option{ratelimit.WithClock(s.now), ratelimit.WithRequestID(requestID)}
+	if cfg.APIKeyFile != "" {
+		ring, err := loadAPIKeys(cfg.APIKeyFile, s.log)
+		if err != nil {
+			return nil, err
+		}
+		s.apiKeys = ring
+		limOpts = append(limOpts, ratelimit.WithAPIKeys(func(key string) (string, bool) { return s.apiKeys.lookup(key, s.now()) }))
+	}
+	lim, err := ratelimit.New(s.runtime().rate, limOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("api: rate limiter: %w", err)
 	}
@@ -151,6 +163,9 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 	// Every other path gets the JSON envelope's 404 instead of net/http's text one.
 	s.mux.HandleFunc("/", s.notFound)
 	s.handler = withRequestID(s.instrument(s.recoverer(s.mux)))
+	if len(cfg.CORSAllowedOrigins) > 0 {
+		s.handler = corsFor(cfg.CORSAllowedOrigins).Handler(s.handler)
+	}
 	return s, nil
 }
 
@@ -288,4 +303,18 @@ func pathMatches(pattern, path string) bool {
 		return len(xs) >= len(ps)
 	}
 	return len(xs) == len(ps)
+}
+
+// corsFor answers the browsers of pages from origins: preflights for the API's methods and the
+// headers the public SDK sends, and the response headers its code reads (Retry-After above all:
+// a browser hides it from a page of another origin unless exposed).
+func corsFor(origins []string) *cors.Cors {
+	return cors.New(cors.Options{
+		AllowedOrigins: origins,
+		AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodHead},
+		AllowedHeaders: []string{"Content-Type", "Authorization", "X-API-Key", "X-Correlation-ID", "Last-Event-ID",
+			"ZAMA-SDK-VERSION", "ZAMA-SDK-NAME"},
+		ExposedHeaders: []string{"Retry-After", "X-Correlation-Id", "RateLimit", "RateLimit-Policy"},
+		MaxAge:         600,
+	})
 }

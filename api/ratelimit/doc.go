@@ -2,9 +2,10 @@
 // client, per route class, a concurrency limit and a rolling-window limit, the 429 rate_limited
 // answer to a request over them, and the headers that let clients pace themselves.
 //
-// A client is its X-API-Key (held only as a salted hash, never logged or echoed) or, without one,
-// its address (the connection's remote address; the first X-Forwarded-For hop only when
-// trust_forwarded_for is on). Requests fall into two classes, each with its own limits and
+// A client is the issued API key its X-API-Key names (WithAPIKeys: the registry the caller
+// keeps; held here only as a salted hash, never logged or echoed) or, otherwise, its address (the
+// connection's remote address; the first X-Forwarded-For hop only when trust_forwarded_for is
+// on). A key the registry does not know names no client: anyone can invent a header. Requests fall into two classes, each with its own limits and
 // counters: writes (POST: submissions) and reads (GET: status polls, expected to be frequent).
 //
 // The rolling limit is an exact sliding log (the start times of the client's newest requests,

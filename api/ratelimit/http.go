@@ -49,18 +49,21 @@ func (l *Limiter) serve(class Class, next http.Handler, w http.ResponseWriter, r
 	next.ServeHTTP(w, r)
 }
 
-// ClientKey is the key a request is limited by: "key:" and a hex salted SHA-256 of its X-API-Key
-// when it has one, else "ip:" and the client's address (r.RemoteAddr's host, or with
-// trust_forwarded_for the first X-Forwarded-For hop when it parses). IPv6 clients are keyed by
-// their /64, the block one host commonly holds. The salt is random per Limiter, so the key is safe
-// to log and says nothing outside this process.
+// ClientKey is the key a request is limited by: "key:" and a hex salted SHA-256 of the client
+// its X-API-Key names in the registry of issued keys (WithAPIKeys), else "ip:" and the client's
+// address (r.RemoteAddr's host, or with trust_forwarded_for the first X-Forwarded-For hop when it
+// parses). A key the registry does not know, or any key without a registry, names no client.
+// IPv6 clients are keyed by their /64, the block one host commonly holds. The salt is random per
+// Limiter, so the key is safe to log and says nothing outside this process.
 func (l *Limiter) ClientKey(r *http.Request) string {
-	if k := r.Header.Get(APIKeyHeader); k != "" {
-		h := sha256.New()
-		h.Write(l.salt[:])
-		h.Write([]byte(k))
-		var sum [sha256.Size]byte
-		return "key:" + hex.EncodeToString(h.Sum(sum[:0])[:16])
+	if k := r.Header.Get(APIKeyHeader); k != "" && l.apiKeys != nil {
+		if client, ok := l.apiKeys(k); ok {
+			h := sha256.New()
+			h.Write(l.salt[:])
+			h.Write([]byte(client))
+			var sum [sha256.Size]byte
+			return "key:" + hex.EncodeToString(h.Sum(sum[:0])[:16])
+		}
 	}
 	if l.snap.Load().cfg.TrustForwardedFor {
 		if a, ok := forwardedFor(r.Header); ok {

@@ -277,10 +277,21 @@ func clientFrom(ip string) *http.Client {
 	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
 }
 
-func TestEachAPIKeyAndEachAddressHasItsOwnQuota(t *testing.T) {
+// issued is a registry of two issued keys, A and B, naming clients "alice" and "bob".
+func issued(key string) (string, bool) {
+	switch key {
+	case "sk_live_secret_AAAA":
+		return "alice", true
+	case "sk_live_secret_BBBB":
+		return "bob", true
+	}
+	return "", false
+}
+
+func TestEachIssuedAPIKeyAndEachAddressHasItsOwnQuota(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.RollingLimit = 1
-	l := mustNew(t, cfg)
+	l := mustNew(t, cfg, WithAPIKeys(issued))
 	s := newServer(t, l, nil)
 	const keyA, keyB = "sk_live_secret_AAAA", "sk_live_secret_BBBB"
 	from1, from2 := clientFrom("127.0.0.1"), clientFrom("127.0.0.2")
@@ -296,8 +307,9 @@ func TestEachAPIKeyAndEachAddressHasItsOwnQuota(t *testing.T) {
 		{"key B from 127.0.0.1", from1, map[string]string{APIKeyHeader: keyB}},
 		{"no key from 127.0.0.1", from1, nil},
 		{"key A from 127.0.0.2 (the same client as before)", from2, map[string]string{APIKeyHeader: keyA}},
+		{"an invented key from 127.0.0.1 (no client: the address's quota)", from1, map[string]string{APIKeyHeader: "sk_invented"}},
 	}
-	want := []int{200, 200, 200, 429}
+	want := []int{200, 200, 200, 429, 429}
 	for i, cl := range clients {
 		if r := do(t, cl.c, "POST", s.URL, cl.header); r.status != want[i] {
 			t.Errorf("%s: first POST %d, want %d", cl.name, r.status, want[i])
@@ -316,14 +328,33 @@ func TestEachAPIKeyAndEachAddressHasItsOwnQuota(t *testing.T) {
 			}
 		}
 	}
-	withKey := &http.Request{Header: http.Header{}}
+	withKey := &http.Request{Header: http.Header{}, RemoteAddr: "127.0.0.1:5"}
 	withKey.Header.Set(APIKeyHeader, keyA)
 	k := l.ClientKey(withKey)
-	if strings.Contains(k, "secret") || !strings.HasPrefix(k, "key:") || len(k) != 4+32 {
+	if strings.Contains(k, "secret") || strings.Contains(k, "alice") || !strings.HasPrefix(k, "key:") || len(k) != 4+32 {
 		t.Errorf("internal key %q", k)
 	}
-	if other := mustNew(t, cfg).ClientKey(withKey); other == k {
+	if other := mustNew(t, cfg, WithAPIKeys(issued)).ClientKey(withKey); other == k {
 		t.Error("the key hash is not salted per limiter")
+	}
+}
+
+// A header anyone can invent used to make anyone a new client: 300 POSTs with a fresh key each
+// all passed a limit of 100. Without issued keys, X-API-Key names no client.
+func TestInventedAPIKeysDoNotBypassTheAddressQuota(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.RollingLimit = 100
+	for _, l := range []*Limiter{mustNew(t, cfg), mustNew(t, cfg, WithAPIKeys(issued))} {
+		s := newServer(t, l, nil)
+		ok := 0
+		for i := range 300 {
+			if r := do(t, http.DefaultClient, "POST", s.URL, map[string]string{APIKeyHeader: fmt.Sprintf("invented-%d", i)}); r.status == 200 {
+				ok++
+			}
+		}
+		if ok != 100 {
+			t.Errorf("%d of 300 POSTs with invented keys passed, want the address's 100", ok)
+		}
 	}
 }
 

@@ -22,6 +22,8 @@ type Limiter struct {
 	rnd       func() float64
 	requestID func(*http.Request) string
 	onDeny    func(http.ResponseWriter, *http.Request, Decision)
+	// apiKeys names the client of an issued API key; nil: X-API-Key names no client.
+	apiKeys func(key string) (client string, known bool)
 
 	epoch time.Time
 	seed  maphash.Seed
@@ -83,6 +85,13 @@ func WithRequestID(f func(*http.Request) string) Option {
 // w's header; the hook writes the status and the body (WriteDenied does both the standard way).
 func WithOnDeny(f func(w http.ResponseWriter, r *http.Request, d Decision)) Option {
 	return func(l *Limiter) { l.onDeny = f }
+}
+
+// WithAPIKeys sets the registry of issued API keys: a request whose X-API-Key it knows is the
+// client it names; any other request is keyed by its address. Without it, X-API-Key names no
+// client at all: a header anyone can invent must not make anyone a new client.
+func WithAPIKeys(known func(key string) (client string, ok bool)) Option {
+	return func(l *Limiter) { l.apiKeys = known }
 }
 
 // New returns a Limiter enforcing cfg, or cfg's *ValidationError.

@@ -55,6 +55,8 @@ import (
 //	api: {max_body_bytes: 1048576, accept_wait: 2s, queue_capacity: 100000,
 //	      max_streams: 256, max_streams_per_client: 8, stream_write_timeout: 30s,
 //	      audit_open: true with the development chain, false with an external one,
+//	      cors_allowed_origins: [] (e.g. ["https://app.example.org"]; empty: CORS off),
+//	      api_key_file: "" (issued API keys: "<name> <sha256 of the key>" per line),
 //	      queue_shed_margin: 0, adaptive_retry_after: false}
 //	http: {read_header_timeout: 5s, read_timeout: 30s, write_timeout: 30s, idle_timeout: 2m,
 //	       shutdown_timeout: 10s, max_header_bytes: 65536}
@@ -131,6 +133,10 @@ type apiSection struct {
 	// AuditOpen serves the audit endpoints without a token; default true with the development
 	// chain, false with an external one.
 	AuditOpen bool `json:"audit_open"`
+	// CORSAllowedOrigins are the web origins whose pages may call the API; empty: CORS is off.
+	CORSAllowedOrigins []string `json:"cors_allowed_origins"`
+	// APIKeyFile is the registry of issued API keys (names and SHA-256 of the keys).
+	APIKeyFile string `json:"api_key_file"`
 }
 
 type httpSection struct {
@@ -384,6 +390,14 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 		var err error
 		if t := settingType(path); t != nil && t.Kind() == reflect.String && val != "" {
 			v = val // as written: an address stays a string, a URL is never parsed
+		} else if t != nil && t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String && !strings.HasPrefix(strings.TrimSpace(val), "[") {
+			// A list of strings ("a,b", or one element), each as written (an origin "*" is no
+			// YAML alias).
+			var list []any
+			for _, part := range strings.Split(val, ",") {
+				list = append(list, strings.TrimSpace(part))
+			}
+			v = list
 		} else {
 			v, err = envValue(val)
 		}
@@ -470,6 +484,8 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 	a.Streams = api.StreamsConfig{MaxOpen: fc.API.MaxStreams, MaxPerClient: fc.API.MaxStreamsPerClient, WriteTimeout: time.Duration(fc.API.StreamWriteTimeout)}
 	a.RetryAfter, a.RateLimit, a.AdminToken, a.OperatorToken = fc.RetryAfter, fc.RateLimit, fc.AdminToken, fc.OperatorToken
 	a.AuditOpen = fc.API.AuditOpen
+	a.CORSAllowedOrigins = fc.API.CORSAllowedOrigins
+	a.APIKeyFile = fc.API.APIKeyFile
 	if !given["api.audit_open"] {
 		a.AuditOpen = devChain // a development stack's audit is open; a production one's is not
 	}
