@@ -47,27 +47,9 @@ func (s *Server) admin(h http.HandlerFunc) http.HandlerFunc {
 			writeError(w, r, http.StatusForbidden, labelForbidden, "the admin API is off: no admin token is configured", nil)
 			return
 		}
-		client := clientAddr(r)
-		if wait := s.adminFails.blocked(client, s.now()); wait > 0 {
-			sec := int(math.Ceil(wait.Seconds()))
-			setRetryAfter(w, sec)
-			writeError(w, r, http.StatusTooManyRequests, labelRateLimited,
-				fmt.Sprintf("too many refused admin requests from this client; try again in %d s", sec), nil)
-			return
+		if s.bearerGate(w, r, "admin", s.adminDigest) {
+			h(w, r)
 		}
-		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-		given := sha256.Sum256([]byte(strings.TrimSpace(token)))
-		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(given[:], s.adminDigest[:]) != 1 {
-			n, wait := s.adminFails.fail(client, s.now())
-			// Logged without the token: who tried, where, how often.
-			s.log.Warn("admin: refused a request without the admin token", "client", client, "method", r.Method, "path", r.URL.Path,
-				"failures", n, "blocked_for", wait, "request_id", requestID(r))
-			w.Header().Set("WWW-Authenticate", `Bearer realm="relayer admin"`)
-			writeError(w, r, http.StatusUnauthorized, labelUnauthorized, "a valid admin token is required (Authorization: Bearer <token>)", nil)
-			return
-		}
-		s.adminFails.succeed(client)
-		h(w, r)
 	}
 }
 
@@ -80,35 +62,68 @@ func (s *Server) operator(h http.HandlerFunc) http.HandlerFunc {
 			h(w, r)
 			return
 		}
-		if !s.operatorOn && !s.adminOn {
+		var digests [][sha256.Size]byte
+		if s.operatorOn {
+			digests = append(digests, s.operatorDigest)
+		}
+		if s.adminOn {
+			digests = append(digests, s.adminDigest)
+		}
+		if len(digests) == 0 {
 			writeError(w, r, http.StatusForbidden, labelForbidden,
 				"the audit endpoints are closed: configure an operator token (operator_token), or api.audit_open for a development stack", nil)
 			return
 		}
-		client := clientAddr(r)
-		if wait := s.adminFails.blocked(client, s.now()); wait > 0 {
-			sec := int(math.Ceil(wait.Seconds()))
-			setRetryAfter(w, sec)
-			writeError(w, r, http.StatusTooManyRequests, labelRateLimited,
-				fmt.Sprintf("too many refused requests from this client; try again in %d s", sec), nil)
-			return
+		if s.bearerGate(w, r, "operator", digests...) {
+			h(w, r)
 		}
-		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-		given := sha256.Sum256([]byte(strings.TrimSpace(token)))
-		bearer := strings.EqualFold(scheme, "Bearer")
-		ok := bearer && ((s.operatorOn && subtle.ConstantTimeCompare(given[:], s.operatorDigest[:]) == 1) ||
-			(s.adminOn && subtle.ConstantTimeCompare(given[:], s.adminDigest[:]) == 1))
-		if !ok {
-			n, wait := s.adminFails.fail(client, s.now())
-			s.log.Warn("audit: refused a request without the operator token", "client", client, "method", r.Method, "path", r.URL.Path,
-				"failures", n, "blocked_for", wait, "request_id", requestID(r))
-			w.Header().Set("WWW-Authenticate", `Bearer realm="relayer operator"`)
-			writeError(w, r, http.StatusUnauthorized, labelUnauthorized, "a valid operator token is required (Authorization: Bearer <token>)", nil)
-			return
-		}
-		s.adminFails.succeed(client)
-		h(w, r)
 	}
+}
+
+// bearerGate reports whether r carries "Authorization: Bearer <token>" with a token whose
+// SHA-256 is one of digests (compared in constant time). Otherwise it has answered: 429 while the
+// client is blocked for refused requests, else 401 naming the realm; the refusal is counted and
+// logged, never the token.
+func (s *Server) bearerGate(w http.ResponseWriter, r *http.Request, realm string, digests ...[sha256.Size]byte) bool {
+	client := clientAddr(r)
+	if s.refusedTooOften(w, r, client) {
+		return false
+	}
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	given := sha256.Sum256([]byte(strings.TrimSpace(token)))
+	match := 0
+	for _, d := range digests {
+		match |= subtle.ConstantTimeCompare(given[:], d[:])
+	}
+	if strings.EqualFold(scheme, "Bearer") && match == 1 {
+		s.adminFails.succeed(client)
+		return true
+	}
+	s.noteRefusal(r, client, realm+": refused a request without the "+realm+" token")
+	w.Header().Set("WWW-Authenticate", `Bearer realm="relayer `+realm+`"`)
+	writeError(w, r, http.StatusUnauthorized, labelUnauthorized, "a valid "+realm+" token is required (Authorization: Bearer <token>)", nil)
+	return false
+}
+
+// refusedTooOften answers 429 rate_limited with Retry-After while client is blocked for its
+// refused requests (tokens, API keys), and reports whether it did.
+func (s *Server) refusedTooOften(w http.ResponseWriter, r *http.Request, client string) bool {
+	wait := s.adminFails.blocked(client, s.now())
+	if wait <= 0 {
+		return false
+	}
+	sec := int(math.Ceil(wait.Seconds()))
+	setRetryAfter(w, sec)
+	writeError(w, r, http.StatusTooManyRequests, labelRateLimited,
+		fmt.Sprintf("too many refused requests from this client; try again in %d s", sec), nil)
+	return true
+}
+
+// noteRefusal counts a refused request of client and logs it: who, where, how often; never the
+// credential.
+func (s *Server) noteRefusal(r *http.Request, client, msg string) {
+	n, wait := s.adminFails.fail(client, s.now())
+	s.log.Warn(msg, "client", client, "method", r.Method, "path", r.URL.Path, "failures", n, "blocked_for", wait, "request_id", requestID(r))
 }
 
 // configList is GET /admin/config's result.

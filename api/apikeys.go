@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
-	"math"
 	"net/http"
 	"os"
 	"regexp"
@@ -161,15 +160,10 @@ func (s *Server) apiKeyGate(next http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		client := clientAddr(r)
-		if wait := s.adminFails.blocked(client, s.now()); wait > 0 {
-			sec := int(math.Ceil(wait.Seconds()))
-			setRetryAfter(w, sec)
-			writeError(w, r, http.StatusTooManyRequests, labelRateLimited,
-				fmt.Sprintf("too many refused requests from this client; try again in %d s", sec), nil)
+		if s.refusedTooOften(w, r, client) {
 			return
 		}
-		n, _ := s.adminFails.fail(client, s.now())
-		s.log.Warn("refused an unknown API key", "client", client, "path", r.URL.Path, "failures", n, "request_id", requestID(r))
+		s.noteRefusal(r, client, "refused an unknown API key")
 		writeError(w, r, http.StatusUnauthorized, labelUnauthorized, "unknown API key (X-API-Key): ask the operator for one, or send none", nil)
 	}
 }

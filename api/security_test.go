@@ -293,7 +293,7 @@ func TestTheAuditEndpointsTakeTheOperatorTokenUnlessOpenedForDevelopment(t *test
 			t.Fatalf("the stream with a valid token: %d", code)
 		}
 	}
-	if logs := env.logs.String(); strings.Contains(logs, operator) || !strings.Contains(logs, "audit: refused") {
+	if logs := env.logs.String(); strings.Contains(logs, operator) || !strings.Contains(logs, "operator: refused") {
 		t.Errorf("refusals not logged, or the token logged:\n%s", logs)
 	}
 	// The operator token reads; it does not change anything.
