@@ -39,7 +39,8 @@ func TestThePublicSDKWorksAgainstServe(t *testing.T) {
 		sdkUnavailable(t, "node_modules/@zama-fhe/relayer-sdk is missing (run `npm ci` at the repository root)")
 	}
 	rpc := freeLoopbackAddr(t)
-	withEnv(t, "RELAYER_TIMEOUTS_READINESS=3s", "RELAYER_TIMEOUTS_RESPONSE=4s")
+	const adminToken = "sdk-compat-admin-token-0123456789abcdef"
+	withEnv(t, "RELAYER_TIMEOUTS_READINESS=3s", "RELAYER_TIMEOUTS_RESPONSE=4s", "RELAYER_ADMIN_TOKEN="+adminToken)
 	url, stdout, stderr, stop := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", t.TempDir(), "--devchain-rpc", rpc)
 	out := stdout.String()
 	rpcURL := rpcLine.FindStringSubmatch(out)
@@ -66,7 +67,7 @@ func TestThePublicSDKWorksAgainstServe(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, nodeBin, filepath.Join("testdata", "sdkcompat", "compat.mjs"))
 	cmd.Env = append(os.Environ(),
-		"RELAYER_URL="+url, "RPC_URL="+rpcURL[1], "CHAIN_ID=1337",
+		"RELAYER_URL="+url, "RPC_URL="+rpcURL[1], "CHAIN_ID=1337", "ADMIN_TOKEN="+adminToken,
 		"DECRYPTION_ADDRESS="+addrs[1], "INPUT_VERIFICATION_ADDRESS="+addrs[2], "ACL_ADDRESS="+addrs[3],
 		"INPUT_VERIFIER_ADDRESS="+addrs[4], "KMS_VERIFIER_ADDRESS="+addrs[5],
 	)
@@ -90,7 +91,7 @@ func TestThePublicSDKWorksAgainstServe(t *testing.T) {
 }
 
 // sdkCases is how many cases compat.mjs runs.
-const sdkCases = 9
+const sdkCases = 10
 
 func sdkUnavailable(t *testing.T, why string) {
 	t.Helper()

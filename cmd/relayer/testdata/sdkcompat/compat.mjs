@@ -107,6 +107,32 @@ const cases = [
     }
     throw new Error('the development shares opened: update this case and the README');
   }],
+  ['a submission over the rate limit gets 429 rate_limited with Retry-After, and the SDK waits and retries', async () => {
+    await admin('rate_limit.write.rolling_window_seconds', 2);
+    await admin('rate_limit.write.rolling_limit', 1);
+    try {
+      // The window's one write, then one too many: the answer the SDK must understand.
+      const body = JSON.stringify({ ciphertextHandles: [state.handles[0]], extraData: '0x00' });
+      const post = () => fetch(relayer + '/v2/public-decrypt', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      await post();
+      const res = await post();
+      const json = await res.json();
+      if (res.status !== 429 || json.error?.label !== 'rate_limited' || !(Number(res.headers.get('retry-after')) >= 1)) {
+        throw new Error(`over the limit: ${res.status} ${JSON.stringify(json)} Retry-After ${res.headers.get('retry-after')}`);
+      }
+      // The SDK's own POST meets the same 429, waits Retry-After and gets through.
+      const t = Date.now();
+      const out = await state.instance.publicDecrypt([state.handles[1]]);
+      if (out.clearValues[state.handles[1]] === undefined) {
+        throw new Error('no clear value after the retry');
+      }
+      if (Date.now() - t < 900) {
+        throw new Error(`the SDK got through in ${Date.now() - t} ms: it met no 429, the case proves nothing`);
+      }
+    } finally {
+      await admin('rate_limit.write.rolling_limit', 0);
+    }
+  }],
   ['a decryption nobody answers ends in response_timed_out, surfaced by the SDK', async () => {
     await expectLabel(() => state.instance.publicDecrypt([scenarioHandle('03')]), 'response_timed_out');
   }],
@@ -128,6 +154,18 @@ async function delegatedUserDecrypt() {
     { DelegatedUserDecryptRequestVerification: eip712.types.DelegatedUserDecryptRequestVerification }, eip712.message);
   return state.instance.delegatedUserDecrypt([{ handle: state.handles[0], contractAddress: contract }],
     privateKey, publicKey, signature, [contract], delegator.address, user.address, start, days);
+}
+
+// admin sets one runtime parameter through the admin API (ADMIN_TOKEN).
+async function admin(param, value) {
+  const res = await fetch(relayer + '/admin/config', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + env('ADMIN_TOKEN') },
+    body: JSON.stringify({ param, value }),
+  });
+  if (res.status !== 200) {
+    throw new Error(`admin ${param}=${value}: ${res.status} ${await res.text()}`);
+  }
 }
 
 // expectShareOpeningFailure wants e to be the SDK's wrapper (message) of the KMS library's share
