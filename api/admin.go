@@ -86,7 +86,7 @@ func (s *Server) operator(h http.HandlerFunc) http.HandlerFunc {
 // logged, never the token.
 func (s *Server) bearerGate(w http.ResponseWriter, r *http.Request, realm string, digests ...[sha256.Size]byte) bool {
 	client := clientAddr(r)
-	if s.refusedTooOften(w, r, client) {
+	if s.refusedTooOften(w, r, &s.adminFails, client) {
 		return false
 	}
 	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
@@ -99,7 +99,7 @@ func (s *Server) bearerGate(w http.ResponseWriter, r *http.Request, realm string
 		s.adminFails.succeed(client)
 		return true
 	}
-	s.noteRefusal(r, client, realm+": refused a request without the "+realm+" token")
+	s.noteRefusal(r, &s.adminFails, client, realm+": refused a request without a valid "+realm+" token")
 	w.Header().Set("WWW-Authenticate", `Bearer realm="relayer `+realm+`"`)
 	writeError(w, r, http.StatusUnauthorized, labelUnauthorized, "a valid "+realm+" token is required (Authorization: Bearer <token>)", nil)
 	return false
@@ -107,8 +107,8 @@ func (s *Server) bearerGate(w http.ResponseWriter, r *http.Request, realm string
 
 // refusedTooOften answers 429 rate_limited with Retry-After while client is blocked for its
 // refused requests (tokens, API keys), and reports whether it did.
-func (s *Server) refusedTooOften(w http.ResponseWriter, r *http.Request, client string) bool {
-	wait := s.adminFails.blocked(client, s.now())
+func (s *Server) refusedTooOften(w http.ResponseWriter, r *http.Request, fails *adminFailures, client string) bool {
+	wait := fails.blocked(client, s.now())
 	if wait <= 0 {
 		return false
 	}
@@ -121,8 +121,8 @@ func (s *Server) refusedTooOften(w http.ResponseWriter, r *http.Request, client 
 
 // noteRefusal counts a refused request of client and logs it: who, where, how often; never the
 // credential.
-func (s *Server) noteRefusal(r *http.Request, client, msg string) {
-	n, wait := s.adminFails.fail(client, s.now())
+func (s *Server) noteRefusal(r *http.Request, fails *adminFailures, client, msg string) {
+	n, wait := fails.fail(client, s.now())
 	s.log.Warn(msg, "client", client, "method", r.Method, "path", r.URL.Path, "failures", n, "blocked_for", wait, "request_id", requestID(r))
 }
 

@@ -42,7 +42,7 @@ type apiKeyring struct {
 
 	mu      sync.RWMutex
 	byHash  map[[sha256.Size]byte]string
-	stamp   string // the file's size and modification time when read
+	stamp   string // the SHA-256 of the file's content when read
 	checked time.Time
 }
 
@@ -58,10 +58,6 @@ func loadAPIKeys(path string, log *slog.Logger) (*apiKeyring, error) {
 }
 
 func readAPIKeys(path string) (map[[sha256.Size]byte]string, string, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("api key file: %w", err)
-	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("api key file: %w", err)
@@ -103,7 +99,7 @@ func readAPIKeys(path string) (map[[sha256.Size]byte]string, string, error) {
 	if len(problems) > 0 {
 		return nil, "", fmt.Errorf("api key file %s: %s", path, strings.Join(problems, "; "))
 	}
-	return byHash, fmt.Sprintf("%d@%d", fi.Size(), fi.ModTime().UnixNano()), nil
+	return byHash, fmt.Sprintf("%x", sha256.Sum256(data)), nil
 }
 
 // lookup returns the client key names, reading the file again when it changed.
@@ -126,12 +122,14 @@ func (k *apiKeyring) refresh(now time.Time) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.checked = now
-	fi, err := os.Stat(k.path)
+	data, err := os.ReadFile(k.path)
 	if err != nil {
 		k.log.Error("api key file: cannot be read; the keys stay as they were", "path", k.path, "err", err)
 		return
 	}
-	if fmt.Sprintf("%d@%d", fi.Size(), fi.ModTime().UnixNano()) == k.stamp {
+	// By content, not by size and time: a rotation that swaps one hash for another keeps the
+	// size, and copies may keep the time.
+	if fmt.Sprintf("%x", sha256.Sum256(data)) == k.stamp {
 		return
 	}
 	byHash, stamp, err := readAPIKeys(k.path)
@@ -144,7 +142,8 @@ func (k *apiKeyring) refresh(now time.Time) {
 }
 
 // apiKeyGate refuses a request whose X-API-Key is not an issued key: 401, logged without the key,
-// counted with the refused admin requests so that guessing slows down.
+// counted per client so that guessing slows down (apart from the admin's count: a client
+// guessing keys must not lock the operators out).
 func (s *Server) apiKeyGate(next http.HandlerFunc) http.HandlerFunc {
 	if s.apiKeys == nil {
 		return next
@@ -160,10 +159,16 @@ func (s *Server) apiKeyGate(next http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		client := clientAddr(r)
-		if s.refusedTooOften(w, r, client) {
+		if s.refusedTooOften(w, r, &s.keyFails, client) {
 			return
 		}
-		s.noteRefusal(r, client, "refused an unknown API key")
+		s.noteRefusal(r, &s.keyFails, client, "refused an unknown API key")
 		writeError(w, r, http.StatusUnauthorized, labelUnauthorized, "unknown API key (X-API-Key): ask the operator for one, or send none", nil)
 	}
+}
+
+// CheckAPIKeyFile reads an API key file as the server will, for a configuration check at start.
+func CheckAPIKeyFile(path string) error {
+	_, _, err := readAPIKeys(path)
+	return err
 }

@@ -242,6 +242,11 @@ func (c Config) Validate() error {
 	if c.Streams.WriteTimeout < time.Second || c.Streams.WriteTimeout > time.Hour {
 		add("api.stream_write_timeout", "must be a duration from 1s to 1h, got %s", c.Streams.WriteTimeout)
 	}
+	for _, tok := range []struct{ name, v string }{{"admin_token", c.AdminToken}, {"operator_token", c.OperatorToken}} {
+		if tok.v != strings.TrimSpace(tok.v) {
+			add(tok.name, "must not begin or end with white space (HTTP drops it: the token could never be sent)")
+		}
+	}
 	if n := len(c.AdminToken); n > 0 && n < MinAdminTokenBytes {
 		add("admin_token", "must be at least %d bytes, got %d (generate one: openssl rand -hex 32)", MinAdminTokenBytes, n)
 	}
@@ -287,8 +292,8 @@ func marginIssue(margin, capacity int) string {
 func originIssue(o string) string {
 	u, err := url.Parse(o)
 	switch {
-	case o == "*":
-		return `must be an origin such as "https://app.example.org"; "*" would let every web page in`
+	case strings.Contains(o, "*"):
+		return `must be an origin such as "https://app.example.org", without "*": a wildcard would let other web pages in`
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
 		return fmt.Sprintf("must be an origin such as \"https://app.example.org\", got %q", o)
 	case u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil:

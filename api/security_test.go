@@ -115,7 +115,7 @@ func TestWrongAdminTokensAreLoggedWithoutTheTokenAndSlowTheirClientDown(t *testi
 	env.clock.Advance(2 * time.Second)
 	env.do("GET", "/admin/config", nil, "Authorization", "Bearer "+jtToken).want(t, http.StatusOK, "")
 	logs := env.logs.String()
-	if strings.Count(logs, "admin: refused a request without the admin token") != adminFreeFailures+1 {
+	if strings.Count(logs, "admin: refused a request without a valid admin token") != adminFreeFailures+1 {
 		t.Errorf("refusals logged %d times, want %d:\n%s", strings.Count(logs, "admin: refused"), adminFreeFailures+1, logs)
 	}
 	if strings.Contains(logs, wrong) || strings.Contains(logs, jtToken) {
@@ -401,5 +401,78 @@ func TestAnAPIKeyFileThatDoesNotParseStopsTheServerAtStartNamingEachLine(t *test
 	}
 	if strings.Contains(err.Error(), "sk_live_the_key_itself") {
 		t.Error("the error repeats what may be a key")
+	}
+}
+
+// Findings of the second outside probe.
+
+// "https://*" passed the ban on "*": the CORS library reads a star inside an origin as a
+// wildcard.
+func TestAnOriginWithAStarAnywhereIsRefused(t *testing.T) {
+	for _, o := range []string{"https://*", "http://*", "https://*.example.org", "*"} {
+		c := DefaultConfig()
+		c.CORSAllowedOrigins = []string{o}
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "wildcard") {
+			t.Errorf("origin %q: Validate = %v, want it refused", o, err)
+		}
+	}
+}
+
+// Six wrong API keys from one address used to lock that address out of the admin API too.
+func TestGuessingAPIKeysDoesNotLockTheOperatorsOut(t *testing.T) {
+	sum := sha256.Sum256([]byte("sk_issued_0123456789abcdef"))
+	file := filepath.Join(t.TempDir(), "api-keys")
+	if err := os.WriteFile(file, []byte("acme "+hex.EncodeToString(sum[:])+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := startJT(t, jtAdmin, func(c *Config) { c.APIKeyFile = file })
+	codes := map[int]int{}
+	for range 10 {
+		codes[env.do("GET", "/v2/keyurl", nil, "X-API-Key", "sk_guessed").Code]++
+	}
+	if codes[http.StatusTooManyRequests] == 0 {
+		t.Fatalf("guessing keys was never slowed: %v", codes)
+	}
+	env.do("GET", "/admin/config", nil, "Authorization", "Bearer "+jtToken).want(t, http.StatusOK, "")
+}
+
+// A key file rotated in place with the same size and time (cp -p, rsync -t) used to be missed:
+// the revoked key stayed valid.
+func TestAKeyFileRotatedWithTheSameSizeAndTimeIsReadAgain(t *testing.T) {
+	hash := func(k string) string { s := sha256.Sum256([]byte(k)); return hex.EncodeToString(s[:]) }
+	const old, nw = "sk_old_0123456789abcdef", "sk_new_0123456789abcdef"
+	file := filepath.Join(t.TempDir(), "api-keys")
+	if err := os.WriteFile(file, []byte("acme "+hash(old)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := startJT(t, func(c *Config) { c.APIKeyFile = file })
+	env.do("GET", "/v2/keyurl", nil, "X-API-Key", old).want(t, http.StatusInternalServerError, labelInternal) // past the gate: no key material here
+	if err := os.WriteFile(file, []byte("acme "+hash(nw)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(file, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	env.clock.Advance(3 * time.Second)
+	env.do("GET", "/v2/keyurl", nil, "X-API-Key", old).want(t, http.StatusUnauthorized, labelUnauthorized)
+	env.do("GET", "/v2/keyurl", nil, "X-API-Key", nw).want(t, http.StatusInternalServerError, labelInternal)
+}
+
+// A token with white space around it was accepted at start and could never be sent.
+func TestATokenWithWhiteSpaceAroundItIsRefusedAtStart(t *testing.T) {
+	for _, set := range []func(*Config){
+		func(c *Config) { c.AdminToken = strings.Repeat("a", 32) + " " },
+		func(c *Config) { c.OperatorToken = " " + strings.Repeat("b", 32) },
+		func(c *Config) { c.AdminToken = strings.Repeat(" ", 32) },
+	} {
+		c := DefaultConfig()
+		set(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "white space") {
+			t.Errorf("Validate = %v, want the token refused", err)
+		}
 	}
 }

@@ -66,8 +66,10 @@ type Server struct {
 	// operatorDigest is the operator token's SHA-256; operatorOn is false without one.
 	operatorDigest [32]byte
 	operatorOn     bool
-	// adminFails slows down clients whose admin (or operator) requests are refused.
+	// adminFails slows down clients whose admin (or operator) requests are refused; keyFails
+	// those whose API keys are: a client guessing keys does not lock the operators out.
 	adminFails adminFailures
+	keyFails   adminFailures
 	// apiKeys is the registry of issued API keys; nil without Config.APIKeyFile.
 	apiKeys *apiKeyring
 	// streams counts the open /v1/transitions streams.

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,13 +31,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("serve", stderr)
 	listen := fs.String("listen", "127.0.0.1:8080", "address to listen on (env RELAYER_LISTEN); 127.0.0.1:0 takes any free port")
 	dataDir := fs.String("data-dir", "./data", "directory holding the event store relayer.db (env RELAYER_DATA_DIR)")
-	configFile := fs.String("config", "", "YAML configuration file (env RELAYER_CONFIG); see `relayer serve --help`")
+	configFile := fs.String("config", "", "YAML configuration `file` (env RELAYER_CONFIG); its settings are listed below")
 	adminToken := fs.String("admin-token", "", "bearer token of the admin API (env RELAYER_ADMIN_TOKEN, preferred: a flag is visible to other users); without one the admin API is off")
 	devRPC := fs.String("devchain-rpc", "", "serve the development chain's JSON-RPC over HTTP on this loopback `host:port` (env RELAYER_DEVCHAIN_RPC_LISTEN), for the public SDK's network setting")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: relayer serve [--listen ADDR] [--data-dir DIR] [--config FILE] [--admin-token TOKEN] [--devchain-rpc 127.0.0.1:8545]\n\n")
 		fs.PrintDefaults()
-		fmt.Fprintf(stderr, "\nEvery setting of the configuration file also has an environment variable: RELAYER_ and its\npath in capitals (api.queue_capacity: RELAYER_API_QUEUE_CAPACITY). Flags win over the\nenvironment, which wins over the file.\n")
+		fmt.Fprintf(stderr, "\nEvery setting of the configuration file also has an environment variable: RELAYER_ and its\npath in capitals (api.queue_capacity: RELAYER_API_QUEUE_CAPACITY). Flags win over the\nenvironment, which wins over the file. The settings (see cmd/relayer/serveconfig.go for each):\n")
+		paths := slices.Sorted(maps.Values(knownPaths()))
+		for _, p := range paths {
+			fmt.Fprintf(stderr, "  %s\n", p)
+		}
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -486,6 +486,11 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 	a.AuditOpen = fc.API.AuditOpen
 	a.CORSAllowedOrigins = fc.API.CORSAllowedOrigins
 	a.APIKeyFile = fc.API.APIKeyFile
+	if a.APIKeyFile != "" {
+		if err := api.CheckAPIKeyFile(a.APIKeyFile); err != nil {
+			add("api.api_key_file", "%v", err)
+		}
+	}
 	if !given["api.audit_open"] {
 		a.AuditOpen = devChain // a development stack's audit is open; a production one's is not
 	}

@@ -330,3 +330,12 @@ func TestKeySettingsAndTheDevelopmentChainsRPCAreCheckedAtStart(t *testing.T) {
 		t.Fatalf("--devchain-rpc 127.0.0.1:0: %v, %q", err, s.DevChainRPC)
 	}
 }
+
+// A broken API key file used to be found only after the store was opened and the chain started.
+func TestAnAPIKeyFileThatDoesNotParseIsAConfigurationProblem(t *testing.T) {
+	file := writeConfig(t, "acme not-a-sha256\n")
+	ps, _ := configProblems(t, configSources{env: []string{"RELAYER_API_API_KEY_FILE=" + file}})
+	if got := problemAt(ps, "api.api_key_file"); len(got) != 1 || !strings.Contains(got[0], "line 1") {
+		t.Fatalf("problems %v: want one at api.api_key_file naming line 1", ps)
+	}
+}
