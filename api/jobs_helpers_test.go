@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -43,6 +44,10 @@ func (c *jtClock) At(d time.Duration) domain.At { return domain.At{At: c.Now().A
 
 // jtEpoch is the tests' starting time.
 var jtEpoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// jtStart is the user decrypts' validity start: a day before the test clock's epoch, so their
+// 10-day windows hold while the tests run.
+var jtStart = strconv.FormatInt(jtEpoch.Add(-24*time.Hour).Unix(), 10)
 
 // jtEnv is a server over a real SQLite store in a temporary directory and real projections that
 // follow it, served over loopback HTTP.
@@ -313,7 +318,7 @@ func jtBody(k domain.Kind, n uint64) []byte {
 			"contractAddresses":   []string{jtAddr(1)},
 			"delegatorAddress":    jtAddr(2),
 			"delegateAddress":     jtAddr(3),
-			"startTimestamp":      "1700000000",
+			"startTimestamp":      jtStart,
 			"durationDays":        "10",
 			"signature":           fmt.Sprintf("%0130x", n+1),
 			"publicKey":           "2000000000000000abcd",
@@ -322,7 +327,7 @@ func jtBody(k domain.Kind, n uint64) []byte {
 	default:
 		m = map[string]any{
 			"handleContractPairs": []any{map[string]any{"handle": jtHandle(n), "contractAddress": jtAddr(1)}},
-			"requestValidity":     map[string]any{"startTimestamp": "1700000000", "durationDays": "10"},
+			"requestValidity":     map[string]any{"startTimestamp": jtStart, "durationDays": "10"},
 			"contractsChainId":    1337,
 			"contractAddresses":   []string{jtAddr(1)},
 			"userAddress":         jtAddr(2),

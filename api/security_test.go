@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -475,4 +476,48 @@ func TestATokenWithWhiteSpaceAroundItIsRefusedAtStart(t *testing.T) {
 			t.Errorf("Validate = %v, want the token refused", err)
 		}
 	}
+}
+
+// A user decrypt whose window had ended (or not begun) used to be accepted, sent, reverted by
+// the gateway, and polled as 500 transaction_reverted.
+func TestAUserDecryptOutsideItsValidityWindowIsRefusedAtSubmission(t *testing.T) {
+	env := startJT(t)
+	now := env.clock.Now().Unix()
+	for _, c := range []struct {
+		kind  domain.Kind
+		edit  func(m map[string]any)
+		field string
+	}{
+		{domain.UserDecrypt, func(m map[string]any) {
+			m["requestValidity"] = map[string]any{"startTimestamp": "1", "durationDays": "1"}
+		}, "requestValidity.durationDays"},
+		{domain.UserDecrypt, func(m map[string]any) {
+			m["requestValidity"] = map[string]any{"startTimestamp": strconv.FormatInt(now+60, 10), "durationDays": "1"}
+		}, "requestValidity.startTimestamp"},
+		{domain.DelegatedUserDecrypt, func(m map[string]any) {
+			m["startTimestamp"] = strconv.FormatInt(now-11*86400, 10)
+			m["durationDays"] = "10"
+		}, "durationDays"},
+		{domain.DelegatedUserDecrypt, func(m map[string]any) { m["startTimestamp"] = strconv.FormatInt(now+1, 10) }, "startTimestamp"},
+	} {
+		var m map[string]any
+		if err := json.Unmarshal(jtBody(c.kind, 9), &m); err != nil {
+			t.Fatal(err)
+		}
+		c.edit(m)
+		body, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := env.do("POST", "/v2/"+c.kind.String(), body)
+		res.want(t, http.StatusBadRequest, domain.LabelValidationFailed)
+		if d := res.Env.Error.Details; len(d) != 1 || d[0].Field != c.field {
+			t.Errorf("%s: details %v, want %s", c.kind, d, c.field)
+		}
+	}
+	if n := env.countEvents("RequestAccepted"); n != 0 {
+		t.Fatalf("%d jobs accepted for windows that do not hold", n)
+	}
+	// The window that began a day ago and lasts ten holds.
+	env.do("POST", "/v2/user-decrypt", jtBody(domain.UserDecrypt, 9)).want(t, http.StatusAccepted, "")
 }
