@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"net/http"
 	"sort"
 	"strings"
@@ -85,7 +84,7 @@ func (s *Server) operator(h http.HandlerFunc) http.HandlerFunc {
 // client is blocked for refused requests, else 401 naming the realm; the refusal is counted and
 // logged, never the token.
 func (s *Server) bearerGate(w http.ResponseWriter, r *http.Request, realm string, digests ...[sha256.Size]byte) bool {
-	client := clientAddr(r)
+	client := s.limiter.AddressKey(r)
 	if s.refusedTooOften(w, r, &s.adminFails, client) {
 		return false
 	}
@@ -107,7 +106,7 @@ func (s *Server) bearerGate(w http.ResponseWriter, r *http.Request, realm string
 
 // refusedTooOften answers 429 rate_limited with Retry-After while client is blocked for its
 // refused requests (tokens, API keys), and reports whether it did.
-func (s *Server) refusedTooOften(w http.ResponseWriter, r *http.Request, fails *adminFailures, client string) bool {
+func (s *Server) refusedTooOften(w http.ResponseWriter, r *http.Request, fails *refusals, client string) bool {
 	wait := fails.blocked(client, s.now())
 	if wait <= 0 {
 		return false
@@ -121,7 +120,7 @@ func (s *Server) refusedTooOften(w http.ResponseWriter, r *http.Request, fails *
 
 // noteRefusal counts a refused request of client and logs it: who, where, how often; never the
 // credential.
-func (s *Server) noteRefusal(r *http.Request, fails *adminFailures, client, msg string) {
+func (s *Server) noteRefusal(r *http.Request, fails *refusals, client, msg string) {
 	n, wait := fails.fail(client, s.now())
 	s.log.Warn(msg, "client", client, "method", r.Method, "path", r.URL.Path, "failures", n, "blocked_for", wait, "request_id", requestID(r))
 }
@@ -356,19 +355,12 @@ func duplicateMember(body []byte) (string, bool) {
 	return "", false
 }
 
-// clientAddr is the address a request came from (the TCP peer; proxies are not trusted here).
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
-// Refused admin requests slow their client down: after adminFreeFailures in a row, each further
-// one blocks the client for twice as long as the one before (1 s, 2 s, 4 s, ... up to
-// adminMaxBlock), so that guessing the token takes forever while a mistyped one costs a second.
-// A success clears the client's count; an entry idle for adminForget is dropped.
+// Refused credentials (admin and operator tokens, API keys) slow their client down: after
+// adminFreeFailures in a row, each further one blocks the client for twice as long as the one
+// before (1 s, 2 s, 4 s, ... up to adminMaxBlock), so that guessing takes forever while a
+// mistyped token costs a second. A success clears the client's count; an entry idle for
+// adminForget is dropped. A client is its address as the rate limits see it
+// (ratelimit.Limiter.AddressKey: trust_forwarded_for honoured, IPv6 by /64).
 const (
 	adminFreeFailures = 5
 	adminMaxBlock     = 5 * time.Minute
@@ -376,19 +368,20 @@ const (
 	adminMaxClients   = 10_000
 )
 
-type adminFailures struct {
+// refusals counts the refused credentials of each client.
+type refusals struct {
 	mu      sync.Mutex
-	clients map[string]*adminClient
+	clients map[string]*refusingClient
 }
 
-type adminClient struct {
+type refusingClient struct {
 	fails int
 	until time.Time // blocked until
 	last  time.Time
 }
 
 // blocked returns how long client must still wait.
-func (a *adminFailures) blocked(client string, now time.Time) time.Duration {
+func (a *refusals) blocked(client string, now time.Time) time.Duration {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if c := a.clients[client]; c != nil && now.Before(c.until) {
@@ -398,11 +391,11 @@ func (a *adminFailures) blocked(client string, now time.Time) time.Duration {
 }
 
 // fail counts a refused request of client and returns its count and the block it starts.
-func (a *adminFailures) fail(client string, now time.Time) (int, time.Duration) {
+func (a *refusals) fail(client string, now time.Time) (int, time.Duration) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.clients == nil {
-		a.clients = map[string]*adminClient{}
+		a.clients = map[string]*refusingClient{}
 	}
 	c := a.clients[client]
 	if c == nil {
@@ -413,7 +406,7 @@ func (a *adminFailures) fail(client string, now time.Time) (int, time.Duration) 
 				}
 			}
 		}
-		c = &adminClient{}
+		c = &refusingClient{}
 		a.clients[client] = c
 	}
 	if now.Sub(c.last) > adminForget {
@@ -432,7 +425,7 @@ func (a *adminFailures) fail(client string, now time.Time) (int, time.Duration) 
 	return c.fails, block
 }
 
-func (a *adminFailures) succeed(client string) {
+func (a *refusals) succeed(client string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.clients, client)

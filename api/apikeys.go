@@ -62,6 +62,12 @@ func readAPIKeys(path string) (map[[sha256.Size]byte]string, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("api key file: %w", err)
 	}
+	return parseAPIKeys(path, data)
+}
+
+// parseAPIKeys reads the registry in data (the file at path) and returns it with its stamp, the
+// SHA-256 of data.
+func parseAPIKeys(path string, data []byte) (map[[sha256.Size]byte]string, string, error) {
 	byHash := map[[sha256.Size]byte]string{}
 	names := map[string]int{}
 	var problems []string
@@ -132,7 +138,7 @@ func (k *apiKeyring) refresh(now time.Time) {
 	if fmt.Sprintf("%x", sha256.Sum256(data)) == k.stamp {
 		return
 	}
-	byHash, stamp, err := readAPIKeys(k.path)
+	byHash, stamp, err := parseAPIKeys(k.path, data)
 	if err != nil {
 		k.log.Error("api key file changed but does not parse; the keys stay as they were", "err", err)
 		return
@@ -158,7 +164,7 @@ func (s *Server) apiKeyGate(next http.HandlerFunc) http.HandlerFunc {
 			next(w, r)
 			return
 		}
-		client := clientAddr(r)
+		client := s.limiter.AddressKey(r)
 		if s.refusedTooOften(w, r, &s.keyFails, client) {
 			return
 		}

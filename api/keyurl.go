@@ -35,6 +35,9 @@ func (k KeysConfig) Configured() bool { return len(k.PublicKeyURLs) > 0 && len(k
 var (
 	dataIDPattern  = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
 	keyFilePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+)
+
+const (
 	keyFilesPrefix = "/keys/"
 	keyFilesMaxAge = 24 * time.Hour
 )

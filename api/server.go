@@ -68,8 +68,8 @@ type Server struct {
 	operatorOn     bool
 	// adminFails slows down clients whose admin (or operator) requests are refused; keyFails
 	// those whose API keys are: a client guessing keys does not lock the operators out.
-	adminFails adminFailures
-	keyFails   adminFailures
+	adminFails refusals
+	keyFails   refusals
 	// apiKeys is the registry of issued API keys; nil without Config.APIKeyFile.
 	apiKeys *apiKeyring
 	// streams counts the open /v1/transitions streams.

@@ -156,7 +156,7 @@ func (s *Server) transitions(w http.ResponseWriter, r *http.Request) {
 			Field: source, Issue: fmt.Sprintf("is position %d, beyond the log's head %d: resume from a position this log has", *after, head)}})
 		return
 	}
-	release, wait := s.streams.open(clientAddr(r), s.cfg.Streams)
+	release, wait := s.streams.open(s.limiter.AddressKey(r), s.cfg.Streams)
 	if release == nil {
 		setRetryAfter(w, int(wait/time.Second))
 		writeError(w, r, http.StatusTooManyRequests, labelRateLimited,

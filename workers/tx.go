@@ -56,8 +56,10 @@ type txItem struct {
 
 func newTxWorker(e *Engine) *txWorker {
 	w := &txWorker{e: e}
-	for i := range w.kinds {
-		w.kinds[i] = &txQueue{known: map[domain.JobID]uint64{}, wake: make(chan struct{}, 1)}
+	for _, k := range domain.Kinds() {
+		if k.Family() == k { // a kind outside its own family waits in its family's queue
+			w.kinds[k.Ordinal()] = &txQueue{known: map[domain.JobID]uint64{}, wake: make(chan struct{}, 1)}
+		}
 	}
 	return w
 }

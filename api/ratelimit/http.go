@@ -65,6 +65,13 @@ func (l *Limiter) ClientKey(r *http.Request) string {
 			return "key:" + hex.EncodeToString(h.Sum(sum[:0])[:16])
 		}
 	}
+	return l.AddressKey(r)
+}
+
+// AddressKey is the key of the request's address alone, as ClientKey has it without an issued
+// API key: for counting anything per address (refused credentials, open streams) the way the
+// limits do.
+func (l *Limiter) AddressKey(r *http.Request) string {
 	if l.snap.Load().cfg.TrustForwardedFor {
 		if a, ok := forwardedFor(r.Header); ok {
 			return ipKey(a)

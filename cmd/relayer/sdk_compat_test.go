@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"relayer/workers/devchain/nodetest"
 )
 
 // contractsLine is what serve prints about the development chain's contracts.
@@ -27,17 +29,7 @@ func TestThePublicSDKWorksAgainstServe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the SDK's proof generation takes tens of seconds")
 	}
-	nodeBin, err := exec.LookPath("node")
-	if err != nil {
-		sdkUnavailable(t, "node is not installed")
-	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "node_modules", "@zama-fhe", "relayer-sdk", "package.json")); err != nil {
-		sdkUnavailable(t, "node_modules/@zama-fhe/relayer-sdk is missing (run `npm ci` at the repository root)")
-	}
+	nodeBin, root := nodetest.SDK(t)
 	rpc := freeLoopbackAddr(t)
 	const adminToken = "sdk-compat-admin-token-0123456789abcdef"
 	withEnv(t, "RELAYER_TIMEOUTS_READINESS=3s", "RELAYER_TIMEOUTS_RESPONSE=4s", "RELAYER_ADMIN_TOKEN="+adminToken)
@@ -92,14 +84,6 @@ func TestThePublicSDKWorksAgainstServe(t *testing.T) {
 
 // sdkCases is how many cases compat.mjs runs.
 const sdkCases = 10
-
-func sdkUnavailable(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%s (CI is set: install Node.js, then `npm ci` at the repository root; `make test` does)", why)
-	}
-	t.Skipf("%s; install Node.js and run `npm ci` to run the SDK's cases", why)
-}
 
 // freeLoopbackAddr is a loopback host:port nothing listens on right now.
 func freeLoopbackAddr(t *testing.T) string {

@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"relayer/workers/devchain"
+	"relayer/workers/devchain/nodetest"
 	"relayer/workers/gateway/contracts"
 )
 
@@ -131,17 +131,7 @@ const sdkCheckCount = 6
 
 func TestThePublicSDKAcceptsTheHostContractsAndTheSimulatorsSignatures(t *testing.T) {
 	t.Parallel()
-	nodeBin, err := exec.LookPath("node")
-	if err != nil {
-		sdkUnavailable(t, "node is not installed")
-	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "node_modules", "@zama-fhe", "relayer-sdk", "package.json")); err != nil {
-		sdkUnavailable(t, "node_modules/@zama-fhe/relayer-sdk is missing (run `npm ci` at the repository root)")
-	}
+	nodeBin, root := nodetest.SDK(t)
 
 	cfg := testConfig()
 	cfg.HTTPAddr = "127.0.0.1:0"
@@ -208,15 +198,6 @@ func TestThePublicSDKAcceptsTheHostContractsAndTheSimulatorsSignatures(t *testin
 	if n := strings.Count("\n"+string(out), "\nok "); n != sdkCheckCount {
 		t.Errorf("%d of the SDK's %d checks passed:\n%s", n, sdkCheckCount, out)
 	}
-}
-
-// sdkUnavailable skips, or fails in CI, where every test must run.
-func sdkUnavailable(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%s (CI is set: install Node.js, then `npm ci` at the repository root)", why)
-	}
-	t.Skipf("%s; install Node.js and run `npm ci` to run the SDK's checks", why)
 }
 
 func hexAddrs(as []common.Address) []string {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/abigen"
+
+	"relayer/workers/devchain/nodetest"
 )
 
 // generated lists what `go generate` makes for each contract, with the --alias it passes:
@@ -39,15 +41,11 @@ func domainAlias(typ string) map[string]string {
 // it skips when node is not installed; in CI (CI set) it fails instead.
 func TestGeneratedFilesMatchTheSolidity(t *testing.T) {
 	t.Parallel()
-	nodeBin, err := exec.LookPath("node")
-	if err != nil {
-		unavailable(t, "node is not installed, so the contracts cannot be compiled")
-	}
-	root := repoRoot(t)
+	nodeBin, root := nodetest.Node(t), nodetest.Root(t)
 	if _, err := os.Stat(filepath.Join(root, "node_modules", "solc", "package.json")); errors.Is(err, os.ErrNotExist) {
 		npm, err := exec.LookPath("npm")
 		if err != nil {
-			unavailable(t, "node_modules/solc is missing and npm is not installed")
+			nodetest.Unavailable(t, "node_modules/solc is missing and npm is not installed")
 		}
 		t.Logf("node_modules/solc is missing: running npm ci in %s", root)
 		runCmd(t, 5*time.Minute, root, npm, "ci", "--no-audit", "--no-fund")
@@ -101,34 +99,5 @@ func runCmd(t *testing.T, timeout time.Duration, dir, name string, args ...strin
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s %v in %s: %v\n%s", name, args, dir, err, out)
-	}
-}
-
-// unavailable skips, or fails in CI, where every test must run.
-func unavailable(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%s (CI is set: install Node.js, then `npm ci` at the repository root)", why)
-	}
-	t.Skipf("%s; install Node.js to run this test", why)
-}
-
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				return dir
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no directory above this package holds both go.mod and package.json")
-		}
-		dir = parent
 	}
 }
