@@ -282,3 +282,44 @@ func BenchmarkPostDurable(b *testing.B) {
 		b.Fatalf("%d jobs in the projections after %d submissions", n, b.N)
 	}
 }
+
+// BenchmarkPostDurableUserDecrypt submits distinct user decrypts, each signed as the public SDK
+// signs it, with the admission's signature check off and on (the same bodies): what the check
+// costs a durable POST. The bodies are signed before the timer starts.
+func BenchmarkPostDurableUserDecrypt(b *testing.B) {
+	for _, verify := range []bool{false, true} {
+		name := "verify=off"
+		if verify {
+			name = "verify=on"
+		}
+		b.Run(name, func(b *testing.B) {
+			env := startJT(b, func(c *Config) {
+				c.QueueCapacity = MaxQueueCapacity
+				admConfig(c)
+				c.Admission.VerifySignatures = verify
+			})
+			c := benchClient()
+			defer c.CloseIdleConnections()
+			user := admKey(b, "bench user")
+			warm := 2 * benchConns
+			bodies := make([][]byte, warm+b.N)
+			for i := range bodies {
+				bodies[i] = admBody(b, domain.UserDecrypt, uint64(i), admAddr(user), user, nil)
+			}
+			post := func(off int) func(i int) *http.Request {
+				return func(i int) *http.Request {
+					r, _ := http.NewRequest("POST", env.ts.URL+"/v2/user-decrypt", bytes.NewReader(bodies[off+i]))
+					r.Header.Set("Content-Type", "application/json")
+					return r
+				}
+			}
+			runLoad(b, c, warm, post(0), http.StatusAccepted)
+			b.ResetTimer()
+			st := runLoad(b, c, b.N, post(warm), http.StatusAccepted)
+			b.StopTimer()
+			b.ReportMetric(st.perSecond(), "req/s")
+			b.ReportMetric(us(st.p50), "p50-µs")
+			b.ReportMetric(us(st.p99), "p99-µs")
+		})
+	}
+}

@@ -94,6 +94,10 @@ type Config struct {
 	// addresses.
 	APIKeyFile string
 
+	// Admission is what the checks before acceptance need (admission.go): signatures of user
+	// decrypts, the validity window's skew.
+	Admission AdmissionConfig
+
 	// CORSAllowedOrigins are the web origins ("https://app.example.org") whose pages may call
 	// the API from a browser (the public SDK's web build). Empty: CORS is off, and browsers keep
 	// other origins' pages from reading any answer.
@@ -262,6 +266,7 @@ func (c Config) Validate() error {
 		add("operator_token", "must differ from the admin token (it grants reads only)")
 	}
 	ps = append(ps, c.Keys.problems()...)
+	ps = append(ps, c.Admission.problems()...)
 	if len(ps) == 0 {
 		return nil
 	}

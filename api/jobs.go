@@ -30,6 +30,8 @@ const (
 	// labelUnsupportedMediaType: a POST whose body is not declared application/json (415).
 	labelUnsupportedMediaType = "unsupported_media_type"
 	labelInternal             = domain.LabelInternalServerError
+	// labelGatewayNotReachable: a check needed the chain, which could not be reached (503).
+	labelGatewayNotReachable = "gateway_not_reachable"
 )
 
 // maxCorrelationID bounds an X-Correlation-ID header.
@@ -200,9 +202,12 @@ func (s *Server) submit(kind domain.Kind) http.HandlerFunc {
 			s.internalError(w, r, "parse request", err)
 			return
 		}
-		if issues := validityIssues(req, s.now()); len(issues) > 0 {
-			writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed,
-				"the request's validity window does not hold now: the gateway would refuse it", issues)
+		if ref := s.admitSigned(r.Context(), req); ref != nil {
+			s.metrics.observeRefusal(kind.String(), ref.check)
+			if ref.status == http.StatusServiceUnavailable {
+				setRetryAfter(w, walletRetryAfter)
+			}
+			writeError(w, r, ref.status, ref.label, ref.message, ref.details)
 			return
 		}
 		hash := domain.ContentHash(req)
@@ -308,33 +313,6 @@ func correlationID(r *http.Request, rid string) (id, issue string) {
 		}
 	}
 	return v, ""
-}
-
-// validityIssues checks a user decrypt's validity window against the clock, as the gateway will
-// (UserDecryptionRequestExpired, StartTimestampInFuture): a window that has not begun or has
-// ended would only buy a reverted transaction and a failed job. The domain checks the window's
-// form; the clock is the API's.
-func validityIssues(req domain.Request, now time.Time) []domain.FieldIssue {
-	var start, days uint64
-	var startField, daysField string
-	switch {
-	case req.UserDecrypt != nil:
-		start, days = req.UserDecrypt.RequestValidity.StartTimestamp, req.UserDecrypt.RequestValidity.DurationDays
-		startField, daysField = "requestValidity.startTimestamp", "requestValidity.durationDays"
-	case req.DelegatedUserDecrypt != nil:
-		start, days = req.DelegatedUserDecrypt.StartTimestamp, req.DelegatedUserDecrypt.DurationDays
-		startField, daysField = "startTimestamp", "durationDays"
-	default:
-		return nil
-	}
-	t := uint64(max(now.Unix(), 0))
-	switch end := start + days*86400; {
-	case start > t:
-		return []domain.FieldIssue{{Field: startField, Issue: fmt.Sprintf("is %d, in the future (now is %d): the window must have begun", start, t)}}
-	case end < t:
-		return []domain.FieldIssue{{Field: daysField, Issue: fmt.Sprintf("makes the window end at %d, in the past (now is %d): sign a new request", end, t)}}
-	}
-	return nil
 }
 
 // requireJSON answers 415 unsupported_media_type unless the body is declared application/json

@@ -64,6 +64,8 @@ type jtEnv struct {
 	logs   *jtLogBuffer
 	stop   context.CancelFunc
 	runErr chan error
+	// chain is Deps.Chain (nil: none); set by startJTChain.
+	chain ChainChecks
 }
 
 // jtConfig is DefaultConfig with the inbound rate limiter off (the tests send many requests
@@ -82,11 +84,17 @@ func jtConfig() Config {
 
 func startJT(tb testing.TB, edit ...func(*Config)) *jtEnv {
 	tb.Helper()
+	return startJTChain(tb, nil, edit...)
+}
+
+// startJTChain is startJT with chain as the admission's chain port.
+func startJTChain(tb testing.TB, chain ChainChecks, edit ...func(*Config)) *jtEnv {
+	tb.Helper()
 	cfg := jtConfig()
 	for _, e := range edit {
 		e(&cfg)
 	}
-	env := &jtEnv{t: tb, path: filepath.Join(tb.TempDir(), "relayer.db"), cfg: cfg, clock: newJTClock(jtEpoch)}
+	env := &jtEnv{t: tb, path: filepath.Join(tb.TempDir(), "relayer.db"), cfg: cfg, clock: newJTClock(jtEpoch), chain: chain}
 	env.open()
 	tb.Cleanup(env.close)
 	return env
@@ -121,7 +129,7 @@ func (e *jtEnv) open() {
 	if _, bench := tb.(*testing.B); bench {
 		logger = slog.New(slog.DiscardHandler) // as a production server at level warn would
 	}
-	e.srv, err = New(ctx, e.cfg, Deps{Store: store, Projections: set, Now: e.clock.Now, Logger: logger})
+	e.srv, err = New(ctx, e.cfg, Deps{Store: store, Projections: set, Now: e.clock.Now, Logger: logger, Chain: e.chain})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -30,6 +30,7 @@ type metrics struct {
 	requests   *prometheus.CounterVec
 	durations  *prometheus.HistogramVec
 	retryAfter *prometheus.HistogramVec
+	refusals   *prometheus.CounterVec
 	handler    http.Handler
 
 	// setupOnce builds the collectors, so that the zero metrics is ready to use too; bindOnce
@@ -74,8 +75,12 @@ func (m *metrics) setup() {
 		Help:    "Retry-After hints issued to clients, by request kind and the job's status when the hint was given (rate_limited for a submission refused because its queue is full).",
 		Buckets: retryAfterBuckets,
 	}, []string{"kind", "status"})
+	m.refusals = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "relayer_admission_refusals_total",
+		Help: "Submissions turned away by an admission check before anything was appended, by request kind and check (signature, wallet_signature, wallet_unreachable, validity_start, validity_end).",
+	}, []string{"kind", "check"})
 	m.reg.MustRegister(
-		m.requests, m.durations, m.retryAfter,
+		m.requests, m.durations, m.retryAfter, m.refusals,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -108,6 +113,15 @@ func (m *metrics) bind(set *projections.Set, store eventstore.Store) {
 	m.bindOnce.Do(func() {
 		m.reg.MustRegister(&stateCollector{set: set, store: store})
 	})
+}
+
+// observeRefusal counts a submission of kind turned away by an admission check.
+func (m *metrics) observeRefusal(kind, check string) {
+	if m == nil {
+		return
+	}
+	m.setupOnce.Do(m.setup)
+	m.refusals.WithLabelValues(kind, check).Inc()
 }
 
 // observeRetryAfter records a Retry-After the API issued for a job of kind k in status st.

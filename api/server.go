@@ -36,6 +36,9 @@ type Deps struct {
 	// families clash with another's (a duplicate name, or the same name with other labels or
 	// help) makes New fail; New does not take nil collectors.
 	Collectors []prometheus.Collector
+	// Chain is the chain side of admission (the chain's time, contract wallets' signatures);
+	// nil: the server's clock, and signatures by keys only (see admission.go).
+	Chain ChainChecks
 }
 
 // Server serves the HTTP API. Build it with New; Handler is the whole API, Serve runs it.
@@ -50,6 +53,7 @@ type Server struct {
 	mux     *http.ServeMux
 	metrics *metrics
 	limiter *ratelimit.Limiter
+	chain   ChainChecks
 
 	// rt is the runtime configuration (see runtime.go): read with one atomic load per request,
 	// replaced whole by the admin API.
@@ -110,6 +114,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 		log:           deps.Logger,
 		now:           deps.Now,
 		configVersion: eventstore.NoStream,
+		chain:         deps.Chain,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -35,44 +35,11 @@ func TestKeccak256KnownVectors(t *testing.T) {
 	}
 }
 
-// The same sponge with the FIPS 202 suffix must be SHA3-256, which the standard library has: this
-// checks the permutation and the multi-block absorption on every length across several blocks.
-func TestKeccakSpongeWithSHA3SuffixMatchesStandardLibrary(t *testing.T) {
-	data := make([]byte, 3*keccakRate+7)
-	for i := range data {
-		data[i] = byte(i*31 + 7)
-	}
-	for n := 0; n <= len(data); n++ {
-		got := keccakSponge256(data[:n], 0x06)
-		want := sha3.Sum256(data[:n])
-		if got != want {
-			t.Fatalf("length %d: sponge gives %x, crypto/sha3 gives %x", n, got, want)
-		}
-	}
-}
-
 func TestKeccakDiffersFromSHA3(t *testing.T) {
 	k := keccak256(nil)
 	s := sha3.Sum256(nil)
 	if k == s {
 		t.Fatal("legacy Keccak-256 and SHA3-256 of the empty input must differ")
-	}
-}
-
-func TestKeccakDerivedConstants(t *testing.T) {
-	rc := map[int]uint64{0: 0x0000000000000001, 1: 0x0000000000008082, 2: 0x800000000000808a,
-		12: 0x000000008000808b, 23: 0x8000000080008008}
-	for i, want := range rc {
-		if keccakRoundConstants[i] != want {
-			t.Errorf("round constant %d = %#x, want %#x", i, keccakRoundConstants[i], want)
-		}
-	}
-	// Rotation offsets at lanes (x,y) -> x+5y, from the Keccak reference.
-	rot := map[int]int{0: 0, 1: 1, 2: 62, 5: 36, 6: 44, 12: 43, 18: 21, 24: 14, 20: 18, 4: 27}
-	for i, want := range rot {
-		if keccakRotations[i] != want {
-			t.Errorf("rotation of lane %d = %d, want %d", i, keccakRotations[i], want)
-		}
 	}
 }
 

@@ -518,12 +518,15 @@ func (l *crashLoad) post(ctx context.Context, url string, body []byte) (int, str
 }
 
 var (
-	crashApp  = common.HexToAddress("0x00000000000000000000000000000000000a11ce")
-	crashUser = common.HexToAddress("0x000000000000000000000000000000000000b0b0")
+	crashApp = common.HexToAddress("0x00000000000000000000000000000000000a11ce")
+	// crashUserKey signs crashUser's user decrypts (admission checks the signature).
+	crashUserKey = devchain.UserDevKey(1)
+	crashUser    = crypto.PubkeyToAddress(crashUserKey.PublicKey)
 	// crashDelegator (a funded development user) lets crashDelegate decrypt crashApp's handles
 	// (grantCrashDelegation), for the delegated user decrypts of the load.
-	crashDelegator = crypto.PubkeyToAddress(devchain.UserDevKey(0).PublicKey)
-	crashDelegate  = common.HexToAddress("0x000000000000000000000000000000000000de1e")
+	crashDelegator   = crypto.PubkeyToAddress(devchain.UserDevKey(0).PublicKey)
+	crashDelegateKey = devchain.UserDevKey(2)
+	crashDelegate    = crypto.PubkeyToAddress(crashDelegateKey.PublicKey)
 )
 
 // grantCrashDelegation sends, from crashDelegator's key, the host ACL transaction that lets
@@ -566,7 +569,6 @@ func crashBody(k domain.Kind, s contracts.Scenario, seed string) []byte {
 			"contractsChainId":    devchain.ChainID,
 			"contractAddresses":   []string{crashApp.Hex()},
 			"userAddress":         crashUser.Hex(),
-			"signature":           hex.EncodeToString(make([]byte, 65)),
 			"publicKey":           "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("user public key"))),
 			"extraData":           "0x00",
 		}
@@ -579,7 +581,6 @@ func crashBody(k domain.Kind, s contracts.Scenario, seed string) []byte {
 			"delegateAddress":     crashDelegate.Hex(),
 			"startTimestamp":      strconv.FormatInt(time.Now().Add(-time.Hour).Unix(), 10),
 			"durationDays":        "1",
-			"signature":           hex.EncodeToString(make([]byte, 65)),
 			"publicKey":           "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("delegate public key"))),
 			"extraData":           "0x00",
 		}
@@ -589,7 +590,16 @@ func crashBody(k domain.Kind, s contracts.Scenario, seed string) []byte {
 			"ciphertextWithInputVerification": hex.EncodeToString(contracts.TestCiphertext(s, seed, 64)), "extraData": "0x00",
 		}
 	}
-	b, err := json.Marshal(m)
+	var b []byte
+	var err error
+	switch k {
+	case domain.UserDecrypt:
+		b, err = signBody(k, m, crashUserKey)
+	case domain.DelegatedUserDecrypt:
+		b, err = signBody(k, m, crashDelegateKey)
+	default:
+		b, err = json.Marshal(m)
+	}
 	if err != nil {
 		panic(err)
 	}

@@ -8,10 +8,15 @@ import (
 	"net/http"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"relayer/domain"
+	"relayer/workers/devchain"
 	"relayer/workers/gateway/contracts"
 )
 
@@ -35,10 +40,15 @@ func TestServeWithoutConfigurationDrivesEveryKindToItsResult(t *testing.T) {
 	bodies := map[string]string{
 		"input-proof":    `{"contractChainId":1337,"contractAddress":"0x00000000000000000000000000000000000000c0","userAddress":"0x00000000000000000000000000000000000000a1","ciphertextWithInputVerification":"0a0b0c0d","extraData":"0x00"}`,
 		"public-decrypt": fmt.Sprintf(`{"ciphertextHandles":[%q],"extraData":"0x00"}`, handle("p")),
-		"user-decrypt": fmt.Sprintf(`{"handleContractPairs":[{"handle":%q,"contractAddress":"0x00000000000000000000000000000000000000c0"}],`+
-			`"requestValidity":{"startTimestamp":"%d","durationDays":"1"},"contractsChainId":1337,`+
-			`"contractAddresses":["0x00000000000000000000000000000000000000c0"],"userAddress":"0x00000000000000000000000000000000000000a1",`+
-			`"signature":"%0130x","publicKey":"2000000000000000abcd","extraData":"0x00"}`, handle("u"), time.Now().Add(-time.Hour).Unix(), 1),
+		"user-decrypt": string(signedBody(t, domain.UserDecrypt, map[string]any{
+			"handleContractPairs": []any{map[string]any{"handle": handle("u"), "contractAddress": "0x00000000000000000000000000000000000000c0"}},
+			"requestValidity":     map[string]any{"startTimestamp": strconv.FormatInt(time.Now().Add(-time.Hour).Unix(), 10), "durationDays": "1"},
+			"contractsChainId":    1337,
+			"contractAddresses":   []string{"0x00000000000000000000000000000000000000c0"},
+			"userAddress":         crypto.PubkeyToAddress(devchain.UserDevKey(1).PublicKey).Hex(),
+			"publicKey":           "2000000000000000abcd",
+			"extraData":           "0x00",
+		}, devchain.UserDevKey(1))),
 	}
 	results := map[string]string{"input-proof": `"accepted":true`, "public-decrypt": `"decryptedValue":`, "user-decrypt": `"payload":`}
 	for kind, body := range bodies {

@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -73,6 +74,7 @@ import (
 //	log: {level: info, format: text}
 //	devchain: {rpc_listen: ""}      # 127.0.0.1:8545 serves the development chain's JSON-RPC
 //	keys: {public_key: {data_id: "0x...", urls: [...]}, crs_2048: {data_id: "0x...", urls: [...]}}
+//	admission: {verify_signatures: true, start_skew: 10s}
 //
 // Without keys, the development stack serves its development key material (package devkeys)
 // under /keys/ and GET /v2/keyurl points at it; with an external chain, keys are needed for the
@@ -99,6 +101,15 @@ type fileConfig struct {
 	Log           logSection        `json:"log"`
 	Keys          keysSection       `json:"keys"`
 	DevChain      devChainSection   `json:"devchain"`
+	Admission     admissionSection  `json:"admission"`
+}
+
+// admissionSection configures the checks before a request is accepted (api.AdmissionConfig):
+// the user's signature of every user decrypt and delegated user decrypt (EIP-712, ERC-1271 for
+// contract wallets), and how far ahead of the chain's time a validity window may begin.
+type admissionSection struct {
+	VerifySignatures bool     `json:"verify_signatures"`
+	StartSkew        duration `json:"start_skew"`
 }
 
 // devChainSection configures the in-process development chain (without chain.rpc_url).
@@ -267,6 +278,7 @@ func defaultFileConfig() fileConfig {
 		RetryAfter: retryafter.DefaultConfig(),
 		RateLimit:  ratelimit.DefaultConfig(),
 		Log:        logSection{Level: "info", Format: "text"},
+		Admission:  admissionSection{VerifySignatures: true, StartSkew: duration(api.DefaultStartSkew)},
 	}
 }
 
@@ -486,6 +498,13 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 	a.AuditOpen = fc.API.AuditOpen
 	a.CORSAllowedOrigins = fc.API.CORSAllowedOrigins
 	a.APIKeyFile = fc.API.APIKeyFile
+	a.Admission = api.AdmissionConfig{VerifySignatures: fc.Admission.VerifySignatures, StartSkew: time.Duration(fc.Admission.StartSkew),
+		DecryptionContract: fc.Chain.Contracts.Decryption}
+	if devChain {
+		// The development chain's Decryption contract is known once it runs: startChain sets
+		// it. Until then the check of the rest of the config stands on a placeholder.
+		a.Admission.DecryptionContract = "0x" + strings.Repeat("0", 40)
+	}
 	if a.APIKeyFile != "" {
 		if err := api.CheckAPIKeyFile(a.APIKeyFile); err != nil {
 			add("api.api_key_file", "%v", err)
@@ -508,6 +527,9 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 	}
 	var ce *api.ConfigError
 	if err := a.Validate(); errors.As(err, &ce) {
+		// The Decryption contract comes from chain.contracts.decryption, which the chain's
+		// settings check and report.
+		ce.Problems = slices.DeleteFunc(ce.Problems, func(p api.Problem) bool { return p.Field == "admission.decryption_contract" })
 		for _, p := range ce.Problems {
 			path := p.Field
 			if path == "host_chain_ids" {

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"relayer/api"
 	"relayer/domain/retryafter"
 	"relayer/eventstore"
@@ -63,6 +65,7 @@ func startChain(ctx context.Context, s serveSettings, log *slog.Logger) (*chainS
 	}
 	summary += fmt.Sprintf("\n  contracts: gateway Decryption %s, InputVerification %s; host ACL %s, InputVerifier %s, KMSVerifier %s",
 		a.Decryption.Hex(), a.InputVerification.Hex(), a.ACL.Hex(), a.InputVerifier.Hex(), a.KMSVerifier.Hex())
+	summary += fmt.Sprintf("\n  ERC-1271 development wallets: %s (owner user key 14), %s (owner user key 15)", a.Wallets[0].Hex(), a.Wallets[1].Hex())
 	return &chainSide{dev: dev, gw: gw, summary: summary}, nil
 }
 
@@ -96,7 +99,12 @@ func startRelayer(interrupt, ctx context.Context, s serveSettings, store eventst
 		chain.Close()
 		return nil, err
 	}
-	srv, err = api.New(ctx, s.API, api.Deps{Store: store, Projections: set, Logger: log, Collectors: engine.Collectors()})
+	apiCfg := s.API
+	if chain.dev != nil {
+		apiCfg.Admission.DecryptionContract = chain.dev.Addresses().Decryption.Hex()
+	}
+	srv, err = api.New(ctx, apiCfg, api.Deps{Store: store, Projections: set, Logger: log, Collectors: engine.Collectors(),
+		Chain: chainChecks{chain.gw}})
 	if err != nil {
 		chain.Close()
 		return nil, err
@@ -123,4 +131,13 @@ func startRelayer(interrupt, ctx context.Context, s serveSettings, store eventst
 		errs <- err
 	}()
 	return &relayer{srv: srv, engine: engine, chain: chain}, nil
+}
+
+// chainChecks is the admission's chain port (api.ChainChecks) on the gateway adapter.
+type chainChecks struct{ gw *gateway.Adapter }
+
+func (c chainChecks) ChainTime(ctx context.Context) (time.Time, error) { return c.gw.ChainTime(ctx) }
+
+func (c chainChecks) WalletSignature(ctx context.Context, account [20]byte, digest [32]byte, signature []byte) (bool, bool, error) {
+	return c.gw.WalletSignature(ctx, common.Address(account), digest, signature)
 }

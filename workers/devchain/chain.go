@@ -43,6 +43,26 @@ type Addresses struct {
 	// KMSVerifier (host) lists the KMS signers and the Decryption threshold, and reports
 	// Decryption's EIP-712 domain.
 	KMSVerifier common.Address
+	// Wallets (host) are two development ERC-1271 contract wallets (contracts.DevWallet): users
+	// whose address has code. Wallets[i] is at WalletAddress(i) and accepts the signatures of
+	// WalletOwnerKey(i), which is UserDevKey(14+i).
+	Wallets [2]common.Address
+}
+
+// firstWalletNonce is the deployer's nonce of the deployment of Addresses.Wallets[0] (deploy's
+// order: the five other contracts first).
+const firstWalletNonce = 5
+
+// WalletAddress is where every development chain deploys its wallet i (Addresses.Wallets[i],
+// owned by WalletOwnerKey(i)): the deployer key's contract address at nonce 5+i. It is known
+// without a running chain, e.g. to a client of a chain another process runs. It panics for an i
+// other than 0 or 1.
+func WalletAddress(i int) common.Address {
+	if i < 0 || i >= len(Addresses{}.Wallets) {
+		panic(fmt.Sprintf("devchain: WalletAddress(%d): the development wallets are 0..%d", i, len(Addresses{}.Wallets)-1))
+	}
+	deployer := crypto.PubkeyToAddress(DevKey(RoleDeployer, 0).PublicKey)
+	return crypto.CreateAddress(deployer, firstWalletNonce+uint64(i))
 }
 
 // Chain is a running development chain. Its methods are safe for concurrent use.
@@ -83,7 +103,7 @@ type Chain struct {
 }
 
 // Start starts a development chain: the simulated backend (chain id 1337, the development keys
-// funded), its one block-producing goroutine, the five contracts deployed by the deployer key,
+// funded), its one block-producing goroutine, the contracts deployed by the deployer key,
 // and the simulated KMS nodes and coprocessors following the chain's request events. ctx bounds
 // the start only; the chain runs until Close. logger may be nil (no logs).
 func Start(ctx context.Context, cfg Config, logger *slog.Logger) (*Chain, error) {
@@ -144,7 +164,7 @@ func Start(ctx context.Context, cfg Config, logger *slog.Logger) (*Chain, error)
 	c.startSimulators(runCtx, head+1)
 	c.log.Info("development chain started", "chain_id", ChainID,
 		"decryption", c.addrs.Decryption, "input_verification", c.addrs.InputVerification, "acl", c.addrs.ACL,
-		"input_verifier", c.addrs.InputVerifier, "kms_verifier", c.addrs.KMSVerifier,
+		"input_verifier", c.addrs.InputVerifier, "kms_verifier", c.addrs.KMSVerifier, "wallets", c.addrs.Wallets,
 		"kms_nodes", cfg.KMSNodes, "threshold", cfg.Threshold, "coprocessors", cfg.Coprocessors,
 		"http", c.httpEndpoint, "ws", c.wsEndpoint)
 	return c, nil
@@ -159,9 +179,10 @@ func (c *Chain) allKeys() []*ecdsa.PrivateKey {
 }
 
 // deploy deploys ACL, Decryption, InputVerification, InputVerifier and KMSVerifier (in that
-// order, so at the deployer's nonces 0 to 4) from the deployer key. Decryption checks delegated
-// user decryptions against the ACL. The host verifiers list the gateway's signers in its
-// registration order and report its domains: the gateway chain is this chain.
+// order, so at the deployer's nonces 0 to 4), then the two development wallets (nonces 5 and 6:
+// after the others, so that adding them moved no address), from the deployer key. Decryption
+// checks delegated user decryptions against the ACL. The host verifiers list the gateway's
+// signers in its registration order and report its domains: the gateway chain is this chain.
 func (c *Chain) deploy(ctx context.Context) error {
 	deployOne := func(name, bin string, input []byte) (common.Address, error) {
 		var addr common.Address
@@ -199,6 +220,17 @@ func (c *Chain) deploy(ctx context.Context) error {
 		contracts.NewKMSVerifier().PackConstructor(addresses(c.kmsKeys), big.NewInt(int64(c.cfg.Threshold)),
 			c.chainID, c.addrs.Decryption)); err != nil {
 		return err
+	}
+	wallet := contracts.NewDevWallet()
+	for i := range c.addrs.Wallets {
+		owner := crypto.PubkeyToAddress(WalletOwnerKey(i).PublicKey)
+		if c.addrs.Wallets[i], err = deployOne(fmt.Sprintf("DevWallet %d", i), contracts.DevWalletMetaData.Bin,
+			wallet.PackConstructor(owner)); err != nil {
+			return err
+		}
+		if c.addrs.Wallets[i] != WalletAddress(i) {
+			return fmt.Errorf("devchain: DevWallet %d is at %s, not at WalletAddress(%d) %s", i, c.addrs.Wallets[i], i, WalletAddress(i))
+		}
 	}
 	c.decryptionAt = c.decryption.Instance(c.client, c.addrs.Decryption)
 	c.inputAt = c.inputVerification.Instance(c.client, c.addrs.InputVerification)

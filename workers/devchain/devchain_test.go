@@ -34,6 +34,7 @@ func TestStartDeploysTheContractsWithTheDevelopmentKeysAndTheViewsAnswer(t *test
 		InputVerification: crypto.CreateAddress(deployer, 2),
 		InputVerifier:     crypto.CreateAddress(deployer, 3),
 		KMSVerifier:       crypto.CreateAddress(deployer, 4),
+		Wallets:           [2]common.Address{crypto.CreateAddress(deployer, 5), crypto.CreateAddress(deployer, 6)},
 	}
 	if c.Addresses() != want {
 		t.Fatalf("Addresses() = %+v, want %+v", c.Addresses(), want)
@@ -41,7 +42,8 @@ func TestStartDeploysTheContractsWithTheDevelopmentKeysAndTheViewsAnswer(t *test
 	if crypto.PubkeyToAddress(c.RelayerKey().PublicKey) != crypto.PubkeyToAddress(devchain.RelayerDevKey(0).PublicKey) {
 		t.Fatal("RelayerKey() is not RelayerDevKey(0)")
 	}
-	for _, a := range []common.Address{want.ACL, want.Decryption, want.InputVerification, want.InputVerifier, want.KMSVerifier} {
+	for _, a := range []common.Address{want.ACL, want.Decryption, want.InputVerification, want.InputVerifier, want.KMSVerifier,
+		want.Wallets[0], want.Wallets[1]} {
 		code, err := c.Client().CodeAt(ctx, a, nil)
 		if err != nil || len(code) == 0 {
 			t.Fatalf("no code at %s (%v)", a, err)

@@ -7,7 +7,7 @@
 //	chain, err := devchain.Start(ctx, devchain.DefaultConfig(), logger) // logger may be nil
 //	defer chain.Close()
 //	client := chain.Client()          // *ethclient.Client, in process
-//	addrs := chain.Addresses()        // Decryption, InputVerification, ACL, InputVerifier, KMSVerifier
+//	addrs := chain.Addresses()        // Decryption, InputVerification, ACL, InputVerifier, KMSVerifier, Wallets
 //	key := chain.RelayerKey()         // the relayer's funded signing key (DEVELOPMENT ONLY)
 //	dec := contracts.NewDecryption()  // abigen v2 binding (package workers/gateway/contracts)
 //	tx, err := bind.Transact(dec.Instance(client, addrs.Decryption),
@@ -15,8 +15,8 @@
 //		dec.PackPublicDecryptionRequest(handles, []byte{0}))
 //
 // Start deploys ACL, Decryption, InputVerification, InputVerifier and KMSVerifier from the
-// deployer key (always at the same five addresses, its nonces 0 to 4) and returns once they are
-// on chain. The chain is both the gateway chain (Decryption, InputVerification) and the host
+// deployer key (always at the same five addresses, its nonces 0 to 4), then two development
+// ERC-1271 wallets (Addresses.Wallets, nonces 5 and 6), and returns once they are on chain. The chain is both the gateway chain (Decryption, InputVerification) and the host
 // chain (ACL, InputVerifier, KMSVerifier), with one chain id, 1337. Client is an *ethclient.Client connected
 // in process, the same type the gateway adapter gets from ethclient.Dial against a real node, so
 // the adapter needs one code path: it serves abigen v2 bindings, log subscriptions,
@@ -48,6 +48,14 @@
 // for tests that send their own transactions, such as a delegator's. Any other DevKey has no
 // funds. Addresses are the same on every run. They are development keys: public by
 // construction, never to be used on a real chain.
+//
+// # Contract wallets
+//
+// Addresses.Wallets are two contracts.DevWallet deployments: users whose address has code, for
+// testing a user-decrypt signature checked through ERC-1271 isValidSignature. Wallets[i] is at
+// WalletAddress(i) on every run (known without a running chain) and answers the magic value
+// 0x1626ba7e for a 65-byte signature by WalletOwnerKey(i) (UserDevKey(14+i)) of exactly the hash
+// asked about, and 0xffffffff otherwise. The ACL treats a wallet like any other account.
 //
 // # Delegated user decryption
 //

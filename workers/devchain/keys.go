@@ -43,6 +43,19 @@ func RelayerDevKey(index int) *ecdsa.PrivateKey { return DevKey(RoleRelayer, ind
 // account for tests, e.g. a delegator (Chain.DelegateForUserDecryption). DEVELOPMENT ONLY.
 func UserDevKey(index int) *ecdsa.PrivateKey { return DevKey(RoleUser, index) }
 
+// walletOwnerBase is the first user key that owns a development wallet (Addresses.Wallets).
+const walletOwnerBase = 14
+
+// WalletOwnerKey is the key whose signatures the development wallet Addresses.Wallets[i]
+// accepts through ERC-1271: UserDevKey(14+i), for i 0 or 1. It panics for another i.
+// DEVELOPMENT ONLY.
+func WalletOwnerKey(i int) *ecdsa.PrivateKey {
+	if i < 0 || i >= len(Addresses{}.Wallets) {
+		panic(fmt.Sprintf("devchain: WalletOwnerKey(%d): the development wallets are 0..%d", i, len(Addresses{}.Wallets)-1))
+	}
+	return UserDevKey(walletOwnerBase + i)
+}
+
 func devKeys(role string, n int) []*ecdsa.PrivateKey {
 	keys := make([]*ecdsa.PrivateKey, n)
 	for i := range keys {

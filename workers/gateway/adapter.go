@@ -39,6 +39,7 @@ type Adapter struct {
 	acl               *contracts.ACL
 
 	nonces   nonceSequence
+	clock    chainClock   // ChainTime's cached latest header
 	syncSend atomic.Int32 // syncUnknown, syncSupported, syncUnsupported
 
 	runCtx    context.Context // ends at Close: background gap filling

@@ -22,6 +22,9 @@
 //     DelegatedUserDecrypt for a delegated one);
 //   - the readiness and ACL views (IsPublicDecryptionReady, IsUserDecryptionReady,
 //     IsDelegatedUserDecryptionReady, ACLAllowed, ACLAllowedForDecryption, ACLDelegated);
+//   - the chain's side of a user decrypt's admission (admission.go): ChainTime, the gateway
+//     chain's time for the validity window (the latest header, re-read at most once a second),
+//     and WalletSignature, an ERC-1271 contract wallet's verdict on a signature (host chain);
 //   - the response listener (Listen): decoded response events block range by block range from a
 //     cursor the caller commits after handling each batch, with a confirmation depth and
 //     re-delivery after reorgs.

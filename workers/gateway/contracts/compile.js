@@ -15,7 +15,7 @@ const path = require('path');
 
 const SOLC_VERSION = '0.8.30';
 const EVM_VERSION = 'cancun';
-const CONTRACTS = ['ACL', 'Decryption', 'InputVerification', 'InputVerifier', 'KMSVerifier'];
+const CONTRACTS = ['ACL', 'Decryption', 'InputVerification', 'InputVerifier', 'KMSVerifier', 'DevWallet'];
 const SRC = path.join(__dirname, 'src');
 
 function main(argv) {

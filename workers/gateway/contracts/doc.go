@@ -35,6 +35,13 @@
 //     order), getThreshold() and eip712Domain(), which reports the GATEWAY contract's domain
 //     (name "InputVerification" / "Decryption", version "1", the gateway chain id and the
 //     InputVerification / Decryption address). They verify nothing themselves.
+//   - DevWallet (host chain, DEVELOPMENT ONLY): a contract wallet with one owner key
+//     (constructor(owner), owner()) answering ERC-1271 isValidSignature(bytes32 hash, bytes
+//     signature) with the magic value 0x1626ba7e when signature is the owner's 65-byte signature
+//     of exactly hash (v 27/28 or 0/1, s in the lower half of the curve order), and 0xffffffff
+//     for anything else, without reverting. It stands for a user whose address has code. The
+//     selector of isValidSignature is ERC-1271's, so PackIsValidSignature and
+//     UnpackIsValidSignature encode the call to any ERC-1271 wallet.
 //
 // # Signatures
 //
@@ -84,3 +91,4 @@ package contracts
 //go:generate go tool abigen --v2 --pkg contracts --type InputVerification --alias eip712Domain=InputVerificationEip712Domain --abi build/InputVerification.abi --bin build/InputVerification.bin --out inputverification_binding.go
 //go:generate go tool abigen --v2 --pkg contracts --type InputVerifier --alias eip712Domain=InputVerifierEip712Domain --abi build/InputVerifier.abi --bin build/InputVerifier.bin --out inputverifier_binding.go
 //go:generate go tool abigen --v2 --pkg contracts --type KMSVerifier --alias eip712Domain=KMSVerifierEip712Domain --abi build/KMSVerifier.abi --bin build/KMSVerifier.bin --out kmsverifier_binding.go
+//go:generate go tool abigen --v2 --pkg contracts --type DevWallet --abi build/DevWallet.abi --bin build/DevWallet.bin --out devwallet_binding.go

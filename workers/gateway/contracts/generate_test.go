@@ -28,6 +28,7 @@ var generated = []struct {
 	{"InputVerification", "inputverification_binding.go", domainAlias("InputVerification")},
 	{"InputVerifier", "inputverifier_binding.go", domainAlias("InputVerifier")},
 	{"KMSVerifier", "kmsverifier_binding.go", domainAlias("KMSVerifier")},
+	{"DevWallet", "devwallet_binding.go", nil},
 }
 
 func domainAlias(typ string) map[string]string {
