@@ -32,6 +32,9 @@ import (
 // the API documentation), nested fields and array entries where their parent is, unknown fields
 // last within their object. Each field gets at most one issue: the first rule it breaks.
 
+// zeroAddress is the zero address as the Parse functions normalize addresses.
+const zeroAddress = "0x0000000000000000000000000000000000000000"
+
 // Validation error labels, as the API reports them.
 const (
 	LabelMalformedJSON           = "malformed_json"
@@ -358,13 +361,16 @@ func ParseDelegatedUserDecrypt(body []byte, cfg ValidationConfig) (DelegatedUser
 		if raw, ok := p.field(obj, f.name); ok {
 			if a, ok := p.address(f.name, raw); ok {
 				*f.dst = a
-				if slices.Contains(listed, a) {
+				switch {
+				case a == zeroAddress:
+					p.sink.addInvalid(f.name, "must not be the zero address (nobody holds its key)")
+				case slices.Contains(listed, a):
 					p.sink.addInvalid(f.name, "must not be one of contractAddresses")
 				}
 			}
 		}
 	}
-	if out.DelegateAddress != "" && out.DelegateAddress == out.DelegatorAddress {
+	if out.DelegateAddress != "" && out.DelegateAddress != zeroAddress && out.DelegateAddress == out.DelegatorAddress {
 		p.sink.addInvalid("delegateAddress", "must differ from delegatorAddress")
 	}
 	if raw, ok := p.field(obj, "startTimestamp"); ok {

@@ -38,7 +38,7 @@ func (c *chainSide) Close() {
 // startChain starts the development chain (settings.Chain nil) or dials the external one.
 func startChain(ctx context.Context, s serveSettings, log *slog.Logger) (*chainSide, error) {
 	if s.Chain != nil {
-		gw, err := gateway.Dial(ctx, *s.Chain, log.With("component", "gateway"))
+		gw, err := gateway.Dial(ctx, *s.Chain, log)
 		if err != nil {
 			return nil, fmt.Errorf("gateway chain: %w", err)
 		}
@@ -53,7 +53,7 @@ func startChain(ctx context.Context, s serveSettings, log *slog.Logger) (*chainS
 		ChainID:      dev.ChainID().Uint64(),
 		Contracts:    gateway.Contracts{Decryption: a.Decryption, InputVerification: a.InputVerification, ACL: a.ACL},
 		PollInterval: 200 * time.Millisecond, ReceiptPollMin: 10 * time.Millisecond, GapFillDelay: time.Second,
-	}, log.With("component", "gateway"), gateway.WithSigner(gateway.NewSigner(dev.RelayerKey())))
+	}, log, gateway.WithSigner(gateway.NewSigner(dev.RelayerKey())))
 	if err != nil {
 		_ = dev.Close()
 		return nil, fmt.Errorf("development chain: %w", err)

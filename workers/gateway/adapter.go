@@ -24,8 +24,10 @@ import (
 // gateway requests of one signing key, reads receipts, answers the readiness and ACL views and
 // follows the response events. Its methods are safe for concurrent use.
 type Adapter struct {
-	cfg     Config
-	log     *slog.Logger
+	cfg Config
+	log *slog.Logger
+	// baseLog is the logger as given, for the listeners (which name their own component).
+	baseLog *slog.Logger
 	client  *ethclient.Client // every call
 	heads   HeadSubscriber    // new-head subscriptions; nil: the listener polls
 	host    *ethclient.Client // the host chain's ACL
@@ -186,6 +188,7 @@ func newAdapter(ctx context.Context, client *ethclient.Client, cfg Config, log *
 	a := &Adapter{
 		cfg:               cfg,
 		log:               log.With("component", "gateway"),
+		baseLog:           log,
 		client:            client,
 		heads:             o.heads,
 		host:              o.host,

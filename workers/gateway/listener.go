@@ -86,7 +86,7 @@ func NewListener(src ChainReader, heads HeadSubscriber, cfg Config, logger *slog
 
 // Listen follows the adapter's chain from cursor from (see Listener.Listen).
 func (a *Adapter) Listen(ctx context.Context, from Cursor) iter.Seq2[Batch, error] {
-	l := NewListener(a.client, a.heads, a.cfg, a.log)
+	l := NewListener(a.client, a.heads, a.cfg, a.baseLog)
 	l.redact = a.redact
 	return l.Listen(ctx, from)
 }
@@ -136,6 +136,7 @@ func (l *Listener) Listen(ctx context.Context, from Cursor) iter.Seq2[Batch, err
 			st.delivered, st.highWater = true, from.Block-1
 			if from.Hash != (common.Hash{}) {
 				st.window = []blockRef{{from.Block - 1, from.Hash}}
+				st.resumed = true
 			}
 		}
 		w := l.newWaker(ctx)
@@ -178,6 +179,8 @@ type listenState struct {
 	highWater uint64 // the highest block delivered, when delivered
 	window    []blockRef
 	pending   []blockRef // the refs of the batch being delivered
+	// resumed: the window holds only the resumed cursor's block, nothing this run delivered.
+	resumed bool
 }
 
 // advance records the delivered batch b.
@@ -187,6 +190,7 @@ func (st *listenState) advance(b Batch, window uint64) {
 		st.highWater = b.To
 	}
 	st.delivered = true
+	st.resumed = false
 	st.window = append(st.window, st.pending...)
 	st.pending = nil
 	if b.To >= window {
@@ -362,8 +366,16 @@ func (l *Listener) checkReorg(ctx context.Context, st *listenState, head *types.
 	}
 	oldest := st.window[0].number
 	from := oldest - min(oldest, l.window)
-	l.log.Error("chain reorganisation deeper than the remembered blocks; re-delivering a window below them",
-		"oldest_remembered", oldest, "from", from, "last_delivered", last.number)
+	if st.resumed {
+		// Expected after a restart on a new development chain (its blocks have other hashes),
+		// possible after a reorganisation while the relayer was stopped: not an error.
+		l.log.Warn("the block before the saved cursor has another hash on this chain (a new development chain, or a reorganisation while stopped); re-delivering a window below it",
+			"cursor_block", oldest+1, "from", from)
+	} else {
+		l.log.Error("chain reorganisation deeper than the remembered blocks; re-delivering a window below them",
+			"oldest_remembered", oldest, "from", from, "last_delivered", last.number)
+	}
+	st.resumed = false
 	st.window = nil
 	st.next = min(st.next, from)
 	return nil

@@ -2,7 +2,9 @@ package gateway_test
 
 import (
 	"context"
+	"log/slog"
 	"math/big"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -160,6 +162,53 @@ func TestACursorWhoseBlockChangedIsRedeliveredFromBelowIt(t *testing.T) {
 		}
 		return true
 	})
+}
+
+// A cursor whose block has another hash when the listener starts is what a restart on a new
+// development chain looks like (and, rarely, a reorganisation while the relayer was stopped):
+// the listener says so as a warning, not as the error of a deep reorganisation while running.
+func TestAResumedCursorOnAnotherChainIsAWarningNotAnError(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	ad := dial(t, nextKey(t), nil)
+	var logs syncLog
+	listener := gateway.NewListener(shared.Client(), nil, baseConfig(shared), slog.New(slog.NewTextHandler(&logs, nil)))
+	head, err := ad.HeadCursor(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := gateway.Cursor{Block: head.Block, Hash: common.HexToHash("0xbad")}
+	for b, err := range listener.Listen(ctx, stale) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !b.Redelivery {
+			t.Fatalf("first batch %d..%d is not a re-delivery", b.From, b.To)
+		}
+		break
+	}
+	out := logs.String()
+	if !strings.Contains(out, "level=WARN") || !strings.Contains(out, "a new development chain") || strings.Contains(out, "level=ERROR") {
+		t.Fatalf("the resumed cursor's other hash was logged as:\n%s", out)
+	}
+}
+
+// syncLog is a log destination safe for concurrent writes.
+type syncLog struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (l *syncLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *syncLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
 }
 
 // forkingReader is the real chain seen through a fork: from block forkAt on, every block has
