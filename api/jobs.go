@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"mime"
 	"net/http"
 	"strconv"
@@ -165,6 +166,10 @@ type admission struct {
 	pos     eventstore.Position
 	created bool
 	shed    *shedding
+	// backoff > 0: the content's previous jobs failed; its next one is accepted only after
+	// backoff (see contentBackoff), failed the number of them.
+	backoff time.Duration
+	failed  uint32
 }
 
 type shedding struct {
@@ -226,6 +231,19 @@ func (s *Server) submit(kind domain.Kind) http.HandlerFunc {
 		}
 		if err != nil {
 			s.internalError(w, r, "admit submission", err)
+			return
+		}
+		if a.backoff > 0 {
+			sec := int(math.Ceil(a.backoff.Seconds()))
+			s.metrics.observeRetryAfter(kind.String(), labelRateLimited, sec)
+			setRetryAfter(w, sec)
+			w.Header().Set("Cache-Control", "no-store")
+			writeJSON(w, http.StatusTooManyRequests, ratelimit.DeniedBody{
+				Status: statusFailed, RequestID: rid, RetryAfterMs: sec * 1000,
+				Error: ratelimit.DeniedError{Label: labelRateLimited, Message: fmt.Sprintf(
+					"this exact request failed or timed out %d times; its next attempt is accepted in %d s (each failure doubles the wait, up to %s)",
+					a.failed, sec, maxContentBackoff)},
+			})
 			return
 		}
 		if a.shed != nil {
@@ -372,15 +390,20 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool)
 // identical submissions exactly one creates the job and the others, refused by the stream's
 // version, answer with it. One durable append per new job, and nothing to clean up after a crash.
 func (s *Server) admit(ctx context.Context, rc *runtimeConfig, kind domain.Kind, req domain.Request, hash string, md eventstore.Metadata) (admission, error) {
+	var lastEnded time.Time // when the previous generation ended
 	for g := uint32(0); g < maxGenerations; g++ {
 		id := domain.JobIDFor(hash, g)
 		if j, ok := s.set.Job(id); ok {
 			if !endedWithoutResult(j.Status) {
 				return admission{job: id}, nil
 			}
+			lastEnded = j.EnteredAt(j.Status)
 			continue
 		}
 		// Not in the projections: no job yet, or one they have not applied yet.
+		if wait := lastEnded.Add(contentBackoff(g)).Sub(s.now()); !lastEnded.IsZero() && wait > 0 {
+			return admission{backoff: wait, failed: g}, nil
+		}
 		if sh := s.shed(rc, kind); sh != nil {
 			return admission{shed: sh}, nil
 		}
@@ -398,6 +421,23 @@ func (s *Server) admit(ctx context.Context, rc *runtimeConfig, kind domain.Kind,
 		return admission{job: id, pos: pos}, err
 	}
 	return admission{}, fmt.Errorf("content hash %s: %w", hash, errGenerationsExhausted)
+}
+
+// A content whose jobs keep failing costs a transaction each time (a request that reverts, say),
+// so its retries slow down: the first freeGenerations jobs start at once, and job g after them
+// only contentBackoff(g) after job g-1 ended, doubling from a second up to maxContentBackoff.
+// The refusal is a 429 rate_limited with the exact Retry-After (which the public SDK honours).
+const (
+	freeGenerations   = 3
+	maxContentBackoff = time.Hour
+)
+
+// contentBackoff is how long after job g-1 of a content ended job g may start.
+func contentBackoff(g uint32) time.Duration {
+	if g < freeGenerations {
+		return 0
+	}
+	return min(time.Second<<min(g-freeGenerations, 12), maxContentBackoff)
 }
 
 // maxGenerations bounds the jobs one content hash may have: each failed or timed out. A client

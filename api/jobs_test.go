@@ -223,6 +223,44 @@ func TestAfterAFailureOrATimeoutAnIdenticalSubmissionStartsANewJob(t *testing.T)
 	}
 }
 
+// A content whose jobs keep failing is not retried at once forever (each try may cost a
+// transaction): after freeGenerations failures, the next job waits a doubling backoff, refused
+// meanwhile with 429 rate_limited and the exact Retry-After, and nothing appended.
+func TestARequestThatKeepsFailingWaitsADoublingBackoffBeforeItsNextJob(t *testing.T) {
+	env := startJT(t)
+	body := jtBody(domain.PublicDecrypt, 77)
+	fail := func(id string) {
+		t.Helper()
+		jid, _ := domain.ParseJobID(id)
+		env.exec1(jid, domain.FailReadiness{At: env.clock.At(0), Label: domain.LabelNotAllowedOnHostACL, Message: "denied"})
+	}
+	for range freeGenerations {
+		r := env.do("POST", "/v2/public-decrypt", body)
+		r.want(t, http.StatusAccepted, "")
+		fail(r.jobID(t))
+	}
+	for g, want := range []int{1, 2, 4} {
+		before := env.countEvents("RequestAccepted")
+		r := env.do("POST", "/v2/public-decrypt", body)
+		r.want(t, http.StatusTooManyRequests, labelRateLimited)
+		if got := r.retryAfter(t); got != want {
+			t.Fatalf("after %d failures: Retry-After %d, want %d", freeGenerations+g, got, want)
+		}
+		if !strings.Contains(r.Env.Error.Message, fmt.Sprintf("failed or timed out %d times", freeGenerations+g)) || env.countEvents("RequestAccepted") != before {
+			t.Fatalf("refusal %s (accepted events %d -> %d)", r.Body, before, env.countEvents("RequestAccepted"))
+		}
+		env.clock.Advance(time.Duration(want)*time.Second - time.Millisecond)
+		env.do("POST", "/v2/public-decrypt", body).want(t, http.StatusTooManyRequests, labelRateLimited)
+		env.clock.Advance(time.Millisecond)
+		r = env.do("POST", "/v2/public-decrypt", body)
+		r.want(t, http.StatusAccepted, "")
+		fail(r.jobID(t))
+	}
+	if got, want := contentBackoff(maxGenerations-1), maxContentBackoff; got != want {
+		t.Fatalf("the backoff of the last generation is %s, want the cap %s", got, want)
+	}
+}
+
 func TestAHundredConcurrentIdenticalSubmissionsCreateOneJob(t *testing.T) {
 	env := startJT(t)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 100, MaxConnsPerHost: 100}}
@@ -654,6 +692,7 @@ func TestARequestThatFailedEveryGenerationIsRefusedWith400NotA500(t *testing.T) 
 	if err := env.set.WaitFor(ctx, eventstore.Position(last.Load())); err != nil {
 		t.Fatal(err)
 	}
+	env.clock.Advance(maxContentBackoff + time.Minute) // past the backoff after the last failure
 	before := env.countEvents("RequestAccepted")
 	res := env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, 42))
 	res.want(t, http.StatusBadRequest, "request_error")
