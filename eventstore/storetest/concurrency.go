@@ -147,30 +147,8 @@ func testSubscriberFollowsWriters(t *testing.T, s *suite) {
 		}
 	}
 
-	type seen struct {
-		recs []eventstore.Record
-		err  error
-	}
-	follow := func(after eventstore.Position, want int) <-chan seen {
-		got := make(chan seen, 1)
-		go func() {
-			var out seen
-			defer func() { got <- out }()
-			for r, err := range st.SubscribeAll(ctx, after) {
-				if err != nil {
-					out.err = err
-					return
-				}
-				out.recs = append(out.recs, r)
-				if len(out.recs) == want {
-					return
-				}
-			}
-		}()
-		return got
-	}
-	fromStart := follow(0, total)
-	fromMiddle := follow(prefixPos[middle-1], total-middle)
+	fromStart := followAll(ctx, st, 0, total)
+	fromMiddle := followAll(ctx, st, prefixPos[middle-1], total-middle)
 
 	acks := make(chan writerAck, writers*appendsEach)
 	var wg sync.WaitGroup

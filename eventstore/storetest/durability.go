@@ -43,7 +43,8 @@ func durabilityCases() []testCase {
 
 // HelperProcess runs the child side of the suite's cross-process cases when the suite started
 // this process for that, and returns at once otherwise. A backend that promises
-// Features.CrossProcessDurability must call it first thing in its TestMain:
+// Features.CrossProcessDurability must call it first thing in its TestMain (the case of
+// Features.SharedLocation that runs several processes needs it too):
 //
 //	func TestMain(m *testing.M) {
 //		storetest.HelperProcess(opener)
@@ -57,6 +58,12 @@ func HelperProcess(open Opener) {
 		return
 	case helperAppendUntilKilled:
 		if err := appendUntilKilled(open, os.Getenv(envLocation)); err != nil {
+			fmt.Fprintf(os.Stderr, "storetest helper: %v\n", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case helperAppendConcurrently:
+		if err := appendConcurrently(open, os.Getenv(envLocation), os.Getenv(envProcess)); err != nil {
 			fmt.Fprintf(os.Stderr, "storetest helper: %v\n", err)
 			os.Exit(1)
 		}
@@ -112,7 +119,7 @@ func appendUntilKilled(open Opener, location string) error {
 					}
 					return
 				}
-				line := fmt.Sprintf("ack %s %d %d %d\n", stream, v+1, v+eventstore.Version(n), pos)
+				line := fmt.Sprintf(ackFormat, stream, v+1, v+eventstore.Version(n), pos)
 				v += eventstore.Version(n)
 				out.Lock()
 				_, err = os.Stdout.WriteString(line)
@@ -127,6 +134,10 @@ func appendUntilKilled(open Opener, location string) error {
 	close(errs)
 	return errors.Join(<-errs, st.Close())
 }
+
+// ackFormat is the line a child prints for each acknowledged append: stream, first and last
+// version, last position.
+const ackFormat = "ack %s %d %d %d\n"
 
 // ackLine is one parsed acknowledgement from the child.
 type ackLine struct {

@@ -13,6 +13,7 @@ func sharedCases() []testCase {
 		{name: "expected versions hold across two stores on one location", run: testSharedVersions},
 		{name: "concurrent appends through two stores on one location keep versions gapless", run: testSharedConcurrentAny},
 		{name: "a subscriber sees events appended through another store on the same location", run: testSharedSubscribe},
+		{name: "a subscriber sees every event of processes appending at once, each once and in ReadAll's order", run: testProcessesUnderSubscriber, serial: true},
 	}
 }
 

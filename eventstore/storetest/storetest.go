@@ -42,6 +42,13 @@ type Opener struct {
 	// must give back the same events. Open may run in a child process (see HelperProcess), so
 	// it must depend on nothing but the location and the environment.
 	Open func(location string) (eventstore.Store, error)
+	// OpenWithCommitDelay is optional. It opens the store at location like Open, except that
+	// every append transaction calls delay after its events took their positions and before
+	// it commits. It is a test-only hook, for a backend that can offer one: the delay widens
+	// the window in which a backend whose positions do not follow commit order would let a
+	// subscriber skip an event, so the case of processes appending under a subscriber uses it
+	// in the appending processes.
+	OpenWithCommitDelay func(location string, delay func()) (eventstore.Store, error)
 }
 
 // Features says what a backend promises beyond the Store contract; the suite runs the cases for
@@ -53,7 +60,9 @@ type Features struct {
 	CrossProcessDurability bool
 	// SharedLocation promises that two stores open on one location at the same time (as two
 	// processes would) act as one: each sees the other's appends, subscriptions included, and
-	// expected versions hold across both.
+	// expected versions hold across both. With CrossProcessDurability (whose HelperProcess
+	// wiring it needs) it also runs the case of several processes appending at once under a
+	// subscriber.
 	SharedLocation bool
 	// Timeout bounds every wait in the suite: a subscriber seeing an event, a child process
 	// acknowledging appends, a read finishing. Default 15s.

@@ -1,0 +1,500 @@
+package postgres
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"iter"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"relayer/eventstore"
+)
+
+// Column indexes in columns.
+const (
+	colPosition = iota
+	colStream
+	colVersion
+	colType
+	colSchemaVersion
+	colData
+	colCorrelationID
+	colCausationID
+	colRecordedAt
+	numColumns
+)
+
+// slabSize is the size of the blocks that events' data is copied into. A Record's Data must
+// outlive the read (the caller may keep it), so it cannot be the driver's buffer, which the
+// next row reuses; copying it into shared slabs costs one allocation per few dozen events
+// instead of one per event. A caller that keeps one record keeps its slab alive: at most
+// slabSize bytes.
+const (
+	slabSize = 32 << 10
+	// ownAlloc is the size from which data gets an allocation of its own, so that big events
+	// waste no slab space and cannot pin a slab of small ones.
+	ownAlloc = slabSize / 8
+)
+
+// maxTypes bounds a scanner's interned event types: a log of more types than that pays one
+// allocation per event for the others.
+const maxTypes = 256
+
+// row is one fetched event: the record, or why it cannot be read.
+type row struct {
+	rec eventstore.Record
+	err error
+}
+
+// page is what one query returned.
+type page struct {
+	rows []row
+	// lastKey is the paging column (position or version) of the last row, as stored.
+	lastKey int64
+	// err is why the read stopped after rows.
+	err error
+}
+
+func (p *page) reset() {
+	clear(p.rows)
+	p.rows, p.lastKey, p.err = p.rows[:0], 0, nil
+}
+
+// scanner turns the rows of one read into Records. It is used by one goroutine at a time.
+type scanner struct {
+	slab []byte
+	// types holds the event types seen so far, so that records share their Type strings.
+	types map[string]string
+	// stream is the stream of the last row, which the next row of a stream read (or of the same
+	// append) shares.
+	stream string
+}
+
+// fetch runs one page query and reads the whole page, so that no connection stays busy while
+// the caller's loop body runs. key is the column the read pages on.
+func (sc *scanner) fetch(ctx context.Context, pool queryer, p *page, key int, query string, args ...any) error {
+	p.reset()
+	rows, err := pool.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	fds := rows.FieldDescriptions()
+	if len(fds) != numColumns {
+		return fmt.Errorf("the page query returned %d columns, want %d", len(fds), numColumns)
+	}
+	for rows.Next() {
+		vals := rows.RawValues()
+		p.rows = append(p.rows, row{})
+		r := &p.rows[len(p.rows)-1]
+		r.err = sc.decode(fds, vals, &r.rec)
+		if k, ok := intValue(fds[key], vals[key]); ok {
+			p.lastKey = k
+		}
+	}
+	if err := rows.Err(); err != nil {
+		p.reset()
+		return err
+	}
+	return nil
+}
+
+// queryer is what fetch needs of the pool.
+type queryer interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// decode turns one row into a Record. A value out of range gives a *eventstore.RecordError
+// wrapping eventstore.ErrCorruptRecord that names the row and says what is wrong. The table's
+// types and CHECKs keep such rows out; decode does not trust them to.
+func (sc *scanner) decode(fds []pgconn.FieldDescription, vals [][]byte, rec *eventstore.Record) error {
+	*rec = eventstore.Record{Version: eventstore.NoStream}
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	if pos, ok := intValue(fds[colPosition], vals[colPosition]); ok && pos >= 1 {
+		rec.Position = eventstore.Position(pos)
+	} else {
+		bad("position is %s", describeValue(fds[colPosition], vals[colPosition]))
+	}
+	if v, ok := intValue(fds[colVersion], vals[colVersion]); ok && v >= 0 {
+		rec.Version = eventstore.Version(v)
+	} else {
+		bad("version is %s", describeValue(fds[colVersion], vals[colVersion]))
+	}
+	if b := vals[colStream]; len(b) > 0 {
+		if string(b) != sc.stream {
+			sc.stream = string(b)
+		}
+		rec.Stream = sc.stream
+	} else {
+		bad("stream is %s", describeValue(fds[colStream], b))
+	}
+	if b := vals[colType]; len(b) > 0 {
+		rec.Type = sc.intern(b)
+	} else {
+		bad("type is %s", describeValue(fds[colType], b))
+	}
+	if sv, ok := intValue(fds[colSchemaVersion], vals[colSchemaVersion]); ok && sv >= 1 && int64(int(sv)) == sv {
+		rec.SchemaVersion = int(sv)
+	} else {
+		bad("schema version is %s", describeValue(fds[colSchemaVersion], vals[colSchemaVersion]))
+	}
+	if b := vals[colData]; b != nil {
+		rec.Data = sc.copyData(b)
+	} else {
+		bad("data is NULL")
+	}
+	rec.Metadata.CorrelationID, rec.Metadata.CausationID = sc.ids(vals[colCorrelationID], vals[colCausationID])
+	if at, ok := intValue(fds[colRecordedAt], vals[colRecordedAt]); ok {
+		rec.Metadata.RecordedAt = time.Unix(0, at).UTC()
+	} else {
+		bad("recorded-at is %s", describeValue(fds[colRecordedAt], vals[colRecordedAt]))
+	}
+	if problems == nil {
+		return nil
+	}
+	return &eventstore.RecordError{
+		Stream:   rec.Stream,
+		Version:  rec.Version,
+		Position: rec.Position,
+		Err:      fmt.Errorf("%w: %s", eventstore.ErrCorruptRecord, strings.Join(problems, "; ")),
+	}
+}
+
+// ids returns the correlation and causation ids, sharing one allocation.
+func (sc *scanner) ids(corr, caus []byte) (string, string) {
+	if len(corr)+len(caus) == 0 {
+		return "", ""
+	}
+	both := string(corr) + string(caus)
+	return both[:len(corr)], both[len(corr):]
+}
+
+func (sc *scanner) intern(b []byte) string {
+	if t, ok := sc.types[string(b)]; ok {
+		return t
+	}
+	t := string(b)
+	if sc.types == nil {
+		sc.types = make(map[string]string)
+	}
+	if len(sc.types) < maxTypes {
+		sc.types[t] = t
+	}
+	return t
+}
+
+// copyData returns a copy of b from the current slab (or a new one).
+func (sc *scanner) copyData(b []byte) []byte {
+	if len(b) >= ownAlloc {
+		return append(make([]byte, 0, len(b)), b...)
+	}
+	if cap(sc.slab)-len(sc.slab) < len(b) {
+		sc.slab = make([]byte, 0, slabSize)
+	}
+	start := len(sc.slab)
+	sc.slab = append(sc.slab, b...)
+	// The capacity stops at the copy's end: appending to one Record's Data cannot overwrite
+	// the next one's.
+	return sc.slab[start:len(sc.slab):len(sc.slab)]
+}
+
+// intValue reads an integer column in the format the server sent it.
+func intValue(fd pgconn.FieldDescription, b []byte) (int64, bool) {
+	if b == nil {
+		return 0, false
+	}
+	if fd.Format == pgx.BinaryFormatCode {
+		switch len(b) {
+		case 8:
+			return int64(binary.BigEndian.Uint64(b)), true
+		case 4:
+			return int64(int32(binary.BigEndian.Uint32(b))), true
+		case 2:
+			return int64(int16(binary.BigEndian.Uint16(b))), true
+		}
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	return n, err == nil
+}
+
+// describeValue names a stored value for an error message without dumping it.
+func describeValue(fd pgconn.FieldDescription, b []byte) string {
+	switch {
+	case b == nil:
+		return "NULL"
+	case fd.Format == pgx.BinaryFormatCode:
+		return fmt.Sprintf("a %d-byte value", len(b))
+	case len(b) > 32:
+		return fmt.Sprintf("%q...", b[:32])
+	default:
+		return fmt.Sprintf("%q", b)
+	}
+}
+
+// yieldRows yields a page's records in order. It reports whether the caller wants more.
+func yieldRows(p *page, yield func(eventstore.Record, error) bool) bool {
+	for i := range p.rows {
+		if !yield(p.rows[i].rec, p.rows[i].err) {
+			return false
+		}
+	}
+	return true
+}
+
+// yieldUntilError returns a consumer for readPages that yields a page's records, then its
+// error if it has one, and then stops.
+func yieldUntilError(yield func(eventstore.Record, error) bool) func(*page) bool {
+	return func(p *page) bool {
+		if !yieldRows(p, yield) {
+			return false
+		}
+		if p.err != nil {
+			yield(eventstore.Record{}, p.err)
+			return false
+		}
+		return true
+	}
+}
+
+// Page sizes. A read starts with Config.PageSize events per query; ReadAll and SubscribeAll
+// double it with every page, up to growthLimit times PageSize (and no more than maxGrownPage
+// events, unless PageSize is more), since a caller streaming the log is better served by fewer,
+// bigger queries. The pages are bounded, so the memory a read holds is too.
+const (
+	growthLimit  = 8
+	maxGrownPage = 1 << 14
+)
+
+// grow returns the page size after a page of limit events.
+func (s *Store) grow(limit int) int {
+	return min(2*limit, max(s.cfg.PageSize, min(growthLimit*s.cfg.PageSize, maxGrownPage)))
+}
+
+// readPages yields the pages that next reads, in order, to consume until next says there are
+// no more or consume stops. next fills the page it is given (setting its err when it fails)
+// and reports whether to read another one after it.
+//
+// The first page is read on the caller's goroutine, so a short read (most stream reads, every
+// live page of a subscription) costs no goroutine. When there is more to read, a goroutine of
+// the read's own reads one page ahead of the caller: while the caller goes through a page, the
+// next one is read. The two pages take turns, so a read never holds more than two. The
+// goroutine holds a connection only while it runs a query (never while it waits for the
+// caller) and ends before readPages returns, whether the log ran out, the caller stopped, ctx
+// ended or consume panicked.
+//
+// readPages returns false when ctx ended while the goroutine waited, so that no page says why:
+// the caller reports ctx's error.
+func (s *Store) readPages(ctx context.Context, next func(context.Context, *page) bool, consume func(*page) bool) bool {
+	first := &page{}
+	more := next(ctx, first)
+	if !consume(first) || !more {
+		return true
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	full := make(chan *page, 1)
+	free := make(chan *page, 2)
+	free <- first
+	free <- &page{}
+	done := make(chan struct{})
+	var finished bool // set by the goroutine before it closes full, read after
+	go func() {
+		defer close(done)
+		defer close(full)
+		for {
+			var p *page
+			select {
+			case p = <-free:
+			case <-ctx.Done():
+				return
+			}
+			more := next(ctx, p)
+			select {
+			case full <- p:
+			case <-ctx.Done():
+				return
+			}
+			if !more {
+				finished = true
+				return
+			}
+		}
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	for p := range full {
+		if !consume(p) {
+			return true
+		}
+		free <- p // never blocks: there are two pages and free holds two
+	}
+	return finished
+}
+
+// gone says why a read cannot go on before its next query: the store is closed or ctx ended.
+func (s *Store) gone(ctx context.Context, p *page, what string) bool {
+	if !s.isClosed() && ctx.Err() == nil {
+		return false
+	}
+	p.reset()
+	p.err = s.queryErr(ctx, what, nil)
+	return true
+}
+
+func (s *Store) readStream(ctx context.Context, stream string, from eventstore.Version) iter.Seq2[eventstore.Record, error] {
+	return func(yield func(eventstore.Record, error) bool) {
+		what := "read stream " + stream
+		sc := &scanner{}
+		from := int64(max(from, 0))
+		next := func(ctx context.Context, p *page) bool {
+			if s.gone(ctx, p, what) {
+				return false
+			}
+			if err := sc.fetch(ctx, s.pool, p, colVersion, s.sql.streamPage, stream, from, s.cfg.PageSize); err != nil {
+				p.err = s.queryErr(ctx, what, err)
+				return false
+			}
+			if len(p.rows) < s.cfg.PageSize {
+				return false
+			}
+			from = p.lastKey + 1
+			return true
+		}
+		if !s.readPages(ctx, next, yieldUntilError(yield)) {
+			yield(eventstore.Record{}, s.queryErr(ctx, what, ctx.Err()))
+		}
+	}
+}
+
+// rangeReader returns a next function for readPages that reads the events at positions after
+// *after up to through, pages growing from PageSize, advancing *after as it goes.
+func (s *Store) rangeReader(sc *scanner, what string, after *eventstore.Position, through eventstore.Position) func(context.Context, *page) bool {
+	limit := s.cfg.PageSize
+	return func(ctx context.Context, p *page) bool {
+		if s.gone(ctx, p, what) {
+			return false
+		}
+		if err := sc.fetch(ctx, s.pool, p, colPosition, s.sql.allPage, int64(*after), int64(through), limit); err != nil {
+			p.err = s.queryErr(ctx, what, err)
+			return false
+		}
+		if len(p.rows) < limit {
+			// Every event up to through is read (positions are gapless, but a short page
+			// ends the read just as well if rows were deleted by hand).
+			*after = through
+			return false
+		}
+		*after, limit = eventstore.Position(p.lastKey), s.grow(limit)
+		return *after < through
+	}
+}
+
+func (s *Store) readAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
+	return func(yield func(eventstore.Record, error) bool) {
+		const what = "read all"
+		head, err := s.Head(ctx)
+		if err != nil {
+			yield(eventstore.Record{}, err)
+			return
+		}
+		if after >= head {
+			return
+		}
+		cursor := after
+		next := s.rangeReader(&scanner{}, what, &cursor, head)
+		if !s.readPages(ctx, next, yieldUntilError(yield)) {
+			yield(eventstore.Record{}, s.queryErr(ctx, what, ctx.Err()))
+		}
+	}
+}
+
+// subscribeAll reads up to the head, waits for a commit (a notification, an append through
+// this store, or the poll interval), and reads up to the new head, for as long as the caller
+// iterates. Positions are taken under the append lock and the lock is released only once the
+// transaction is visible, so every position up to the head it reads is committed and nothing
+// can appear below it later: reading from the last position yielded never skips an event.
+func (s *Store) subscribeAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
+	return func(yield func(eventstore.Record, error) bool) {
+		const what = "subscribe"
+		sc := &scanner{}
+		last := after
+		timer := time.NewTimer(s.cfg.PollInterval)
+		defer timer.Stop()
+		// pause waits for wake, the poll interval, the end of ctx or Close, whichever comes
+		// first.
+		pause := func(wake <-chan struct{}) {
+			timer.Reset(s.cfg.PollInterval)
+			select {
+			case <-wake:
+			case <-timer.C:
+			case <-ctx.Done():
+			case <-s.done:
+			}
+		}
+		for {
+			// Take the commit signal before reading the head, so that a commit after the read
+			// still ends the wait after it.
+			wake := s.commits.wait()
+			if s.isClosed() || ctx.Err() != nil {
+				yield(eventstore.Record{}, s.queryErr(ctx, what, nil))
+				return
+			}
+			var head int64
+			if err := s.pool.QueryRow(ctx, s.sql.head).Scan(&head); err != nil {
+				err = s.queryErr(ctx, what, err)
+				if !yield(eventstore.Record{}, err) || errors.Is(err, eventstore.ErrClosed) || ctx.Err() != nil {
+					return
+				}
+				pause(nil)
+				continue
+			}
+			if eventstore.Position(head) <= last {
+				pause(wake)
+				continue
+			}
+			var stop, failed bool
+			cursor := last
+			consume := func(p *page) bool {
+				if !yieldRows(p, yield) {
+					stop = true
+					return false
+				}
+				if len(p.rows) > 0 {
+					last = max(last, eventstore.Position(p.lastKey))
+				}
+				if p.err != nil {
+					if !yield(eventstore.Record{}, p.err) || errors.Is(p.err, eventstore.ErrClosed) || ctx.Err() != nil {
+						stop = true
+					}
+					failed = true
+					return false
+				}
+				return true
+			}
+			finished := s.readPages(ctx, s.rangeReader(sc, what, &cursor, eventstore.Position(head)), consume)
+			switch {
+			case stop:
+				return
+			case !finished && !failed:
+				// ctx ended while the read-ahead waited: no page said so.
+				yield(eventstore.Record{}, s.queryErr(ctx, what, ctx.Err()))
+				return
+			case failed:
+				pause(nil)
+			default:
+				last = max(last, eventstore.Position(head))
+			}
+		}
+	}
+}
