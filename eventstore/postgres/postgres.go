@@ -134,6 +134,7 @@ type Store struct {
 	sql     queries
 
 	pool     *pgxpool.Pool
+	connCfg  *pgx.ConnConfig // for sessions of their own (LockWriter)
 	w        *writer
 	listener *listener
 
@@ -185,6 +186,7 @@ func open(ctx context.Context, url string, cfg Config, h hooks) (_ *Store, err e
 		cfg:     cfg,
 		where:   describe(conn, cfg.Schema),
 		secrets: secretsOf(conn),
+		connCfg: conn.Copy(),
 		done:    make(chan struct{}),
 	}
 	s.commits.init()

@@ -1,0 +1,63 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// One writer per store: a second LockWriter on the same store fails naming the holder, stores
+// in other schemas lock apart, and the lock goes when released or when its session dies.
+func TestTheWriterLockAdmitsOneWriterPerStore(t *testing.T) {
+	requireDB(t)
+	a, loc := newStore(t, Config{})
+	b, err := Open(t.Context(), loc, Config{}) // the same store, as a second process opens it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	other, _ := newStore(t, Config{})
+
+	release, lost, err := a.LockWriter(t.Context(), "relayer serve, pid 101, listening on 127.0.0.1:8080")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = b.LockWriter(t.Context(), "relayer serve, pid 202")
+	if !errors.Is(err, ErrWriterLocked) || !strings.Contains(err.Error(), "pid 101, listening on 127.0.0.1:8080") {
+		t.Fatalf("a second writer: %v; want ErrWriterLocked naming the first", err)
+	}
+	releaseOther, _, err := other.LockWriter(t.Context(), "relayer serve, pid 303")
+	if err != nil {
+		t.Fatalf("a store in another schema is locked apart: %v", err)
+	}
+	releaseOther()
+
+	release()
+	release() // twice is fine
+	select {
+	case <-lost:
+	default:
+		t.Fatal("lost is not closed after release")
+	}
+	releaseB, lostB, err := b.LockWriter(t.Context(), "relayer serve, pid 202")
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	defer releaseB()
+
+	// The lock's session killed (a network cut, an operator): lost says so, and the lock is free.
+	conn := rawConn(t)
+	exec(t, conn, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'relayer serve, pid 202'`)
+	select {
+	case <-lostB:
+	case <-time.After(10 * time.Second):
+		t.Fatal("lost is not closed after the lock's session ended")
+	}
+	r, _, err := a.LockWriter(context.Background(), "relayer serve, pid 404")
+	if err != nil {
+		t.Fatalf("after the holder's session ended: %v", err)
+	}
+	r()
+}
