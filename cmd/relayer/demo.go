@@ -22,7 +22,7 @@ const devHostChainID = 1337
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("demo", stderr)
-	dataDir := dataDirFlag(fs)
+	dataDir, storeURL := storeFlags(fs)
 	jobs := fs.Int("jobs", 200, "how many jobs to simulate")
 	seed := fs.Uint64("seed", 1, "random seed (the same seed writes the same histories)")
 	workers := fs.Int("workers", 32, "jobs simulated at once")
@@ -37,16 +37,17 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case *workers < 1 || *workers > 1024:
 		return usageErrorf("demo: --workers must be between 1 and 1024, got %d", *workers)
 	}
-	unlock, err := lockStore(*dataDir, fmt.Sprintf("relayer demo, pid %d", os.Getpid()))
+	loc, err := locate(*storeURL, *dataDir)
+	if err != nil {
+		return usageErrorf("demo: --store: %v", err)
+	}
+	store, unlock, _, err := openWriter(ctx, loc, fmt.Sprintf("relayer demo, pid %d", os.Getpid()))
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("demo: %w", err)}
 	}
 	defer unlock()
-	store, path, err := openWritable(*dataDir)
-	if err != nil {
-		return err
-	}
 	defer store.Close()
+	path := loc.String()
 
 	start := time.Now()
 	sim := &demoSim{x: &projections.Executor{Store: store, Codec: projections.NewCodec()}, base: start.UTC().Truncate(time.Second)}

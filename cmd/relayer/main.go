@@ -18,14 +18,15 @@ const usage = `relayer: an event-sourced relayer for confidential-computation re
 Usage:
   relayer serve   [--listen ADDR] [--config FILE] ...      run the HTTP API over the event store
   relayer watch   [--url URL] [--kind K] [--status S] ...  follow the live transitions stream
-  relayer demo    [--data-dir DIR] [--jobs N] [--seed S]   write a simulated history of N jobs
+  relayer demo    [--data-dir DIR] [--jobs N] [--seed S]   write a simulated history of N jobs (all four take --store URL)
   relayer replay  --job ID [--json] [--data-dir DIR]       print one job's events as a timeline
   relayer replay  --all [--json] [--data-dir DIR]          stream the whole log, for audits
   relayer rebuild [--data-dir DIR] [--full]                replay the log into the read models
   relayer devchain [--http ADDR] [--ws ADDR] ...            run the development chain standalone
   relayer version                                          print the build
 
-The event store is the SQLite file relayer.db in --data-dir (default ./data).
+The event store is the SQLite file relayer.db in --data-dir (default ./data), or the store
+--store URL (or RELAYER_STORE) names: sqlite:PATH or postgres://user@host/db?search_path=schema.
 `
 
 // exitError carries a process exit code with the message to print.

@@ -13,7 +13,7 @@ import (
 
 func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("rebuild", stderr)
-	dataDir := dataDirFlag(fs)
+	dataDir, storeURL := storeFlags(fs)
 	full := fs.Bool("full", false, "decode every field of every event with the full codec (slower; for audits)")
 	configFile := fs.String("config", "", "the configuration file serve runs with (env RELAYER_CONFIG): its timeouts set the deadlines, so the rebuilt read models equal serve's")
 	if err := fs.Parse(args); err != nil {
@@ -34,11 +34,16 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	pcfg := settings.Projections
 	pcfg.FullDecode = *full
 
-	store, path, err := openExisting(*dataDir)
+	loc, err := locate(*storeURL, *dataDir)
+	if err != nil {
+		return usageErrorf("rebuild: --store: %v", err)
+	}
+	store, err := openExisting(ctx, loc)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	path := loc.String()
 
 	set, rep, err := projections.Rebuild(ctx, store, pcfg)
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("replay", stderr)
-	dataDir := dataDirFlag(fs)
+	dataDir, storeURL := storeFlags(fs)
 	job := fs.String("job", "", "the job id whose events to print")
 	all := fs.Bool("all", false, "print every event of the log, in global order")
 	asJSON := fs.Bool("json", false, "print one JSON object per event (JSON lines)")
@@ -37,11 +37,16 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return usageErrorf("replay: --job: %v", err)
 		}
 	}
-	store, path, err := openExisting(*dataDir)
+	loc, err := locate(*storeURL, *dataDir)
+	if err != nil {
+		return usageErrorf("replay: --store: %v", err)
+	}
+	store, err := openExisting(ctx, loc)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	path := loc.String()
 
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()

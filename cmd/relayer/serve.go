@@ -30,12 +30,13 @@ var serveEnviron = os.Environ
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", stderr)
 	listen := fs.String("listen", "127.0.0.1:8080", "address to listen on (env RELAYER_LISTEN); 127.0.0.1:0 takes any free port")
-	dataDir := fs.String("data-dir", "./data", "directory holding the event store relayer.db (env RELAYER_DATA_DIR)")
+	dataDir := fs.String("data-dir", "./data", "directory holding the SQLite event store relayer.db when no store URL is given (env RELAYER_DATA_DIR)")
+	storeURL := fs.String("store", "", "the event store's `URL` (env RELAYER_STORE): sqlite:PATH or postgres://...; default: relayer.db in --data-dir")
 	configFile := fs.String("config", "", "YAML configuration `file` (env RELAYER_CONFIG); its settings are listed below")
 	adminToken := fs.String("admin-token", "", "bearer token of the admin API (env RELAYER_ADMIN_TOKEN, preferred: a flag is visible to other users); without one the admin API is off")
 	devRPC := fs.String("devchain-rpc", "", "serve the development chain's JSON-RPC over HTTP on this loopback `host:port` (env RELAYER_DEVCHAIN_RPC_LISTEN), for the public SDK's network setting")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: relayer serve [--listen ADDR] [--data-dir DIR] [--config FILE] [--admin-token TOKEN] [--devchain-rpc 127.0.0.1:8545]\n\n")
+		fmt.Fprintf(stderr, "Usage: relayer serve [--listen ADDR] [--data-dir DIR | --store URL] [--config FILE] [--admin-token TOKEN] [--devchain-rpc 127.0.0.1:8545]\n\n")
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, "\nEvery setting of the configuration file also has an environment variable: RELAYER_ and its\npath in capitals (api.queue_capacity: RELAYER_API_QUEUE_CAPACITY). Flags win over the\nenvironment, which wins over the file. The settings (see cmd/relayer/serveconfig.go for each):\n")
 		paths := slices.Sorted(maps.Values(knownPaths()))
@@ -60,6 +61,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			flags["listen"] = *listen
 		case "data-dir":
 			flags["data_dir"] = *dataDir
+		case "store":
+			flags["store"] = *storeURL
 		case "admin-token":
 			flags["admin_token"] = *adminToken
 		case "devchain-rpc":
@@ -86,23 +89,20 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 
 	// One serve per store, and a taken port, are found before anything starts.
-	unlock, err := lockStore(settings.DataDir, fmt.Sprintf("relayer serve, pid %d, listening on %s, since %s",
+	store, unlock, lostLock, err := openWriter(ctx, settings.Store, fmt.Sprintf("relayer serve, pid %d, listening on %s, since %s",
 		os.Getpid(), settings.Listen, time.Now().UTC().Format(time.RFC3339)))
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("serve: %w", err)}
 	}
 	defer unlock()
+	defer store.Close()
+	path := settings.Store.String()
 	ln, err := net.Listen("tcp", settings.Listen)
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("serve: listen on %s: %w", settings.Listen, err)}
 	}
 	defer ln.Close()
 
-	store, path, err := openWritable(settings.DataDir)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
 	set, err := projections.New(settings.Projections)
 	if err != nil {
 		return err
@@ -175,6 +175,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			projErr = fmt.Errorf("workers: %w", err)
 			log.Error("workers stopped; shutting down", "err", err)
 			stop()
+		case <-lostLock:
+			// Another process may take the store now: two writers must never run at once.
+			projErr = errors.New("the event store's writer lock was lost (its database session ended)")
+			log.Error("lost the event store's writer lock; shutting down")
+			stop()
 		case <-sctx.Done():
 		}
 	}()
@@ -225,9 +230,11 @@ func onOff(b bool) string {
 
 // printStarted says what serve started and how to try it. It never prints the admin token.
 func printStarted(w io.Writer, url, path string, head eventstore.Position, set *projections.Set, admin bool, s serveSettings, chainSummary string) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		abs = path
+	abs := path
+	if s.Store.scheme == "sqlite" {
+		if a, err := filepath.Abs(path); err == nil {
+			abs = a
+		}
 	}
 	chains := make([]string, len(s.API.Validation.HostChainIDs))
 	for i, c := range s.API.Validation.HostChainIDs {

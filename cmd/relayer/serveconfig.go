@@ -52,6 +52,7 @@ import (
 //
 //	listen: 127.0.0.1:8080
 //	data_dir: ./data
+//	store: ""                       # sqlite:PATH or postgres://...; default: relayer.db in data_dir
 //	host_chain_ids: [1337]
 //	api: {max_body_bytes: 1048576, accept_wait: 2s, queue_capacity: 100000,
 //	      max_streams: 256, max_streams_per_client: 8, stream_write_timeout: 30s,
@@ -84,8 +85,11 @@ import (
 // and the operator token (operator_token: reads of the audit endpoints, /v1/jobs/{jobId}/events
 // and /v1/transitions) by RELAYER_OPERATOR_TOKEN.
 type fileConfig struct {
-	Listen     string `json:"listen"`
-	DataDir    string `json:"data_dir"`
+	Listen  string `json:"listen"`
+	DataDir string `json:"data_dir"`
+	// Store is the event store's URL (sqlite:PATH, postgres://...); empty: relayer.db in
+	// DataDir. Its password, if any, is never quoted.
+	Store      string `json:"store"`
 	AdminToken string `json:"admin_token"`
 	// OperatorToken reads the audit endpoints (RELAYER_OPERATOR_TOKEN); see api.Config.
 	OperatorToken string            `json:"operator_token"`
@@ -298,6 +302,7 @@ func devKeys() api.KeysConfig {
 type serveSettings struct {
 	Listen      string
 	DataDir     string
+	Store       storeLocation
 	API         api.Config
 	Projections projections.Config
 	LogLevel    slog.Level
@@ -567,6 +572,11 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 		add("data_dir", "must name a directory")
 	}
 	s := serveSettings{Listen: fc.Listen, DataDir: fc.DataDir, API: a, Projections: pc, DevChain: devChain, DevChainRPC: fc.DevChain.RPCListen}
+	if loc, err := parseStore(fc.Store, fc.DataDir); err != nil {
+		add("store", "%v", err)
+	} else {
+		s.Store = loc
+	}
 	if rpc := fc.DevChain.RPCListen; rpc != "" {
 		if !devChain {
 			add("devchain.rpc_listen", "is set but chain.rpc_url is set too (the development chain runs only without chain.rpc_url)")

@@ -1,25 +1,106 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/gofrs/flock"
 
+	"relayer/eventstore"
+	"relayer/eventstore/postgres"
 	"relayer/eventstore/sqlite"
 )
+
+// Where a command's event store is: a store URL (--store, RELAYER_STORE, serve's `store`
+// setting), or, without one, the SQLite file relayer.db in the data directory (--data-dir):
+//
+//	sqlite:./data/relayer.db       a SQLite file (sqlite:///abs/path.db works too)
+//	postgres://user@host/db?...    a PostgreSQL database (postgresql:// too); the schema is
+//	                               the URL's search_path when it names one, else "eventstore"
+//
+// A URL may hold a password: it is never printed, logged or quoted in an error; what the
+// commands show is the store's description, without it.
 
 // storeFile is the event store's file name inside the data directory.
 const storeFile = "relayer.db"
 
-func dataDirFlag(fs *flag.FlagSet) *string {
-	return fs.String("data-dir", "./data", "directory holding the event store (relayer.db)")
+// envStore is the environment variable of the store URL for every command.
+const envStore = envPrefix + "STORE"
+
+// storeLocation is a parsed store URL.
+type storeLocation struct {
+	scheme string // "sqlite" or "postgres"
+	path   string // sqlite: the file
+	url    string // postgres: the URL as given (it may hold a password)
+}
+
+// parseStore reads a store URL; an empty one is the SQLite file in dataDir.
+func parseStore(raw, dataDir string) (storeLocation, error) {
+	if raw == "" {
+		return storeLocation{scheme: "sqlite", path: filepath.Join(dataDir, storeFile)}, nil
+	}
+	scheme, rest, ok := strings.Cut(raw, ":")
+	if !ok {
+		return storeLocation{}, errors.New(`the store URL has no scheme: use sqlite:PATH or postgres://...`)
+	}
+	switch strings.ToLower(scheme) {
+	case "sqlite":
+		p := rest
+		if strings.HasPrefix(p, "//") { // sqlite:///abs/path.db
+			p = strings.TrimPrefix(p, "//")
+		}
+		if p == "" {
+			return storeLocation{}, errors.New("the store URL sqlite: names no file (sqlite:./data/relayer.db)")
+		}
+		return storeLocation{scheme: "sqlite", path: p}, nil
+	case "postgres", "postgresql":
+		if _, err := url.Parse(raw); err != nil {
+			return storeLocation{}, fmt.Errorf("the %s store URL cannot be parsed (its text is withheld, as it may hold a password)", scheme)
+		}
+		return storeLocation{scheme: "postgres", url: raw}, nil
+	default:
+		// Only the scheme is quoted: the rest may hold a password.
+		return storeLocation{}, fmt.Errorf("unknown store scheme %q: use sqlite:PATH or postgres://...", scheme)
+	}
+}
+
+// String describes the store without a password.
+func (l storeLocation) String() string {
+	if l.scheme == "sqlite" {
+		return l.path
+	}
+	u, err := url.Parse(l.url)
+	if err != nil {
+		return l.scheme + " store"
+	}
+	if u.User != nil {
+		u.User = url.User(u.User.Username())
+	}
+	u.RawQuery = ""
+	return u.String()
+}
+
+// storeFlags adds --data-dir and --store to a command's flags.
+func storeFlags(fs *flag.FlagSet) (dataDir, store *string) {
+	dataDir = fs.String("data-dir", "./data", "directory holding the SQLite event store (relayer.db), when --store is not given")
+	store = fs.String("store", "", "the event store's URL (env "+envStore+"): sqlite:PATH or postgres://...; default: relayer.db in --data-dir")
+	return dataDir, store
+}
+
+// locate resolves a command's --store (else RELAYER_STORE) and --data-dir.
+func locate(store, dataDir string) (storeLocation, error) {
+	if store == "" {
+		store = lookupEnv(serveEnviron(), envStore)
+	}
+	return parseStore(store, dataDir)
 }
 
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
@@ -28,20 +109,62 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// openExisting opens the store in dataDir for reading, and says clearly when there is none.
-func openExisting(dataDir string) (*sqlite.Store, string, error) {
-	path := filepath.Join(dataDir, storeFile)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, path, fmt.Errorf("no event store at %s (run `relayer demo --data-dir %s` to create one)", path, dataDir)
+// openExisting opens the store at l for reading, and says clearly when a SQLite store is not
+// there (a PostgreSQL store is its schema, created when missing).
+func openExisting(ctx context.Context, l storeLocation) (eventstore.Store, error) {
+	if l.scheme == "postgres" {
+		s, err := postgres.Open(ctx, l.url, postgres.Config{})
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
 	}
-	s, err := sqlite.Open(path, sqlite.Config{ReadOnly: true})
+	if _, err := os.Stat(l.path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no event store at %s (run `relayer demo --data-dir %s` to create one)", l.path, filepath.Dir(l.path))
+	}
+	s, err := sqlite.Open(l.path, sqlite.Config{ReadOnly: true})
 	if err != nil {
-		return nil, path, fmt.Errorf("open event store %s: %w", path, err)
+		return nil, fmt.Errorf("open event store %s: %w", l.path, err)
 	}
-	return s, path, nil
+	return s, nil
 }
 
-// openWritable opens (creating if needed) the store in dataDir.
+// openWriter opens (creating if needed) the store at l for the one process that writes it:
+// it takes the store's writer lock first (a file lock beside a SQLite file, a session lock in
+// PostgreSQL), describing the holder as who. A store another process writes is refused with
+// an error naming that process, and nothing is touched. lost is closed if the lock is lost
+// while held (a PostgreSQL session ended); the holder must then stop writing.
+func openWriter(ctx context.Context, l storeLocation, who string) (s eventstore.Store, release func(), lost <-chan struct{}, err error) {
+	if l.scheme == "postgres" {
+		ps, err := postgres.Open(ctx, l.url, postgres.Config{})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		unlock, lost, err := ps.LockWriter(ctx, who)
+		if err != nil {
+			_ = ps.Close()
+			if errors.Is(err, postgres.ErrWriterLocked) {
+				return nil, nil, nil, fmt.Errorf("%w: one process writes a store at a time", err)
+			}
+			return nil, nil, nil, err
+		}
+		return ps, unlock, lost, nil
+	}
+	dir := filepath.Dir(l.path)
+	unlock, err := lockStore(dir, who)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ss, err := sqlite.Open(l.path, sqlite.Config{})
+	if err != nil {
+		unlock()
+		return nil, nil, nil, fmt.Errorf("open event store %s: %w", l.path, err)
+	}
+	return ss, unlock, nil, nil
+}
+
+// openWritable opens (creating if needed) the SQLite store in dataDir, without the writer lock
+// (for tests that write a store no process runs on).
 func openWritable(dataDir string) (*sqlite.Store, string, error) {
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		return nil, "", fmt.Errorf("create data directory: %w", err)
@@ -54,7 +177,8 @@ func openWritable(dataDir string) (*sqlite.Store, string, error) {
 	return s, path, nil
 }
 
-// lockFile is the file whose exclusive lock the one process writing the store holds.
+// lockFile is the file whose exclusive lock the one process writing a SQLite store holds, in
+// the store's directory.
 const lockFile = "relayer.lock"
 
 // lockStore takes the exclusive lock of the store in dataDir for a writer described by who, and

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -15,6 +17,9 @@ import (
 // events table): apart from the append lock's class, so that holding one never waits on the
 // other. It spells "evwr".
 const writerLockClass int32 = 0x65767772
+
+// maxApplicationName is the longest application_name PostgreSQL keeps (NAMEDATALEN - 1).
+const maxApplicationName = 63
 
 // ErrWriterLocked is wrapped by LockWriter's error when another session holds the writer lock.
 var ErrWriterLocked = errors.New("the event store has a writer already")
@@ -34,8 +39,14 @@ func (s *Store) LockWriter(ctx context.Context, who string) (release func(), los
 		return nil, nil, fmt.Errorf("lock the writer of %s: %w", s.where, eventstore.ErrClosed)
 	}
 	cfg := s.connCfg.Copy()
-	if len(who) > 63 { // application_name's limit
-		who = who[:63]
+	if len(who) > maxApplicationName {
+		// Cut at the last ", " that fits, so that what is kept reads whole ("relayer serve, pid
+		// 7, listening on ..." loses its tail, not half a word).
+		cut := who[:maxApplicationName]
+		if i := strings.LastIndex(cut, ", "); i > 0 {
+			cut = cut[:i]
+		}
+		who = cut
 	}
 	cfg.RuntimeParams["application_name"] = who
 	conn, err := pgx.ConnectConfig(ctx, cfg)
@@ -64,13 +75,23 @@ func (s *Store) LockWriter(ctx context.Context, who string) (release func(), los
 		}
 		return nil, nil, fmt.Errorf("%w: %s is in use by %s", ErrWriterLocked, s.where, holder)
 	}
-	done := make(chan struct{})
-	watchCtx, stopWatch := context.WithCancel(context.Background())
+	done, stop := make(chan struct{}), make(chan struct{})
 	go func() {
-		// The session holds the lock; a read that fails means the session is gone.
+		// The session holds the lock; a ping that fails means the session is gone. Nothing is
+		// ever cancelled on the connection (pgx closes a connection whose query is cancelled,
+		// and the server would then release the lock only when the session ends, later).
 		defer close(done)
+		t := time.NewTicker(writerLockPing)
+		defer t.Stop()
 		for {
-			_, err := conn.Exec(watchCtx, `SELECT pg_sleep(5)`)
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+			pctx, cancel := context.WithTimeout(context.Background(), writerLockPing)
+			err := conn.Ping(pctx)
+			cancel()
 			if err != nil {
 				return
 			}
@@ -79,11 +100,19 @@ func (s *Store) LockWriter(ctx context.Context, who string) (release func(), los
 	var once sync.Once
 	release = func() {
 		once.Do(func() {
-			stopWatch()
+			close(stop)
 			<-done
-			// Closing the session releases its advisory locks.
+			// Unlocked before the session closes: the server releases a closed session's locks
+			// only once its backend has gone, which a next writer could otherwise race.
+			uctx, cancel := context.WithTimeout(context.Background(), writerLockPing)
+			_, _ = conn.Exec(uctx, `SELECT pg_advisory_unlock($1::integer, $2::integer)`, writerLockClass, int32(oid))
+			cancel()
 			_ = conn.Close(context.Background())
 		})
 	}
 	return release, done, nil
 }
+
+// writerLockPing is how often the writer lock's session is checked, and how long a check or
+// the unlock may take.
+const writerLockPing = 2 * time.Second

@@ -20,12 +20,12 @@ func TestTheWriterLockAdmitsOneWriterPerStore(t *testing.T) {
 	defer b.Close()
 	other, _ := newStore(t, Config{})
 
-	release, lost, err := a.LockWriter(t.Context(), "relayer serve, pid 101, listening on 127.0.0.1:8080")
+	release, lost, err := a.LockWriter(t.Context(), "relayer serve, pid 101, listening on 127.0.0.1:8080, since 2026-11-26T05:03:01Z")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = b.LockWriter(t.Context(), "relayer serve, pid 202")
-	if !errors.Is(err, ErrWriterLocked) || !strings.Contains(err.Error(), "pid 101, listening on 127.0.0.1:8080") {
+	if !errors.Is(err, ErrWriterLocked) || !strings.HasSuffix(err.Error(), "in use by relayer serve, pid 101, listening on 127.0.0.1:8080") {
 		t.Fatalf("a second writer: %v; want ErrWriterLocked naming the first", err)
 	}
 	releaseOther, _, err := other.LockWriter(t.Context(), "relayer serve, pid 303")

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"relayer/domain"
+	"relayer/workers/gateway/contracts"
+)
+
+func TestStoreURLsAreParsedAndNeverShowAPassword(t *testing.T) {
+	for _, c := range []struct {
+		raw, dataDir string
+		scheme, path string
+		shown        string
+	}{
+		{"", "d", "sqlite", filepath.Join("d", "relayer.db"), filepath.Join("d", "relayer.db")},
+		{"sqlite:./x/y.db", "d", "sqlite", "./x/y.db", "./x/y.db"},
+		{"sqlite:///abs/y.db", "d", "sqlite", "/abs/y.db", "/abs/y.db"},
+		{"postgres://u:pw-5ecret@db.example:5432/relayer?sslmode=require&password=pw-5ecret", "d", "postgres", "", "postgres://u@db.example:5432/relayer"},
+		{"postgresql://u@db/relayer", "d", "postgres", "", "postgresql://u@db/relayer"},
+	} {
+		l, err := parseStore(c.raw, c.dataDir)
+		if err != nil {
+			t.Fatalf("%q: %v", c.raw, err)
+		}
+		if l.scheme != c.scheme || l.path != c.path || l.String() != c.shown {
+			t.Fatalf("%q: %s %q shown as %q; want %s %q shown as %q", c.raw, l.scheme, l.path, l.String(), c.scheme, c.path, c.shown)
+		}
+	}
+	for _, raw := range []string{"mysql://u:pw-5ecret@h/db", "pw-5ecret", "sqlite:", "postgres://u:pw-5ecret@h:port/db"} {
+		_, err := parseStore(raw, "d")
+		if err == nil {
+			t.Fatalf("%q was accepted", raw)
+		}
+		if strings.Contains(err.Error(), "pw-5ecret") {
+			t.Fatalf("the error for %q shows the password: %v", raw, err)
+		}
+	}
+	if _, err := parseStore("mysql://h/db", "d"); err == nil || !strings.Contains(err.Error(), `unknown store scheme "mysql"`) {
+		t.Fatalf("an unknown scheme: %v", err)
+	}
+}
+
+// pgStore is a store URL in a fresh schema of the machine's PostgreSQL (dropped when the test
+// ends), with the password-free default user. Without PostgreSQL the test skips, or fails with
+// CI=true.
+func pgStore(t *testing.T) string {
+	t.Helper()
+	base := os.Getenv("RELAYER_TEST_POSTGRES_URL")
+	if base == "" {
+		base = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		msg := "no PostgreSQL at RELAYER_TEST_POSTGRES_URL or 127.0.0.1:5432 (start one: docker run --rm -d -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust -e POSTGRES_DB=test postgres:17)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	schema := "relayer_cmd_" + hex.EncodeToString(b)
+	t.Cleanup(func() {
+		_, _ = conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
+		conn.Close(context.Background())
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// serve, demo, replay and rebuild on a PostgreSQL store: one serve at a time (the second exits
+// at once naming the first, which goes on), jobs end to end, and the offline commands read what
+// serve wrote; `rebuild` gives serve's digest.
+func TestServeAndTheLogCommandsWorkOnAPostgreSQLStore(t *testing.T) {
+	withEnv(t)
+	store := pgStore(t)
+	url, stdout, stderr, stop := startServe(t, "--listen", "127.0.0.1:0", "--store", store)
+	if !strings.Contains(stdout.String(), "event store: postgres://postgres@127.0.0.1:5432/test") {
+		t.Fatalf("the banner does not name the PostgreSQL store:\n%s", stdout)
+	}
+
+	var out, errOut syncBuffer
+	err := run(context.Background(), []string{"serve", "--listen", "127.0.0.1:0", "--store", store}, &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "in use by relayer serve, pid") {
+		t.Fatalf("a second serve on the same PostgreSQL store: %v", err)
+	}
+
+	body := crashBody(domain.PublicDecrypt, contracts.ScenarioNone, t.Name())
+	code, b := post(t, url+"/v2/public-decrypt", body)
+	if code != http.StatusAccepted {
+		t.Fatalf("POST: %d %s", code, b)
+	}
+	jobID := regexp.MustCompile(`"jobId":"([0-9a-f-]{36})"`).FindStringSubmatch(b)[1]
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, err := http.Get(url + "/v2/public-decrypt/" + jobID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the job did not finish:\n%s", stderr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("serve: %v\n%s", err, stderr)
+	}
+	digest := regexp.MustCompile(`snapshot sha256 ([0-9a-f]{64})`)
+	live := digest.FindStringSubmatch(stdout.String())
+	if live == nil {
+		t.Fatalf("serve printed no digest:\n%s", stdout)
+	}
+
+	withEnv(t)
+	rebuilt, errText, code2 := runCLI(t, "rebuild", "--store", store)
+	if code2 != 0 || digest.FindStringSubmatch(rebuilt) == nil || digest.FindStringSubmatch(rebuilt)[1] != live[1] {
+		t.Fatalf("rebuild on PostgreSQL: %d %s\n%s", code2, errText, rebuilt)
+	}
+	timeline, errText, code2 := runCLI(t, "replay", "--store", store, "--job", jobID)
+	if code2 != 0 || !strings.Contains(timeline, "RequestCompleted") {
+		t.Fatalf("replay on PostgreSQL: %d %s\n%s", code2, errText, timeline)
+	}
+	// The store URL from the environment, as for every command.
+	withEnv(t, envStore+"="+store)
+	if _, errText, code2 := runCLI(t, "replay", "--job", jobID); code2 != 0 {
+		t.Fatalf("replay with RELAYER_STORE: %d %s", code2, errText)
+	}
+}
