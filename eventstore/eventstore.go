@@ -149,6 +149,23 @@ func (e *RecordError) Error() string {
 
 func (e *RecordError) Unwrap() error { return e.Err }
 
+// StreamAppend is one stream's part of a BatchAppender call: what one Append would take.
+type StreamAppend struct {
+	Stream   string
+	Expected Version
+	Events   []Event
+}
+
+// BatchAppender is what a store may offer besides Store: several appends, to any streams, in
+// one call, whose events take global positions in the order the appends are given (other
+// writers' events may come between them). Each append is checked and applied on its own, as
+// Append would apply it, so one may fail while the others succeed: AppendBatch returns one
+// position and one error per append. Copying a log between stores (relayer migrate) uses it to
+// keep the global order without a round trip per stream.
+type BatchAppender interface {
+	AppendBatch(ctx context.Context, appends []StreamAppend) ([]Position, []error)
+}
+
 // CheckExpected is the rule every backend applies: it returns nil when a stream whose current
 // version is actual (NoStream when empty) may take an append that expects expected.
 func CheckExpected(stream string, expected, actual Version) error {

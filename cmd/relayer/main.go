@@ -22,6 +22,7 @@ Usage:
   relayer replay  --job ID [--json] [--data-dir DIR]       print one job's events as a timeline
   relayer replay  --all [--json] [--data-dir DIR]          stream the whole log, for audits
   relayer rebuild [--data-dir DIR] [--full]                replay the log into the read models
+  relayer migrate --from URL --to URL                      copy a log to another store (resumable)
   relayer devchain [--http ADDR] [--ws ADDR] ...            run the development chain standalone
   relayer version                                          print the build
 
@@ -74,6 +75,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runReplay(ctx, args[1:], stdout, stderr)
 	case "rebuild":
 		return runRebuild(ctx, args[1:], stdout, stderr)
+	case "migrate":
+		return runMigrate(ctx, args[1:], stdout, stderr)
 	case "devchain":
 		return runDevchain(ctx, args[1:], stdout, stderr)
 	case "version", "--version":

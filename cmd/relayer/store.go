@@ -84,7 +84,11 @@ func (l storeLocation) String() string {
 	if u.User != nil {
 		u.User = url.User(u.User.Username())
 	}
-	u.RawQuery = ""
+	q := url.Values{}
+	if sp := u.Query().Get("search_path"); sp != "" {
+		q.Set("search_path", sp) // the schema: which store of the database it is
+	}
+	u.RawQuery = q.Encode()
 	return u.String()
 }
 

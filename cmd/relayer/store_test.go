@@ -29,6 +29,7 @@ func TestStoreURLsAreParsedAndNeverShowAPassword(t *testing.T) {
 		{"sqlite:./x/y.db", "d", "sqlite", "./x/y.db", "./x/y.db"},
 		{"sqlite:///abs/y.db", "d", "sqlite", "/abs/y.db", "/abs/y.db"},
 		{"postgres://u:pw-5ecret@db.example:5432/relayer?sslmode=require&password=pw-5ecret", "d", "postgres", "", "postgres://u@db.example:5432/relayer"},
+		{"postgres://u@db/relayer?search_path=fleet_a&password=pw-5ecret", "d", "postgres", "", "postgres://u@db/relayer?search_path=fleet_a"},
 		{"postgresql://u@db/relayer", "d", "postgres", "", "postgresql://u@db/relayer"},
 	} {
 		l, err := parseStore(c.raw, c.dataDir)

@@ -136,6 +136,7 @@ type Store struct {
 	// mu guards closed; appends counts the Append calls admitted before Close, which Close
 	// lets finish before it stops the writer.
 	mu      sync.RWMutex
+	batchMu sync.Mutex // AppendBatch calls, one at a time
 	closed  bool
 	appends sync.WaitGroup
 	done    chan struct{} // closed by Close: wakes subscribers
@@ -313,6 +314,64 @@ func (s *Store) Append(ctx context.Context, stream string, expected eventstore.V
 	}
 	<-req.done
 	return req.pos, req.err
+}
+
+// AppendBatch implements eventstore.BatchAppender: the appends go to the writer in the order
+// given, one after the other, so their events take positions in that order; the writer commits
+// them in as few transactions as its batches allow.
+func (s *Store) AppendBatch(ctx context.Context, appends []eventstore.StreamAppend) ([]eventstore.Position, []error) {
+	pos, errs := make([]eventstore.Position, len(appends)), make([]error, len(appends))
+	reqs := make([]*appendReq, len(appends))
+	for i, a := range appends {
+		if err := eventstore.ValidateAppend(a.Stream, a.Expected, a.Events); err != nil {
+			errs[i] = err
+		}
+	}
+	s.mu.RLock()
+	switch {
+	case s.closed:
+		s.mu.RUnlock()
+		fillErr(errs, fmt.Errorf("append batch: %w", eventstore.ErrClosed))
+		return pos, errs
+	case s.w == nil:
+		s.mu.RUnlock()
+		fillErr(errs, fmt.Errorf("append batch: %s: %w", s.path, ErrReadOnly))
+		return pos, errs
+	}
+	s.appends.Add(1)
+	s.mu.RUnlock()
+	defer s.appends.Done()
+
+	s.batchMu.Lock() // one batch at a time keeps each batch's appends in order
+	for i, a := range appends {
+		if errs[i] != nil {
+			continue
+		}
+		req := &appendReq{ctx: ctx, stream: a.Stream, expected: a.Expected, events: a.Events, done: make(chan struct{})}
+		select {
+		case s.w.reqs <- req:
+			reqs[i] = req
+		case <-ctx.Done():
+			errs[i] = fmt.Errorf("append %s: %w", a.Stream, ctx.Err())
+		}
+	}
+	s.batchMu.Unlock()
+	for i, req := range reqs {
+		if req != nil {
+			<-req.done
+			pos[i], errs[i] = req.pos, req.err
+		}
+	}
+	return pos, errs
+}
+
+// fillErr sets every nil error of errs to err.
+func fillErr(errs []error, err error) {
+	for i := range errs {
+		if errs[i] == nil {
+			errs[i] = err
+		}
+	}
 }
 
 func nanosRepresentable(t time.Time) bool {

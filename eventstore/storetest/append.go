@@ -3,6 +3,7 @@ package storetest
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -25,6 +26,51 @@ func appendCases() []testCase {
 		{name: "metadata keeps the correlation and causation ids", run: testMetadataIDs},
 		{name: "recorded-at is set at commit when zero and kept when given", run: testRecordedAt},
 		{name: "streams have independent versions", run: testIndependentStreams},
+		{name: "a batch of appends takes positions in the order given, each append checked on its own", run: testAppendBatch},
+	}
+}
+
+// testAppendBatch runs for stores that offer eventstore.BatchAppender.
+func testAppendBatch(t *testing.T, s *suite) {
+	ctx := s.ctx(t)
+	st := s.fresh(t)
+	ba, ok := st.(eventstore.BatchAppender)
+	if !ok {
+		t.Skip("the store does not offer AppendBatch")
+	}
+	mustAppend(t, ctx, st, "b", eventstore.NoStream, event("created", 0))
+	batch := []eventstore.StreamAppend{
+		{Stream: "a", Expected: eventstore.NoStream, Events: events("e", 1, 2)},
+		{Stream: "b", Expected: 0, Events: events("e", 3, 1)},
+		{Stream: "a", Expected: 1, Events: events("e", 4, 1)},             // the same stream again, after its first part
+		{Stream: "b", Expected: 5, Events: events("e", 5, 1)},             // a stale expectation: fails alone
+		{Stream: "", Expected: eventstore.Any, Events: events("e", 6, 1)}, // invalid: fails alone
+		{Stream: "c", Expected: eventstore.Any, Events: events("e", 7, 2)},
+	}
+	pos, errs := ba.AppendBatch(ctx, batch)
+	if len(pos) != len(batch) || len(errs) != len(batch) {
+		t.Fatalf("AppendBatch returned %d positions and %d errors for %d appends", len(pos), len(errs), len(batch))
+	}
+	for i, want := range []bool{true, true, true, false, false, true} {
+		if (errs[i] == nil) != want {
+			t.Fatalf("invariant: each append of a batch is checked on its own; append %d: %v", i, errs[i])
+		}
+	}
+	if !errors.Is(errs[3], eventstore.ErrWrongExpectedVersion) || !errors.Is(errs[4], eventstore.ErrInvalidEvent) {
+		t.Fatalf("the failed appends' errors: %v; %v", errs[3], errs[4])
+	}
+	if !(pos[0] < pos[1] && pos[1] < pos[2] && pos[2] < pos[5]) {
+		t.Fatalf("invariant: a batch's appends take positions in the order given; got %v", pos)
+	}
+	var got []int
+	for _, r := range collect(t, "read all", st.ReadAll(ctx, 0)) {
+		got = append(got, numberOf(r.Data))
+	}
+	if want := []int{0, 1, 2, 3, 4, 7, 8}; !slices.Equal(got, want) {
+		t.Fatalf("invariant: the log holds the batch in its order; events %v, want %v", got, want)
+	}
+	if a := collect(t, "read a", st.ReadStream(ctx, "a", 0)); len(a) != 3 || a[2].Version != 2 {
+		t.Fatalf("stream a: %d events", len(a))
 	}
 }
 

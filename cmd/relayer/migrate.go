@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"time"
+
+	"relayer/eventstore"
+	"relayer/projections"
+)
+
+// relayer migrate copies a log from one store to another, keeping every stream, version, event
+// (type, schema version, data) and its metadata, in the source's global order. It is how a team
+// moves from the embedded SQLite store to a shared database without losing a job.
+//
+// Resumable: the target must be empty or hold a beginning of the source, event for event (what
+// an interrupted migrate leaves); migrate checks that and copies the rest. At the end it
+// rebuilds the read models from both stores and prints their digests, which must be equal
+// (positions included: both stores number a gapless log the same way).
+//
+// The target takes the writer lock (a running serve on it is refused); the source is only read,
+// so migrate may run while serve writes it, copying what is there when it reaches the head
+// (run it again after stopping serve to copy the rest).
+
+// migrateBatch is how many events migrate hands the target at once.
+const migrateBatch = 2048
+
+func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("migrate", stderr)
+	from := fs.String("from", "", "the source store's URL (sqlite:PATH or postgres://...)")
+	to := fs.String("to", "", "the target store's URL; empty, or holding what an interrupted migrate copied")
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageErrorf("migrate: unexpected argument %q", fs.Arg(0))
+	case *from == "" || *to == "":
+		return usageErrorf("migrate: give both --from URL and --to URL")
+	}
+	src, err := parseStore(*from, "")
+	if err != nil {
+		return usageErrorf("migrate: --from: %v", err)
+	}
+	dst, err := parseStore(*to, "")
+	if err != nil {
+		return usageErrorf("migrate: --to: %v", err)
+	}
+	if src == dst {
+		return usageErrorf("migrate: --from and --to are the same store")
+	}
+	source, err := openExisting(ctx, src)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer source.Close()
+	target, unlock, lost, err := openWriter(ctx, dst, fmt.Sprintf("relayer migrate, pid %d", os.Getpid()))
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("migrate: %w", err)}
+	}
+	defer unlock()
+	defer target.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-lost:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+
+	start := time.Now()
+	kept, copied, err := migrate(ctx, source, target, func(n uint64) {
+		fmt.Fprintf(stdout, "  %d events copied (%.0f events/s)\n", n, float64(n)/time.Since(start).Seconds())
+	})
+	elapsed := time.Since(start)
+	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stdout, "relayer migrate: interrupted after copying %d events (%d were there already); run it again to go on\n", copied, kept)
+		}
+		return fmt.Errorf("migrate: %w", err)
+	}
+	fmt.Fprintf(stdout, "relayer migrate: %d events copied from %s to %s in %s (%.0f events/s); %d were there already\n",
+		copied, src, dst, elapsed.Round(time.Millisecond), float64(copied)/max(elapsed.Seconds(), 1e-9), kept)
+
+	// Both ends' read models must be the same.
+	a, err := digestOf(ctx, source)
+	if err != nil {
+		return fmt.Errorf("migrate: rebuild from %s: %w", src, err)
+	}
+	b, err := digestOf(ctx, target)
+	if err != nil {
+		return fmt.Errorf("migrate: rebuild from %s: %w", dst, err)
+	}
+	fmt.Fprintf(stdout, "  source read models: snapshot sha256 %x\n  target read models: snapshot sha256 %x\n", a, b)
+	if a != b {
+		return &exitError{code: 1, err: errors.New("migrate: the read models of the two stores differ")}
+	}
+	fmt.Fprintln(stdout, "  equal: the target holds the source's log")
+	return nil
+}
+
+// migrate copies source's log to target after what target holds already, which must be the
+// beginning of source's, event for event. It reports the events found in target (kept) and
+// those copied; progress is called every so many events copied.
+func migrate(ctx context.Context, source, target eventstore.Store, progress func(copied uint64)) (kept, copied uint64, err error) {
+	next, stop := iter.Pull2(source.ReadAll(ctx, 0))
+	defer stop()
+
+	// What the target holds must be the source's beginning.
+	for got, err := range target.ReadAll(ctx, 0) {
+		if err != nil {
+			return kept, 0, fmt.Errorf("read the target: %w", err)
+		}
+		want, serr, ok := next()
+		if !ok {
+			return kept, 0, fmt.Errorf("the target holds more events than the source (%d and more): it is not a copy of it", kept+1)
+		}
+		if serr != nil {
+			return kept, 0, fmt.Errorf("read the source: %w", serr)
+		}
+		if !sameEvent(want, got) {
+			return kept, 0, fmt.Errorf("the target's event %d (%s@%d) is not the source's (%s@%d): the target is not a copy of the source's beginning",
+				kept+1, got.Stream, got.Version, want.Stream, want.Version)
+		}
+		kept++
+	}
+
+	batcher, _ := target.(eventstore.BatchAppender)
+	var batch []eventstore.StreamAppend
+	var pending int
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if batcher != nil {
+			_, errs := batcher.AppendBatch(ctx, batch)
+			for i, err := range errs {
+				if err != nil {
+					return fmt.Errorf("append to %s at version %d: %w", batch[i].Stream, batch[i].Expected+1, err)
+				}
+			}
+		} else {
+			for _, a := range batch {
+				if _, err := target.Append(ctx, a.Stream, a.Expected, a.Events...); err != nil {
+					return fmt.Errorf("append to %s at version %d: %w", a.Stream, a.Expected+1, err)
+				}
+			}
+		}
+		copied += uint64(pending)
+		if progress != nil && copied%(64*migrateBatch) < uint64(pending) {
+			progress(copied)
+		}
+		batch, pending = batch[:0], 0
+		return nil
+	}
+	for {
+		rec, err, ok := next()
+		if !ok {
+			break
+		}
+		if err != nil {
+			return kept, copied, fmt.Errorf("read the source: %w", err)
+		}
+		ev := eventstore.Event{Type: rec.Type, SchemaVersion: rec.SchemaVersion, Data: rec.Data, Metadata: rec.Metadata}
+		if n := len(batch); n > 0 && batch[n-1].Stream == rec.Stream {
+			batch[n-1].Events = append(batch[n-1].Events, ev)
+		} else {
+			batch = append(batch, eventstore.StreamAppend{Stream: rec.Stream, Expected: rec.Version - 1, Events: []eventstore.Event{ev}})
+		}
+		if pending++; pending >= migrateBatch {
+			if err := flush(); err != nil {
+				return kept, copied, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return kept, copied, err
+	}
+	return kept, copied, ctx.Err()
+}
+
+// sameEvent reports whether two records hold the same event of the same stream and version.
+func sameEvent(a, b eventstore.Record) bool {
+	return a.Stream == b.Stream && a.Version == b.Version && a.Type == b.Type && a.SchemaVersion == b.SchemaVersion &&
+		bytes.Equal(a.Data, b.Data) && a.Metadata.CorrelationID == b.Metadata.CorrelationID &&
+		a.Metadata.CausationID == b.Metadata.CausationID && a.Metadata.RecordedAt.Equal(b.Metadata.RecordedAt)
+}
+
+// digestOf is the SHA-256 of the read models rebuilt from store, with the default settings.
+func digestOf(ctx context.Context, store eventstore.Store) ([32]byte, error) {
+	set, _, err := projections.Rebuild(ctx, store, projections.Config{})
+	if err != nil {
+		return [32]byte{}, err
+	}
+	snap, err := set.Snapshot()
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return sha256.Sum256(snap), nil
+}
