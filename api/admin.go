@@ -360,7 +360,7 @@ func duplicateMember(body []byte) (string, bool) {
 // before (1 s, 2 s, 4 s, ... up to adminMaxBlock), so that guessing takes forever while a
 // mistyped token costs a second. A success clears the client's count; an entry idle for
 // adminForget is dropped. A client is its address as the rate limits see it
-// (ratelimit.Limiter.AddressKey: trust_forwarded_for honoured, IPv6 by /64).
+// (ratelimit.Limiter.AddressKey: X-Forwarded-For read only from trusted_proxies, IPv6 by /64).
 const (
 	adminFreeFailures = 5
 	adminMaxBlock     = 5 * time.Minute

@@ -1,9 +1,11 @@
 package api
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -300,4 +302,105 @@ func TestAHeadOfTheStreamAnswersHeadersOnly(t *testing.T) {
 	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
 		t.Fatalf("%d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
+}
+
+// A client that stops reading loses its stream, and the stream's slot, at the first write that
+// cannot finish within api.stream_write_timeout. The stuck client here is a real TCP connection
+// with a tiny receive buffer that reads the stream's head and then nothing; the log then gets
+// more than every socket buffer between them can hold. The slot is watched through
+// max_streams_per_client = 1: a second stream from the same address is refused while the stuck
+// one holds the slot, and accepted once the deadline has ended it.
+//
+// Without the per-write deadline nothing would end that stream: the test server has no
+// http.Server WriteTimeout (and streams clear it anyway), the client keeps its connection open
+// and the heartbeat is a write too, so the handler would block in Write for as long as the
+// connection lives and the second stream would be refused until the test gives up. (Checked on
+// a copy of the tree with sse.go's SetWriteDeadline calls removed: this test then fails.)
+func TestAStreamWhoseClientStopsReadingIsClosedAtTheWriteTimeoutAndFreesItsSlot(t *testing.T) {
+	const writeTimeout = time.Second
+	env := startJT(t, func(c *Config) {
+		c.Streams = StreamsConfig{MaxOpen: 16, MaxPerClient: 1, WriteTimeout: writeTimeout}
+	})
+	secondStream := func() int {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, env.ts.URL+"/v1/transitions", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close() // a stream that opened ends here: it has served its purpose
+		return res.StatusCode
+	}
+
+	conn, err := net.Dial("tcp", env.ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.(*net.TCPConn).SetReadBuffer(1024); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(conn, "GET /v1/transitions HTTP/1.1\r\nHost: relayer\r\nAccept: text/event-stream\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	rd := bufio.NewReader(conn)
+	res, err := http.ReadResponse(rd, nil)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("the stuck client's stream did not open: %v %v", res, err)
+	}
+	body := bufio.NewReader(res.Body)
+	if line, err := body.ReadString('\n'); err != nil || !strings.HasPrefix(line, "retry: ") {
+		t.Fatalf("the stream's head: %q %v", line, err)
+	}
+	if code := secondStream(); code != http.StatusTooManyRequests {
+		t.Fatalf("a second stream while the first is open: %d, want 429 (max_streams_per_client 1)", code)
+	}
+
+	// Some 7.5 MB of events, in one append: big poison records (a reason of 60 KiB each) fill
+	// the socket buffers (the kernel's grow to a few MB) far faster than thousands of jobs would.
+	reason := strings.Repeat("x", 60<<10)
+	codec := projections.NewCodec()
+	var evs []eventstore.Event
+	for i := range 128 {
+		ev, err := codec.Encode(domain.MessagePoisoned{Topic: "events.test", Handler: "stuck-client", Reason: reason,
+			MessageID: fmt.Sprintf("msg-%d", i), At: env.clock.Now()}, eventstore.Metadata{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := env.store.Append(ctx, domain.PoisonStream, eventstore.Any, evs...); err != nil {
+		t.Fatal(err)
+	}
+	appended := time.Now()
+	if code := secondStream(); code != http.StatusTooManyRequests {
+		t.Fatalf("right after the append, before any write could time out: %d, want 429", code)
+	}
+
+	// The slot comes back within the write timeout and a margin (the server first writes until
+	// the buffers are full; then one write waits its timeout).
+	limit := appended.Add(writeTimeout + 4*time.Second)
+	for {
+		code := secondStream()
+		if code == http.StatusOK {
+			break
+		}
+		if code != http.StatusTooManyRequests {
+			t.Fatalf("a second stream: %d", code)
+		}
+		if time.Now().After(limit) {
+			t.Fatalf("the stuck stream still holds its slot %s after the events were appended (write timeout %s)",
+				time.Since(appended).Round(time.Millisecond), writeTimeout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("slot released %s after the append", time.Since(appended).Round(time.Millisecond))
 }

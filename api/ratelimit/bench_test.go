@@ -26,6 +26,21 @@ func BenchmarkAllow(b *testing.B) {
 			release()
 		}
 	})
+	// A client with limits of its own (an issued key's): resolved once, then as cheap.
+	b.Run("one_client_own_limits", func(b *testing.B) {
+		l := mustNew(b, cfg)
+		c := &Client{Name: "partner", Limits: ClientLimits{Write: OwnLimits{RollingLimit: ptr(MaxLimit)}}}
+		now := t0
+		b.ReportAllocs()
+		for b.Loop() {
+			now = now.Add(20 * time.Microsecond)
+			release, d := l.acquire("client", c, ClassWrite, now)
+			if !d.Allowed {
+				b.Fatal(d)
+			}
+			release()
+		}
+	})
 	b.Run("1000_clients", func(b *testing.B) {
 		l := mustNew(b, cfg)
 		keys := make([]string, 1000)
@@ -110,4 +125,17 @@ func BenchmarkMiddleware(b *testing.B) {
 			}
 		})
 	}
+	// An issued key whose client, with limits of its own, the caller put in the context (as the
+	// API's key gate does): its internal key and limits come from the client's cache.
+	b.Run("api_key_client_in_context", func(b *testing.B) {
+		req := httptest.NewRequest("GET", "/v2/input-proof/x", nil)
+		req.Header.Set(APIKeyHeader, "sk_live_0123456789abcdef")
+		c := &Client{Name: "partner", Limits: ClientLimits{Read: OwnLimits{ConcurrencyLimit: ptr(64)}}}
+		req = req.WithContext(ContextWithClient(req.Context(), c))
+		b.ReportAllocs()
+		for b.Loop() {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+		}
+	})
 }

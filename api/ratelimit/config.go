@@ -3,6 +3,9 @@ package ratelimit
 import (
 	"errors"
 	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
 
 	"relayer/domain/retryafter"
 )
@@ -106,10 +109,20 @@ type Config struct {
 	// is the exact time the oldest request leaves the window.
 	RetryPolicy retryafter.RetryPolicy `json:"retry_policy" yaml:"retry_policy"`
 
-	// TrustForwardedFor: when true a client without X-API-Key is keyed by the first (leftmost)
-	// X-Forwarded-For hop; when false (the default) by the host of the connection's remote
-	// address. Turn it on only behind a proxy that sets the header itself.
-	TrustForwardedFor bool `json:"trust_forwarded_for" yaml:"trust_forwarded_for"`
+	// TrustedProxies are the proxies in front of the relayer, each a prefix ("10.0.0.0/8",
+	// "2001:db8::/48") or a single address. X-Forwarded-For is honoured only on a connection from
+	// one of them, and then names the client by its rightmost hop that is not itself a trusted
+	// proxy (see Limiter.AddressKey): a client may write any X-Forwarded-For it likes, but the
+	// hops a trusted proxy appends are the only ones believed. Empty (the default): the header is
+	// ignored and a client is the connection's remote address. Not a runtime parameter (the admin
+	// API sets numbers); SetConfig changes it.
+	TrustedProxies []string `json:"trusted_proxies" yaml:"trusted_proxies"`
+
+	// TrustForwardedFor is no longer a setting, kept only so that a configuration still giving
+	// it is refused with a clear problem (see Validate) rather than obeyed or silently dropped:
+	// it trusted the leftmost X-Forwarded-For hop from any peer, which every client writes
+	// itself. false is accepted with an empty TrustedProxies (the header ignored, as before).
+	TrustForwardedFor *bool `json:"trust_forwarded_for,omitempty" yaml:"trust_forwarded_for,omitempty"`
 
 	// MaxKeys bounds the clients tracked at once (and, separately, the deny streaks kept).
 	MaxKeys int `json:"max_keys" yaml:"max_keys"`
@@ -140,7 +153,8 @@ const (
 //     transaction on chain, so more is abuse, not a busy client);
 //   - reads (GET): 600 per rolling 10 s per client: status polls are expected to be frequent
 //     (an SDK polling many jobs at once), and a poll is cheap;
-//   - ADR 0010's retry policy; X-Forwarded-For not trusted; 100 000 clients tracked.
+//   - ADR 0010's retry policy; no trusted proxies (X-Forwarded-For ignored); 100 000 clients
+//     tracked.
 func DefaultConfig() Config {
 	read := DefaultReadRollingLimit
 	return Config{
@@ -154,9 +168,15 @@ func DefaultConfig() Config {
 	}
 }
 
-// Clone returns a copy that shares no memory with c (the overrides' pointers are copied).
+// Clone returns a copy that shares no memory with c (the overrides' pointers and the proxies
+// are copied).
 func (c Config) Clone() Config {
 	c.Write, c.Read = c.Write.clone(), c.Read.clone()
+	c.TrustedProxies = slices.Clone(c.TrustedProxies)
+	if c.TrustForwardedFor != nil {
+		v := *c.TrustForwardedFor
+		c.TrustForwardedFor = &v
+	}
 	return c
 }
 
@@ -200,7 +220,6 @@ const (
 	timeoutConstraint  = "whole number of seconds, 0 (slots never expire) <= value <= 86400"
 	windowConstraint   = "whole number of seconds, 1 <= value <= 86400"
 	maxKeysConstraint  = "whole number, 16 <= value <= 10000000"
-	boolConstraint     = "0 (off) or 1 (on)"
 	inheritConstraint  = ", or -1 to inherit "
 	baseMsConstraint   = "whole number of ms, 1 <= value <= 3600000"
 	maxMsConstraint    = "whole number of ms, base_ms <= value <= 3600000"
@@ -266,6 +285,14 @@ func (c Config) Validate() error {
 			ps = append(ps, Problem{Param: "retry_policy", Issue: err.Error()})
 		}
 	}
+	for i, p := range c.TrustedProxies {
+		if _, err := parseProxy(p); err != nil {
+			ps = append(ps, Problem{Param: fmt.Sprintf("trusted_proxies[%d]", i), Issue: err.Error()})
+		}
+	}
+	if c.TrustForwardedFor != nil && (*c.TrustForwardedFor || len(c.TrustedProxies) > 0) {
+		ps = append(ps, Problem{Param: "trust_forwarded_for", Issue: trustForwardedForIssue})
+	}
 	if c.MaxKeys < MinKeys || c.MaxKeys > MaxKeysLimit {
 		ps = append(ps, Problem{Param: "max_keys", Issue: fmt.Sprintf("must be a %s, got %d", maxKeysConstraint, c.MaxKeys)})
 	}
@@ -273,4 +300,30 @@ func (c Config) Validate() error {
 		return nil
 	}
 	return &ValidationError{Subject: configSubject, Problems: ps}
+}
+
+// trustForwardedForIssue is the problem of a configuration that still gives trust_forwarded_for.
+const trustForwardedForIssue = "replaced by trusted_proxies: list the addresses or prefixes of the proxies in " +
+	"front of the relayer (only their X-Forwarded-For is honoured, read from the right), and remove trust_forwarded_for"
+
+// parseProxy reads one entry of TrustedProxies: a prefix, or a single address (its /32 or
+// /128). An IPv4-mapped IPv6 address is its IPv4 address, as a peer's is; a zone is refused (an
+// entry names the same addresses on every interface).
+func parseProxy(s string) (netip.Prefix, error) {
+	const want = `must be an IP address or a prefix ("10.0.0.1", "10.0.0.0/8", "2001:db8::/48")`
+	if strings.Contains(s, "%") {
+		return netip.Prefix{}, fmt.Errorf("%s without a zone, got %q", want, s)
+	}
+	if a, err := netip.ParseAddr(s); err == nil {
+		a = a.Unmap()
+		return netip.PrefixFrom(a, a.BitLen()), nil
+	}
+	p, err := netip.ParsePrefix(s)
+	if err != nil {
+		return netip.Prefix{}, fmt.Errorf("%s, got %q", want, s)
+	}
+	if a := p.Addr(); a.Is4In6() && p.Bits() >= 96 {
+		p = netip.PrefixFrom(a.Unmap(), p.Bits()-96)
+	}
+	return p.Masked(), nil
 }

@@ -21,7 +21,7 @@ func TestTheDefaultsAreValidAndAsDocumented(t *testing.T) {
 	if w != (Limits{32, 30, 100, 10}) || r != (Limits{32, 30, 600, 10}) {
 		t.Errorf("write %+v, read %+v", w, r)
 	}
-	if c.TrustForwardedFor || c.MaxKeys != 100_000 || c.RetryPolicy != retryafter.DefaultRetryPolicy() {
+	if len(c.TrustedProxies) != 0 || c.TrustForwardedFor != nil || c.MaxKeys != 100_000 || c.RetryPolicy != retryafter.DefaultRetryPolicy() {
 		t.Errorf("%+v", c)
 	}
 }
@@ -33,7 +33,7 @@ func TestTheConfigSpeaksSnakeCaseJSON(t *testing.T) {
 	}
 	for _, want := range []string{`"concurrency_limit":32`, `"concurrency_timeout_seconds":30`, `"rolling_limit":100`,
 		`"rolling_window_seconds":10`, `"read":{"rolling_limit":600}`, `"write":{}`, `"retry_policy":{"concurrency":{"base_ms":50`,
-		`"trust_forwarded_for":false`, `"max_keys":100000`} {
+		`"trusted_proxies":null`, `"max_keys":100000`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("%s lacks %s", b, want)
 		}
@@ -41,6 +41,19 @@ func TestTheConfigSpeaksSnakeCaseJSON(t *testing.T) {
 	var back Config
 	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, DefaultConfig()) {
 		t.Errorf("round trip: %+v, %v", back, err)
+	}
+	if strings.Contains(string(b), "trust_forwarded_for") {
+		t.Errorf("%s still speaks of trust_forwarded_for", b)
+	}
+	withProxies := DefaultConfig()
+	withProxies.TrustedProxies = []string{"10.0.0.0/8", "2001:db8::1"}
+	b, _ = json.Marshal(withProxies)
+	if !strings.Contains(string(b), `"trusted_proxies":["10.0.0.0/8","2001:db8::1"]`) {
+		t.Errorf("%s", b)
+	}
+	back = Config{}
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, withProxies) {
+		t.Errorf("round trip with proxies: %+v, %v", back, err)
 	}
 	var partial Config
 	_ = json.Unmarshal([]byte(`{"write":{"concurrency_limit":4}}`), &partial)
@@ -99,6 +112,59 @@ func TestValidateListsEveryProblem(t *testing.T) {
 	}
 }
 
+func TestTrustedProxiesMustBeAddressesOrPrefixesAndEachBadOneIsNamedByItsIndex(t *testing.T) {
+	c := DefaultConfig()
+	c.TrustedProxies = []string{"10.0.0.0/8", "192.0.2.7", "2001:db8::/48", "::ffff:198.51.100.1", "172.16.0.1/12"}
+	if err := c.Validate(); err != nil {
+		t.Fatalf("valid entries refused: %v", err)
+	}
+	c.TrustedProxies = []string{"10.0.0.0/8", "proxy.internal", "10.0.0.0/33", "", "fe80::1%eth0", "192.0.2.7"}
+	got := problemFields(t, c.Validate())
+	if want := []string{"trusted_proxies[1]", "trusted_proxies[2]", "trusted_proxies[3]", "trusted_proxies[4]"}; !slices.Equal(got, want) {
+		t.Errorf("problems %v, want %v", got, want)
+	}
+	if err := c.Validate(); !strings.Contains(err.Error(), `"proxy.internal"`) {
+		t.Errorf("the problem does not show the entry: %v", err)
+	}
+	if _, err := New(c); err == nil {
+		t.Error("New accepted a bad proxy")
+	}
+}
+
+func TestTrustForwardedForIsRefusedAsReplacedByTrustedProxies(t *testing.T) {
+	on, off := true, false
+	for _, tc := range []struct {
+		name    string
+		flag    *bool
+		proxies []string
+		refused bool
+	}{
+		{"true", &on, nil, true},
+		{"true with proxies", &on, []string{"10.0.0.1"}, true},
+		{"false with proxies (contradicts them)", &off, []string{"10.0.0.1"}, true},
+		{"false alone (what no proxies means)", &off, nil, false},
+		{"absent", nil, nil, false},
+	} {
+		c := DefaultConfig()
+		c.TrustForwardedFor, c.TrustedProxies = tc.flag, tc.proxies
+		err := c.Validate()
+		if !tc.refused {
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		if got := problemFields(t, err); !slices.Equal(got, []string{"trust_forwarded_for"}) || !strings.Contains(err.Error(), "replaced by trusted_proxies") {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	// As a configuration file gives it.
+	var c Config
+	if err := json.Unmarshal([]byte(`{"trust_forwarded_for": true}`), &c); err != nil || c.TrustForwardedFor == nil || !*c.TrustForwardedFor {
+		t.Fatalf("%+v %v", c, err)
+	}
+}
+
 func TestParamsListEveryParameterWithItsValueAndConstraint(t *testing.T) {
 	c := DefaultConfig()
 	ps := c.Params()
@@ -114,7 +180,7 @@ func TestParamsListEveryParameterWithItsValueAndConstraint(t *testing.T) {
 		"write.concurrency_limit", "write.concurrency_timeout_seconds", "write.rolling_limit", "write.rolling_window_seconds",
 		"read.concurrency_limit", "read.concurrency_timeout_seconds", "read.rolling_limit", "read.rolling_window_seconds",
 		"retry_policy.concurrency.base_ms", "retry_policy.concurrency.max_ms", "retry_policy.concurrency.factor",
-		"retry_policy.concurrency.jitter_ms", "trust_forwarded_for", "max_keys",
+		"retry_policy.concurrency.jitter_ms", "max_keys",
 	}
 	if !slices.Equal(names, want) || !slices.Equal(ParamNames(), want) {
 		t.Errorf("got %v", names)
@@ -125,7 +191,7 @@ func TestParamsListEveryParameterWithItsValueAndConstraint(t *testing.T) {
 	}
 	for name, v := range map[string]float64{
 		"concurrency_limit": 32, "rolling_limit": 100, "write.rolling_limit": 100, "read.rolling_limit": 600,
-		"read.rolling_window_seconds": 10, "retry_policy.concurrency.factor": 2, "trust_forwarded_for": 0, "max_keys": 100_000,
+		"read.rolling_window_seconds": 10, "retry_policy.concurrency.factor": 2, "max_keys": 100_000,
 	} {
 		if values[name] != v {
 			t.Errorf("%s = %v, want %v", name, values[name], v)
@@ -147,8 +213,8 @@ func TestSetChangesOneParameterAndValidatesTheWhole(t *testing.T) {
 	if err != nil || back.Limits(ClassRead).RollingLimit != 100 || *c.Read.RollingLimit != 600 {
 		t.Errorf("inherit: %+v, %v", back.Limits(ClassRead), err)
 	}
-	if on, err := c.Set("trust_forwarded_for", 1); err != nil || !on.TrustForwardedFor {
-		t.Errorf("bool: %v", err)
+	if _, err := c.Set("trust_forwarded_for", 1); !errors.Is(err, ErrUnknownParam) || !strings.Contains(err.Error(), "replaced by trusted_proxies") {
+		t.Errorf("trust_forwarded_for: %v, want it refused as replaced by trusted_proxies", err)
 	}
 	if f, err := c.Set("retry_policy.concurrency.factor", 1.5); err != nil || f.RetryPolicy.Concurrency.Factor != 1.5 {
 		t.Errorf("factor: %v", err)
@@ -163,7 +229,7 @@ func TestSetChangesOneParameterAndValidatesTheWhole(t *testing.T) {
 		value float64
 	}{
 		{"concurrency_limit", -1}, {"concurrency_limit", 2.5}, {"rolling_window_seconds", 0},
-		{"write.rolling_limit", -2}, {"trust_forwarded_for", 0.5}, {"max_keys", 15},
+		{"write.rolling_limit", -2}, {"trust_forwarded_for", 0}, {"max_keys", 15},
 		{"retry_policy.concurrency.factor", 11}, {"rolling_limit", math.NaN()}, {"rolling_limit", math.Inf(1)},
 		{"retry_policy.concurrency.max_ms", 10}, // below base_ms: the whole-config check refuses it
 	} {

@@ -2,7 +2,6 @@ package ratelimit
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -35,7 +34,8 @@ func (l *Limiter) Wrap(class Class, next http.Handler) http.Handler {
 }
 
 func (l *Limiter) serve(class Class, next http.Handler, w http.ResponseWriter, r *http.Request) {
-	release, d := l.Acquire(l.ClientKey(r), class, l.now())
+	key, c := l.identify(r)
+	release, d := l.acquire(key, c, class, l.now())
 	defer release()
 	d.SetHeaders(w.Header())
 	if !d.Allowed {
@@ -49,64 +49,130 @@ func (l *Limiter) serve(class Class, next http.Handler, w http.ResponseWriter, r
 	next.ServeHTTP(w, r)
 }
 
-// ClientKey is the key a request is limited by: "key:" and a hex salted SHA-256 of the client
-// its X-API-Key names in the registry of issued keys (WithAPIKeys), else "ip:" and the client's
-// address (r.RemoteAddr's host, or with trust_forwarded_for the first X-Forwarded-For hop when it
-// parses). A key the registry does not know, or any key without a registry, names no client.
-// IPv6 clients are keyed by their /64, the block one host commonly holds. The salt is random per
-// Limiter, so the key is safe to log and says nothing outside this process.
+// ClientKey is the key a request is limited by: "key:" and a hex salted SHA-256 of the name of
+// the client its X-API-Key names (the client the caller put in the request's context with
+// ContextWithClient, else the one the registry of WithAPIKeys names), else "ip:" and the client's
+// address (AddressKey). A key no registry knows, or any key without a registry, names no client.
+// The salt is random per Limiter, so the key is safe to log and says nothing outside this
+// process.
 func (l *Limiter) ClientKey(r *http.Request) string {
-	if k := r.Header.Get(APIKeyHeader); k != "" && l.apiKeys != nil {
-		if client, ok := l.apiKeys(k); ok {
-			h := sha256.New()
-			h.Write(l.salt[:])
-			h.Write([]byte(client))
-			var sum [sha256.Size]byte
-			return "key:" + hex.EncodeToString(h.Sum(sum[:0])[:16])
+	key, _ := l.identify(r)
+	return key
+}
+
+// identify returns the key a request is limited by and, when the caller found its client
+// (ContextWithClient), that client. A request without X-API-Key costs no context lookup.
+func (l *Limiter) identify(r *http.Request) (string, *Client) {
+	if k := r.Header.Get(APIKeyHeader); k != "" {
+		if c, _ := r.Context().Value(clientContextKey{}).(*Client); c != nil {
+			return c.resolve(l, l.snap.Load()).key, c
+		}
+		if l.apiKeys != nil {
+			if name, ok := l.apiKeys(k); ok {
+				return l.nameKey(name), nil
+			}
 		}
 	}
-	return l.AddressKey(r)
+	return l.AddressKey(r), nil
 }
 
 // AddressKey is the key of the request's address alone, as ClientKey has it without an issued
 // API key: for counting anything per address (refused credentials, open streams) the way the
-// limits do.
+// limits do. The address is the connection's peer (r.RemoteAddr's host); when the peer is one of
+// the trusted proxies (Config.TrustedProxies), the client X-Forwarded-For names instead (see
+// forwardedClient). IPv6 clients are keyed by their /64, the block one host commonly holds.
 func (l *Limiter) AddressKey(r *http.Request) string {
-	if l.snap.Load().cfg.TrustForwardedFor {
-		if a, ok := forwardedFor(r.Header); ok {
+	peer, ok := remoteAddr(r.RemoteAddr)
+	if !ok {
+		host := r.RemoteAddr
+		if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+			host = h
+		}
+		return "addr:" + host
+	}
+	if proxies := l.snap.Load().proxies; len(proxies) > 0 && trusted(proxies, peer) {
+		if a, ok := forwardedClient(r.Header.Values("X-Forwarded-For"), proxies); ok {
 			return ipKey(a)
 		}
 	}
-	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
-		return ipKey(ap.Addr())
-	}
-	host := r.RemoteAddr
-	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		host = h
-	}
-	if a, err := netip.ParseAddr(host); err == nil {
-		return ipKey(a)
-	}
-	return "addr:" + host
+	return ipKey(peer)
 }
 
-// forwardedFor parses the first hop of the first X-Forwarded-For field: an address, possibly
-// with a port or in brackets.
-func forwardedFor(h http.Header) (netip.Addr, bool) {
-	v := h.Get("X-Forwarded-For")
-	if v == "" {
-		return netip.Addr{}, false
-	}
-	first, _, _ := strings.Cut(v, ",")
-	first = strings.TrimSpace(first)
-	if a, err := netip.ParseAddr(first); err == nil {
-		return a, true
-	}
-	if ap, err := netip.ParseAddrPort(first); err == nil {
+// remoteAddr parses a connection's remote address: host and port, or a bare address.
+func remoteAddr(s string) (netip.Addr, bool) {
+	if ap, err := netip.ParseAddrPort(s); err == nil {
 		return ap.Addr(), true
 	}
-	if a, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(first, "["), "]")); err == nil {
+	host := s
+	if h, _, err := net.SplitHostPort(s); err == nil {
+		host = h
+	}
+	a, err := netip.ParseAddr(host)
+	return a, err == nil
+}
+
+// trusted reports whether a is one of the proxies (IPv4-mapped addresses as their IPv4, zones
+// ignored).
+func trusted(proxies []netip.Prefix, a netip.Addr) bool {
+	a = a.Unmap().WithZone("")
+	for _, p := range proxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// forwardedClient reads the X-Forwarded-For chain (every field, in order, each a comma-separated
+// list of hops) of a request that came from a trusted proxy, and returns its client: the
+// rightmost hop that is not itself a trusted proxy. Each proxy appends the address it got the
+// request from, so walking from the right past the trusted proxies reaches the address the
+// outermost trusted proxy saw; hops to its left were written by the client (or by proxies nobody
+// vouches for) and could be anything, so they are never believed. When every hop is a trusted
+// proxy, the leftmost is the client. A hop that does not parse (an obfuscated or "unknown" one,
+// garbage) ends the walk with false, and the request is keyed by its peer, the trusted proxy:
+// nothing beyond that hop can be believed, and choosing a hop to its right would key by a proxy
+// anyway. No hop at all is false too.
+func forwardedClient(fields []string, proxies []netip.Prefix) (netip.Addr, bool) {
+	var leftmost netip.Addr
+	found := false
+	for i := len(fields) - 1; i >= 0; i-- {
+		f := fields[i]
+		if strings.TrimSpace(f) == "" {
+			continue // an empty field has no hops
+		}
+		for {
+			j := strings.LastIndexByte(f, ',')
+			a, ok := parseHop(f[j+1:])
+			if !ok {
+				return netip.Addr{}, false
+			}
+			if !trusted(proxies, a) {
+				return a, true
+			}
+			leftmost, found = a, true
+			if j < 0 {
+				break
+			}
+			f = f[:j]
+		}
+	}
+	return leftmost, found
+}
+
+// parseHop parses one X-Forwarded-For hop: an address, possibly with a port or in brackets.
+func parseHop(s string) (netip.Addr, bool) {
+	s = strings.TrimSpace(s)
+	if a, err := netip.ParseAddr(s); err == nil {
 		return a, true
+	}
+	if ap, err := netip.ParseAddrPort(s); err == nil {
+		return ap.Addr(), true
+	}
+	if len(s) > 2 && s[0] == '[' && s[len(s)-1] == ']' {
+		if a, err := netip.ParseAddr(s[1 : len(s)-1]); err == nil {
+			return a, true
+		}
 	}
 	return netip.Addr{}, false
 }

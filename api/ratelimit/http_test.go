@@ -358,35 +358,74 @@ func TestInventedAPIKeysDoNotBypassTheAddressQuota(t *testing.T) {
 	}
 }
 
-func TestForwardedForIsTrustedOnlyWhenConfigured(t *testing.T) {
+func TestXForwardedForIsHonouredOnlyFromATrustedProxyAndReadFromTheRight(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.TrustedProxies = []string{"10.0.0.0/8", "192.0.2.1", "2001:db8:ffff::/48"}
+	l := mustNew(t, cfg)
+	for _, tc := range []struct {
+		name, peer string
+		xff        []string // the X-Forwarded-For fields, in order
+		want       string
+	}{
+		{"an untrusted peer's forged header is ignored", "203.0.113.9:5000", []string{"198.51.100.1"}, "ip:203.0.113.9"},
+		{"an untrusted peer that is in a trusted hop's prefix is still the peer", "203.0.113.9:5000", []string{"10.0.0.7"}, "ip:203.0.113.9"},
+		{"a trusted peer without the header is itself", "10.0.0.5:5000", nil, "ip:10.0.0.5"},
+		{"client, trusted proxy: the client", "10.0.0.5:5000", []string{"198.51.100.1, 10.1.1.1"}, "ip:198.51.100.1"},
+		{"forged, real client: the real client, the rightmost untrusted hop", "10.0.0.5:5000", []string{"6.6.6.6, 198.51.100.1"}, "ip:198.51.100.1"},
+		{"forged hops in earlier fields are as unbelieved", "10.0.0.5:5000", []string{"6.6.6.6", "198.51.100.2, 10.0.0.9"}, "ip:198.51.100.2"},
+		{"every hop trusted: the leftmost", "10.0.0.5:5000", []string{"10.0.0.1, 192.0.2.1"}, "ip:10.0.0.1"},
+		{"a malformed hop where the walk stops: the peer", "10.0.0.5:5000", []string{"198.51.100.1, unknown, 10.0.0.2"}, "ip:10.0.0.5"},
+		{"an empty hop where the walk stops: the peer", "10.0.0.5:5000", []string{"198.51.100.1,,10.0.0.2"}, "ip:10.0.0.5"},
+		{"a malformed hop beyond the client is never read", "10.0.0.5:5000", []string{"garbage, 198.51.100.1"}, "ip:198.51.100.1"},
+		{"an empty header: the peer", "10.0.0.5:5000", []string{""}, "ip:10.0.0.5"},
+		{"a hop with a port", "10.0.0.5:5000", []string{"198.51.100.3:5555"}, "ip:198.51.100.3"},
+		{"a bracketed IPv6 hop with a port, by its /64", "10.0.0.5:5000", []string{"[2001:db8:1:2::7]:443"}, "ip:2001:db8:1:2::/64"},
+		{"a bracketed IPv6 hop, by its /64", "10.0.0.5:5000", []string{"[2001:db8:1:2::8]"}, "ip:2001:db8:1:2::/64"},
+		{"an IPv6 trusted peer and client", "[2001:db8:ffff::1]:443", []string{"2001:db8:1:2:aaaa::1, 2001:db8:ffff:1::2"}, "ip:2001:db8:1:2::/64"},
+		{"an IPv4-mapped peer is its IPv4 address", "[::ffff:10.0.0.5]:80", []string{"198.51.100.4"}, "ip:198.51.100.4"},
+		{"an IPv4-mapped trusted hop is skipped", "10.0.0.5:5000", []string{"198.51.100.5, ::ffff:10.0.0.3"}, "ip:198.51.100.5"},
+		{"a single trusted address, not its neighbour", "192.0.2.2:5000", []string{"198.51.100.6"}, "ip:192.0.2.2"},
+	} {
+		r := &http.Request{RemoteAddr: tc.peer, Header: http.Header{}}
+		for _, v := range tc.xff {
+			r.Header.Add("X-Forwarded-For", v)
+		}
+		if got := l.AddressKey(r); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+		if got := l.ClientKey(r); got != tc.want {
+			t.Errorf("%s: ClientKey %q, want %q", tc.name, got, tc.want)
+		}
+	}
+
+	// Without trusted proxies (the default), the header is never read; the list changes at run time.
+	r := &http.Request{RemoteAddr: "10.0.0.5:5000", Header: http.Header{"X-Forwarded-For": {"198.51.100.1"}}}
+	if err := l.SetConfig(DefaultConfig()); err != nil {
+		t.Fatal(err)
+	}
+	if got := l.AddressKey(r); got != "ip:10.0.0.5" {
+		t.Errorf("no trusted proxies: %q", got)
+	}
+}
+
+// With a trusted proxy in front, a client behind it has its own quota whatever it writes in
+// X-Forwarded-For itself: the hop the proxy appends is the one believed.
+func TestAClientBehindATrustedProxyCannotBuyQuotaWithAForgedHeaderOverHTTP(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.RollingLimit = 1
-	l := mustNew(t, cfg)
-	s := newServer(t, l, nil)
+	cfg.TrustedProxies = []string{"127.0.0.1"}
+	s := newServer(t, mustNew(t, cfg), nil)
 	c := s.Client()
 	xff := func(v string) map[string]string { return map[string]string{"X-Forwarded-For": v} }
 	if r := do(t, c, "POST", s.URL, xff("203.0.113.1")); r.status != 200 {
 		t.Fatal(r.status)
 	}
-	if r := do(t, c, "POST", s.URL, xff("203.0.113.2")); r.status != 429 {
-		t.Errorf("off: a forged X-Forwarded-For bought a new quota: %d", r.status)
+	// The same client (as the proxy appended it) with a forged hop of its own in front.
+	if r := do(t, c, "POST", s.URL, xff("198.51.100.77, 203.0.113.1")); r.status != 429 {
+		t.Errorf("a forged leftmost hop bought a new quota: %d", r.status)
 	}
-	if _, err := l.SetParam("trust_forwarded_for", 1); err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range []string{"203.0.113.3, 10.0.0.1", "203.0.113.4:5555", "[2001:db8::1]:443", "2001:db8:0:1::4"} {
-		if r := do(t, c, "POST", s.URL, xff(v)); r.status != 200 {
-			t.Errorf("on, %q: %d", v, r.status)
-		}
-	}
-	if r := do(t, c, "POST", s.URL, xff("203.0.113.3")); r.status != 429 {
-		t.Errorf("on: the first hop is the client: %d", r.status)
-	}
-	if r := do(t, c, "POST", s.URL, xff("2001:db8::ffff")); r.status != 429 {
-		t.Errorf("on: an IPv6 client is its /64: %d", r.status)
-	}
-	if r := do(t, c, "POST", s.URL, xff("not an address")); r.status != 429 {
-		t.Errorf("on: garbage falls back to the remote address (already used): %d", r.status)
+	if r := do(t, c, "POST", s.URL, xff("203.0.113.2")); r.status != 200 {
+		t.Errorf("another client behind the proxy: %d", r.status)
 	}
 }
 

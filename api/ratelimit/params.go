@@ -135,23 +135,6 @@ var paramSpecs = func() []paramSpec {
 		},
 		intSpec(prefix+"jitter_ms", "ms", jitterMsConstraint, "concurrency deny hint: random jitter, never past the cap",
 			0, retryafter.MaxHintMs, func(c *Config) *int { return &cp(c).JitterMs }),
-		paramSpec{
-			name: "trust_forwarded_for", unit: "bool", constraint: boolConstraint,
-			description: "key clients without X-API-Key by the first X-Forwarded-For hop instead of the remote address",
-			get: func(c *Config) float64 {
-				if c.TrustForwardedFor {
-					return 1
-				}
-				return 0
-			},
-			set: func(c *Config, v float64) string {
-				if v != 0 && v != 1 {
-					return fmt.Sprintf("must be %s, got %v", boolConstraint, v)
-				}
-				c.TrustForwardedFor = v == 1
-				return ""
-			},
-		},
 		intSpec("max_keys", "keys", maxKeysConstraint, "clients tracked at once; the least recently seen go first",
 			MinKeys, MaxKeysLimit, func(c *Config) *int { return &c.MaxKeys }),
 	)
@@ -182,8 +165,8 @@ func ParamNames() []string {
 // Set returns a copy of c with one parameter changed, validated as a whole; c is not modified.
 // An unknown name gives a *ParamError wrapping ErrUnknownParam; a value outside the parameter's
 // constraint, or one that leaves the configuration invalid (max_ms below base_ms), a *ParamError
-// naming the parameter and the constraint. Booleans take 0 or 1; a class override takes -1 to
-// inherit the base value again.
+// naming the parameter and the constraint. A class override takes -1 to inherit the base value
+// again. TrustedProxies, a list, is no parameter: SetConfig changes it.
 func (c Config) Set(name string, value float64) (Config, error) {
 	var spec *paramSpec
 	for i := range paramSpecs {
@@ -191,6 +174,10 @@ func (c Config) Set(name string, value float64) (Config, error) {
 			spec = &paramSpecs[i]
 			break
 		}
+	}
+	if spec == nil && name == "trust_forwarded_for" {
+		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Err: ErrUnknownParam, Issue: trustForwardedForIssue +
+			" (trusted_proxies is a list, set in the configuration, not at run time)"}
 	}
 	if spec == nil {
 		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Err: ErrUnknownParam,

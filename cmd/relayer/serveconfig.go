@@ -58,7 +58,7 @@ import (
 //	      max_streams: 256, max_streams_per_client: 8, stream_write_timeout: 30s,
 //	      audit_open: true with the development chain, false with an external one,
 //	      cors_allowed_origins: [] (e.g. ["https://app.example.org"]; empty: CORS off),
-//	      api_key_file: "" (issued API keys: "<name> <sha256 of the key>" per line),
+//	      api_key_file: "" (issued API keys: "<name> <sha256 of the key> [write=N] [read=N] [concurrency=N]" per line),
 //	      queue_shed_margin: 0, adaptive_retry_after: false}
 //	http: {read_header_timeout: 5s, read_timeout: 30s, write_timeout: 30s, idle_timeout: 2m,
 //	       shutdown_timeout: 10s, max_header_bytes: 65536}
@@ -71,7 +71,7 @@ import (
 //	          response_buffer_ttl: 10m, timeouts_poll: 1s, transport: gochannel}
 //	validation: {max_handles: 256, max_contract_addresses: 10, ...}
 //	retry_after: {input_proof_throttler_tps: 10, nominal_readiness_check_seconds: 2, ...}
-//	rate_limit: {concurrency_limit: 32, rolling_limit: 100, read: {rolling_limit: 600}, ...}
+//	rate_limit: {concurrency_limit: 32, rolling_limit: 100, read: {rolling_limit: 600}, trusted_proxies: [], ...}
 //	log: {level: info, format: text}
 //	devchain: {rpc_listen: ""}      # 127.0.0.1:8545 serves the development chain's JSON-RPC
 //	keys: {public_key: {data_id: "0x...", urls: [...]}, crs_2048: {data_id: "0x...", urls: [...]}}
