@@ -3,6 +3,7 @@ package api
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -17,6 +18,9 @@ import (
 	"time"
 
 	"relayer/domain"
+	"relayer/eventstore"
+	"relayer/eventstore/postgres"
+	"relayer/eventstore/postgres/pgtest"
 )
 
 // The API's benchmarks run real HTTP over loopback with benchConns keep-alive connections, one
@@ -215,7 +219,20 @@ func readRawResponse(r *bufio.Reader) (int, error) {
 // and, in the same run and with the same load, a trivial handler writing a small fixed JSON
 // envelope; it reports both rates and their ratio.
 func BenchmarkGetStatus(b *testing.B) {
-	env := startJT(b)
+	benchStores(b, benchGetStatus)
+}
+
+// benchStores runs bench on each store: SQLite, and PostgreSQL in a fresh schema.
+func benchStores(b *testing.B, bench func(b *testing.B, open func() (eventstore.Store, error))) {
+	b.Run("store=sqlite", func(b *testing.B) { bench(b, nil) })
+	b.Run("store=postgres", func(b *testing.B) {
+		url := pgtest.URL(b, "relayer_api_bench")
+		bench(b, func() (eventstore.Store, error) { return postgres.Open(context.Background(), url, postgres.Config{}) })
+	})
+}
+
+func benchGetStatus(b *testing.B, open func() (eventstore.Store, error)) {
+	env := startJTWith(b, nil, open)
 	const jobs = 2000
 	paths := make([]string, jobs)
 	for i := range jobs {
@@ -258,8 +275,12 @@ func BenchmarkGetStatus(b *testing.B) {
 // BenchmarkPostDurable submits distinct input proofs (no deduplication): each is an acceptance
 // appended durably, then waited for in the projections, before its 202. It uses net/http's client.
 func BenchmarkPostDurable(b *testing.B) {
+	benchStores(b, benchPostDurable)
+}
+
+func benchPostDurable(b *testing.B, open func() (eventstore.Store, error)) {
 	// No load shedding: nothing drains the queue here.
-	env := startJT(b, func(c *Config) { c.QueueCapacity = MaxQueueCapacity })
+	env := startJTWith(b, nil, open, func(c *Config) { c.QueueCapacity = MaxQueueCapacity })
 	c := benchClient()
 	defer c.CloseIdleConnections()
 	var round atomic.Int64

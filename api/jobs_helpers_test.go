@@ -55,7 +55,7 @@ type jtEnv struct {
 	t      testing.TB
 	path   string
 	cfg    Config
-	store  *sqlite.Store
+	store  eventstore.Store
 	set    *projections.Set
 	srv    *Server
 	ts     *httptest.Server
@@ -66,6 +66,8 @@ type jtEnv struct {
 	runErr chan error
 	// chain is Deps.Chain (nil: none); set by startJTChain.
 	chain ChainChecks
+	// openStore opens the store (nil: the SQLite file at path).
+	openStore func() (eventstore.Store, error)
 }
 
 // jtConfig is DefaultConfig with the inbound rate limiter off (the tests send many requests
@@ -90,11 +92,18 @@ func startJT(tb testing.TB, edit ...func(*Config)) *jtEnv {
 // startJTChain is startJT with chain as the admission's chain port.
 func startJTChain(tb testing.TB, chain ChainChecks, edit ...func(*Config)) *jtEnv {
 	tb.Helper()
+	return startJTWith(tb, chain, nil, edit...)
+}
+
+// startJTWith is startJT with chain as the admission's chain port and the store open opens
+// (nil: a SQLite file in a temporary directory).
+func startJTWith(tb testing.TB, chain ChainChecks, open func() (eventstore.Store, error), edit ...func(*Config)) *jtEnv {
+	tb.Helper()
 	cfg := jtConfig()
 	for _, e := range edit {
 		e(&cfg)
 	}
-	env := &jtEnv{t: tb, path: filepath.Join(tb.TempDir(), "relayer.db"), cfg: cfg, clock: newJTClock(jtEpoch), chain: chain}
+	env := &jtEnv{t: tb, path: filepath.Join(tb.TempDir(), "relayer.db"), cfg: cfg, clock: newJTClock(jtEpoch), chain: chain, openStore: open}
 	env.open()
 	tb.Cleanup(env.close)
 	return env
@@ -104,7 +113,13 @@ func startJTChain(tb testing.TB, chain ChainChecks, edit ...func(*Config)) *jtEn
 func (e *jtEnv) open() {
 	tb := e.t
 	tb.Helper()
-	store, err := sqlite.Open(e.path, sqlite.Config{})
+	var store eventstore.Store
+	var err error
+	if e.openStore != nil {
+		store, err = e.openStore()
+	} else {
+		store, err = sqlite.Open(e.path, sqlite.Config{})
+	}
 	if err != nil {
 		tb.Fatal(err)
 	}

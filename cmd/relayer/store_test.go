@@ -2,20 +2,15 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"net/http"
-	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"relayer/domain"
+	"relayer/eventstore/postgres/pgtest"
 	"relayer/workers/gateway/contracts"
 )
 
@@ -54,41 +49,9 @@ func TestStoreURLsAreParsedAndNeverShowAPassword(t *testing.T) {
 	}
 }
 
-// pgStore is a store URL in a fresh schema of the machine's PostgreSQL (dropped when the test
-// ends), with the password-free default user. Without PostgreSQL the test skips, or fails with
-// CI=true.
-func pgStore(t *testing.T) string {
-	t.Helper()
-	base := os.Getenv("RELAYER_TEST_POSTGRES_URL")
-	if base == "" {
-		base = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		msg := "no PostgreSQL at RELAYER_TEST_POSTGRES_URL or 127.0.0.1:5432 (start one: docker run --rm -d -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust -e POSTGRES_DB=test postgres:17)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	schema := "relayer_cmd_" + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		_, _ = conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
-		conn.Close(context.Background())
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+// pgStore is a store URL in a fresh schema of the machine's PostgreSQL, dropped when the test
+// ends (pgtest.URL).
+func pgStore(t *testing.T) string { return pgtest.URL(t, "relayer_cmd") }
 
 // serve, demo, replay and rebuild on a PostgreSQL store: one serve at a time (the second exits
 // at once naming the first, which goes on), jobs end to end, and the offline commands read what
