@@ -19,71 +19,82 @@ import (
 // decoded record to the page of the read that runs the query. The query itself then returns a
 // single row.
 //
-// The function is registered on a driver of the store's own (readDriver), not on the driver
+// The function is registered on a driver of the store's own (newReadDriver), not on the driver
 // modernc.org/sqlite registers for everyone, so no other connection in the process sees it.
 
 // pageFunction is the name of the aggregate. Its first argument is the token of the read whose
-// page it fills (see registerRead); the others are the row's columns, in columnList's order.
+// page it fills (see readRegistry); the others are the row's columns, in columnList's order.
 const pageFunction = `relayer_eventstore_page`
 
-var readDriver = func() *msqlite.Driver {
+// newReadDriver is a driver of one store's own with pageFunction registered on it, looking its
+// reads up in reg: nothing of it is shared between stores, or with the process.
+func newReadDriver(reg *readRegistry) *msqlite.Driver {
 	d := &msqlite.Driver{}
 	d.MustRegisterFunction(pageFunction, &msqlite.FunctionImpl{
 		NArgs: 1 + numColumns,
 		// Text and blob arguments are views of SQLite's memory, valid during the call only:
 		// Step copies what it keeps (see scanner.own), so no value is copied twice.
 		VolatileArgs:  true,
-		MakeAggregate: func(msqlite.FunctionContext) (msqlite.AggregateFunction, error) { return &pageAggregate{}, nil },
+		MakeAggregate: func(msqlite.FunctionContext) (msqlite.AggregateFunction, error) { return &pageAggregate{reg: reg}, nil },
 	})
 	return d
-}()
+}
 
-// readConnector opens the read connections with readDriver.
-type readConnector struct{ dsn string }
+// readConnector opens a store's read connections with its own driver.
+type readConnector struct {
+	dsn string
+	d   *msqlite.Driver
+}
 
-func (c readConnector) Connect(context.Context) (driver.Conn, error) { return readDriver.Open(c.dsn) }
-func (c readConnector) Driver() driver.Driver                        { return readDriver }
+func (c readConnector) Connect(context.Context) (driver.Conn, error) { return c.d.Open(c.dsn) }
+func (c readConnector) Driver() driver.Driver                        { return c.d }
 
-// reads maps the tokens that page queries pass to pageFunction to the scanners of their reads.
-var reads = struct {
-	sync.Mutex
+// readRegistry maps the tokens that a store's page queries pass to pageFunction to the scanners
+// of their reads.
+type readRegistry struct {
+	mu   sync.Mutex
 	next int64
 	m    map[int64]*scanner
-}{m: map[int64]*scanner{}}
-
-// registerRead gives sc a token for its page queries; release takes it back.
-func (sc *scanner) registerRead() {
-	reads.Lock()
-	defer reads.Unlock()
-	reads.next++
-	sc.token = reads.next
-	reads.m[sc.token] = sc
 }
 
-func (sc *scanner) release() {
-	reads.Lock()
-	defer reads.Unlock()
-	delete(reads.m, sc.token)
+func newReadRegistry() *readRegistry { return &readRegistry{m: map[int64]*scanner{}} }
+
+// register gives sc a token for its page queries; release takes it back.
+func (r *readRegistry) register(sc *scanner) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.next++
+	sc.token = r.next
+	r.m[sc.token] = sc
 }
 
-func lookupRead(token int64) *scanner {
-	reads.Lock()
-	defer reads.Unlock()
-	return reads.m[token]
+func (r *readRegistry) release(sc *scanner) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.m, sc.token)
+}
+
+func (r *readRegistry) lookup(token int64) *scanner {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.m[token]
 }
 
 // errNotPaging reports a call of pageFunction outside a page query of this store.
 var errNotPaging = errors.New(pageFunction + ": no page is being read with this token")
 
 // pageAggregate is one evaluation of pageFunction: one page query.
-type pageAggregate struct{ sc *scanner }
+type pageAggregate struct {
+	reg *readRegistry
+	sc  *scanner
+}
 
 // Step takes one row. Rows come in the order of the page query's ORDER BY; Step checks it, so
 // that a query plan that did otherwise would fail the read rather than reorder the log.
 func (a *pageAggregate) Step(_ *msqlite.FunctionContext, args []driver.Value) error {
 	if a.sc == nil {
 		token, _ := args[0].(int64)
-		sc := lookupRead(token)
+		sc := a.reg.lookup(token)
 		if sc == nil || sc.page == nil {
 			return errNotPaging
 		}

@@ -645,8 +645,8 @@ func (s *Store) readAll(ctx context.Context, after eventstore.Position) iter.Seq
 			return
 		}
 		sc := newScanner()
-		sc.registerRead()
-		defer sc.release()
+		s.reads.register(sc)
+		defer s.reads.release(sc)
 		last, limit := after, s.cfg.PageSize
 		// next reads the next window that holds events, up to head.
 		next := func(ctx context.Context, p *page) bool {
@@ -686,8 +686,8 @@ func (s *Store) subscribeAll(ctx context.Context, after eventstore.Position) ite
 	return func(yield func(eventstore.Record, error) bool) {
 		const what = "subscribe"
 		sc := newScanner()
-		sc.registerRead()
-		defer sc.release()
+		s.reads.register(sc)
+		defer s.reads.release(sc)
 		last, limit := after, s.cfg.PageSize
 		var timer *time.Timer
 		defer func() {

@@ -128,8 +128,9 @@ type Store struct {
 	cfg  Config
 
 	readers *sql.DB
-	stmts   *statements // prepared on readers
-	w       *writer     // nil when read-only
+	reads   *readRegistry // the reads in progress, for pageFunction
+	stmts   *statements   // prepared on readers
+	w       *writer       // nil when read-only
 	// readAheads counts the goroutines reading pages ahead of their callers (for tests).
 	readAheads atomic.Int64
 
@@ -174,7 +175,8 @@ func Open(path string, cfg Config) (*Store, error) {
 		s.w = w
 	}
 
-	readers, err := openReaders(abs, cfg)
+	s.reads = newReadRegistry()
+	readers, err := openReaders(abs, cfg, s.reads)
 	if err == nil {
 		s.stmts, err = prepareStatements(context.Background(), readers)
 		if err != nil {
@@ -197,8 +199,8 @@ func Open(path string, cfg Config) (*Store, error) {
 
 // openReaders opens the pool of read-only connections and checks, through one of them, that
 // the file holds an event store this build can read.
-func openReaders(path string, cfg Config) (*sql.DB, error) {
-	db := sql.OpenDB(readConnector{dsn(path, cfg, true)})
+func openReaders(path string, cfg Config, reads *readRegistry) (*sql.DB, error) {
+	db := sql.OpenDB(readConnector{dsn: dsn(path, cfg, true), d: newReadDriver(reads)})
 	db.SetMaxOpenConns(cfg.MaxReaders)
 	db.SetMaxIdleConns(cfg.MaxReaders)
 	db.SetConnMaxIdleTime(time.Minute)
