@@ -27,7 +27,8 @@ Usage:
   relayer version                                          print the build
 
 The event store is the SQLite file relayer.db in --data-dir (default ./data), or the store
---store URL (or RELAYER_STORE) names: sqlite:PATH or postgres://user@host/db?search_path=schema.
+--store URL (or RELAYER_STORE) names: sqlite:PATH, postgres://user@host/db?search_path=schema
+or kurrentdb://user@host:2113.
 `
 
 // exitError carries a process exit code with the message to print.

@@ -15,6 +15,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"relayer/eventstore"
+	"relayer/eventstore/kurrentdb"
 	"relayer/eventstore/postgres"
 	"relayer/eventstore/sqlite"
 )
@@ -25,6 +26,8 @@ import (
 //	sqlite:./data/relayer.db       a SQLite file (sqlite:///abs/path.db works too)
 //	postgres://user@host/db?...    a PostgreSQL database (postgresql:// too); the schema is
 //	                               the URL's search_path when it names one, else "eventstore"
+//	kurrentdb://user@host:2113?... a KurrentDB server or cluster (kurrent://, esdb://,
+//	                               esdb+discover:// too), through EventStore-Client-Go
 //
 // A URL may hold a password: it is never printed, logged or quoted in an error; what the
 // commands show is the store's description, without it.
@@ -37,9 +40,9 @@ const envStore = envPrefix + "STORE"
 
 // storeLocation is a parsed store URL.
 type storeLocation struct {
-	scheme string // "sqlite" or "postgres"
+	scheme string // "sqlite", "postgres" or "kurrentdb"
 	path   string // sqlite: the file
-	url    string // postgres: the URL as given (it may hold a password)
+	url    string // postgres, kurrentdb: the URL as given (it may hold a password)
 }
 
 // parseStore reads a store URL; an empty one is the SQLite file in dataDir.
@@ -49,7 +52,7 @@ func parseStore(raw, dataDir string) (storeLocation, error) {
 	}
 	scheme, rest, ok := strings.Cut(raw, ":")
 	if !ok {
-		return storeLocation{}, errors.New(`the store URL has no scheme: use sqlite:PATH or postgres://...`)
+		return storeLocation{}, errors.New(`the store URL has no scheme: use sqlite:PATH, postgres://... or kurrentdb://...`)
 	}
 	switch strings.ToLower(scheme) {
 	case "sqlite":
@@ -66,9 +69,14 @@ func parseStore(raw, dataDir string) (storeLocation, error) {
 			return storeLocation{}, fmt.Errorf("the %s store URL cannot be parsed (its text is withheld, as it may hold a password)", scheme)
 		}
 		return storeLocation{scheme: "postgres", url: raw}, nil
+	case "kurrentdb", "kurrent", "esdb", "esdb+discover", "kurrentdb+discover", "kurrent+discover":
+		if _, err := url.Parse(raw); err != nil {
+			return storeLocation{}, fmt.Errorf("the %s store URL cannot be parsed (its text is withheld, as it may hold a password)", scheme)
+		}
+		return storeLocation{scheme: "kurrentdb", url: raw}, nil
 	default:
 		// Only the scheme is quoted: the rest may hold a password.
-		return storeLocation{}, fmt.Errorf("unknown store scheme %q: use sqlite:PATH or postgres://...", scheme)
+		return storeLocation{}, fmt.Errorf("unknown store scheme %q: use sqlite:PATH, postgres://... or kurrentdb://...", scheme)
 	}
 }
 
@@ -95,7 +103,7 @@ func (l storeLocation) String() string {
 // storeFlags adds --data-dir and --store to a command's flags.
 func storeFlags(fs *flag.FlagSet) (dataDir, store *string) {
 	dataDir = fs.String("data-dir", "./data", "directory holding the SQLite event store (relayer.db), when --store is not given")
-	store = fs.String("store", "", "the event store's URL (env "+envStore+"): sqlite:PATH or postgres://...; default: relayer.db in --data-dir")
+	store = fs.String("store", "", "the event store's URL (env "+envStore+"): sqlite:PATH, postgres://... or kurrentdb://...; default: relayer.db in --data-dir")
 	return dataDir, store
 }
 
@@ -116,6 +124,9 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 // openExisting opens the store at l for reading, and says clearly when a SQLite store is not
 // there (a PostgreSQL store is its schema, created when missing).
 func openExisting(ctx context.Context, l storeLocation) (eventstore.Store, error) {
+	if l.scheme == "kurrentdb" {
+		return kurrentdb.Open(ctx, l.url, kurrentdb.Config{})
+	}
 	if l.scheme == "postgres" {
 		s, err := postgres.Open(ctx, l.url, postgres.Config{})
 		if err != nil {
@@ -139,6 +150,15 @@ func openExisting(ctx context.Context, l storeLocation) (eventstore.Store, error
 // an error naming that process, and nothing is touched. lost is closed if the lock is lost
 // while held (a PostgreSQL session ended); the holder must then stop writing.
 func openWriter(ctx context.Context, l storeLocation, who string) (s eventstore.Store, release func(), lost <-chan struct{}, err error) {
+	if l.scheme == "kurrentdb" {
+		// KurrentDB has no lock a client can hold for its session: one process per store is
+		// up to the operator until several instances share a store.
+		ks, err := kurrentdb.Open(ctx, l.url, kurrentdb.Config{})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return ks, func() {}, nil, nil
+	}
 	if l.scheme == "postgres" {
 		ps, err := postgres.Open(ctx, l.url, postgres.Config{})
 		if err != nil {

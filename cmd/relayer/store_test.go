@@ -26,6 +26,8 @@ func TestStoreURLsAreParsedAndNeverShowAPassword(t *testing.T) {
 		{"postgres://u:pw-5ecret@db.example:5432/relayer?sslmode=require&password=pw-5ecret", "d", "postgres", "", "postgres://u@db.example:5432/relayer"},
 		{"postgres://u@db/relayer?search_path=fleet_a&password=pw-5ecret", "d", "postgres", "", "postgres://u@db/relayer?search_path=fleet_a"},
 		{"postgresql://u@db/relayer", "d", "postgres", "", "postgresql://u@db/relayer"},
+		{"kurrentdb://u:pw-5ecret@db1:2113,db2:2113?tls=false", "d", "kurrentdb", "", "kurrentdb://u@db1:2113,db2:2113"},
+		{"esdb://db:2113", "d", "kurrentdb", "", "esdb://db:2113"},
 	} {
 		l, err := parseStore(c.raw, c.dataDir)
 		if err != nil {
