@@ -82,12 +82,11 @@ func (s *Server) operator(h http.HandlerFunc) http.HandlerFunc {
 // bearerGate reports whether r carries "Authorization: Bearer <token>" with a token whose
 // SHA-256 is one of digests (compared in constant time). Otherwise it has answered: 429 while the
 // client is blocked for refused requests, else 401 naming the realm; the refusal is counted and
-// logged, never the token.
+// logged, never the token. A valid token always gets through, even from a blocked address: the
+// block slows guessing down (which 32-byte tokens make hopeless anyway), and must not let whoever
+// shares the operator's address (a NAT, a proxy) lock the operator out.
 func (s *Server) bearerGate(w http.ResponseWriter, r *http.Request, realm string, digests ...[sha256.Size]byte) bool {
 	client := s.limiter.AddressKey(r)
-	if s.refusedTooOften(w, r, &s.adminFails, client) {
-		return false
-	}
 	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	given := sha256.Sum256([]byte(strings.TrimSpace(token)))
 	match := 0
@@ -97,6 +96,9 @@ func (s *Server) bearerGate(w http.ResponseWriter, r *http.Request, realm string
 	if strings.EqualFold(scheme, "Bearer") && match == 1 {
 		s.adminFails.succeed(client)
 		return true
+	}
+	if s.refusedTooOften(w, r, &s.adminFails, client) {
+		return false
 	}
 	s.noteRefusal(r, &s.adminFails, client, realm+": refused a request without a valid "+realm+" token")
 	w.Header().Set("WWW-Authenticate", `Bearer realm="relayer `+realm+`"`)

@@ -19,8 +19,10 @@ import (
 //     user decrypt, the delegate) sign, recovered and compared with userAddress
 //     (delegateAddress). When it recovers to another address and the signer is a contract, the
 //     contract is asked (ERC-1271 isValidSignature) through the ChainChecks port;
-//   - the validity window, against the chain's time: it must have begun (up to StartSkew ahead
-//     is let through: the transaction is mined a block or more later) and not have ended.
+//   - the validity window, against the chain's time: it must have begun (the gateway reverts a
+//     start past its block's time, StartTimestampInFuture, and the transaction is sent at once;
+//     StartSkew lets a start that far ahead through, 0 by default) and must not end within
+//     endMargin (UserDecryptionRequestExpired: the transaction is mined seconds later).
 //
 // The pure half (typed data, recovery) is domain.SignedPart and domain.RecoverSigner. A refusal
 // is a 400 validation_failed naming the field and the check; a contract wallet that cannot be
@@ -48,12 +50,18 @@ type AdmissionConfig struct {
 	// contract of the EIP-712 domain the SDK signs under.
 	DecryptionContract string
 	// StartSkew is how far past the chain's time a validity window may begin and still be
-	// accepted (clients' clocks run a little ahead of block timestamps).
+	// accepted. The gateway refuses a start past the time of the block that holds the
+	// transaction, which is sent at once: above 0, such requests may fail on chain (with a
+	// revert the relayer does not pay for: the gas estimate finds it).
 	StartSkew time.Duration
 }
 
-// DefaultStartSkew is AdmissionConfig.StartSkew's default.
-const DefaultStartSkew = 10 * time.Second
+// DefaultStartSkew is AdmissionConfig.StartSkew's default: none.
+const DefaultStartSkew = 0
+
+// endMargin is how long before its end a validity window is refused: its transaction would be
+// mined after it (a paid revert, UserDecryptionRequestExpired).
+const endMargin = time.Minute
 
 // Labels of the checks, as relayer_admission_refusals_total{check} counts them.
 const (
@@ -186,9 +194,10 @@ func validityRefusal(req domain.Request, now time.Time, skew time.Duration) *ref
 	case start > t+uint64(max(skew, 0)/time.Second):
 		return &refusal{status: http.StatusBadRequest, label: domain.LabelValidationFailed, check: checkValidityStart, message: message,
 			details: []domain.FieldIssue{{Field: startField, Issue: fmt.Sprintf("is %d, in the future (the chain's time is %d): the window must have begun", start, t)}}}
-	case end < t:
+	case end < t+uint64(endMargin/time.Second):
 		return &refusal{status: http.StatusBadRequest, label: domain.LabelValidationFailed, check: checkValidityEnd, message: message,
-			details: []domain.FieldIssue{{Field: daysField, Issue: fmt.Sprintf("makes the window end at %d, in the past (the chain's time is %d): sign a new request", end, t)}}}
+			details: []domain.FieldIssue{{Field: daysField, Issue: fmt.Sprintf(
+				"makes the window end at %d, past or within %s of the chain's time %d (the transaction would be mined after it): sign a new request", end, endMargin, t)}}}
 	}
 	return nil
 }

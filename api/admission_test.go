@@ -279,7 +279,7 @@ func TestAdmissionJudgesTheWindowByTheChainsTime(t *testing.T) {
 	chain.now = jtEpoch.Add(11 * 24 * time.Hour)
 	r := env.do(http.MethodPost, "/v2/user-decrypt", admBody(t, domain.UserDecrypt, 1, admAddr(user), user, nil))
 	r.want(t, http.StatusBadRequest, domain.LabelValidationFailed)
-	if d := r.Env.Error.Details; len(d) != 1 || d[0].Field != "requestValidity.durationDays" || !strings.Contains(d[0].Issue, "chain's time is "+strconv.FormatInt(chain.now.Unix(), 10)) {
+	if d := r.Env.Error.Details; len(d) != 1 || d[0].Field != "requestValidity.durationDays" || !strings.Contains(d[0].Issue, "chain's time "+strconv.FormatInt(chain.now.Unix(), 10)) {
 		t.Fatalf("expired by the chain's time: %s", r.Body)
 	}
 	if env.refusals("user-decrypt", checkValidityEnd) != 1 {
@@ -295,6 +295,15 @@ func TestAdmissionJudgesTheWindowByTheChainsTime(t *testing.T) {
 	if d := r.Env.Error.Details; len(d) != 1 || d[0].Field != "requestValidity.startTimestamp" {
 		t.Fatalf("a start beyond the skew: %s", r.Body)
 	}
+
+	// A window ending within a minute of the chain's time is refused: its transaction would be
+	// mined after it (a revert the relayer pays for); two minutes before its end it is fine.
+	end := start + 10*86400
+	chain.now = time.Unix(end-30, 0)
+	r = env.do(http.MethodPost, "/v2/user-decrypt", admBody(t, domain.UserDecrypt, 5, admAddr(user), user, nil))
+	r.want(t, http.StatusBadRequest, domain.LabelValidationFailed)
+	chain.now = time.Unix(end-120, 0)
+	env.do(http.MethodPost, "/v2/user-decrypt", admBody(t, domain.UserDecrypt, 6, admAddr(user), user, nil)).want(t, http.StatusAccepted, "")
 
 	// The chain's time unknown: the server's clock (jtEpoch, inside the window) judges.
 	chain.timeErr = errors.New("connection refused")

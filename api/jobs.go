@@ -241,7 +241,7 @@ func (s *Server) submit(kind domain.Kind) http.HandlerFunc {
 			writeJSON(w, http.StatusTooManyRequests, ratelimit.DeniedBody{
 				Status: statusFailed, RequestID: rid, RetryAfterMs: sec * 1000,
 				Error: ratelimit.DeniedError{Label: labelRateLimited, Message: fmt.Sprintf(
-					"this exact request failed or timed out %d times; its next attempt is accepted in %d s (each failure doubles the wait, up to %s)",
+					"this exact request failed or timed out %d times after its transaction was sent; its next attempt is accepted in %d s (each such failure doubles the wait, up to %s)",
 					a.failed, sec, maxContentBackoff)},
 			})
 			return
@@ -339,9 +339,17 @@ func correlationID(r *http.Request, rid string) (id, issue string) {
 // other web pages from making their visitors' browsers submit requests.
 func requireJSON(w http.ResponseWriter, r *http.Request) bool {
 	ct := r.Header.Get("Content-Type")
-	mt, _, err := mime.ParseMediaType(ct)
+	mt, params, err := mime.ParseMediaType(ct)
 	if err == nil && mt == "application/json" {
-		return true
+		// JSON is UTF-8 (RFC 8259); a body declared in another charset would be read as
+		// something it is not.
+		if cs, ok := params["charset"]; !ok || strings.EqualFold(cs, "utf-8") || strings.EqualFold(cs, "utf8") {
+			return true
+		}
+		writeError(w, r, http.StatusUnsupportedMediaType, labelUnsupportedMediaType,
+			fmt.Sprintf("the request body must be JSON in UTF-8 (got charset %q)", params["charset"]),
+			[]domain.FieldIssue{{Field: "Content-Type", Issue: "charset must be utf-8 when given"}})
+		return false
 	}
 	if ct == "" {
 		ct = "none"
@@ -390,19 +398,23 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool)
 // identical submissions exactly one creates the job and the others, refused by the stream's
 // version, answer with it. One durable append per new job, and nothing to clean up after a crash.
 func (s *Server) admit(ctx context.Context, rc *runtimeConfig, kind domain.Kind, req domain.Request, hash string, md eventstore.Metadata) (admission, error) {
-	var lastEnded time.Time // when the previous generation ended
+	var lastEnded time.Time // when the last generation that cost a transaction ended
+	var costly uint32       // how many generations cost a transaction
 	for g := uint32(0); g < maxGenerations; g++ {
 		id := domain.JobIDFor(hash, g)
 		if j, ok := s.set.Job(id); ok {
 			if !endedWithoutResult(j.Status) {
 				return admission{job: id}, nil
 			}
-			lastEnded = j.EnteredAt(j.Status)
+			if !j.EnteredAt(domain.TxInFlight).IsZero() {
+				costly++
+				lastEnded = j.EnteredAt(j.Status)
+			}
 			continue
 		}
 		// Not in the projections: no job yet, or one they have not applied yet.
-		if wait := lastEnded.Add(contentBackoff(g)).Sub(s.now()); !lastEnded.IsZero() && wait > 0 {
-			return admission{backoff: wait, failed: g}, nil
+		if wait := lastEnded.Add(contentBackoff(costly)).Sub(s.now()); !lastEnded.IsZero() && wait > 0 {
+			return admission{backoff: wait, failed: costly}, nil
 		}
 		if sh := s.shed(rc, kind); sh != nil {
 			return admission{shed: sh}, nil
@@ -423,21 +435,26 @@ func (s *Server) admit(ctx context.Context, rc *runtimeConfig, kind domain.Kind,
 	return admission{}, fmt.Errorf("content hash %s: %w", hash, errGenerationsExhausted)
 }
 
-// A content whose jobs keep failing costs a transaction each time (a request that reverts, say),
-// so its retries slow down: the first freeGenerations jobs start at once, and job g after them
-// only contentBackoff(g) after job g-1 ended, doubling from a second up to maxContentBackoff.
-// The refusal is a 429 rate_limited with the exact Retry-After (which the public SDK honours).
+// A content whose jobs keep failing after their transaction was sent costs a transaction each
+// time (a request that reverts, say), so its retries slow down: after freeGenerations such
+// failures, the next job starts only contentBackoff(n) after the last of them ended, doubling
+// from a second up to maxContentBackoff. Failures before any transaction (an ACL refusal at the
+// readiness check, a readiness timeout) cost nothing and do not count: otherwise anyone could
+// fail a request early (a public decrypt of a handle not yet public, say) to keep everyone's
+// identical request waiting for an hour. The refusal is a 429 rate_limited with the exact
+// Retry-After (which the public SDK honours).
 const (
 	freeGenerations   = 3
 	maxContentBackoff = time.Hour
 )
 
-// contentBackoff is how long after job g-1 of a content ended job g may start.
-func contentBackoff(g uint32) time.Duration {
-	if g < freeGenerations {
+// contentBackoff is how long after the last of n failures that cost a transaction the next job
+// of a content may start.
+func contentBackoff(n uint32) time.Duration {
+	if n < freeGenerations {
 		return 0
 	}
-	return min(time.Second<<min(g-freeGenerations, 12), maxContentBackoff)
+	return min(time.Second<<min(n-freeGenerations, 12), maxContentBackoff)
 }
 
 // maxGenerations bounds the jobs one content hash may have: each failed or timed out. A client

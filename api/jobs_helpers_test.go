@@ -343,7 +343,7 @@ func jtBody(k domain.Kind, n uint64) []byte {
 			"delegateAddress":     jtAddr(3),
 			"startTimestamp":      jtStart,
 			"durationDays":        "10",
-			"signature":           fmt.Sprintf("%0130x", n+1),
+			"signature":           fmt.Sprintf("%0128x1b", n+1),
 			"publicKey":           "2000000000000000abcd",
 			"extraData":           "0x00",
 		}
@@ -354,7 +354,7 @@ func jtBody(k domain.Kind, n uint64) []byte {
 			"contractsChainId":    1337,
 			"contractAddresses":   []string{jtAddr(1)},
 			"userAddress":         jtAddr(2),
-			"signature":           fmt.Sprintf("%0130x", n+1),
+			"signature":           fmt.Sprintf("%0128x1b", n+1),
 			"publicKey":           "2000000000000000abcd",
 			"extraData":           "0x00",
 		}

@@ -177,7 +177,7 @@ func TestAnIdenticalSubmissionAnswersWithTheSameJob(t *testing.T) {
 	}
 	// A user decrypt with another signature (a forged copy, say) is another request: it never
 	// joins the genuine one's job.
-	body := bytes.Replace(jtBody(domain.UserDecrypt, 7), []byte(fmt.Sprintf("%0130x", 8)), []byte(fmt.Sprintf("%0130x", 999)), 1)
+	body := bytes.Replace(jtBody(domain.UserDecrypt, 7), []byte(fmt.Sprintf("%0128x1b", 8)), []byte(fmt.Sprintf("%0128x1b", 999)), 1)
 	if bytes.Equal(body, jtBody(domain.UserDecrypt, 7)) {
 		t.Fatal("the test did not change the signature")
 	}
@@ -223,21 +223,36 @@ func TestAfterAFailureOrATimeoutAnIdenticalSubmissionStartsANewJob(t *testing.T)
 	}
 }
 
-// A content whose jobs keep failing is not retried at once forever (each try may cost a
-// transaction): after freeGenerations failures, the next job waits a doubling backoff, refused
-// meanwhile with 429 rate_limited and the exact Retry-After, and nothing appended.
+// A content whose jobs keep failing after their transaction was sent is not retried at once
+// forever (each try costs a transaction): after freeGenerations such failures, the next job waits
+// a doubling backoff, refused meanwhile with 429 rate_limited and the exact Retry-After, and
+// nothing appended. Failures before any transaction do not count: anyone could cause those.
 func TestARequestThatKeepsFailingWaitsADoublingBackoffBeforeItsNextJob(t *testing.T) {
 	env := startJT(t)
 	body := jtBody(domain.PublicDecrypt, 77)
-	fail := func(id string) {
+	nonce := 0
+	failOnChain := func(id string) {
+		t.Helper()
+		jid, _ := domain.ParseJobID(id)
+		nonce++
+		env.exec1(jid, domain.StartReadiness{At: env.clock.At(0)}, domain.PassReadiness{At: env.clock.At(0)}, env.sign(nonce),
+			domain.Fail{At: env.clock.At(0), Label: "transaction_reverted", Message: "reverted"})
+	}
+	failEarly := func(id string) {
 		t.Helper()
 		jid, _ := domain.ParseJobID(id)
 		env.exec1(jid, domain.FailReadiness{At: env.clock.At(0), Label: domain.LabelNotAllowedOnHostACL, Message: "denied"})
 	}
+	// Ten failures at the readiness check cost nothing: the next job starts at once.
+	for range 10 {
+		r := env.do("POST", "/v2/public-decrypt", body)
+		r.want(t, http.StatusAccepted, "")
+		failEarly(r.jobID(t))
+	}
 	for range freeGenerations {
 		r := env.do("POST", "/v2/public-decrypt", body)
 		r.want(t, http.StatusAccepted, "")
-		fail(r.jobID(t))
+		failOnChain(r.jobID(t))
 	}
 	for g, want := range []int{1, 2, 4} {
 		before := env.countEvents("RequestAccepted")
@@ -254,7 +269,7 @@ func TestARequestThatKeepsFailingWaitsADoublingBackoffBeforeItsNextJob(t *testin
 		env.clock.Advance(time.Millisecond)
 		r = env.do("POST", "/v2/public-decrypt", body)
 		r.want(t, http.StatusAccepted, "")
-		fail(r.jobID(t))
+		failOnChain(r.jobID(t))
 	}
 	if got, want := contentBackoff(maxGenerations-1), maxContentBackoff; got != want {
 		t.Fatalf("the backoff of the last generation is %s, want the cap %s", got, want)

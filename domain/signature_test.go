@@ -205,3 +205,30 @@ func TestRecoveriesAgree(t *testing.T) {
 		}
 	}
 }
+
+// A signature whose v is 0 or 1 is kept as 27 or 28: the gateway's ECDSA refuses the other form
+// (a probe saw such a request sent on chain as given), and both forms are one request.
+func TestSignaturesAreKeptWithVAs27Or28(t *testing.T) {
+	body := func(v string) []byte {
+		handle := "0x" + strings.Repeat("ab", 22) + "0000000000000539" + "0500" // host chain 1337
+		return []byte(`{"handleContractPairs":[{"handle":"` + handle + `","contractAddress":"` + sigVectorContractA + `"}],` +
+			`"requestValidity":{"startTimestamp":"1764115200","durationDays":"10"},"contractsChainId":1337,` +
+			`"contractAddresses":["` + sigVectorContractA + `"],"userAddress":"` + sigVectorSigner + `",` +
+			`"signature":"` + sigVectorUserSignature[:128] + v + `","publicKey":"2000000000000000abcd","extraData":"0x00"}`)
+	}
+	cfg := ValidationConfig{HostChainIDs: []uint64{1337}}
+	var hashes []string
+	for _, c := range []struct{ in, want string }{{"1b", "1b"}, {"00", "1b"}, {"1c", "1c"}, {"01", "1c"}} {
+		r, err := ParseRequest(UserDecrypt, body(c.in), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.UserDecrypt.Signature[128:]; got != c.want {
+			t.Fatalf("v %s is kept as %s, want %s", c.in, got, c.want)
+		}
+		hashes = append(hashes, ContentHash(r))
+	}
+	if hashes[0] != hashes[1] || hashes[2] != hashes[3] || hashes[0] == hashes[2] {
+		t.Fatal("the two forms of one signature are not one request")
+	}
+}

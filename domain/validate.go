@@ -923,7 +923,16 @@ func (p *parser) signature(path string, raw json.RawMessage) (string, bool) {
 		p.sink.addInvalid(path, issue)
 		return "", false
 	}
-	return strings.ToLower(s), true
+	s = strings.ToLower(s)
+	// v as 0 or 1 (how some wallets write it) is written 27 or 28, the form the gateway's
+	// ECDSA accepts: the same signature, which would otherwise revert on chain.
+	switch s[128:] {
+	case "00":
+		s = s[:128] + "1b"
+	case "01":
+		s = s[:128] + "1c"
+	}
+	return s, true
 }
 
 // extraData reads extraData: 0x followed by at least one byte of hex ("0x00" today), returned

@@ -24,9 +24,8 @@ import (
 // rebuilds the read models from both stores and prints their digests, which must be equal
 // (positions included: both stores number a gapless log the same way).
 //
-// The target takes the writer lock (a running serve on it is refused); the source is only read,
-// so migrate may run while serve writes it, copying what is there when it reaches the head
-// (run it again after stopping serve to copy the rest).
+// Both stores' writer locks are taken: a serve running on either is refused (a copy of a log
+// that is still growing would be stale when it ends).
 
 // migrateBatch is how many events migrate hands the target at once.
 const migrateBatch = 2048
@@ -60,6 +59,13 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer source.Close()
+	// Nobody writes the source while it is copied: a serve still running on it would make the
+	// copy stale the moment it ends.
+	unlockSource, err := holdWriterLock(ctx, src, source, fmt.Sprintf("relayer migrate (reading), pid %d", os.Getpid()))
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("migrate: the source: %w (stop the serve writing it first)", err)}
+	}
+	defer unlockSource()
 	target, unlock, lost, err := openWriter(ctx, dst, fmt.Sprintf("relayer migrate, pid %d", os.Getpid()))
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("migrate: %w", err)}

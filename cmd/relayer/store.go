@@ -63,6 +63,10 @@ func parseStore(raw, dataDir string) (storeLocation, error) {
 		if p == "" {
 			return storeLocation{}, errors.New("the store URL sqlite: names no file (sqlite:./data/relayer.db)")
 		}
+		if strings.HasPrefix(p, "file:") {
+			// SQLite's own URI form would be read here as a relative path named "file:...".
+			return storeLocation{}, errors.New("the store URL sqlite:file:... is SQLite's URI form, not a path: write sqlite:/path/to/relayer.db")
+		}
 		return storeLocation{scheme: "sqlite", path: p}, nil
 	case "postgres", "postgresql":
 		if _, err := url.Parse(raw); err != nil {
@@ -174,7 +178,10 @@ func openWriter(ctx context.Context, l storeLocation, who string) (s eventstore.
 		}
 		return ps, unlock, lost, nil
 	}
-	dir := filepath.Dir(l.path)
+	dir, err := realDir(l.path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	unlock, err := lockStore(dir, who)
 	if err != nil {
 		return nil, nil, nil, err
@@ -185,6 +192,27 @@ func openWriter(ctx context.Context, l storeLocation, who string) (s eventstore.
 		return nil, nil, nil, fmt.Errorf("open event store %s: %w", l.path, err)
 	}
 	return ss, unlock, nil, nil
+}
+
+// holdWriterLock takes the writer lock of the store at l, opened as s, for a process that only
+// reads it but must not see it change meanwhile (relayer migrate's source). KurrentDB has none.
+func holdWriterLock(ctx context.Context, l storeLocation, s eventstore.Store, who string) (release func(), err error) {
+	switch l.scheme {
+	case "sqlite":
+		dir, err := realDir(l.path)
+		if err != nil {
+			return nil, err
+		}
+		return lockStore(dir, who)
+	case "postgres":
+		ps, ok := s.(*postgres.Store)
+		if !ok {
+			return func() {}, nil
+		}
+		unlock, _, err := ps.LockWriter(ctx, who)
+		return unlock, err
+	}
+	return func() {}, nil
 }
 
 // openWritable opens (creating if needed) the SQLite store in dataDir, without the writer lock
@@ -199,6 +227,26 @@ func openWritable(dataDir string) (*sqlite.Store, string, error) {
 		return nil, path, fmt.Errorf("open event store %s: %w", path, err)
 	}
 	return s, path, nil
+}
+
+// realDir is the directory that really holds the SQLite file at path: symbolic links resolved,
+// so that a store reached through a link is locked where the store is, as every other path to it
+// is. (A hard link in another directory is another path to the same file that nothing here can
+// see: do not make one.)
+func realDir(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("event store %s: %w", path, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return filepath.Dir(real), nil
+	}
+	// The file does not exist yet: its directory, resolved as far as it exists.
+	dir := filepath.Dir(abs)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real, nil
+	}
+	return dir, nil
 }
 
 // lockFile is the file whose exclusive lock the one process writing a SQLite store holds, in

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -115,5 +116,38 @@ func TestServeAndTheLogCommandsWorkOnAPostgreSQLStore(t *testing.T) {
 	withEnv(t, envStore+"="+store)
 	if _, errText, code2 := runCLI(t, "replay", "--job", jobID); code2 != 0 {
 		t.Fatalf("replay with RELAYER_STORE: %d %s", code2, errText)
+	}
+}
+
+// A store reached through a symbolic link is the same store: a second serve through the link is
+// refused like one through the real path (a probe found the link's way in, and the two serves
+// then killed one another over their checkpoints).
+func TestASecondServeThroughASymlinkIsRefused(t *testing.T) {
+	withEnv(t)
+	dir := t.TempDir()
+	startServe(t, "--listen", "127.0.0.1:0", "--data-dir", dir)
+	other := t.TempDir()
+	if err := os.Symlink(filepath.Join(dir, "relayer.db"), filepath.Join(other, "relayer.db")); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut syncBuffer
+	err := run(context.Background(), []string{"serve", "--listen", "127.0.0.1:0", "--store", "sqlite:" + filepath.Join(other, "relayer.db")}, &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "in use by relayer serve, pid") {
+		t.Fatalf("a second serve through a symlink: %v", err)
+	}
+	if _, err := parseStore("sqlite:file:"+filepath.Join(dir, "relayer.db"), ""); err == nil || !strings.Contains(err.Error(), "URI form") {
+		t.Fatalf("sqlite:file:...: %v", err)
+	}
+}
+
+// migrate copies a log nobody writes: a serve running on the source is named, and nothing is copied.
+func TestMigrateRefusesASourceThatServeIsWriting(t *testing.T) {
+	withEnv(t)
+	dir := t.TempDir()
+	startServe(t, "--listen", "127.0.0.1:0", "--data-dir", dir)
+	target := "sqlite:" + filepath.Join(t.TempDir(), "copy.db")
+	_, errText, code := runCLI(t, "migrate", "--from", "sqlite:"+filepath.Join(dir, "relayer.db"), "--to", target)
+	if code != 1 || !strings.Contains(errText, "in use by relayer serve") || !strings.Contains(errText, "stop the serve") {
+		t.Fatalf("migrate from a live store: %d %s", code, errText)
 	}
 }

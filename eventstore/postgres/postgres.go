@@ -176,6 +176,12 @@ func open(ctx context.Context, url string, cfg Config, h hooks) (_ *Store, err e
 		return nil, fmt.Errorf("open event store %s: the connection string cannot be parsed (its text is withheld, as it may hold a password)", redactedURL(url))
 	}
 	conn := poolCfg.ConnConfig
+	if !sameUserInfo(url, conn) {
+		// A password holding an unencoded '@' (or ':' or '/') moves pgx's idea of where the user
+		// part ends: it would take part of the password for the host and print it. Nothing of
+		// such a URL is shown.
+		return nil, errors.New("open event store: the connection URL's user part does not parse unambiguously (percent-encode '@', ':' and '/' in the password); its text is withheld, as it may hold a password")
+	}
 	cfg.setDefaults(conn.RuntimeParams["search_path"])
 	if err := cfg.Validate(); err != nil { // the schema the URL names
 		return nil, err

@@ -88,3 +88,24 @@ func redactedURL(conn string) string {
 	}
 	return safe.String()
 }
+
+// sameUserInfo reports whether a postgres:// URL's user and password, as net/url reads them,
+// are the ones pgx read into conn, and its host holds no '@'. A keyword/value connection string
+// has no such ambiguity: true.
+func sameUserInfo(raw string, conn *pgx.ConnConfig) bool {
+	if !strings.HasPrefix(raw, "postgres://") && !strings.HasPrefix(raw, "postgresql://") {
+		return true
+	}
+	if strings.Contains(conn.Host, "@") {
+		return false
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	if u.User == nil {
+		return true
+	}
+	pw, hasPW := u.User.Password()
+	return u.User.Username() == conn.User && (!hasPW || pw == conn.Password)
+}

@@ -61,3 +61,23 @@ func TestTheWriterLockAdmitsOneWriterPerStore(t *testing.T) {
 	}
 	r()
 }
+
+// A password with an unencoded '@' splits differently for pgx and for URL readers: pgx took the
+// rest of the password for the host and printed it. Such a URL is refused, showing nothing.
+func TestAPasswordWithAnUnencodedAtSignIsRefusedWithoutShowingIt(t *testing.T) {
+	for _, u := range []string{
+		"postgres://postgres:p@ss@word@127.0.0.1:5999/test?sslmode=disable",
+		"postgres://postgres:S3cr@tPW@127.0.0.1:5999/test?sslmode=disable",
+		"postgresql://postgres:a/b@127.0.0.1:5999/test",
+	} {
+		_, err := Open(context.Background(), u, Config{})
+		if err == nil {
+			t.Fatalf("%s was accepted", u)
+		}
+		for _, part := range []string{"ss@word", "tPW", "S3cr", "a/b"} {
+			if strings.Contains(u, part) && strings.Contains(err.Error(), part) {
+				t.Fatalf("the error shows %q: %v", part, err)
+			}
+		}
+	}
+}
