@@ -43,27 +43,30 @@ const (
 )
 
 // Config sets the API's limits, timeouts and parameters. Start from DefaultConfig; Validate lists
-// every problem at once.
+// every problem at once, each by its path in serve's configuration. There, the fields with a yaml
+// name are the api section's settings, and the others sections of their own (http, retry_after,
+// rate_limit, keys, admission, validation) or settings at the root (admin_token, operator_token,
+// host_chain_ids).
 type Config struct {
 	// Validation is what request bodies are checked against: the host chain ids (at least one)
 	// and the payload limits.
 	Validation domain.ValidationConfig
 	// MaxBodyBytes bounds a submission's body (413 request_too_large beyond it).
-	MaxBodyBytes int64
+	MaxBodyBytes int64 `yaml:"max_body_bytes"`
 	// AcceptWait bounds the wait for the projections after an accepted submission.
-	AcceptWait time.Duration
+	AcceptWait time.Duration `yaml:"accept_wait"`
 
 	// QueueCapacity and ShedMargin: a submission that would start a new job is refused with 429
 	// rate_limited when the queue it would join holds QueueCapacity - ShedMargin jobs or more.
 	// Both are runtime parameters (queue_capacity, queue_shed_margin).
-	QueueCapacity int
-	ShedMargin    int
+	QueueCapacity int `yaml:"queue_capacity"`
+	ShedMargin    int `yaml:"queue_shed_margin"`
 
 	// RetryAfter is the Retry-After policy's parameters, changeable at run time.
 	RetryAfter retryafter.Config
 	// AdaptiveRetryAfter feeds the policy with the drain rates and stage durations the stats
 	// projection observed (retry_after_adaptive at run time).
-	AdaptiveRetryAfter bool
+	AdaptiveRetryAfter bool `yaml:"adaptive_retry_after"`
 
 	// RateLimit is the inbound per-client limiter's configuration (its limits at 0 turn it off).
 	RateLimit ratelimit.Config
@@ -81,18 +84,18 @@ type Config struct {
 	OperatorToken string
 	// AuditOpen serves the audit endpoints to anyone, as a development stack does; without it
 	// and without OperatorToken they answer 403.
-	AuditOpen bool
+	AuditOpen bool `yaml:"audit_open"`
 
 	// Keys is what GET /v2/keyurl answers, and the key material the relayer serves itself.
 	Keys KeysConfig
 
 	// Streams bounds the /v1/transitions streams.
-	Streams StreamsConfig
+	Streams StreamsConfig `yaml:",inline"`
 
 	// APIKeyFile is the registry of issued API keys (see apikeys.go): names and the SHA-256 of
 	// each key, read again when it changes. Empty: X-API-Key names no client; clients are their
 	// addresses.
-	APIKeyFile string
+	APIKeyFile string `yaml:"api_key_file"`
 
 	// Admission is what the checks before acceptance need (admission.go): signatures of user
 	// decrypts, the validity window's skew.
@@ -101,7 +104,7 @@ type Config struct {
 	// CORSAllowedOrigins are the web origins ("https://app.example.org") whose pages may call
 	// the API from a browser (the public SDK's web build). Empty: CORS is off, and browsers keep
 	// other origins' pages from reading any answer.
-	CORSAllowedOrigins []string
+	CORSAllowedOrigins []string `yaml:"cors_allowed_origins"`
 }
 
 // StreamsConfig bounds the Server-Sent Events streams. Streams do not take the inbound rate
@@ -109,12 +112,12 @@ type Config struct {
 type StreamsConfig struct {
 	// MaxOpen is how many streams the server keeps open at once, all clients together; one more
 	// is refused with 429 rate_limited and a Retry-After.
-	MaxOpen int
+	MaxOpen int `yaml:"max_streams"`
 	// MaxPerClient is how many streams one client (address) keeps open at once.
-	MaxPerClient int
+	MaxPerClient int `yaml:"max_streams_per_client"`
 	// WriteTimeout bounds each write to a stream: a client that stops reading loses its stream
 	// (and its slot) instead of holding it forever.
-	WriteTimeout time.Duration
+	WriteTimeout time.Duration `yaml:"stream_write_timeout"`
 }
 
 // Defaults of StreamsConfig.
@@ -126,15 +129,15 @@ const (
 
 // HTTPConfig are the http.Server's timeouts and limits.
 type HTTPConfig struct {
-	ReadHeaderTimeout time.Duration
+	ReadHeaderTimeout time.Duration `yaml:"read_header_timeout"`
 	// ReadTimeout and WriteTimeout bound a whole request and response; streams (Server-Sent
 	// Events) clear both for their own connection.
-	ReadTimeout  time.Duration
-	WriteTimeout time.Duration
-	IdleTimeout  time.Duration
+	ReadTimeout  time.Duration `yaml:"read_timeout"`
+	WriteTimeout time.Duration `yaml:"write_timeout"`
+	IdleTimeout  time.Duration `yaml:"idle_timeout"`
 	// ShutdownTimeout bounds the graceful shutdown: requests still running then are cut.
-	ShutdownTimeout time.Duration
-	MaxHeaderBytes  int
+	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
+	MaxHeaderBytes  int           `yaml:"max_header_bytes"`
 }
 
 // DefaultConfig returns the defaults: the development host chain 1337, 1 MiB bodies, the seed's
@@ -188,8 +191,17 @@ func (c Config) Validate() error {
 	add := func(field, format string, args ...any) {
 		ps = append(ps, Problem{Field: field, Issue: fmt.Sprintf(format, args...)})
 	}
-	if err := c.Validation.Validate(); err != nil {
-		add("host_chain_ids", "%v", strings.TrimPrefix(err.Error(), domain.ErrInvalidValidationConfig.Error()+": "))
+	var ve *domain.ValidationConfigError
+	if err := c.Validation.Validate(); errors.As(err, &ve) {
+		for _, p := range ve.Problems {
+			if p.Field == "host_chain_ids" {
+				add(p.Field, "%s", p.Issue)
+			} else {
+				add("validation."+p.Field, "%s", p.Issue)
+			}
+		}
+	} else if err != nil {
+		add("validation", "%v", err)
 	}
 	if c.MaxBodyBytes < 1 || c.MaxBodyBytes > maxBodyLimit {
 		add("api.max_body_bytes", "must be 1 <= value <= %d, got %d", maxBodyLimit, c.MaxBodyBytes)

@@ -121,19 +121,21 @@ type ValidationConfig struct {
 }
 
 // Validate reports a config the Parse functions cannot work with: no host chain, a zero or
-// repeated host chain id, or a negative limit. The error wraps ErrInvalidValidationConfig.
+// repeated host chain id, or a negative limit. The error is a *ValidationConfigError listing
+// every problem by its field; it wraps ErrInvalidValidationConfig.
 func (c ValidationConfig) Validate() error {
-	var problems []string
+	var ps []FieldIssue
+	add := func(field, issue string) { ps = append(ps, FieldIssue{Field: field, Issue: issue}) }
 	if len(c.HostChainIDs) == 0 {
-		problems = append(problems, "HostChainIDs must name at least one host chain")
+		add("host_chain_ids", "must name at least one host chain")
 	}
 	seen := make(map[uint64]bool, len(c.HostChainIDs))
 	for _, id := range c.HostChainIDs {
 		switch {
 		case id == 0:
-			problems = append(problems, "HostChainIDs must not contain 0")
+			add("host_chain_ids", "must not contain 0")
 		case seen[id]:
-			problems = append(problems, fmt.Sprintf("HostChainIDs lists %d more than once", id))
+			add("host_chain_ids", fmt.Sprintf("lists %d more than once", id))
 		}
 		seen[id] = true
 	}
@@ -141,18 +143,18 @@ func (c ValidationConfig) Validate() error {
 		name string
 		v    int
 	}{
-		{"MaxHandles", c.MaxHandles},
-		{"MaxContractAddresses", c.MaxContractAddresses},
-		{"MaxCiphertextBytes", c.MaxCiphertextBytes},
-		{"MaxPublicKeyBytes", c.MaxPublicKeyBytes},
-		{"MaxExtraDataBytes", c.MaxExtraDataBytes},
+		{"max_handles", c.MaxHandles},
+		{"max_contract_addresses", c.MaxContractAddresses},
+		{"max_ciphertext_bytes", c.MaxCiphertextBytes},
+		{"max_public_key_bytes", c.MaxPublicKeyBytes},
+		{"max_extra_data_bytes", c.MaxExtraDataBytes},
 	} {
 		if l.v < 0 {
-			problems = append(problems, fmt.Sprintf("%s must not be negative (0 means the default)", l.name))
+			add(l.name, "must not be negative (0 means the default)")
 		}
 	}
-	if len(problems) > 0 {
-		return fmt.Errorf("%w: %s", ErrInvalidValidationConfig, strings.Join(problems, "; "))
+	if len(ps) > 0 {
+		return &ValidationConfigError{Problems: ps}
 	}
 	return nil
 }

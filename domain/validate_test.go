@@ -752,7 +752,7 @@ func TestValidationConfigValidate(t *testing.T) {
 		{"a host chain id of zero is invalid", ValidationConfig{HostChainIDs: []uint64{1, 0}}, []string{"must not contain 0"}},
 		{"a repeated host chain id is invalid", ValidationConfig{HostChainIDs: []uint64{7, 8, 7}}, []string{"lists 7 more than once"}},
 		{"negative limits are invalid, each named", ValidationConfig{HostChainIDs: []uint64{1}, MaxHandles: -1, MaxExtraDataBytes: -2},
-			[]string{"MaxHandles must not be negative", "MaxExtraDataBytes must not be negative"}},
+			[]string{"max_handles: must not be negative", "max_extra_data_bytes: must not be negative"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package projections
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -20,20 +21,21 @@ const maxDrainWindow = time.Hour
 // Config sets the deadlines the timers projection computes and how the stats projection
 // summarises what it observes. The zero value is ready to use: every zero field takes its
 // default. A live Set and a rebuild must use the same Config to give the same snapshot (the
-// snapshot records it).
+// snapshot records it). The fields with a yaml name are configuration settings (serve's
+// timeouts section); Validate names its problems by them.
 type Config struct {
 	// ReadinessTimeout is how long a decrypt may stay queued, counted from its acceptance,
 	// before the timeout worker ends it. Default 5m.
-	ReadinessTimeout time.Duration
+	ReadinessTimeout time.Duration `yaml:"readiness"`
 	// TxInFlightTimeout is how long a job may stay in tx_in_flight before recovery looks at its
 	// transaction. Default 2m.
-	TxInFlightTimeout time.Duration
+	TxInFlightTimeout time.Duration `yaml:"tx_in_flight"`
 	// ResponseTimeout is how long a job may wait in receipt_received for its response.
 	// Default 30m.
-	ResponseTimeout time.Duration
+	ResponseTimeout time.Duration `yaml:"response"`
 	// DrainWindow is the sliding window, in event time, over which drain rates are measured.
 	// Whole seconds, 1s to 1h. Default 1m.
-	DrainWindow time.Duration
+	DrainWindow time.Duration `yaml:"drain_window"`
 	// DurationAlpha is the weight of a new sample in the moving average of each stage's
 	// duration, in (0, 1]. Default 0.1.
 	DurationAlpha float64
@@ -42,6 +44,13 @@ type Config struct {
 	// the read models use and checks the rest for JSON syntax only. The read models are the
 	// same either way; full decoding is several times slower. For audits.
 	FullDecode bool
+}
+
+// DefaultConfig returns every field's default.
+func DefaultConfig() Config {
+	var c Config
+	c.setDefaults()
+	return c
 }
 
 func (c *Config) setDefaults() {
@@ -62,20 +71,55 @@ func (c *Config) setDefaults() {
 	}
 }
 
-// Validate reports the first field that is out of range. Zero fields are valid: they take their
-// defaults.
-func (c Config) Validate() error {
-	switch {
-	case c.ReadinessTimeout < 0:
-		return fmt.Errorf("projections config: ReadinessTimeout is %s, want a positive duration (0 for the default %s)", c.ReadinessTimeout, DefaultReadinessTimeout)
-	case c.TxInFlightTimeout < 0:
-		return fmt.Errorf("projections config: TxInFlightTimeout is %s, want a positive duration (0 for the default %s)", c.TxInFlightTimeout, DefaultTxInFlightTimeout)
-	case c.ResponseTimeout < 0:
-		return fmt.Errorf("projections config: ResponseTimeout is %s, want a positive duration (0 for the default %s)", c.ResponseTimeout, DefaultResponseTimeout)
-	case c.DrainWindow < 0 || c.DrainWindow > maxDrainWindow || c.DrainWindow%time.Second != 0:
-		return fmt.Errorf("projections config: DrainWindow is %s, want whole seconds from 1s to %s (0 for the default %s)", c.DrainWindow, maxDrainWindow, DefaultDrainWindow)
-	case c.DurationAlpha < 0 || c.DurationAlpha > 1 || c.DurationAlpha != c.DurationAlpha:
-		return fmt.Errorf("projections config: DurationAlpha is %g, want a weight in (0, 1] (0 for the default %g)", c.DurationAlpha, DefaultDurationAlpha)
+// Problem is one thing wrong with a Config: the field, by its yaml name ("readiness",
+// "drain_window"; "duration_alpha" for the one without), and what is wrong with it.
+type Problem struct {
+	Field string `json:"field"`
+	Issue string `json:"issue"`
+}
+
+// ConfigError lists every problem Validate found.
+type ConfigError struct{ Problems []Problem }
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString("projections config: ")
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p.Field + ": " + p.Issue)
 	}
-	return nil
+	return b.String()
+}
+
+// Validate reports every field that is out of range as a *ConfigError. Zero fields are valid:
+// they take their defaults.
+func (c Config) Validate() error {
+	var ps []Problem
+	add := func(field, format string, args ...any) {
+		ps = append(ps, Problem{Field: field, Issue: fmt.Sprintf(format, args...)})
+	}
+	for _, t := range []struct {
+		field  string
+		v, def time.Duration
+	}{
+		{"readiness", c.ReadinessTimeout, DefaultReadinessTimeout},
+		{"tx_in_flight", c.TxInFlightTimeout, DefaultTxInFlightTimeout},
+		{"response", c.ResponseTimeout, DefaultResponseTimeout},
+	} {
+		if t.v < 0 {
+			add(t.field, "is %s, want a positive duration (0 for the default %s)", t.v, t.def)
+		}
+	}
+	if c.DrainWindow < 0 || c.DrainWindow > maxDrainWindow || c.DrainWindow%time.Second != 0 {
+		add("drain_window", "is %s, want whole seconds from 1s to %s (0 for the default %s)", c.DrainWindow, maxDrainWindow, DefaultDrainWindow)
+	}
+	if c.DurationAlpha < 0 || c.DurationAlpha > 1 || c.DurationAlpha != c.DurationAlpha {
+		add("duration_alpha", "is %g, want a weight in (0, 1] (0 for the default %g)", c.DurationAlpha, DefaultDurationAlpha)
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	return &ConfigError{Problems: ps}
 }

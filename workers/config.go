@@ -1,8 +1,8 @@
 package workers
 
 import (
-	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -18,21 +18,21 @@ type Config struct {
 
 	// ReadinessPollInterval is how often a readiness check asks the gateway again whether a
 	// decrypt is ready. Default 500ms.
-	ReadinessPollInterval time.Duration
+	ReadinessPollInterval time.Duration `yaml:"readiness_poll_interval"`
 	// TxAttempts is how many times a send that failed on a retryable error (the node
 	// unreachable, underpriced, ...) is tried before the job fails with transaction_failed.
 	// Default 5.
-	TxAttempts int
+	TxAttempts int `yaml:"tx_attempts"`
 	// TxRetryDelay is the wait before the second attempt; it doubles after each. Default 200ms.
-	TxRetryDelay time.Duration
+	TxRetryDelay time.Duration `yaml:"tx_retry_delay"`
 	// UserDecryptThreshold is how many distinct KMS shares complete a user decrypt. Required.
 	UserDecryptThreshold int
 	// ResponseBufferTTL is how long a gateway response whose request id no job has recorded
 	// (yet) is kept, waiting for the receipt that names it. Default 10m.
-	ResponseBufferTTL time.Duration
+	ResponseBufferTTL time.Duration `yaml:"response_buffer_ttl"`
 	// TimeoutsPoll is the longest the timeouts worker sleeps between two looks at the timers.
 	// Default 1s.
-	TimeoutsPoll time.Duration
+	TimeoutsPoll time.Duration `yaml:"timeouts_poll"`
 	// ResponsesCursorEvery saves the gateway block cursor at most this often while the
 	// listener only passes empty blocks (a cursor that moved with responses is saved at once).
 	// Default 1m: an idle relayer adds 1,440 cursor events a day to the log rather than one per
@@ -49,6 +49,13 @@ const (
 	DefaultTimeoutsPoll          = time.Second
 	DefaultResponsesCursorEvery  = time.Minute
 )
+
+// DefaultConfig returns every field's default; UserDecryptThreshold, which has none, is 0.
+func DefaultConfig() Config {
+	var c Config
+	c.setDefaults()
+	return c
+}
 
 func (c *Config) setDefaults() {
 	if c.ReadinessPollInterval == 0 {
@@ -73,36 +80,74 @@ func (c *Config) setDefaults() {
 	c.Dispatcher.setDefaults()
 }
 
-// Validate reports every problem of c (joined); zero fields are valid except
+// Problem is one thing wrong with a Config: the field, by its yaml name ("tx_attempts") or, for
+// a field without one, its name in snake_case ("user_decrypt_threshold"; "transport", "router"
+// and "dispatcher" for those parts), and what is wrong with it.
+type Problem struct {
+	Field string `json:"field"`
+	Issue string `json:"issue"`
+}
+
+// ConfigError lists every problem Validate found. It unwraps to the errors of the transport,
+// router and dispatcher configurations (errors.Is(err, ErrTransportNotBuilt)).
+type ConfigError struct {
+	Problems []Problem
+	parts    []error
+}
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString("workers: ")
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p.Field + ": " + p.Issue)
+	}
+	return b.String()
+}
+
+func (e *ConfigError) Unwrap() []error { return e.parts }
+
+// Validate reports every problem of c as a *ConfigError; zero fields are valid except
 // UserDecryptThreshold.
 func (c Config) Validate() error {
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("workers: "+format, args...)) }
+	e := &ConfigError{}
+	bad := func(field, format string, args ...any) {
+		e.Problems = append(e.Problems, Problem{Field: field, Issue: fmt.Sprintf(format, args...)})
+	}
 	if c.ReadinessPollInterval < 0 {
-		bad("readiness poll interval %s is negative", c.ReadinessPollInterval)
+		bad("readiness_poll_interval", "%s is negative", c.ReadinessPollInterval)
 	}
 	if c.TxAttempts < 0 || c.TxAttempts > 100 {
-		bad("tx attempts %d, want 1..100 (0 for the default %d)", c.TxAttempts, DefaultTxAttempts)
+		bad("tx_attempts", "%d, want 1..100 (0 for the default %d)", c.TxAttempts, DefaultTxAttempts)
 	}
 	if c.TxRetryDelay < 0 {
-		bad("tx retry delay %s is negative", c.TxRetryDelay)
+		bad("tx_retry_delay", "%s is negative", c.TxRetryDelay)
 	}
 	if c.UserDecryptThreshold < 1 {
-		bad("user decrypt threshold %d, want 1 or more (the gateway's KMS threshold)", c.UserDecryptThreshold)
+		bad("user_decrypt_threshold", "%d, want 1 or more (the gateway's KMS threshold)", c.UserDecryptThreshold)
 	}
 	if c.ResponseBufferTTL < 0 {
-		bad("response buffer TTL %s is negative", c.ResponseBufferTTL)
+		bad("response_buffer_ttl", "%s is negative", c.ResponseBufferTTL)
 	}
 	if c.TimeoutsPoll < 0 {
-		bad("timeouts poll %s is negative", c.TimeoutsPoll)
+		bad("timeouts_poll", "%s is negative", c.TimeoutsPoll)
 	}
 	if c.ResponsesCursorEvery < 0 {
-		bad("responses cursor interval %s is negative", c.ResponsesCursorEvery)
+		bad("responses_cursor_every", "%s is negative", c.ResponsesCursorEvery)
 	}
-	for _, err := range []error{c.Transport.Validate(), c.Router.Validate(), c.Dispatcher.Validate()} {
-		if err != nil {
-			errs = append(errs, err)
+	for _, part := range []struct {
+		field string
+		err   error
+	}{{"transport", c.Transport.Validate()}, {"router", c.Router.Validate()}, {"dispatcher", c.Dispatcher.Validate()}} {
+		if part.err != nil {
+			bad(part.field, "%v", part.err)
+			e.parts = append(e.parts, part.err)
 		}
 	}
-	return errors.Join(errs...)
+	if len(e.Problems) == 0 {
+		return nil
+	}
+	return e
 }

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
 	"net"
 	"os"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -36,7 +36,8 @@ import (
 // RELAYER_RATE_LIMIT_READ_ROLLING_LIMIT). Values are read as YAML (a list may also be written
 // "1337,8009"), except that a string setting takes its value as written: a contract address
 // 0x00...c0 is not a number, and a URL or a token is never parsed (nor quoted in a problem).
-// Everything is checked before anything starts, and every problem is listed.
+// Everything is checked before anything starts, and every problem is listed, with where it came
+// from.
 //
 // Without chain.rpc_url, serve runs the development chain in process (DESIGN section 10): no
 // other chain setting may then be given, and the timeouts not given explicitly take the
@@ -45,10 +46,15 @@ import (
 // required. An RPC URL may carry an API key: RELAYER_CHAIN_RPC_URL keeps it out of files, and no
 // problem ever repeats a URL.
 //
-// Names follow the admin API's and the packages' JSON names: retry_after takes retryafter's
-// (input_proof_throttler_tps, nominal_tx_confirmation_ms, ..., receipt_backoff as a list of
-// {elapsed_ms, retry_seconds}) and the admin API's _seconds names of the nominal times;
-// rate_limit takes ratelimit's (concurrency_limit, read: {rolling_limit}, retry_policy: ...).
+// The sections are the packages' own Configs, their defaults and their checks: api is api.Config,
+// http api.HTTPConfig, timeouts projections.Config, chain gateway.Config, workers workers.Config,
+// retry_after retryafter.Config, rate_limit ratelimit.Config; a setting is a field with a yaml
+// name there (see settingFields), and a package's Validate names each problem by its field, which
+// serve lists under the section's path. Names follow the admin API's: retry_after takes
+// retryafter's JSON names (input_proof_throttler_tps, nominal_tx_confirmation_ms, ...,
+// receipt_backoff as a list of {elapsed_ms, retry_seconds}) and the admin API's _seconds names of
+// the nominal times; rate_limit takes ratelimit's (concurrency_limit, read: {rolling_limit},
+// retry_policy: ...).
 //
 //	listen: 127.0.0.1:8080
 //	data_dir: ./data
@@ -75,7 +81,7 @@ import (
 //	log: {level: info, format: text}
 //	devchain: {rpc_listen: ""}      # 127.0.0.1:8545 serves the development chain's JSON-RPC
 //	keys: {public_key: {data_id: "0x...", urls: [...]}, crs_2048: {data_id: "0x...", urls: [...]}}
-//	admission: {verify_signatures: true, start_skew: 10s}
+//	admission: {verify_signatures: true, start_skew: 0s}
 //
 // Without keys, the development stack serves its development key material (package devkeys)
 // under /keys/ and GET /v2/keyurl points at it; with an external chain, keys are needed for the
@@ -85,159 +91,105 @@ import (
 // and the operator token (operator_token: reads of the audit endpoints, /v1/jobs/{jobId}/events
 // and /v1/transitions) by RELAYER_OPERATOR_TOKEN.
 type fileConfig struct {
-	Listen  string `json:"listen"`
-	DataDir string `json:"data_dir"`
+	Listen  string `yaml:"listen"`
+	DataDir string `yaml:"data_dir"`
 	// Store is the event store's URL (sqlite:PATH, postgres://...); empty: relayer.db in
 	// DataDir. Its password, if any, is never quoted.
-	Store      string `json:"store"`
-	AdminToken string `json:"admin_token"`
-	// OperatorToken reads the audit endpoints (RELAYER_OPERATOR_TOKEN); see api.Config.
-	OperatorToken string            `json:"operator_token"`
-	HostChainIDs  []uint64          `json:"host_chain_ids"`
-	API           apiSection        `json:"api"`
-	HTTP          httpSection       `json:"http"`
-	Timeouts      timeoutsSection   `json:"timeouts"`
-	Chain         chainSection      `json:"chain"`
-	Workers       workersSection    `json:"workers"`
-	Validation    validationSection `json:"validation"`
-	RetryAfter    retryafter.Config `json:"retry_after"`
-	RateLimit     ratelimit.Config  `json:"rate_limit"`
-	Log           logSection        `json:"log"`
-	Keys          keysSection       `json:"keys"`
-	DevChain      devChainSection   `json:"devchain"`
-	Admission     admissionSection  `json:"admission"`
+	Store string `yaml:"store"`
+	// AdminToken, OperatorToken (reads of the audit endpoints) and HostChainIDs are api.Config's,
+	// at the root of the file.
+	AdminToken    string             `yaml:"admin_token"`
+	OperatorToken string             `yaml:"operator_token"`
+	HostChainIDs  []uint64           `yaml:"host_chain_ids"`
+	API           api.Config         `yaml:"api"` // its fields with a yaml name; the others are the sections below
+	HTTP          api.HTTPConfig     `yaml:"http"`
+	Timeouts      projections.Config `yaml:"timeouts"`
+	Chain         chainSection       `yaml:"chain"`
+	Workers       workersSection     `yaml:"workers"`
+	Validation    validationSection  `yaml:"validation"`
+	RetryAfter    retryafter.Config  `yaml:"retry_after"`
+	RateLimit     ratelimit.Config   `yaml:"rate_limit"`
+	Log           logSection         `yaml:"log"`
+	Keys          keysSection        `yaml:"keys"`
+	DevChain      devChainSection    `yaml:"devchain"`
+	Admission     admissionSection   `yaml:"admission"`
 }
 
-// admissionSection configures the checks before a request is accepted (api.AdmissionConfig):
-// the user's signature of every user decrypt and delegated user decrypt (EIP-712, ERC-1271 for
-// contract wallets), and how far ahead of the chain's time a validity window may begin.
+// chainSection is the external gateway chain; without rpc_url, serve runs the development chain.
+type chainSection struct {
+	Gateway gateway.Config `yaml:",inline"`
+	Signer  signerSection  `yaml:"signer"`
+	// UserDecryptThreshold is workers.Config's: how many KMS shares complete a user decrypt (the
+	// gateway's threshold).
+	UserDecryptThreshold int `yaml:"user_decrypt_threshold"`
+}
+
+// workersSection configures the engine; transport names workers.TransportConfig's kind.
+type workersSection struct {
+	Config    workers.Config `yaml:",inline"`
+	Transport string         `yaml:"transport"`
+}
+
+// signerSection, validationSection and admissionSection name the fields of gateway.SignerConfig,
+// domain.ValidationConfig and api.AdmissionConfig, which have no yaml names of their own: each
+// converts into its package's type, so the compiler keeps it in step.
+
+// signerSection is gateway.SignerConfig: never the key itself.
+type signerSection struct {
+	KeyEnv       string `yaml:"key_env"`
+	KeystoreFile string `yaml:"keystore"`
+	PasswordFile string `yaml:"password_file"`
+}
+
+// validationSection is domain.ValidationConfig; its host chains are host_chain_ids, at the root.
+type validationSection struct {
+	HostChainIDs         []uint64
+	MaxHandles           int    `yaml:"max_handles"`
+	MaxContractAddresses int    `yaml:"max_contract_addresses"`
+	MaxCiphertextBytes   int    `yaml:"max_ciphertext_bytes"`
+	MaxPublicKeyBytes    int    `yaml:"max_public_key_bytes"`
+	MaxExtraDataBytes    int    `yaml:"max_extra_data_bytes"`
+	MaxDurationDays      uint64 `yaml:"max_duration_days"`
+}
+
+// admissionSection is api.AdmissionConfig: the checks before a request is accepted, the user's
+// signature of every user decrypt and delegated user decrypt (EIP-712, ERC-1271 for contract
+// wallets), and how far ahead of the chain's time a validity window may begin. The Decryption
+// contract is chain.contracts.decryption.
 type admissionSection struct {
-	VerifySignatures bool     `json:"verify_signatures"`
-	StartSkew        duration `json:"start_skew"`
+	VerifySignatures   bool `yaml:"verify_signatures"`
+	DecryptionContract string
+	StartSkew          time.Duration `yaml:"start_skew"`
+}
+
+// keysSection is what GET /v2/keyurl answers (api.KeysConfig, by key): the network's FHE public
+// key and CRS (2048 bits). Without it, the development stack serves its own development key
+// material.
+type keysSection struct {
+	PublicKey keyMaterialSection `yaml:"public_key"`
+	CRS2048   keyMaterialSection `yaml:"crs_2048"`
+}
+
+type keyMaterialSection struct {
+	DataID string   `yaml:"data_id"`
+	URLs   []string `yaml:"urls"`
+}
+
+func (k keysSection) config() api.KeysConfig {
+	return api.KeysConfig{PublicKeyID: k.PublicKey.DataID, PublicKeyURLs: k.PublicKey.URLs, CRSID: k.CRS2048.DataID, CRSURLs: k.CRS2048.URLs}
 }
 
 // devChainSection configures the in-process development chain (without chain.rpc_url).
 type devChainSection struct {
 	// RPCListen serves the chain's JSON-RPC over HTTP on this loopback host:port, for the public
 	// SDK's network setting (createInstance reads the host contracts through it); "" for none.
-	RPCListen string `json:"rpc_listen"`
-}
-
-// keysSection is what GET /v2/keyurl answers: the network's FHE public key and CRS (2048 bits).
-// Without it, the development stack serves its own development key material.
-type keysSection struct {
-	PublicKey keyMaterialSection `json:"public_key"`
-	CRS2048   keyMaterialSection `json:"crs_2048"`
-}
-
-type keyMaterialSection struct {
-	DataID string   `json:"data_id"`
-	URLs   []string `json:"urls"`
-}
-
-type apiSection struct {
-	MaxBodyBytes       int64    `json:"max_body_bytes"`
-	AcceptWait         duration `json:"accept_wait"`
-	QueueCapacity      int      `json:"queue_capacity"`
-	QueueShedMargin    int      `json:"queue_shed_margin"`
-	AdaptiveRetryAfter bool     `json:"adaptive_retry_after"`
-	// The /v1/transitions streams' caps (api.StreamsConfig).
-	MaxStreams          int      `json:"max_streams"`
-	MaxStreamsPerClient int      `json:"max_streams_per_client"`
-	StreamWriteTimeout  duration `json:"stream_write_timeout"`
-	// AuditOpen serves the audit endpoints without a token; default true with the development
-	// chain, false with an external one.
-	AuditOpen bool `json:"audit_open"`
-	// CORSAllowedOrigins are the web origins whose pages may call the API; empty: CORS is off.
-	CORSAllowedOrigins []string `json:"cors_allowed_origins"`
-	// APIKeyFile is the registry of issued API keys (names and SHA-256 of the keys).
-	APIKeyFile string `json:"api_key_file"`
-}
-
-type httpSection struct {
-	ReadHeaderTimeout duration `json:"read_header_timeout"`
-	ReadTimeout       duration `json:"read_timeout"`
-	WriteTimeout      duration `json:"write_timeout"`
-	IdleTimeout       duration `json:"idle_timeout"`
-	ShutdownTimeout   duration `json:"shutdown_timeout"`
-	MaxHeaderBytes    int      `json:"max_header_bytes"`
-}
-
-type timeoutsSection struct {
-	Readiness   duration `json:"readiness"`
-	TxInFlight  duration `json:"tx_in_flight"`
-	Response    duration `json:"response"`
-	DrainWindow duration `json:"drain_window"`
-}
-
-// chainSection is the external gateway chain; without rpc_url, serve runs the development chain.
-type chainSection struct {
-	RPCURL               string           `json:"rpc_url"`
-	WSURL                string           `json:"ws_url"`
-	HostRPCURL           string           `json:"host_rpc_url"`
-	ChainID              uint64           `json:"chain_id"`
-	Contracts            contractsSection `json:"contracts"`
-	Signer               signerSection    `json:"signer"`
-	ConfirmationDepth    uint64           `json:"confirmation_depth"`
-	PollInterval         duration         `json:"poll_interval"`
-	ReceiptTimeout       duration         `json:"receipt_timeout"`
-	UserDecryptThreshold int              `json:"user_decrypt_threshold"`
-}
-
-// contractsSection holds hex addresses.
-type contractsSection struct {
-	Decryption        string `json:"decryption"`
-	InputVerification string `json:"input_verification"`
-	ACL               string `json:"acl"`
-}
-
-// signerSection is gateway.SignerConfig: never the key itself.
-type signerSection struct {
-	KeyEnv       string `json:"key_env"`
-	Keystore     string `json:"keystore"`
-	PasswordFile string `json:"password_file"`
-}
-
-type workersSection struct {
-	ReadinessPollInterval duration `json:"readiness_poll_interval"`
-	TxAttempts            int      `json:"tx_attempts"`
-	TxRetryDelay          duration `json:"tx_retry_delay"`
-	ResponseBufferTTL     duration `json:"response_buffer_ttl"`
-	TimeoutsPoll          duration `json:"timeouts_poll"`
-	Transport             string   `json:"transport"`
-}
-
-type validationSection struct {
-	MaxHandles           int    `json:"max_handles"`
-	MaxContractAddresses int    `json:"max_contract_addresses"`
-	MaxCiphertextBytes   int    `json:"max_ciphertext_bytes"`
-	MaxPublicKeyBytes    int    `json:"max_public_key_bytes"`
-	MaxExtraDataBytes    int    `json:"max_extra_data_bytes"`
-	MaxDurationDays      uint64 `json:"max_duration_days"`
+	RPCListen string `yaml:"rpc_listen"`
 }
 
 type logSection struct {
-	Level  string `json:"level"`
-	Format string `json:"format"`
+	Level  string `yaml:"level"`
+	Format string `yaml:"format"`
 }
-
-// duration reads "30s", "2m", "1h30m".
-type duration time.Duration
-
-func (d *duration) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf(`must be a duration such as "30s" or "5m", got %s`, b)
-	}
-	v, err := time.ParseDuration(s)
-	if err != nil {
-		return fmt.Errorf(`must be a duration such as "30s" or "5m", got %q`, s)
-	}
-	*d = duration(v)
-	return nil
-}
-
-func (d duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
 
 // The development profile's timeouts (DESIGN section 10), the defaults with the development
 // chain: short, so that its test handles (never ready, no response) end within seconds.
@@ -247,42 +199,24 @@ const (
 	devResponseTimeout   = 20 * time.Second
 )
 
-// defaultFileConfig is every setting's default.
+// defaultFileConfig is every setting's default: the packages' own. The chain's and validation's
+// are zero, which the gateway adapter and the request parser take as their defaults (the
+// adapter's receipt poll follows poll_interval).
 func defaultFileConfig() fileConfig {
 	a := api.DefaultConfig()
+	w := workers.DefaultConfig()
 	return fileConfig{
 		Listen:       "127.0.0.1:8080",
 		DataDir:      "./data",
 		HostChainIDs: []uint64{devHostChainID},
-		API: apiSection{
-			MaxBodyBytes: a.MaxBodyBytes, AcceptWait: duration(a.AcceptWait),
-			QueueCapacity: a.QueueCapacity, QueueShedMargin: a.ShedMargin, AdaptiveRetryAfter: a.AdaptiveRetryAfter,
-			MaxStreams: a.Streams.MaxOpen, MaxStreamsPerClient: a.Streams.MaxPerClient, StreamWriteTimeout: duration(a.Streams.WriteTimeout),
-		},
-		HTTP: httpSection{
-			ReadHeaderTimeout: duration(a.HTTP.ReadHeaderTimeout), ReadTimeout: duration(a.HTTP.ReadTimeout),
-			WriteTimeout: duration(a.HTTP.WriteTimeout), IdleTimeout: duration(a.HTTP.IdleTimeout),
-			ShutdownTimeout: duration(a.HTTP.ShutdownTimeout), MaxHeaderBytes: a.HTTP.MaxHeaderBytes,
-		},
-		Timeouts: timeoutsSection{
-			Readiness: duration(projections.DefaultReadinessTimeout), TxInFlight: duration(projections.DefaultTxInFlightTimeout),
-			Response: duration(projections.DefaultResponseTimeout), DrainWindow: duration(projections.DefaultDrainWindow),
-		},
-		Chain: chainSection{PollInterval: duration(gateway.DefaultPollInterval), ReceiptTimeout: duration(gateway.DefaultReceiptTimeout)},
-		Workers: workersSection{
-			ReadinessPollInterval: duration(workers.DefaultReadinessPollInterval), TxAttempts: workers.DefaultTxAttempts,
-			TxRetryDelay: duration(workers.DefaultTxRetryDelay), ResponseBufferTTL: duration(workers.DefaultResponseBufferTTL),
-			TimeoutsPoll: duration(workers.DefaultTimeoutsPoll), Transport: workers.TransportGoChannel,
-		},
-		Validation: validationSection{
-			MaxHandles: domain.DefaultMaxHandles, MaxContractAddresses: domain.DefaultMaxContractAddresses,
-			MaxCiphertextBytes: domain.DefaultMaxCiphertextBytes, MaxPublicKeyBytes: domain.DefaultMaxPublicKeyBytes,
-			MaxExtraDataBytes: domain.DefaultMaxExtraDataBytes, MaxDurationDays: domain.DefaultMaxDurationDays,
-		},
-		RetryAfter: retryafter.DefaultConfig(),
-		RateLimit:  ratelimit.DefaultConfig(),
-		Log:        logSection{Level: "info", Format: "text"},
-		Admission:  admissionSection{VerifySignatures: true, StartSkew: duration(api.DefaultStartSkew)},
+		API:          a,
+		HTTP:         a.HTTP,
+		Timeouts:     projections.DefaultConfig(),
+		Workers:      workersSection{Config: w, Transport: w.Transport.Kind},
+		RetryAfter:   a.RetryAfter,
+		RateLimit:    a.RateLimit,
+		Log:          logSection{Level: "info", Format: "text"},
+		Admission:    admissionSection{VerifySignatures: true, StartSkew: api.DefaultStartSkew},
 	}
 }
 
@@ -405,9 +339,9 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 		}
 		var v any
 		var err error
-		if t := settingType(path); t != nil && t.Kind() == reflect.String && val != "" {
-			v = val // as written: an address stays a string, a URL is never parsed
-		} else if t != nil && t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String && !strings.HasPrefix(strings.TrimSpace(val), "[") {
+		if t := settingType(path); asWritten(t) && val != "" {
+			v = val // an address stays a string, a URL is never parsed
+		} else if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String && !strings.HasPrefix(strings.TrimSpace(val), "[") {
 			// A list of strings ("a,b", or one element), each as written (an origin "*" is no
 			// YAML alias).
 			var list []any
@@ -454,9 +388,7 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 		if unread[p.path] {
 			continue // a value that could not be read is not checked further
 		}
-		if p.origin == "" {
-			p.origin = originOf(origin, p.path)
-		}
+		p.origin = originOf(origin, p.path)
 		problems = append(problems, p)
 	}
 	if len(problems) > 0 {
@@ -465,127 +397,149 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 	return settings, warnings, nil
 }
 
+// checks collects the problems of the decoded configuration.
+type checks []configProblem
+
+func (c *checks) add(path, format string, args ...any) {
+	*c = append(*c, configProblem{path: path, issue: fmt.Sprintf(format, args...)})
+}
+
+// fromPackage lists the problems of a package's Validate, each under section's path and its
+// field's ("chain" and "chain_id": chain.chain_id; api.Config names them from the root, section
+// ""). A field that is not a setting (a default of the package's) is told under its nearest
+// section that is, and one at a path already reported is left out: serve's own check said it.
+func (c *checks) fromPackage(section string, err error) {
+	before := len(*c)
+	for _, p := range packageProblems(err) {
+		field := strings.TrimPrefix(section+"."+p.Field, ".")
+		path, issue := field, p.Issue
+		for path != section && settingType(path) == nil {
+			path = parentPath(path)
+		}
+		if path != field {
+			issue = strings.TrimPrefix(strings.TrimPrefix(field, path), ".") + ": " + issue
+		}
+		if !slices.ContainsFunc((*c)[:before], func(q configProblem) bool { return q.path == path }) {
+			c.add(path, "%s", issue)
+		}
+	}
+}
+
+// packageProblems are the problems err lists: each package's Validate reports them with the
+// field they are about; an error of another kind is one problem without a field.
+func packageProblems(err error) []api.Problem {
+	var (
+		ae *api.ConfigError
+		pe *projections.ConfigError
+		we *workers.ConfigError
+		ge *gateway.ConfigError
+	)
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ae):
+		return ae.Problems
+	case errors.As(err, &pe):
+		return asAPIProblems(pe.Problems)
+	case errors.As(err, &we):
+		return asAPIProblems(we.Problems)
+	case errors.As(err, &ge):
+		return asAPIProblems(ge.Problems)
+	}
+	return []api.Problem{{Issue: err.Error()}}
+}
+
+func asAPIProblems[P projections.Problem | workers.Problem | gateway.Problem](ps []P) []api.Problem {
+	out := make([]api.Problem, len(ps))
+	for i, p := range ps {
+		out[i] = api.Problem(p)
+	}
+	return out
+}
+
 // settings turns the decoded file into what serve runs with, and lists what is invalid. given
 // holds the paths of the settings given a value by the file, the environment or a flag (null and
 // "" are not values), whatever the value: the development profile replaces only defaults.
 func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configProblem) {
-	var ps []configProblem
-	add := func(path, format string, args ...any) {
-		ps = append(ps, configProblem{path: path, issue: fmt.Sprintf(format, args...)})
-	}
+	var c checks
 	devChain := !given["chain.rpc_url"]
-	if devChain {
-		for _, d := range []struct {
-			path string
-			dst  *duration
-			v    time.Duration
-		}{
-			{"timeouts.readiness", &fc.Timeouts.Readiness, devReadinessTimeout},
-			{"timeouts.tx_in_flight", &fc.Timeouts.TxInFlight, devTxInFlightTimeout},
-			{"timeouts.response", &fc.Timeouts.Response, devResponseTimeout},
-		} {
-			if !given[d.path] {
-				*d.dst = duration(d.v)
-			}
-		}
-	}
-	a := api.DefaultConfig()
-	a.Validation = domain.ValidationConfig{
-		HostChainIDs: fc.HostChainIDs, MaxHandles: fc.Validation.MaxHandles, MaxContractAddresses: fc.Validation.MaxContractAddresses,
-		MaxCiphertextBytes: fc.Validation.MaxCiphertextBytes, MaxPublicKeyBytes: fc.Validation.MaxPublicKeyBytes,
-		MaxExtraDataBytes: fc.Validation.MaxExtraDataBytes, MaxDurationDays: fc.Validation.MaxDurationDays,
-	}
-	a.MaxBodyBytes = fc.API.MaxBodyBytes
-	a.AcceptWait = time.Duration(fc.API.AcceptWait)
-	a.QueueCapacity, a.ShedMargin, a.AdaptiveRetryAfter = fc.API.QueueCapacity, fc.API.QueueShedMargin, fc.API.AdaptiveRetryAfter
-	a.Streams = api.StreamsConfig{MaxOpen: fc.API.MaxStreams, MaxPerClient: fc.API.MaxStreamsPerClient, WriteTimeout: time.Duration(fc.API.StreamWriteTimeout)}
-	a.RetryAfter, a.RateLimit, a.AdminToken, a.OperatorToken = fc.RetryAfter, fc.RateLimit, fc.AdminToken, fc.OperatorToken
-	a.AuditOpen = fc.API.AuditOpen
-	a.CORSAllowedOrigins = fc.API.CORSAllowedOrigins
-	a.APIKeyFile = fc.API.APIKeyFile
-	a.Admission = api.AdmissionConfig{VerifySignatures: fc.Admission.VerifySignatures, StartSkew: time.Duration(fc.Admission.StartSkew),
-		DecryptionContract: fc.Chain.Contracts.Decryption}
-	if devChain {
-		// The development chain's Decryption contract is known once it runs: startChain sets
-		// it. Until then the check of the rest of the config stands on a placeholder.
-		a.Admission.DecryptionContract = "0x" + strings.Repeat("0", 40)
-	}
-	if a.APIKeyFile != "" {
-		if err := api.CheckAPIKeyFile(a.APIKeyFile); err != nil {
-			add("api.api_key_file", "%v", err)
-		}
-	}
+
+	a := fc.API
+	a.HTTP, a.RetryAfter, a.RateLimit = fc.HTTP, fc.RetryAfter, fc.RateLimit
+	a.AdminToken, a.OperatorToken = fc.AdminToken, fc.OperatorToken
+	a.Validation = domain.ValidationConfig(fc.Validation)
+	a.Validation.HostChainIDs = fc.HostChainIDs
+	a.Admission = api.AdmissionConfig(fc.Admission)
+	// The development chain's Decryption contract is known once it runs (startRelayer sets it);
+	// until then the zero address stands in, as it does for an external chain's not given, which
+	// the chain's check reports.
+	a.Admission.DecryptionContract = fc.Chain.Gateway.Contracts.Decryption.Hex()
 	if !given["api.audit_open"] {
 		a.AuditOpen = devChain // a development stack's audit is open; a production one's is not
 	}
-	a.HTTP = api.HTTPConfig{
-		ReadHeaderTimeout: time.Duration(fc.HTTP.ReadHeaderTimeout), ReadTimeout: time.Duration(fc.HTTP.ReadTimeout),
-		WriteTimeout: time.Duration(fc.HTTP.WriteTimeout), IdleTimeout: time.Duration(fc.HTTP.IdleTimeout),
-		ShutdownTimeout: time.Duration(fc.HTTP.ShutdownTimeout), MaxHeaderBytes: fc.HTTP.MaxHeaderBytes,
-	}
-	a.Keys = api.KeysConfig{
-		PublicKeyID: fc.Keys.PublicKey.DataID, PublicKeyURLs: fc.Keys.PublicKey.URLs,
-		CRSID: fc.Keys.CRS2048.DataID, CRSURLs: fc.Keys.CRS2048.URLs,
-	}
+	a.Keys = fc.Keys.config()
 	if devChain && !a.Keys.Configured() && a.Keys.PublicKeyID == "" && a.Keys.CRSID == "" {
 		a.Keys = devKeys()
 	}
-	var ce *api.ConfigError
-	if err := a.Validate(); errors.As(err, &ce) {
-		// The Decryption contract comes from chain.contracts.decryption, which the chain's
-		// settings check and report.
-		ce.Problems = slices.DeleteFunc(ce.Problems, func(p api.Problem) bool { return p.Field == "admission.decryption_contract" })
-		for _, p := range ce.Problems {
-			path := p.Field
-			if path == "host_chain_ids" {
-				// Validation's limits and host chains are checked together.
-				if strings.Contains(p.Issue, "Max") {
-					path = "validation"
-				}
-			}
-			add(path, "%s", p.Issue)
-		}
-	} else if err != nil {
-		add("api", "%v", err)
-	}
-	pc := projections.Config{
-		ReadinessTimeout: time.Duration(fc.Timeouts.Readiness), TxInFlightTimeout: time.Duration(fc.Timeouts.TxInFlight),
-		ResponseTimeout: time.Duration(fc.Timeouts.Response), DrainWindow: time.Duration(fc.Timeouts.DrainWindow),
-	}
-	for _, d := range []struct {
-		path string
-		v    duration
-	}{{"timeouts.readiness", fc.Timeouts.Readiness}, {"timeouts.tx_in_flight", fc.Timeouts.TxInFlight}, {"timeouts.response", fc.Timeouts.Response}} {
-		if d.v <= 0 {
-			add(d.path, "must be a positive duration, got %s", time.Duration(d.v))
+	if a.APIKeyFile != "" {
+		if err := api.CheckAPIKeyFile(a.APIKeyFile); err != nil {
+			c.add("api.api_key_file", "%v", err)
 		}
 	}
-	if err := pc.Validate(); err != nil && fc.Timeouts.Readiness > 0 && fc.Timeouts.TxInFlight > 0 && fc.Timeouts.Response > 0 {
-		add("timeouts", "%s", strings.TrimPrefix(err.Error(), "projections config: "))
+	c.fromPackage("", a.Validate())
+
+	pc := fc.Timeouts
+	for _, t := range []struct {
+		name string
+		v    *time.Duration
+		dev  time.Duration
+	}{
+		{"readiness", &pc.ReadinessTimeout, devReadinessTimeout},
+		{"tx_in_flight", &pc.TxInFlightTimeout, devTxInFlightTimeout},
+		{"response", &pc.ResponseTimeout, devResponseTimeout},
+	} {
+		if devChain && !given["timeouts."+t.name] {
+			*t.v = t.dev
+		}
+		if *t.v <= 0 { // 0 would be the package's default: production's, not what was written
+			c.add("timeouts."+t.name, "must be a positive duration, got %s", *t.v)
+		}
 	}
+	c.fromPackage("timeouts", pc.Validate())
+
 	if host, port, err := net.SplitHostPort(fc.Listen); err != nil || port == "" {
-		add("listen", "must be host:port (127.0.0.1:8080, :8080, 127.0.0.1:0 for any free port), got %q", fc.Listen)
+		c.add("listen", "must be host:port (127.0.0.1:8080, :8080, 127.0.0.1:0 for any free port), got %q", fc.Listen)
 	} else if host != "" && net.ParseIP(host) == nil && strings.ContainsAny(host, " /") {
-		add("listen", "host %q is not an address or a name", host)
+		c.add("listen", "host %q is not an address or a name", host)
 	}
 	if strings.TrimSpace(fc.DataDir) == "" {
-		add("data_dir", "must name a directory")
+		c.add("data_dir", "must name a directory")
 	}
 	s := serveSettings{Listen: fc.Listen, DataDir: fc.DataDir, API: a, Projections: pc, DevChain: devChain, DevChainRPC: fc.DevChain.RPCListen}
 	if loc, err := parseStore(fc.Store, fc.DataDir); err != nil {
-		add("store", "%v", err)
+		c.add("store", "%v", err)
 	} else {
 		s.Store = loc
 	}
 	if rpc := fc.DevChain.RPCListen; rpc != "" {
 		if !devChain {
-			add("devchain.rpc_listen", "is set but chain.rpc_url is set too (the development chain runs only without chain.rpc_url)")
+			c.add("devchain.rpc_listen", "is set but chain.rpc_url is set too (the development chain runs only without chain.rpc_url)")
 		} else if err := (devchain.Config{HTTPAddr: rpc}).WithDefaults().Validate(); err != nil {
-			add("devchain.rpc_listen", "%s", strings.TrimPrefix(err.Error(), "devchain: HTTPAddr: "))
+			// devchain.Config's problems are plain errors, prefixed with their field.
+			c.add("devchain.rpc_listen", "%s", strings.TrimPrefix(err.Error(), "devchain: HTTPAddr: "))
 		}
 	}
-	s.Chain = fc.Chain.gateway(given, add)
-	s.Workers = fc.Workers.config(s.Chain, fc.Chain.UserDecryptThreshold, add)
+	s.Chain = fc.Chain.gateway(given, &c)
+
+	s.Workers = fc.Workers.Config
+	s.Workers.Transport.Kind = fc.Workers.Transport
+	if s.Chain != nil {
+		s.Workers.UserDecryptThreshold = fc.Chain.UserDecryptThreshold
+	}
+	check := s.Workers
+	check.UserDecryptThreshold = max(1, check.UserDecryptThreshold) // 0: set at start, or reported with the chain
+	c.fromPackage("workers", check.Validate())
+
 	switch strings.ToLower(fc.Log.Level) {
 	case "debug":
 		s.LogLevel = slog.LevelDebug
@@ -596,174 +550,40 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 	case "error":
 		s.LogLevel = slog.LevelError
 	default:
-		add("log.level", "must be debug, info, warn or error, got %q", fc.Log.Level)
+		c.add("log.level", "must be debug, info, warn or error, got %q", fc.Log.Level)
 	}
 	switch strings.ToLower(fc.Log.Format) {
 	case "text", "":
 	case "json":
 		s.LogJSON = true
 	default:
-		add("log.format", "must be text or json, got %q", fc.Log.Format)
+		c.add("log.format", "must be text or json, got %q", fc.Log.Format)
 	}
-	return s, ps
+	return s, c
 }
 
-// gateway checks the chain section and builds the gateway adapter's configuration from it; nil
-// means the development chain (no chain.rpc_url), with which no other chain setting may be given.
-// No problem quotes a URL: providers put API keys in them.
-func (c chainSection) gateway(given map[string]bool, add func(path, format string, args ...any)) *gateway.Config {
+// gateway checks the chain section and returns the gateway adapter's configuration; nil means the
+// development chain (no chain.rpc_url), with which no other chain setting may be given. No
+// problem quotes a URL: providers put API keys in them.
+func (cs chainSection) gateway(given map[string]bool, c *checks) *gateway.Config {
 	if !given["chain.rpc_url"] {
-		var set []string
-		for p := range given {
+		for _, p := range slices.Sorted(maps.Keys(given)) {
 			if strings.HasPrefix(p, "chain.") {
-				set = append(set, p)
+				c.add(p, "is set but chain.rpc_url is empty (the development chain is used without chain.rpc_url)")
 			}
-		}
-		sort.Strings(set)
-		for _, p := range set {
-			add(p, "is set but chain.rpc_url is empty (the development chain is used without chain.rpc_url)")
 		}
 		return nil
 	}
-	g := &gateway.Config{
-		RPCURL: c.RPCURL, WSURL: c.WSURL, HostRPCURL: c.HostRPCURL, ChainID: c.ChainID,
-		Signer:            gateway.SignerConfig{KeyEnv: c.Signer.KeyEnv, KeystoreFile: c.Signer.Keystore, PasswordFile: c.Signer.PasswordFile},
-		ConfirmationDepth: c.ConfirmationDepth, PollInterval: time.Duration(c.PollInterval), ReceiptTimeout: time.Duration(c.ReceiptTimeout),
-	}
-	reported := map[string]bool{}
-	for _, a := range []struct {
-		path, hex string
-		dst       *common.Address
-	}{
-		{"chain.contracts.decryption", c.Contracts.Decryption, &g.Contracts.Decryption},
-		{"chain.contracts.input_verification", c.Contracts.InputVerification, &g.Contracts.InputVerification},
-		{"chain.contracts.acl", c.Contracts.ACL, &g.Contracts.ACL},
-	} {
-		switch {
-		case a.hex == "": // the gateway's check says it is not set
-		case !common.IsHexAddress(a.hex):
-			// Not quoted: a private key pasted here must not reach a log.
-			add(a.path, "must be a contract address, 40 hex digits with or without 0x (got %d characters)", len(a.hex))
-			reported[a.path] = true
-		default:
-			*a.dst = common.HexToAddress(a.hex)
-		}
-	}
+	g := cs.Gateway
+	g.Signer = gateway.SignerConfig(cs.Signer)
 	if g.Signer.IsZero() {
-		add("chain.signer", "must say where the relayer's signing key comes from: key_env (the name of an environment variable holding it) or keystore with password_file")
+		c.add("chain.signer", "must say where the relayer's signing key comes from: key_env (the name of an environment variable holding it) or keystore with password_file")
 	}
-	if c.UserDecryptThreshold < 1 {
-		add("chain.user_decrypt_threshold", "must be 1 or more with an external chain (how many KMS shares complete a user decrypt: the gateway's threshold), got %d", c.UserDecryptThreshold)
+	if cs.UserDecryptThreshold < 1 {
+		c.add("chain.user_decrypt_threshold", "must be 1 or more with an external chain (how many KMS shares complete a user decrypt: the gateway's threshold), got %d", cs.UserDecryptThreshold)
 	}
-	for _, err := range splitJoined(g.Validate()) {
-		path, issue := gatewayProblem(err.Error())
-		if !reported[path] {
-			add(path, "%s", issue)
-		}
-	}
-	return g
-}
-
-// config checks the workers section and builds the engine's configuration. With the
-// development chain (g nil) the user decrypt threshold stays 0 for serve to set from the chain.
-func (w workersSection) config(g *gateway.Config, threshold int, add func(path, format string, args ...any)) workers.Config {
-	cfg := workers.Config{
-		Transport:             workers.TransportConfig{Kind: w.Transport},
-		ReadinessPollInterval: time.Duration(w.ReadinessPollInterval),
-		TxAttempts:            w.TxAttempts,
-		TxRetryDelay:          time.Duration(w.TxRetryDelay),
-		ResponseBufferTTL:     time.Duration(w.ResponseBufferTTL),
-		TimeoutsPoll:          time.Duration(w.TimeoutsPoll),
-	}
-	if g != nil {
-		cfg.UserDecryptThreshold = threshold
-	}
-	check := cfg
-	check.UserDecryptThreshold = max(1, cfg.UserDecryptThreshold) // 0: set at start, or reported with the chain
-	for _, err := range splitJoined(check.Validate()) {
-		path, issue := workersProblem(err.Error())
-		add(path, "%s", issue)
-	}
-	return cfg
-}
-
-// splitJoined returns the errors errors.Join joined in err, one by one.
-func splitJoined(err error) []error {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range j.Unwrap() {
-			out = append(out, splitJoined(e)...)
-		}
-		return out
-	}
-	return []error{err}
-}
-
-// gatewaySettings are gateway.Config's fields by their settings' paths (HostRPCURL before RPCURL:
-// the longer name first).
-var gatewaySettings = []struct{ field, path string }{
-	{"HostRPCURL", "chain.host_rpc_url"}, {"RPCURL", "chain.rpc_url"}, {"WSURL", "chain.ws_url"},
-	{"ChainID", "chain.chain_id"},
-	{"Contracts.Decryption", "chain.contracts.decryption"},
-	{"Contracts.InputVerification", "chain.contracts.input_verification"},
-	{"Contracts.ACL", "chain.contracts.acl"},
-	{"Signer.KeyEnv", "chain.signer.key_env"}, {"Signer.KeystoreFile", "chain.signer.keystore"},
-	{"Signer.PasswordFile", "chain.signer.password_file"},
-	{"ConfirmationDepth", "chain.confirmation_depth"}, {"PollInterval", "chain.poll_interval"},
-	{"ReceiptTimeout", "chain.receipt_timeout"},
-}
-
-var gatewayNames = func() *strings.Replacer {
-	var pairs []string
-	for _, s := range gatewaySettings {
-		pairs = append(pairs, s.field, s.path)
-	}
-	return strings.NewReplacer(pairs...)
-}()
-
-// gatewayProblem turns one of gateway.Config.Validate's problems into the setting it is about
-// and the issue, in the settings' names: "gateway: ChainID is 0; ..." is chain.chain_id's
-// "is 0; ...". A problem of several settings stays under chain.
-func gatewayProblem(msg string) (path, issue string) {
-	issue = gatewayNames.Replace(strings.TrimPrefix(msg, "gateway: "))
-	for _, s := range gatewaySettings {
-		rest, ok := strings.CutPrefix(issue, s.path+" ")
-		if !ok {
-			continue
-		}
-		for _, verb := range []string{"is ", "must ", "has ", "holds ", "needs "} {
-			if strings.HasPrefix(rest, verb) {
-				return s.path, rest
-			}
-		}
-	}
-	return "chain", issue
-}
-
-// workersPhrases are how workers.Config.Validate names the settings.
-var workersPhrases = []struct{ phrase, path string }{
-	{"readiness poll interval ", "workers.readiness_poll_interval"},
-	{"tx attempts ", "workers.tx_attempts"},
-	{"tx retry delay ", "workers.tx_retry_delay"},
-	{"user decrypt threshold ", "chain.user_decrypt_threshold"},
-	{"response buffer TTL ", "workers.response_buffer_ttl"},
-	{"timeouts poll ", "workers.timeouts_poll"},
-	{"transport ", "workers.transport"},
-}
-
-// workersProblem turns one of workers.Config.Validate's problems into the setting it is about
-// and the issue; one it does not recognise stays under workers.
-func workersProblem(msg string) (path, issue string) {
-	msg = strings.TrimPrefix(msg, "workers: ")
-	for _, w := range workersPhrases {
-		if rest, ok := strings.CutPrefix(msg, w.phrase); ok {
-			return w.path, rest
-		}
-	}
-	return "workers", msg
+	c.fromPackage("chain", g.Validate())
+	return &g
 }
 
 // givenPaths lists the settings tree gives a value: not null, not an empty string.
@@ -789,9 +609,75 @@ func givenPaths(tree map[string]any) map[string]bool {
 	return out
 }
 
+// A setting is a field with a yaml name or, without one, a json name (retry_after and rate_limit
+// keep the admin API's JSON names); a field with neither is not a setting. A field tagged
+// ",inline" lends its struct's settings to the struct that holds it. A struct is a section of
+// settings; everything else, durations ("30s") and contract addresses (hex) included, is one
+// setting, decoded whole (a list of structs, such as receipt_backoff, by its json names).
+type settingField struct {
+	name  string
+	index []int
+	typ   reflect.Type
+}
+
+var (
+	durationType = reflect.TypeFor[time.Duration]()
+	addressType  = reflect.TypeFor[common.Address]()
+)
+
+// settingFields are the settings of the struct type t, in field order.
+func settingFields(t reflect.Type) []settingField {
+	var out []settingField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, ok := f.Tag.Lookup("yaml")
+		if !ok {
+			tag = f.Tag.Get("json")
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		switch {
+		case !f.IsExported() || name == "-":
+		case name == "" && slices.Contains(strings.Split(opts, ","), "inline"):
+			for _, sub := range settingFields(f.Type) {
+				sub.index = append([]int{i}, sub.index...)
+				out = append(out, sub)
+			}
+		case name != "":
+			out = append(out, settingField{name: name, index: []int{i}, typ: f.Type})
+		}
+	}
+	return out
+}
+
+func settingNamed(t reflect.Type, name string) (settingField, bool) {
+	for _, f := range settingFields(t) {
+		if f.name == name {
+			return f, true
+		}
+	}
+	return settingField{}, false
+}
+
+func settingNames(t reflect.Type) []string {
+	var out []string
+	for _, f := range settingFields(t) {
+		out = append(out, f.name)
+	}
+	return out
+}
+
+// isSection reports whether t holds settings rather than being one.
+func isSection(t reflect.Type) bool { return t.Kind() == reflect.Struct }
+
+// asWritten reports whether a setting of type t takes its text as written: strings (a URL, a
+// token) and contract addresses, which YAML would read as numbers.
+func asWritten(t reflect.Type) bool {
+	return t != nil && (t.Kind() == reflect.String || t == addressType)
+}
+
 // keepScalarText puts back into tree the text of the scalars YAML read as numbers or booleans
-// where the setting is a string (root is the file's document, t the type tree decodes into):
-// YAML reads the address 0x00...c0 as the number 192.
+// where the setting takes its text as written (root is the file's document, t the type tree
+// decodes into): YAML reads the address 0x00...c0 as the number 192.
 func keepScalarText(n *yaml.Node, tree map[string]any, t reflect.Type) {
 	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 		n = n.Content[0]
@@ -799,7 +685,7 @@ func keepScalarText(n *yaml.Node, tree map[string]any, t reflect.Type) {
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
 	}
-	if n.Kind != yaml.MappingNode || t.Kind() != reflect.Struct {
+	if n.Kind != yaml.MappingNode || !isSection(t) {
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -807,20 +693,16 @@ func keepScalarText(n *yaml.Node, tree map[string]any, t reflect.Type) {
 		if v.Kind == yaml.AliasNode && v.Alias != nil {
 			v = v.Alias
 		}
-		f, ok := fieldByJSONName(t, k.Value)
+		f, ok := settingNamed(t, k.Value)
 		if !ok {
 			continue
 		}
-		ft := f.Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
 		switch {
-		case v.Kind == yaml.MappingNode && ft.Kind() == reflect.Struct:
+		case v.Kind == yaml.MappingNode && isSection(f.typ):
 			if sub, isMap := tree[k.Value].(map[string]any); isMap {
-				keepScalarText(v, sub, ft)
+				keepScalarText(v, sub, f.typ)
 			}
-		case v.Kind == yaml.ScalarNode && ft.Kind() == reflect.String:
+		case v.Kind == yaml.ScalarNode && asWritten(f.typ):
 			switch v.ShortTag() {
 			case "!!int", "!!float", "!!bool":
 				tree[k.Value] = v.Value
@@ -880,30 +762,47 @@ func isList(path string) bool {
 	return t != nil && t.Kind() == reflect.Slice
 }
 
-// settingType is the type of the setting at path; nil when there is none.
+// settingType is the type of the setting or section at path ("" is the file; an index, as in
+// retry_after.receipt_backoff[0].elapsed_ms, names an element); nil when there is none.
 func settingType(path string) reflect.Type {
 	t := reflect.TypeFor[fileConfig]()
+	if path == "" {
+		return t
+	}
 	for _, name := range strings.Split(path, ".") {
-		if t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		if t.Kind() != reflect.Struct {
+		name, index, _ := strings.Cut(name, "[")
+		if !isSection(t) {
 			return nil
 		}
-		f, ok := fieldByJSONName(t, name)
+		f, ok := settingNamed(t, name)
 		if !ok {
 			return nil
 		}
-		t = f.Type
+		t = f.typ
+		if index != "" {
+			if t.Kind() != reflect.Slice {
+				return nil
+			}
+			t = t.Elem()
+		}
 	}
 	return t
 }
 
-// secretSettings are never quoted in a problem: a token, URLs that may carry API keys, and the
-// signer's variable name, where a key may have been pasted.
+// parentPath is the section that holds the setting at path ("" for the file).
+func parentPath(path string) string {
+	i := strings.LastIndexAny(path, ".[")
+	if i < 0 {
+		return ""
+	}
+	return path[:i]
+}
+
+// secretSettings are never quoted in a problem: tokens, URLs that may carry API keys or a
+// password, and the signer's variable name, where a key may have been pasted.
 var secretSettings = map[string]bool{
-	"admin_token": true, "operator_token": true, "chain.rpc_url": true, "chain.ws_url": true, "chain.host_rpc_url": true,
-	"chain.signer.key_env": true,
+	"admin_token": true, "operator_token": true, "store": true,
+	"chain.rpc_url": true, "chain.ws_url": true, "chain.host_rpc_url": true, "chain.signer.key_env": true,
 }
 
 func setPath(tree map[string]any, path string, v any) {
@@ -920,18 +819,23 @@ func setPath(tree map[string]any, path string, v any) {
 	m[parts[len(parts)-1]] = v
 }
 
+// originOf names where the setting at path came from: the environment variable or the flag that
+// gave it or its section; for a problem about a section, those of the settings given under it.
+// "" is the file.
 func originOf(origin map[string]string, path string) string {
-	for p := path; p != ""; {
+	for p := path; p != ""; p = parentPath(p) {
 		if o, ok := origin[p]; ok {
 			return o
 		}
-		i := strings.LastIndexByte(p, '.')
-		if i < 0 {
-			break
-		}
-		p = p[:i]
 	}
-	return ""
+	var below []string
+	for p, o := range origin {
+		if strings.HasPrefix(p, path+".") && !slices.Contains(below, o) {
+			below = append(below, o)
+		}
+	}
+	slices.Sort(below)
+	return strings.Join(below, ", ")
 }
 
 // retryAfterSecondsNames are the admin API's names of the nominal times in seconds and the
@@ -980,22 +884,12 @@ func knownPaths() map[string]string {
 	out := map[string]string{}
 	var walk func(prefix string, t reflect.Type)
 	walk = func(prefix string, t reflect.Type) {
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			name := jsonName(f)
-			if name == "" {
+		for _, f := range settingFields(t) {
+			if isSection(f.typ) {
+				walk(prefix+f.name+".", f.typ)
 				continue
 			}
-			p := prefix + name
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct && ft != reflect.TypeFor[time.Time]() {
-				walk(p+".", ft)
-				continue
-			}
-			out[envName(p)] = p
+			out[envName(prefix+f.name)] = prefix + f.name
 		}
 	}
 	walk("", reflect.TypeFor[fileConfig]())
@@ -1009,85 +903,81 @@ func envName(path string) string {
 	return envPrefix + strings.ToUpper(strings.NewReplacer(".", "_").Replace(path))
 }
 
-func jsonName(f reflect.StructField) string {
-	tag := f.Tag.Get("json")
-	name, _, _ := strings.Cut(tag, ",")
-	if name == "-" || !f.IsExported() {
-		return ""
-	}
-	if name == "" {
-		return f.Name
-	}
-	return name
-}
-
 // decodeTree decodes the settings of tree into dst setting by setting, so that every unknown
 // setting and every value of the wrong type is listed, not only the first.
 func decodeTree(tree map[string]any, dst *fileConfig, origin map[string]string) []configProblem {
 	var ps []configProblem
-	var walk func(path []string, m map[string]any, t reflect.Type)
-	walk = func(path []string, m map[string]any, t reflect.Type) {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			p := append(path[:len(path):len(path)], k)
-			dotted := strings.Join(p, ".")
-			f, ok := fieldByJSONName(t, k)
+	var walk func(prefix string, m map[string]any, v reflect.Value)
+	walk = func(prefix string, m map[string]any, v reflect.Value) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			path := prefix + k
+			f, ok := settingNamed(v.Type(), k)
 			if !ok {
-				ps = append(ps, configProblem{path: dotted, origin: originOf(origin, dotted),
-					issue: "unknown setting (known here: " + strings.Join(jsonNames(t), ", ") + ")"})
+				ps = append(ps, configProblem{path: path, origin: originOf(origin, path),
+					issue: "unknown setting (known here: " + strings.Join(settingNames(v.Type()), ", ") + ")"})
 				continue
 			}
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if sub, isMap := m[k].(map[string]any); isMap && ft.Kind() == reflect.Struct {
-				walk(p, sub, ft)
+			fv := v.FieldByIndex(f.index)
+			if sub, isMap := m[k].(map[string]any); isMap && fv.Kind() == reflect.Struct {
+				walk(path+".", sub, fv)
 				continue
 			}
-			if err := decodeLeaf(p, m[k], dst); err != nil {
-				issue := leafIssue(err, f.Type, m[k])
-				if secretSettings[dotted] {
+			if issue := decodeSetting(m[k], fv); issue != "" {
+				if secretSettings[path] {
 					issue = "must be a string" // the value is never shown: it may be a secret
 				}
-				ps = append(ps, configProblem{path: dotted, origin: originOf(origin, dotted), issue: issue})
+				ps = append(ps, configProblem{path: path, origin: originOf(origin, path), issue: issue})
 			}
 		}
 	}
-	walk(nil, tree, reflect.TypeFor[fileConfig]())
+	walk("", tree, reflect.ValueOf(dst).Elem())
 	return ps
 }
 
-// decodeLeaf decodes one setting at path into dst.
-func decodeLeaf(path []string, v any, dst *fileConfig) error {
-	var wrapped any = v
-	for i := len(path) - 1; i >= 0; i-- {
-		wrapped = map[string]any{path[i]: wrapped}
+// decodeSetting decodes the value v of one setting into dst; it returns what is wrong with v, or
+// "". A null changes nothing.
+func decodeSetting(v any, dst reflect.Value) string {
+	if v == nil {
+		return ""
 	}
-	b, err := json.Marshal(wrapped)
+	s, isString := v.(string)
+	switch dst.Type() {
+	case durationType:
+		d, err := time.ParseDuration(s)
+		if !isString || err != nil {
+			return fmt.Sprintf("must be %s, got %s", describeType(durationType), shortValue(v))
+		}
+		dst.SetInt(int64(d))
+		return ""
+	case addressType:
+		// Never quoted: a private key pasted here must not reach a log.
+		if !isString {
+			return "must be " + describeType(addressType)
+		}
+		if !common.IsHexAddress(s) {
+			return fmt.Sprintf("must be %s (got %d characters)", describeType(addressType), len(s))
+		}
+		dst.Set(reflect.ValueOf(common.HexToAddress(s)))
+		return ""
+	}
+	b, err := json.Marshal(v)
+	if err == nil {
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		err = dec.Decode(dst.Addr().Interface())
+	}
 	if err != nil {
-		return err
+		return fmt.Sprintf("must be %s, got %s", describeType(dst.Type()), shortValue(v))
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	return dec.Decode(dst)
-}
-
-func leafIssue(err error, t reflect.Type, v any) string {
-	var ute *json.UnmarshalTypeError
-	if errors.As(err, &ute) || strings.HasPrefix(err.Error(), "json: ") {
-		return fmt.Sprintf("must be %s, got %s", describeType(t), shortValue(v))
-	}
-	return err.Error()
+	return ""
 }
 
 func describeType(t reflect.Type) string {
-	if t == reflect.TypeFor[duration]() {
-		return `a duration such as "30s"`
+	switch t {
+	case durationType:
+		return `a duration such as "30s" or "5m"`
+	case addressType:
+		return "a contract address, 40 hex digits with or without 0x"
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -1102,9 +992,11 @@ func describeType(t reflect.Type) string {
 		return "true or false"
 	case reflect.String:
 		return "a string"
+	case reflect.Struct:
+		return "a mapping of settings (" + strings.Join(settingNames(t), ", ") + ")"
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Struct {
-			return "a list of {" + strings.Join(jsonNames(t.Elem()), ", ") + "}"
+			return "a list of {" + strings.Join(settingNames(t.Elem()), ", ") + "}"
 		}
 		switch t.Elem().Kind() {
 		case reflect.Uint64, reflect.Uint, reflect.Uint32, reflect.Int, reflect.Int64:
@@ -1125,23 +1017,4 @@ func shortValue(v any) string {
 		s = s[:60] + "..."
 	}
 	return s
-}
-
-func fieldByJSONName(t reflect.Type, name string) (reflect.StructField, bool) {
-	for i := 0; i < t.NumField(); i++ {
-		if f := t.Field(i); jsonName(f) == name {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
-}
-
-func jsonNames(t reflect.Type) []string {
-	var out []string
-	for i := 0; i < t.NumField(); i++ {
-		if n := jsonName(t.Field(i)); n != "" {
-			out = append(out, n)
-		}
-	}
-	return out
 }

@@ -1,16 +1,20 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"relayer/api"
 	"relayer/projections"
 	"relayer/workers"
 )
@@ -337,5 +341,146 @@ func TestAnAPIKeyFileThatDoesNotParseIsAConfigurationProblem(t *testing.T) {
 	ps, _ := configProblems(t, configSources{env: []string{"RELAYER_API_API_KEY_FILE=" + file}})
 	if got := problemAt(ps, "api.api_key_file"); len(got) != 1 || !strings.Contains(got[0], "line 1") {
 		t.Fatalf("problems %v: want one at api.api_key_file naming line 1", ps)
+	}
+}
+
+// externalChainEnv is a valid external chain, given by the environment.
+func externalChainEnv(more ...string) []string {
+	return append([]string{
+		"RELAYER_CHAIN_RPC_URL=" + secretRPCURL, "RELAYER_CHAIN_CHAIN_ID=54321",
+		"RELAYER_CHAIN_CONTRACTS_DECRYPTION=" + decryptionAddr, "RELAYER_CHAIN_CONTRACTS_INPUT_VERIFICATION=" + inputVerifAddr,
+		"RELAYER_CHAIN_CONTRACTS_ACL=" + aclAddr, "RELAYER_CHAIN_SIGNER_KEY_ENV=RELAYER_SIGNER_KEY", "RELAYER_CHAIN_USER_DECRYPT_THRESHOLD=2",
+	}, more...)
+}
+
+// The settings are the fields with a yaml name of the packages' Configs (and of serveconfig.go's
+// few sections of its own): a name given in a package adds a setting, its variable and its line
+// in serve --help, which must then be added here and to the list in serveconfig.go.
+func TestServeHelpListsEverySettingAndNoOther(t *testing.T) {
+	want := strings.Fields(`
+		listen data_dir store admin_token operator_token host_chain_ids
+		api.max_body_bytes api.accept_wait api.queue_capacity api.queue_shed_margin api.adaptive_retry_after
+		api.audit_open api.max_streams api.max_streams_per_client api.stream_write_timeout api.api_key_file
+		api.cors_allowed_origins
+		http.read_header_timeout http.read_timeout http.write_timeout http.idle_timeout http.shutdown_timeout
+		http.max_header_bytes
+		timeouts.readiness timeouts.tx_in_flight timeouts.response timeouts.drain_window
+		chain.rpc_url chain.ws_url chain.host_rpc_url chain.chain_id chain.contracts.decryption
+		chain.contracts.input_verification chain.contracts.acl chain.signer.key_env chain.signer.keystore
+		chain.signer.password_file chain.confirmation_depth chain.poll_interval chain.receipt_timeout
+		chain.user_decrypt_threshold
+		workers.readiness_poll_interval workers.tx_attempts workers.tx_retry_delay workers.response_buffer_ttl
+		workers.timeouts_poll workers.transport
+		validation.max_handles validation.max_contract_addresses validation.max_ciphertext_bytes
+		validation.max_public_key_bytes validation.max_extra_data_bytes validation.max_duration_days
+		retry_after.input_proof_throttler_tps retry_after.user_decrypt_throttler_tps
+		retry_after.public_decrypt_throttler_tps retry_after.readiness_max_concurrency retry_after.readiness_drain_rate
+		retry_after.nominal_readiness_check_ms retry_after.nominal_input_proof_processing_ms
+		retry_after.nominal_user_decrypt_processing_ms retry_after.nominal_public_decrypt_processing_ms
+		retry_after.nominal_tx_confirmation_ms retry_after.retry_after_safety_margin retry_after.retry_after_min_seconds
+		retry_after.retry_after_max_seconds retry_after.receipt_backoff retry_after.retry_after_adaptive_min_samples
+		retry_after.nominal_readiness_check_seconds retry_after.nominal_input_proof_processing_seconds
+		retry_after.nominal_user_decrypt_processing_seconds retry_after.nominal_public_decrypt_processing_seconds
+		rate_limit.concurrency_limit rate_limit.concurrency_timeout_seconds rate_limit.rolling_limit
+		rate_limit.rolling_window_seconds rate_limit.max_keys rate_limit.trusted_proxies rate_limit.trust_forwarded_for
+		rate_limit.write.concurrency_limit rate_limit.write.concurrency_timeout_seconds rate_limit.write.rolling_limit
+		rate_limit.write.rolling_window_seconds rate_limit.read.concurrency_limit
+		rate_limit.read.concurrency_timeout_seconds rate_limit.read.rolling_limit rate_limit.read.rolling_window_seconds
+		rate_limit.retry_policy.concurrency.base_ms rate_limit.retry_policy.concurrency.max_ms
+		rate_limit.retry_policy.concurrency.factor rate_limit.retry_policy.concurrency.jitter_ms
+		rate_limit.retry_policy.concurrency.window_fraction rate_limit.retry_policy.rolling.base_ms
+		rate_limit.retry_policy.rolling.max_ms rate_limit.retry_policy.rolling.factor
+		rate_limit.retry_policy.rolling.jitter_ms rate_limit.retry_policy.rolling.window_fraction
+		log.level log.format devchain.rpc_listen
+		keys.public_key.data_id keys.public_key.urls keys.crs_2048.data_id keys.crs_2048.urls
+		admission.verify_signatures admission.start_skew`)
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"serve", "--help"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	_, list, ok := strings.Cut(stderr.String(), "The settings (see cmd/relayer/serveconfig.go for each):")
+	if !ok {
+		t.Fatalf("serve --help lists no settings:\n%s", stderr.String())
+	}
+	listed := strings.Fields(list)
+	slices.Sort(want)
+	if !slices.Equal(listed, want) {
+		t.Fatalf("serve --help lists\n%v\nwant\n%v", listed, want)
+	}
+	known := knownPaths()
+	for _, p := range want {
+		if known[envName(p)] != p {
+			t.Errorf("%s has no variable %s", p, envName(p))
+		}
+	}
+}
+
+func TestAPackagesProblemsAreListedUnderTheirSettingsPaths(t *testing.T) {
+	file := writeConfig(t, `
+host_chain_ids: [0, 5, 5]
+validation: {max_handles: -1}
+timeouts: {readiness: 0s, drain_window: 2h}
+workers: {readiness_poll_interval: -1s}
+chain: {confirmation_depth: 2, poll_interval: -1s}
+`)
+	ps, msg := configProblems(t, configSources{file: file, env: externalChainEnv("RELAYER_CHAIN_CHAIN_ID=0")})
+	for _, want := range []struct{ path, issue string }{
+		{"host_chain_ids", "must not contain 0"},
+		{"host_chain_ids", "lists 5 more than once"},
+		{"validation.max_handles", "must not be negative"},
+		{"timeouts.readiness", "must be a positive duration, got 0s"}, // serve's, not the package's "0 for the default"
+		{"timeouts.drain_window", "is 2h0m0s, want whole seconds"},
+		{"workers.readiness_poll_interval", "-1s is negative"},
+		{"chain.chain_id", "is 0"},
+		{"chain.poll_interval", "is -1s, want > 0"},
+		{"chain", "receipt_poll_min: is -1s"}, // not a setting: told under its section
+	} {
+		if !slices.ContainsFunc(problemAt(ps, want.path), func(issue string) bool { return strings.Contains(issue, want.issue) }) {
+			t.Errorf("no problem at %s saying %q:\n%s", want.path, want.issue, msg)
+		}
+	}
+	if len(ps) != 9 {
+		t.Errorf("want 9 problems, got %d:\n%s", len(ps), msg)
+	}
+	if !strings.Contains(msg, "chain.chain_id (RELAYER_CHAIN_CHAIN_ID)") {
+		t.Errorf("the problem does not name the variable it came from:\n%s", msg)
+	}
+}
+
+func TestASignerProblemNamesTheVariablesItCameFromAndNeverAPastedKey(t *testing.T) {
+	key := strings.Repeat("ab", 32)
+	ps, msg := configProblems(t, configSources{env: externalChainEnv("RELAYER_CHAIN_SIGNER_KEY_ENV=0x" + key)})
+	if issues := problemAt(ps, "chain.signer"); len(issues) != 1 || !strings.Contains(issues[0], "looks like a private key") {
+		t.Errorf("want one problem at chain.signer, got %q:\n%s", issues, msg)
+	}
+	if !strings.Contains(msg, "chain.signer (RELAYER_CHAIN_SIGNER_KEY_ENV)") || strings.Contains(msg, key) {
+		t.Errorf("want the variable named and the key never shown:\n%s", msg)
+	}
+
+	ps, msg = configProblems(t, configSources{env: externalChainEnv("RELAYER_CHAIN_SIGNER_KEYSTORE=/keys/k.json")})
+	if issues := problemAt(ps, "chain.signer"); len(issues) != 2 ||
+		!strings.Contains(msg, "chain.signer (RELAYER_CHAIN_SIGNER_KEYSTORE, RELAYER_CHAIN_SIGNER_KEY_ENV)") {
+		t.Errorf("want two problems at chain.signer naming both variables:\n%s", msg)
+	}
+}
+
+func TestAStoreURLIsNeverQuoted(t *testing.T) {
+	for _, file := range []string{"store: [\"postgres://relayer:s3cret@db.example/relayer\"]\n", "store: {url: \"postgres://relayer:s3cret@db.example/relayer\"}\n"} {
+		ps, msg := configProblems(t, configSources{file: writeConfig(t, file)})
+		if len(problemAt(ps, "store")) != 1 || strings.Contains(msg, "s3cret") {
+			t.Errorf("want one problem at store, the URL never shown:\n%s", msg)
+		}
+	}
+}
+
+// An empty variable is no value, for a duration as for any setting: the default stands (here
+// the development profile's).
+func TestAnEmptyVariableLeavesTheDefault(t *testing.T) {
+	s, _, err := loadServeConfig(configSources{env: []string{"RELAYER_TIMEOUTS_READINESS=", "RELAYER_API_ACCEPT_WAIT=", "RELAYER_API_QUEUE_CAPACITY="}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Projections.ReadinessTimeout != devReadinessTimeout || s.API.AcceptWait != api.DefaultAcceptWait || s.API.QueueCapacity != api.DefaultQueueCapacity {
+		t.Fatalf("readiness %s, accept_wait %s, queue_capacity %d: want the defaults", s.Projections.ReadinessTimeout, s.API.AcceptWait, s.API.QueueCapacity)
 	}
 }

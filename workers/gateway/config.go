@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -14,23 +13,25 @@ import (
 
 // Config says which chain and contracts the adapter talks to, where its signing key comes from
 // and how it sends transactions and follows logs. A zero field takes its default (setDefaults);
-// Dial and New fill the defaults in and call Validate.
+// Dial and New fill the defaults in and call Validate. The fields with a yaml name are
+// configuration settings (serve's chain section); Validate names its problems by them, and the
+// other fields by their names in snake_case.
 type Config struct {
 	// RPCURL is the gateway chain's JSON-RPC endpoint over HTTP(S), used by Dial. Providers put
 	// API keys in its userinfo, path or query: the adapter never logs it and never lets it into an
 	// error (only the scheme and host are named).
-	RPCURL string
+	RPCURL string `yaml:"rpc_url"`
 	// WSURL is an optional JSON-RPC endpoint over WebSocket (ws:// or wss://) for new-head
 	// subscriptions; without it the listener polls every PollInterval.
-	WSURL string
+	WSURL string `yaml:"ws_url"`
 	// HostRPCURL is the JSON-RPC endpoint (HTTP(S)) of the host chain where the ACL contract
 	// lives; empty means RPCURL (the development chain is both).
-	HostRPCURL string
+	HostRPCURL string `yaml:"host_rpc_url"`
 
 	// ChainID is the gateway chain's id; Dial and New refuse a node that reports another one.
-	ChainID uint64
+	ChainID uint64 `yaml:"chain_id"`
 	// Contracts are the gateway and host ACL contract addresses.
-	Contracts Contracts
+	Contracts Contracts `yaml:"contracts"`
 	// Signer says where the signing key comes from. Empty: no signer (views and the listener
 	// work, Prepare answers ErrNoSigner) unless WithSigner gives one.
 	Signer SignerConfig
@@ -51,17 +52,17 @@ type Config struct {
 	// ConfirmationDepth is how many blocks the listener stays behind the head: it delivers block
 	// n once the head is at least n+ConfirmationDepth. 0 delivers the head itself; reorgs are
 	// handled either way (see Listener), depth only makes them rarer.
-	ConfirmationDepth uint64
+	ConfirmationDepth uint64 `yaml:"confirmation_depth"`
 	// PollInterval is how often the listener polls for new blocks without a new-head
 	// subscription (with one, it polls 10 times less often, as a safety net), and the longest
 	// wait between two receipt polls (default 1s).
-	PollInterval time.Duration
+	PollInterval time.Duration `yaml:"poll_interval"`
 	// ReceiptPollMin is the first wait between receipt polls after eth_sendRawTransaction; it
 	// doubles up to PollInterval (default 100ms).
 	ReceiptPollMin time.Duration
 	// ReceiptTimeout bounds how long Broadcast waits for a receipt (default 2m); past it,
 	// Broadcast answers ErrReceiptTimeout and the transaction may still be mined.
-	ReceiptTimeout time.Duration
+	ReceiptTimeout time.Duration `yaml:"receipt_timeout"`
 	// MaxBlockRange bounds the blocks of one eth_getLogs query, hence of one Batch (default 1000).
 	MaxBlockRange uint64
 	// ReorgWindow is how many blocks back the listener remembers the hashes of delivered blocks
@@ -78,11 +79,11 @@ type Config struct {
 // Contracts are the addresses of the contracts the adapter calls.
 type Contracts struct {
 	// Decryption is the gateway's Decryption contract (public and user decryption).
-	Decryption common.Address
+	Decryption common.Address `yaml:"decryption"`
 	// InputVerification is the gateway's InputVerification contract (input proofs).
-	InputVerification common.Address
+	InputVerification common.Address `yaml:"input_verification"`
 	// ACL is the host chain's ACL contract (isAllowed, isAllowedForDecryption).
-	ACL common.Address
+	ACL common.Address `yaml:"acl"`
 }
 
 // Defaults of Config.
@@ -140,12 +141,37 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
-// Validate reports every problem of c at once (joined), after defaults. The URLs are optional
-// here (New takes a client); Dial requires RPCURL. No message contains a URL's secrets or a key.
+// Problem is one thing wrong with a Config: the field ("rpc_url", "contracts.acl"; "signer"
+// for the signer's) and what is wrong with it.
+type Problem struct {
+	Field string `json:"field"`
+	Issue string `json:"issue"`
+}
+
+// ConfigError lists every problem Validate found.
+type ConfigError struct{ Problems []Problem }
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString("gateway: ")
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p.Field + ": " + p.Issue)
+	}
+	return b.String()
+}
+
+// Validate reports every problem of c at once as a *ConfigError, after defaults. The URLs are
+// optional here (New takes a client); Dial requires RPCURL. No problem contains a URL's secrets
+// or a key.
 func (c Config) Validate() error {
 	c.setDefaults()
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("gateway: "+format, args...)) }
+	var ps []Problem
+	bad := func(field, format string, args ...any) {
+		ps = append(ps, Problem{Field: field, Issue: fmt.Sprintf(format, args...)})
+	}
 
 	checkURL := func(field, raw string, schemes ...string) {
 		if raw == "" {
@@ -153,7 +179,7 @@ func (c Config) Validate() error {
 		}
 		u, err := url.Parse(raw)
 		if err != nil {
-			bad("%s is not a URL", field) // url.Parse's error quotes the URL: not repeated
+			bad(field, "is not a URL") // url.Parse's error quotes the URL: not repeated
 			return
 		}
 		ok := false
@@ -161,62 +187,69 @@ func (c Config) Validate() error {
 			ok = ok || strings.EqualFold(u.Scheme, s)
 		}
 		if !ok {
-			bad("%s must be a %s URL (has scheme %q)", field, strings.Join(schemes, " or "), u.Scheme)
+			bad(field, "must be a %s URL (has scheme %q)", strings.Join(schemes, " or "), u.Scheme)
 		}
 		if u.Host == "" {
-			bad("%s has no host", field)
+			bad(field, "has no host")
 		}
 	}
-	checkURL("RPCURL", c.RPCURL, "http", "https")
-	checkURL("WSURL", c.WSURL, "ws", "wss")
-	checkURL("HostRPCURL", c.HostRPCURL, "http", "https")
+	checkURL("rpc_url", c.RPCURL, "http", "https")
+	checkURL("ws_url", c.WSURL, "ws", "wss")
+	checkURL("host_rpc_url", c.HostRPCURL, "http", "https")
 	if c.HostRPCURL != "" && c.RPCURL == "" {
-		bad("HostRPCURL is set but RPCURL is not")
+		bad("host_rpc_url", "is set but rpc_url is not")
 	}
 
 	if c.ChainID == 0 {
-		bad("ChainID is 0; set the gateway chain's id")
+		bad("chain_id", "is 0; set the gateway chain's id")
 	}
 	zero := common.Address{}
 	if c.Contracts.Decryption == zero {
-		bad("Contracts.Decryption is not set")
+		bad("contracts.decryption", "is not set")
 	}
 	if c.Contracts.InputVerification == zero {
-		bad("Contracts.InputVerification is not set")
+		bad("contracts.input_verification", "is not set")
 	}
 	if c.Contracts.ACL == zero {
-		bad("Contracts.ACL is not set")
+		bad("contracts.acl", "is not set")
 	}
 	if c.Contracts.Decryption != zero && c.Contracts.Decryption == c.Contracts.InputVerification {
-		bad("Contracts.Decryption and Contracts.InputVerification are the same address")
+		bad("contracts.decryption", "is the same address as contracts.input_verification")
 	}
-	errs = append(errs, c.Signer.problems()...)
+	// The signer's problems (signer.go) are plain errors naming its fields (Signer.KeyEnv, ...):
+	// they are the signer's, whole, without the package's prefix.
+	for _, err := range c.Signer.problems() {
+		bad("signer", "%s", strings.TrimPrefix(err.Error(), "gateway: "))
+	}
 
 	if c.GasMarginPercent < 0 || c.GasMarginPercent > maxGasMarginPercent {
-		bad("GasMarginPercent is %d, want 0..%d", c.GasMarginPercent, maxGasMarginPercent)
+		bad("gas_margin_percent", "is %d, want 0..%d", c.GasMarginPercent, maxGasMarginPercent)
 	}
 	if c.MaxGasLimit < 21_000 {
-		bad("MaxGasLimit is %d, want at least 21000", c.MaxGasLimit)
+		bad("max_gas_limit", "is %d, want at least 21000", c.MaxGasLimit)
 	}
 	if c.MaxPriorityFeePerGas > c.MaxFeePerGas {
-		bad("MaxPriorityFeePerGas (%d wei) is above MaxFeePerGas (%d wei)", c.MaxPriorityFeePerGas, c.MaxFeePerGas)
+		bad("max_priority_fee_per_gas", "is %d wei, above max_fee_per_gas (%d wei)", c.MaxPriorityFeePerGas, c.MaxFeePerGas)
 	}
 	if c.PollInterval < 0 {
-		bad("PollInterval is %v, want > 0", c.PollInterval)
+		bad("poll_interval", "is %v, want > 0", c.PollInterval)
 	}
 	if c.ReceiptPollMin < 0 || c.ReceiptPollMin > c.PollInterval {
-		bad("ReceiptPollMin is %v, want 0 < ReceiptPollMin <= PollInterval (%v)", c.ReceiptPollMin, c.PollInterval)
+		bad("receipt_poll_min", "is %v, want 0 < receipt_poll_min <= poll_interval (%v)", c.ReceiptPollMin, c.PollInterval)
 	}
 	if c.ReceiptTimeout < 0 {
-		bad("ReceiptTimeout is %v, want > 0", c.ReceiptTimeout)
+		bad("receipt_timeout", "is %v, want > 0", c.ReceiptTimeout)
 	}
 	if c.GapFillDelay < 0 {
-		bad("GapFillDelay is %v, want > 0", c.GapFillDelay)
+		bad("gap_fill_delay", "is %v, want > 0", c.GapFillDelay)
 	}
 	if err := c.Upstream.Validate(); err != nil {
-		bad("Upstream: %v", err)
+		bad("upstream", "%v", err)
 	}
-	return errors.Join(errs...)
+	if len(ps) == 0 {
+		return nil
+	}
+	return &ConfigError{Problems: ps}
 }
 
 // Format prints c with its URLs reduced to scheme and host (providers put API keys in the

@@ -1,7 +1,9 @@
 package gateway_test
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,11 +57,11 @@ func TestValidateAcceptsACompleteConfigAndListsEveryProblemOfABadOne(t *testing.
 		t.Fatal("a bad config passed")
 	}
 	for _, want := range []string{
-		"RPCURL must be a http or https URL", "WSURL must be a ws or wss URL", "ChainID is 0",
-		"Contracts.ACL is not set", "are the same address", "KeyEnv must be an environment variable name",
-		"both set", "needs Signer.PasswordFile", "GasMarginPercent is -5", "MaxGasLimit is 100",
-		"MaxPriorityFeePerGas (20 wei) is above MaxFeePerGas (10 wei)", "PollInterval", "ReceiptTimeout",
-		"GapFillDelay", "Upstream",
+		"rpc_url: must be a http or https URL", "ws_url: must be a ws or wss URL", "chain_id: is 0",
+		"contracts.acl: is not set", "is the same address", "KeyEnv must be an environment variable name",
+		"both set", "needs Signer.PasswordFile", "gas_margin_percent: is -5", "max_gas_limit: is 100",
+		"max_priority_fee_per_gas: is 20 wei, above max_fee_per_gas (10 wei)", "poll_interval", "receipt_timeout",
+		"gap_fill_delay", "upstream",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate does not say %q:\n%v", want, err)
@@ -88,5 +90,26 @@ func TestAPrintedConfigShowsItsURLsBySchemeAndHostOnly(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Fatalf("a printed Config lacks %q: %s", want, out)
 		}
+	}
+}
+
+func TestValidateNamesEveryProblemByItsSetting(t *testing.T) {
+	t.Parallel()
+	c := gateway.Config{
+		RPCURL: "https://node.example", ChainID: 0,
+		Contracts: gateway.Contracts{Decryption: common.HexToAddress("0x01"), InputVerification: common.HexToAddress("0x02")},
+		Signer:    gateway.SignerConfig{KeystoreFile: "/keys/k.json"}, PollInterval: -time.Second,
+	}
+	var ce *gateway.ConfigError
+	if err := c.Validate(); !errors.As(err, &ce) {
+		t.Fatalf("want a *gateway.ConfigError, got %v", err)
+	}
+	var fields []string
+	for _, p := range ce.Problems {
+		fields = append(fields, p.Field)
+	}
+	// receipt_poll_min follows poll_interval when it is not set.
+	if want := []string{"chain_id", "contracts.acl", "signer", "poll_interval", "receipt_poll_min"}; !slices.Equal(fields, want) {
+		t.Fatalf("problems %v, want fields %v", ce.Problems, want)
 	}
 }
