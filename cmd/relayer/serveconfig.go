@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"net"
+	"net/netip"
 	"os"
 	"reflect"
 	"slices"
@@ -62,7 +63,7 @@ import (
 //	host_chain_ids: [1337]
 //	api: {max_body_bytes: 1048576, accept_wait: 2s, queue_capacity: 100000,
 //	      max_streams: 256, max_streams_per_client: 8, stream_write_timeout: 30s,
-//	      audit_open: true with the development chain, false with an external one,
+//	      audit_open: true with the development chain on a loopback listen address, else false,
 //	      cors_allowed_origins: [] (e.g. ["https://app.example.org"]; empty: CORS off),
 //	      api_key_file: "" (issued API keys: "<name> <sha256 of the key> [write=N] [read=N] [concurrency=N]" per line),
 //	      queue_shed_margin: 0, adaptive_retry_after: false}
@@ -384,6 +385,11 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 		}
 	}
 	settings, more := fc.settings(givenPaths(tree))
+	for _, tp := range fc.RateLimit.TrustedProxies {
+		if pfx, err := netip.ParsePrefix(tp); err == nil && pfx.Bits() == 0 {
+			warnings = append(warnings, fmt.Sprintf("rate_limit.trusted_proxies holds %s: every client can then choose its identity with X-Forwarded-For; list only the proxies in front of the relayer", tp))
+		}
+	}
 	for _, p := range more {
 		if unread[p.path] {
 			continue // a value that could not be read is not checked further
@@ -475,7 +481,9 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 	// the chain's check reports.
 	a.Admission.DecryptionContract = fc.Chain.Gateway.Contracts.Decryption.Hex()
 	if !given["api.audit_open"] {
-		a.AuditOpen = devChain // a development stack's audit is open; a production one's is not
+		// A development stack's audit is open, but only to this machine: one listening beyond
+		// loopback would show every user's address, signature and key to the network.
+		a.AuditOpen = devChain && loopbackListen(fc.Listen)
 	}
 	a.Keys = fc.Keys.config()
 	if devChain && !a.Keys.Configured() && a.Keys.PublicKeyID == "" && a.Keys.CRSID == "" {
@@ -1017,4 +1025,18 @@ func shortValue(v any) string {
 		s = s[:60] + "..."
 	}
 	return s
+}
+
+// loopbackListen reports whether a listen address (host:port) takes connections from this
+// machine only: a loopback address or "localhost". An empty host listens everywhere.
+func loopbackListen(listen string) bool {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil || host == "" {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
 }

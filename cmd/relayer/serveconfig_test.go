@@ -484,3 +484,26 @@ func TestAnEmptyVariableLeavesTheDefault(t *testing.T) {
 		t.Fatalf("readiness %s, accept_wait %s, queue_capacity %d: want the defaults", s.Projections.ReadinessTimeout, s.API.AcceptWait, s.API.QueueCapacity)
 	}
 }
+
+// The development stack's audit endpoints are open to this machine only: listening beyond
+// loopback closes them unless api.audit_open says otherwise; a trusted-proxy list that trusts
+// everyone is warned about.
+func TestTheDevelopmentStacksAuditIsOpenOnlyOnLoopbackAndAnOpenProxyListIsWarnedAbout(t *testing.T) {
+	for listen, want := range map[string]bool{"127.0.0.1:8080": true, "localhost:8080": true, "[::1]:8080": true, "0.0.0.0:8080": false, ":8080": false, "192.0.2.7:8080": false} {
+		s, _, err := loadServeConfig(configSources{flags: map[string]string{"listen": listen}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.API.AuditOpen != want {
+			t.Fatalf("listen %s: audit open %v, want %v", listen, s.API.AuditOpen, want)
+		}
+	}
+	s, _, err := loadServeConfig(configSources{env: []string{"RELAYER_LISTEN=0.0.0.0:8080", "RELAYER_API_AUDIT_OPEN=true"}})
+	if err != nil || !s.API.AuditOpen {
+		t.Fatalf("audit_open given: %v, %v", s.API.AuditOpen, err)
+	}
+	_, warnings, err := loadServeConfig(configSources{env: []string{"RELAYER_RATE_LIMIT_TRUSTED_PROXIES=10.0.0.1,0.0.0.0/0"}})
+	if err != nil || len(warnings) != 1 || !strings.Contains(warnings[0], "every client can then choose its identity") {
+		t.Fatalf("warnings %q, %v", warnings, err)
+	}
+}
