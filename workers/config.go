@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -88,8 +89,17 @@ type Problem struct {
 	Issue string `json:"issue"`
 }
 
+// ErrEngineNotOnNATS refuses the nats transport for the engine. The transport itself is built
+// and tested (NewTransport), but the engine is not ready for it: the responses worker moves its
+// block cursor as soon as Publish returns, which on GoChannel means the handler has kept the
+// responses and on JetStream only that the server has stored them (an instance that dies before
+// handling them would skip them), and the responses index, the readiness and transaction budgets
+// and the signer still live in one process. Until several instances share that work under
+// leases, the engine runs on gochannel.
+var ErrEngineNotOnNATS = errors.New("the engine does not run on the nats transport yet (its responses worker and budgets assume one process): use gochannel")
+
 // ConfigError lists every problem Validate found. It unwraps to the errors of the transport,
-// router and dispatcher configurations (errors.Is(err, ErrTransportNotBuilt)).
+// router and dispatcher configurations, and to ErrEngineNotOnNATS.
 type ConfigError struct {
 	Problems []Problem
 	parts    []error
@@ -137,10 +147,14 @@ func (c Config) Validate() error {
 	if c.ResponsesCursorEvery < 0 {
 		bad("responses_cursor_every", "%s is negative", c.ResponsesCursorEvery)
 	}
+	transportErr := c.Transport.Validate()
+	if transportErr == nil && c.Transport.Kind == TransportNATS {
+		transportErr = ErrEngineNotOnNATS
+	}
 	for _, part := range []struct {
 		field string
 		err   error
-	}{{"transport", c.Transport.Validate()}, {"router", c.Router.Validate()}, {"dispatcher", c.Dispatcher.Validate()}} {
+	}{{"transport", transportErr}, {"router", c.Router.Validate()}, {"dispatcher", c.Dispatcher.Validate()}} {
 		if part.err != nil {
 			bad(part.field, "%v", part.err)
 			e.parts = append(e.parts, part.err)

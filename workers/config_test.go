@@ -3,6 +3,7 @@ package workers
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -38,7 +39,12 @@ func TestValidateNamesEveryProblemByItsSettingAndKeepsTheTransportsError(t *test
 	if !slices.Equal(fields, []string{"tx_attempts", "timeouts_poll", "transport"}) {
 		t.Fatalf("problems %v", ce.Problems)
 	}
-	if !errors.Is(err, ErrTransportNotBuilt) {
-		t.Fatalf("%v does not wrap ErrTransportNotBuilt", err)
+	if !errors.Is(err, ErrEngineNotOnNATS) {
+		t.Fatalf("%v does not wrap ErrEngineNotOnNATS", err)
+	}
+	// A mistake in the NATS settings is named by its field.
+	c = Config{UserDecryptThreshold: 1, Transport: TransportConfig{NATS: NATSConfig{AckWait: -1}}}
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "nats.ack_wait") {
+		t.Fatalf("a negative ack wait: %v", err)
 	}
 }

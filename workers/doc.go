@@ -57,4 +57,16 @@
 // long work (readiness polling, waiting for receipts) to their own goroutines and acknowledge
 // quickly. With FireAndForget the checkpoint may run ahead of the handlers and a crash loses
 // the in-flight events; the workers' recovery at start (re-dispatch by status) then covers them.
+//
+// # NATS JetStream
+//
+// The nats transport (NATSConfig) carries the same messages through one JetStream stream per
+// prefix, with one durable consumer per topic shared by every instance: each message is handled
+// by one subscriber, acknowledged only once its handler succeeded, and redelivered to any of
+// them after AckWait when its subscriber died. Publish returns once the server stored the
+// message, so a checkpoint never loses an event, but the dispatcher is no longer held to the
+// handlers' pace, and order holds only per topic and per instance. The engine does not run on
+// it yet (ErrEngineNotOnNATS): the responses worker moves its block cursor once Publish returns,
+// which on GoChannel means its handler kept the responses, and the budgets and the signer still
+// live in one process.
 package workers

@@ -1,7 +1,6 @@
 package workers
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/ThreeDotsLabs/watermill"
@@ -15,16 +14,16 @@ const (
 	TransportNATS      = "nats"
 )
 
-// ErrTransportNotBuilt reports a transport kind that is planned but not implemented yet.
-var ErrTransportNotBuilt = errors.New("transport not built yet")
-
 // TransportConfig chooses what carries messages between the dispatcher and the handlers.
 type TransportConfig struct {
-	// Kind is "gochannel" (default: in process) or "nats" (NATS JetStream, for several
-	// instances; not built yet).
+	// Kind is "gochannel" (default: in process, one instance) or "nats" (NATS JetStream: the
+	// work of several instances is shared; see NATSConfig for what changes).
 	Kind string
 	// GoChannel configures the in-process transport.
 	GoChannel GoChannelConfig
+	// NATS configures the NATS JetStream transport. It is validated (and takes its defaults)
+	// whatever the kind, so that a mistake shows before it is switched on.
+	NATS NATSConfig
 }
 
 // GoChannelConfig configures the in-process GoChannel transport. It is never persistent:
@@ -45,24 +44,27 @@ func (c *TransportConfig) setDefaults() {
 	if c.GoChannel.OutputBuffer == 0 {
 		c.GoChannel.OutputBuffer = 256
 	}
+	c.NATS.setDefaults()
 }
 
 // Validate checks the configuration (zero values take defaults).
 func (c TransportConfig) Validate() error {
 	switch c.Kind {
-	case "", TransportGoChannel:
-	case TransportNATS:
-		return fmt.Errorf("transport %q: %w (use %q)", c.Kind, ErrTransportNotBuilt, TransportGoChannel)
+	case "", TransportGoChannel, TransportNATS:
 	default:
 		return fmt.Errorf("transport %q: unknown kind, want %q or %q", c.Kind, TransportGoChannel, TransportNATS)
 	}
 	if c.GoChannel.OutputBuffer < 0 {
 		return fmt.Errorf("transport: gochannel output buffer %d, want 0 (default) or more", c.GoChannel.OutputBuffer)
 	}
-	return nil
+	return c.NATS.Validate()
 }
 
-// Transport is a publisher and a subscriber on the same medium.
+// Transport is a publisher and a subscriber on the same medium. On GoChannel every Subscribe
+// gets every message of its topic; on NATS the subscribers of a topic are one consumer group
+// across instances, each message going to one of them, so a Transport refuses a second
+// subscription to a topic it already subscribes to (it would take some of the first one's
+// messages).
 type Transport struct {
 	Kind       string
 	Publisher  message.Publisher
@@ -70,7 +72,9 @@ type Transport struct {
 	close      func() error
 }
 
-// NewTransport builds the transport cfg names. logger may be nil.
+// NewTransport builds the transport cfg names. logger may be nil. A NATS transport connects at
+// once and creates (or updates) its stream: an unreachable server, or one without JetStream, is
+// an error here rather than at the first publish.
 func NewTransport(cfg TransportConfig, logger watermill.LoggerAdapter) (*Transport, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -84,10 +88,13 @@ func NewTransport(cfg TransportConfig, logger watermill.LoggerAdapter) (*Transpo
 			BlockPublishUntilSubscriberAck: !cfg.GoChannel.FireAndForget,
 		}, logger)
 		return &Transport{Kind: cfg.Kind, Publisher: gc, Subscriber: gc, close: gc.Close}, nil
-	default:
-		return nil, fmt.Errorf("transport %q: %w", cfg.Kind, ErrTransportNotBuilt)
+	case TransportNATS:
+		return newNATSTransport(cfg.NATS, logger)
+	default: // Validate refused it
+		return nil, fmt.Errorf("transport %q: unknown kind", cfg.Kind)
 	}
 }
 
-// Close closes the transport; blocked publishes return.
+// Close closes the transport; blocked publishes return. With NATS, the messages handed to a
+// handler and not acked yet are delivered again (to another instance) after the ack wait.
 func (t *Transport) Close() error { return t.close() }

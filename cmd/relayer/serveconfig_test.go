@@ -217,7 +217,7 @@ workers:
 		{"chain.chain_id", "is 0"},
 		{"chain.user_decrypt_threshold", "must be 1 or more"},
 		{"workers.tx_attempts", "-1, want 1..100"},
-		{"workers.transport", workers.ErrTransportNotBuilt.Error()},
+		{"workers.transport", workers.ErrEngineNotOnNATS.Error()},
 	} {
 		issues := problemAt(ps, want.path)
 		if len(issues) != 1 || !strings.Contains(issues[0], want.issue) {
