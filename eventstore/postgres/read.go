@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/readahead"
 )
 
 // Column indexes in columns.
@@ -279,67 +280,9 @@ func (s *Store) grow(limit int) int {
 	return min(2*limit, max(s.cfg.PageSize, min(growthLimit*s.cfg.PageSize, maxGrownPage)))
 }
 
-// readPages yields the pages that next reads, in order, to consume until next says there are
-// no more or consume stops. next fills the page it is given (setting its err when it fails)
-// and reports whether to read another one after it.
-//
-// The first page is read on the caller's goroutine, so a short read (most stream reads, every
-// live page of a subscription) costs no goroutine. When there is more to read, a goroutine of
-// the read's own reads one page ahead of the caller: while the caller goes through a page, the
-// next one is read. The two pages take turns, so a read never holds more than two. The
-// goroutine holds a connection only while it runs a query (never while it waits for the
-// caller) and ends before readPages returns, whether the log ran out, the caller stopped, ctx
-// ended or consume panicked.
-//
-// readPages returns false when ctx ended while the goroutine waited, so that no page says why:
-// the caller reports ctx's error.
+// readPages reads pages ahead of consume (readahead.Pages).
 func (s *Store) readPages(ctx context.Context, next func(context.Context, *page) bool, consume func(*page) bool) bool {
-	first := &page{}
-	more := next(ctx, first)
-	if !consume(first) || !more {
-		return true
-	}
-
-	ctx, cancel := context.WithCancel(ctx)
-	full := make(chan *page, 1)
-	free := make(chan *page, 2)
-	free <- first
-	free <- &page{}
-	done := make(chan struct{})
-	var finished bool // set by the goroutine before it closes full, read after
-	go func() {
-		defer close(done)
-		defer close(full)
-		for {
-			var p *page
-			select {
-			case p = <-free:
-			case <-ctx.Done():
-				return
-			}
-			more := next(ctx, p)
-			select {
-			case full <- p:
-			case <-ctx.Done():
-				return
-			}
-			if !more {
-				finished = true
-				return
-			}
-		}
-	}()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	for p := range full {
-		if !consume(p) {
-			return true
-		}
-		free <- p // never blocks: there are two pages and free holds two
-	}
-	return finished
+	return readahead.Pages(ctx, func() *page { return &page{} }, next, consume, nil, nil)
 }
 
 // gone says why a read cannot go on before its next query: the store is closed or ctx ended.
