@@ -344,3 +344,27 @@ func BenchmarkPostDurableUserDecrypt(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLongPollWaiters has 10,000 clients long-poll at once (GET ...?wait=60 over raw TCP
+// connections from a child process, one pending job each), then moves every job on. It reports
+// the server process's live heap and goroutine stack per waiting client, its CPU use while they
+// all wait and nothing happens (cores: 0.01 is 1 % of one core) beside the same measure before
+// they came, and the wake-up latency, from each job's append returning to its client reading
+// the answer. It measures once whatever b.N (its ns/op means nothing); run it with
+//
+//	go test -run '^$' -bench LongPollWaiters -benchtime 1x ./api/
+func BenchmarkLongPollWaiters(b *testing.B) {
+	const n = 10_000
+	r := lpMeasureWaiters(b, n)
+	b.ReportMetric(r.heapPerWaiter, "heap-B/waiter")
+	b.ReportMetric(r.stackPerWaiter, "stack-B/waiter")
+	b.ReportMetric(r.goroutinesPerWaiter, "goroutines/waiter")
+	b.ReportMetric(r.idleCoresBefore, "idle-cores-before")
+	b.ReportMetric(r.idleCoresWaiting, "idle-cores-waiting")
+	b.ReportMetric(float64(r.p50)/float64(time.Millisecond), "wake-p50-ms")
+	b.ReportMetric(float64(r.p99)/float64(time.Millisecond), "wake-p99-ms")
+	b.ReportMetric(float64(r.max)/float64(time.Millisecond), "wake-max-ms")
+	b.ReportMetric(float64(r.p50FromStart)/float64(time.Millisecond), "wake-p50-from-append-start-ms")
+	b.ReportMetric(float64(r.p99FromStart)/float64(time.Millisecond), "wake-p99-from-append-start-ms")
+	b.ReportMetric(r.changesPerSecond, "changes/s")
+}

@@ -501,7 +501,9 @@ func (s *Server) shed(rc *runtimeConfig, kind domain.Kind) *shedding {
 
 // --- GET /v2/{kind}/{jobId} -----------------------------------------------------------------
 
-// poll answers GET /v2/{kind}/{jobId} from the projections alone.
+// poll answers GET /v2/{kind}/{jobId} from the projections alone. Asked to wait (?wait=N or
+// Prefer: wait=N, see longpoll.go), it holds a pending job's answer until the job's status
+// changes or the wait ends, then answers as it would have without the wait at that moment.
 func (s *Server) poll(kind domain.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		raw := r.PathValue("jobId")
@@ -511,20 +513,16 @@ func (s *Server) poll(kind domain.Kind) http.HandlerFunc {
 				[]domain.FieldIssue{{Field: "jobId", Issue: "must be a UUID like 0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"}})
 			return
 		}
-		v, ok := s.set.View(id)
-		if !ok || v.Job.Kind != kind {
-			writeError(w, r, http.StatusNotFound, labelNotFound, fmt.Sprintf("no %s job %s", kind, id), nil)
+		wait, ok := s.askedWait(w, r)
+		if !ok {
 			return
 		}
-		j := &v.Job
-		switch {
-		case j.Status == domain.Completed || (j.Status == domain.Failure && j.Label == domain.LabelProofRejected && j.Result != nil):
-			s.writeResult(w, r, kind, j)
-		case j.Status.Terminal():
-			s.writeFailure(w, r, j)
-		default:
-			s.writePending(w, r, &v)
+		if wait > 0 {
+			s.longPoll(w, r, kind, id, wait)
+			return
 		}
+		v, found := s.set.View(id)
+		s.answerPoll(w, r, kind, id, &v, found)
 	}
 }
 

@@ -87,6 +87,9 @@ type Set struct {
 	running bool
 	stopErr error
 	wake    chan struct{}
+
+	// watchers are the Watch registrations, woken by change at each status change.
+	watchers waiters
 }
 
 // New returns an empty Set at position 0 with cfg (zero fields take their defaults).
@@ -207,7 +210,8 @@ func (s *Set) check(rec *eventstore.Record, f *fact) (int32, *job, error) {
 	return idx, j, nil
 }
 
-// change applies a checked event to the four read models.
+// change applies a checked event to the four read models, and wakes the job's watchers (Watch)
+// when its status changes.
 func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 	at := f.at
 	s.stats.seen(at)
@@ -226,6 +230,7 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 			s.enqueue(idx, j, TxQueue)
 		}
 		j.version, j.pos = uint32(rec.Version), rec.Position
+		s.watchers.changed(f.job)
 		return
 	}
 	j.version, j.pos = uint32(rec.Version), rec.Position
@@ -285,6 +290,7 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 		s.transitions[k.Ordinal()][to.Ordinal()]++
 		j.status = to
 		j.entered[to.Ordinal()] = at
+		s.watchers.changed(j.id)
 		switch to {
 		case domain.TxInFlight:
 			s.timers.set(&s.jobs, idx, at+int64(s.cfg.TxInFlightTimeout))

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"net"
 	"net/http"
 	"net/netip"
@@ -18,8 +19,8 @@ const APIKeyHeader = "X-API-Key"
 
 // Middleware limits every request by the class of its method (ClassOf) and the client
 // (ClientKey). An allowed request gets RateLimit-Policy and RateLimit headers and holds its
-// concurrency slot until next returns, panics included. A denied one gets 429 rate_limited (or
-// whatever WithOnDeny writes) and never reaches next.
+// concurrency slot until next returns, panics included, or gives it back earlier (ReleaseSlot).
+// A denied one gets 429 rate_limited (or whatever WithOnDeny writes) and never reaches next.
 func (l *Limiter) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		l.serve(ClassOf(r.Method), next, w, r)
@@ -35,7 +36,7 @@ func (l *Limiter) Wrap(class Class, next http.Handler) http.Handler {
 
 func (l *Limiter) serve(class Class, next http.Handler, w http.ResponseWriter, r *http.Request) {
 	key, c := l.identify(r)
-	release, d := l.acquire(key, c, class, l.now())
+	release, d := l.acquireFor(key, c, class, l.now(), r)
 	defer release()
 	d.SetHeaders(w.Header())
 	if !d.Allowed {
@@ -47,6 +48,29 @@ func (l *Limiter) serve(class Class, next http.Handler, w http.ResponseWriter, r
 		return
 	}
 	next.ServeHTTP(w, r)
+}
+
+// ReleaseSlot gives back now the concurrency slot held for r, a request Middleware (or Wrap) let
+// through, rather than when its handler returns, and reports whether r held one. r must be the
+// request as the limiter passed it on (the handler's own, not a copy made on the way). A handler
+// about to wait without working (a long poll, until something changes) calls it, so that its
+// waiting takes none of its client's slots; the request stays counted in the rolling window.
+// The release when the handler returns then does nothing.
+func (l *Limiter) ReleaseSlot(r *http.Request) bool {
+	key, _ := l.identify(r)
+	sh := &l.shards[maphash.String(l.seed, key)%numShards]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	e, ok := sh.m[key]
+	if !ok {
+		return false
+	}
+	for i := range e.cls {
+		if e.cls[i].releaseOwned(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // ClientKey is the key a request is limited by: "key:" and a hex salted SHA-256 of the name of

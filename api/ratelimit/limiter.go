@@ -216,6 +216,12 @@ func (l *Limiter) Acquire(key string, class Class, now time.Time) (release func(
 
 // acquire is Acquire with c's own limits when c is not nil.
 func (l *Limiter) acquire(key string, c *Client, class Class, now time.Time) (release func(), d Decision) {
+	return l.acquireFor(key, c, class, now, nil)
+}
+
+// acquireFor is acquire for a request, owner, that holds the slot it takes (ReleaseSlot finds it
+// by owner); nil for none.
+func (l *Limiter) acquireFor(key string, c *Client, class Class, now time.Time, owner *http.Request) (release func(), d Decision) {
 	if class >= numClasses {
 		class = ClassWrite
 	}
@@ -283,8 +289,8 @@ func (l *Limiter) acquire(key string, c *Client, class Class, now time.Time) (re
 		st.log.push(t, cs.RollingLimit)
 	}
 	if cs.ConcurrencyLimit > 0 {
-		st.held = append(st.held, t)
-		release = releaser(sh, e, class, t)
+		st.held = append(st.held, slot{at: t, owner: owner})
+		release = releaser(sh, e, class, t, owner)
 	}
 	if st.streak {
 		if s.tracker.Decay(streakKey(key, class), now) == 0 {
@@ -307,14 +313,14 @@ func (l *Limiter) fillState(d *Decision, st *classState, cs *classSnap, t int64)
 	}
 }
 
-func releaser(sh *shard, e *entry, class Class, t int64) func() {
+func releaser(sh *shard, e *entry, class Class, t int64, owner *http.Request) func() {
 	var done atomic.Bool
 	return func() {
 		if done.Swap(true) {
 			return
 		}
 		sh.mu.Lock()
-		e.cls[class].releaseHeld(t)
+		e.cls[class].releaseHeld(t, owner)
 		sh.mu.Unlock()
 	}
 }

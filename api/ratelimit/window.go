@@ -1,5 +1,10 @@
 package ratelimit
 
+import (
+	"net/http"
+	"slices"
+)
+
 // Times here are nanoseconds since the limiter's epoch (monotonic when the clock is).
 
 // ring is the sliding log of one client's requests in one class: the start times of its newest
@@ -78,31 +83,50 @@ func (r *ring) resize(c int) {
 // classState is one client's state in one class.
 type classState struct {
 	log ring
-	// held are the start times of the slots in flight, in acquisition order.
-	held []int64
+	// held are the slots in flight, in acquisition order.
+	held []slot
 	// streak: the deny tracker may hold a concurrency deny streak for this client and class, so
 	// an allowed request must decay it. Keeps the tracker's lock off the common path.
 	streak bool
+}
+
+// slot is a concurrency slot in flight: when it was taken, and the request that holds it (nil
+// for Acquire's, which have no request).
+type slot struct {
+	at    int64
+	owner *http.Request
 }
 
 // expireHeld drops the slots taken at or before cutoff (now - timeout): they no longer count.
 // Their late release finds nothing to remove.
 func (s *classState) expireHeld(cutoff int64) {
 	i := 0
-	for i < len(s.held) && s.held[i] <= cutoff {
+	for i < len(s.held) && s.held[i].at <= cutoff {
 		i++
 	}
 	if i > 0 {
-		s.held = s.held[:copy(s.held, s.held[i:])]
+		s.held = slices.Delete(s.held, 0, i) // clears the tail: no request stays referenced
 	}
 }
 
-// releaseHeld removes one slot taken at t. Slots taken at the same instant are interchangeable.
-func (s *classState) releaseHeld(t int64) {
+// releaseHeld removes one slot of owner taken at t. Acquire's slots taken at the same instant
+// are interchangeable.
+func (s *classState) releaseHeld(t int64, owner *http.Request) {
 	for i, v := range s.held {
-		if v == t {
-			s.held = append(s.held[:i], s.held[i+1:]...)
+		if v.at == t && v.owner == owner {
+			s.held = slices.Delete(s.held, i, i+1)
 			return
 		}
 	}
+}
+
+// releaseOwned removes the slot request owner holds, and reports whether there was one.
+func (s *classState) releaseOwned(owner *http.Request) bool {
+	for i, v := range s.held {
+		if v.owner == owner {
+			s.held = slices.Delete(s.held, i, i+1)
+			return true
+		}
+	}
+	return false
 }
