@@ -11,9 +11,8 @@ import (
 // guardedWriter is the ResponseWriter the recoverer hands down. It remembers whether the response
 // has started (a panic after that cannot become a 500), and when a handler starts a stream
 // (Content-Type text/event-stream) it lifts the connection's read and write deadlines: the
-// server's ReadTimeout and WriteTimeout bound ordinary requests, and a stream would otherwise be
-// cut (WriteTimeout) or see its context cancelled (the read deadline expiring under the
-// server's background read) after them.
+// server's WriteTimeout bounds ordinary responses, and a stream would otherwise be cut after it.
+// (The read deadline no longer matters once a request has been read: net/http clears it.)
 type guardedWriter struct {
 	http.ResponseWriter
 	started bool

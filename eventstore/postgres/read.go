@@ -266,19 +266,8 @@ func yieldUntilError(yield func(eventstore.Record, error) bool) func(*page) bool
 	}
 }
 
-// Page sizes. A read starts with Config.PageSize events per query; ReadAll and SubscribeAll
-// double it with every page, up to growthLimit times PageSize (and no more than maxGrownPage
-// events, unless PageSize is more), since a caller streaming the log is better served by fewer,
-// bigger queries. The pages are bounded, so the memory a read holds is too.
-const (
-	growthLimit  = 8
-	maxGrownPage = 1 << 14
-)
-
-// grow returns the page size after a page of limit events.
-func (s *Store) grow(limit int) int {
-	return min(2*limit, max(s.cfg.PageSize, min(growthLimit*s.cfg.PageSize, maxGrownPage)))
-}
+// grow returns the page size after a page of limit events (readahead.Grow).
+func (s *Store) grow(limit int) int { return readahead.Grow(limit, s.cfg.PageSize) }
 
 // readPages reads pages ahead of consume (readahead.Pages).
 func (s *Store) readPages(ctx context.Context, next func(context.Context, *page) bool, consume func(*page) bool) bool {

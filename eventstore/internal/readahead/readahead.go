@@ -73,3 +73,18 @@ func Pages[P any](ctx context.Context, newPage func() *P, next func(context.Cont
 	}
 	return finished
 }
+
+// Page sizes. A read starts with its store's page size; ReadAll and SubscribeAll double it with
+// every page, up to growthLimit times the page size (and no more than maxGrownPage events,
+// unless the page size is more), since a caller streaming the log is better served by fewer,
+// bigger queries. The pages are bounded, so the memory a read holds is too.
+const (
+	growthLimit  = 8
+	maxGrownPage = 1 << 14
+)
+
+// Grow returns the page size after a page of limit events, for a store whose page size is
+// pageSize.
+func Grow(limit, pageSize int) int {
+	return min(2*limit, max(pageSize, min(growthLimit*pageSize, maxGrownPage)))
+}
