@@ -295,6 +295,27 @@ func (s *Server) restoreConfig(ctx context.Context) error {
 	return s.foldConfig(ctx)
 }
 
+// followConfig applies the changes other instances sharing the log make to the runtime
+// configuration while this one runs (DESIGN section 11): changes is signalled whenever the
+// projections pass an event of the config stream, this instance's own included (which then folds
+// nothing, being at that version already). It runs until ctx ends.
+func (s *Server) followConfig(ctx context.Context, changes <-chan struct{}) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-changes:
+		}
+		s.adminMu.Lock()
+		err := s.foldConfig(ctx)
+		s.adminMu.Unlock()
+		if err != nil && ctx.Err() == nil {
+			// The next change, or the next admin call, folds it again.
+			s.log.Warn("follow the runtime configuration changed by another instance", "err", err)
+		}
+	}
+}
+
 // foldConfig applies the config stream's changes after configVersion. A change that does not
 // apply any more (a parameter renamed, or a value the configuration the server was started with
 // makes invalid) is logged and skipped. s.adminMu is held.
@@ -325,7 +346,7 @@ func (s *Server) foldConfig(ctx context.Context) error {
 	}
 	if n > 0 {
 		s.install(cur)
-		s.log.Info("runtime configuration restored from the config stream", "changes", n, "version", int64(s.configVersion))
+		s.log.Info("runtime configuration folded from the config stream", "changes", n, "version", int64(s.configVersion))
 	}
 	return nil
 }

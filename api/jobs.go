@@ -521,9 +521,31 @@ func (s *Server) poll(kind domain.Kind) http.HandlerFunc {
 			s.longPoll(w, r, kind, id, wait)
 			return
 		}
-		v, found := s.set.View(id)
+		v, found := s.view(r.Context(), id)
 		s.answerPoll(w, r, kind, id, &v, found)
 	}
+}
+
+// view is job id's view. A job the projections do not show may have been accepted by another
+// instance sharing the store (DESIGN section 11) an instant ago: the view is read again once the
+// projections have reached the store's head as it is now, which holds every append acknowledged
+// before this request came, waiting at most AcceptWait. With one instance the projections are at
+// the head already and nothing waits.
+func (s *Server) view(ctx context.Context, id domain.JobID) (projections.View, bool) {
+	v, found := s.set.View(id)
+	if found {
+		return v, true
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.AcceptWait)
+	defer cancel()
+	head, err := s.store.Head(ctx)
+	if err != nil {
+		return v, false
+	}
+	if err := s.set.WaitFor(ctx, head); err != nil {
+		s.log.Debug("projections did not reach the store's head in time for an unknown job", "job_id", id.String(), "head", uint64(head), "err", err)
+	}
+	return s.set.View(id) // again: the projections may have moved since the first look, waiting or not
 }
 
 // writePending answers 202 for a job still on its way, with Retry-After and where it is.

@@ -196,7 +196,7 @@ func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, kind domain.Ki
 	// Watch before reading: a change applied after the read wakes the wait.
 	changed, stop := s.set.Watch(id)
 	defer func() { stop() }()
-	v, found := s.set.View(id)
+	v, found := s.view(r.Context(), id)
 	if !found || v.Job.Kind != kind || v.Job.Status.Terminal() {
 		s.answerPoll(w, r, kind, id, &v, found)
 		return

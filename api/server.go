@@ -19,6 +19,7 @@ import (
 	"github.com/rs/cors"
 
 	"relayer/api/ratelimit"
+	"relayer/domain"
 	"relayer/domain/retryafter"
 	"relayer/eventstore"
 	"relayer/projections"
@@ -144,9 +145,11 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 		margin:   cfg.ShedMargin,
 		rate:     cfg.RateLimit.Clone(),
 	})
+	changes := s.set.NotifyStream(domain.ConfigStream)
 	if err := s.restoreConfig(ctx); err != nil {
 		return nil, err
 	}
+	go s.followConfig(ctx, changes)
 	limOpts := []ratelimit.Option{ratelimit.WithClock(s.now), ratelimit.WithRequestID(requestID)}
 	if cfg.APIKeyFile != "" {
 		ring, err := loadAPIKeys(cfg.APIKeyFile, s.log)

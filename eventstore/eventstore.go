@@ -166,6 +166,64 @@ type BatchAppender interface {
 	AppendBatch(ctx context.Context, appends []StreamAppend) ([]Position, []error)
 }
 
+// Guard is a condition an append may be made under: Stream is at exactly Version when the append
+// is applied, in the same transaction. A lease uses it as a fencing token: its holder appends
+// under the guard of the lease stream at the version its acquisition left, so that once another
+// process has taken the lease (appended to the lease stream), nothing the deposed holder still
+// tries is recorded. The event log is the lock.
+type Guard struct {
+	Stream  string
+	Version Version
+}
+
+// GuardedAppender is what a store may offer besides Store: an append that takes effect only
+// while its guard holds. The guard is checked with the append, after the appends committed
+// before it (and those before it in the same batch); a guard that does not hold fails the
+// append with a *GuardError and writes nothing.
+type GuardedAppender interface {
+	AppendGuarded(ctx context.Context, guard Guard, stream string, expected Version, events ...Event) (Position, error)
+}
+
+// ErrGuard reports an append refused because its guard stream had moved.
+var ErrGuard = errors.New("guard does not hold")
+
+// GuardError carries the versions of a refused guarded append. Actual is NoStream when the
+// guard stream has no events.
+type GuardError struct {
+	Stream string // the stream appended to
+	Guard  Guard
+	Actual Version
+}
+
+func (e *GuardError) Error() string {
+	return fmt.Sprintf("append to %s: guard %s expected at version %s, it is at %s", e.Stream, e.Guard.Stream, e.Guard.Version, e.Actual)
+}
+
+// Is makes errors.Is(err, ErrGuard) true.
+func (e *GuardError) Is(target error) bool { return target == ErrGuard }
+
+// CheckGuard is the guard rule every backend applies: nil when the guard stream, at actual, holds.
+func CheckGuard(stream string, g Guard, actual Version) error {
+	if actual != g.Version {
+		return &GuardError{Stream: stream, Guard: g, Actual: actual}
+	}
+	return nil
+}
+
+// ValidateGuard checks a guard before any backend work: a named stream other than the one
+// appended to, at a version (a guard cannot be Any).
+func ValidateGuard(stream string, g Guard) error {
+	switch {
+	case g.Stream == "":
+		return fmt.Errorf("%w: guard of the append to %s names no stream", ErrInvalidEvent, stream)
+	case g.Stream == stream:
+		return fmt.Errorf("%w: append to %s is guarded by its own stream", ErrInvalidEvent, stream)
+	case g.Version < NoStream:
+		return fmt.Errorf("%w: guard %s at %d: want a version or NoStream", ErrInvalidEvent, g.Stream, int64(g.Version))
+	}
+	return nil
+}
+
 // CheckExpected is the rule every backend applies: it returns nil when a stream whose current
 // version is actual (NoStream when empty) may take an append that expects expected.
 func CheckExpected(stream string, expected, actual Version) error {

@@ -90,6 +90,27 @@ type Set struct {
 
 	// watchers are the Watch registrations, woken by change at each status change.
 	watchers waiters
+	// signals are the NotifyStream channels by stream, written under mu.
+	signals map[string]chan struct{}
+}
+
+// NotifyStream returns a channel that receives (without blocking the projections: one signal
+// stands for any number) whenever the Set applies an event of stream, a stream the projections
+// themselves skip, such as the runtime configuration's: an instance sharing the log with others
+// follows their changes through it (DESIGN section 11). Every call for a stream returns the same
+// channel.
+func (s *Set) NotifyStream(stream string) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.signals == nil {
+		s.signals = map[string]chan struct{}{}
+	}
+	ch := s.signals[stream]
+	if ch == nil {
+		ch = make(chan struct{}, 1)
+		s.signals[stream] = ch
+	}
+	return ch
 }
 
 // New returns an empty Set at position 0 with cfg (zero fields take their defaults).
@@ -155,6 +176,11 @@ func (s *Set) apply(rec *eventstore.Record, f *fact) error {
 			return s.recordErr(rec, fmt.Errorf("%w: %v", ErrInconsistent, err))
 		}
 		s.change(rec, f, idx, j)
+	} else if ch := s.signals[rec.Stream]; ch != nil {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
 	}
 	s.pos = rec.Position
 	s.events++

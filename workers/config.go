@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"relayer/workers/lease"
 )
 
 // Config configures the relayer's workers (Engine). The zero value of a field takes its
@@ -39,7 +41,34 @@ type Config struct {
 	// Default 1m: an idle relayer adds 1,440 cursor events a day to the log rather than one per
 	// block, and a restart reads at most a minute of empty blocks again.
 	ResponsesCursorEvery time.Duration
+	// Fleet lets several instances share one store (Leader).
+	Fleet FleetConfig `yaml:"fleet"`
 }
+
+// FleetConfig lets several serve instances share one store: every instance answers the API
+// from its own projections, and the engine runs on one of them at a time, under the lease
+// "engine" kept in the log (package lease); when its holder dies or stops renewing, another
+// instance takes over after LeaseDuration and recovers the jobs as a restart would.
+type FleetConfig struct {
+	// Enabled runs the engine under the lease. Off: the engine runs in this process alone.
+	Enabled bool `yaml:"enabled"`
+	// Instance names this instance in the lease's events. Default: host name and pid.
+	Instance string `yaml:"instance"`
+	// LeaseDuration is how long the engine's holder keeps the lease after it last renewed it:
+	// the longest the fleet's engine stands still after its holder died. Default 10s.
+	LeaseDuration time.Duration `yaml:"lease_duration"`
+	// LeaseRenew is how often the holder renews (at most a third of LeaseDuration). Default
+	// LeaseDuration/5.
+	LeaseRenew time.Duration `yaml:"lease_renew"`
+}
+
+// leaseConfig is the engine lease's configuration.
+func (f FleetConfig) leaseConfig() lease.Config {
+	return lease.Config{Name: EngineLease, Holder: f.Instance, Duration: f.LeaseDuration, Renew: f.LeaseRenew}
+}
+
+// EngineLease names the lease the fleet's engine runs under.
+const EngineLease = "engine"
 
 // Defaults of Config.
 const (
@@ -146,6 +175,15 @@ func (c Config) Validate() error {
 	}
 	if c.ResponsesCursorEvery < 0 {
 		bad("responses_cursor_every", "%s is negative", c.ResponsesCursorEvery)
+	}
+	if c.Fleet.Enabled {
+		lc := c.Fleet.leaseConfig()
+		if lc.Holder == "" {
+			lc.Holder = "unnamed" // the default is set at start
+		}
+		if err := lc.Validate(); err != nil {
+			bad("fleet", "%s", strings.TrimPrefix(err.Error(), "lease: "))
+		}
 	}
 	transportErr := c.Transport.Validate()
 	if transportErr == nil && c.Transport.Kind == TransportNATS {

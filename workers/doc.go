@@ -69,4 +69,11 @@
 // it yet (ErrEngineNotOnNATS): the responses worker moves its block cursor once Publish returns,
 // which on GoChannel means its handler kept the responses, and the budgets and the signer still
 // live in one process.
+//
+// # Several instances
+//
+// Instances sharing a store run the engine one at a time through a Leader (FleetConfig): the
+// holder of the engine lease (package lease) runs an Engine over the lease term's fenced store,
+// the others wait and take over when the holder stops renewing. The engine's messages stay in
+// the holder's process (GoChannel); C and D hold for the fleet because one engine counts them.
 package workers

@@ -83,6 +83,11 @@ type passedJob struct {
 
 // New builds the engine. Nothing runs before Run.
 func New(cfg Config, deps Deps) (*Engine, error) {
+	return newEngine(cfg, deps, newEngineMetrics())
+}
+
+// newEngine builds an engine counting into m (a Leader's engines share theirs).
+func newEngine(cfg Config, deps Deps, m *engineMetrics) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -103,7 +108,7 @@ func New(cfg Config, deps Deps) (*Engine, error) {
 		cfg: cfg, store: deps.Store, set: deps.Projections, gw: deps.Gateway, tuning: deps.Tuning,
 		log: deps.Logger, now: deps.Now,
 		exec:    &projections.Executor{Store: deps.Store, Codec: projections.NewCodec(), Retries: 5},
-		metrics: newEngineMetrics(),
+		metrics: m,
 		ready:   make(chan struct{}),
 	}
 	t, err := NewTransport(cfg.Transport, quietLogger(e.log.With("component", "transport")))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	"relayer/eventstore"
 	"relayer/projections"
 	"relayer/workers/gateway/contracts"
+	"relayer/workers/pace"
 )
 
 // Load test parameters: C readiness checks at once, D transactions started per second and kind.
@@ -151,7 +151,7 @@ func TestLoadThousandMixedJobsKeepCAndD(t *testing.T) {
 	}
 	for _, k := range families {
 		times := hist.signed[k.Ordinal()]
-		most, at := maxInWindow(times, time.Second)
+		most, at := pace.MaxInWindow(times, time.Second)
 		span := time.Duration(0)
 		if len(times) > 1 {
 			span = times[len(times)-1].Sub(times[0])
@@ -165,7 +165,7 @@ func TestLoadThousandMixedJobsKeepCAndD(t *testing.T) {
 	}
 
 	// 4. No more than C readiness checks in progress at once.
-	overlap, at := maxOverlap(hist.readiness)
+	overlap, at := pace.MaxOverlap(hist.readiness)
 	t.Logf("readiness: %d checks; at most %d in progress at once (at %s)", len(hist.readiness), overlap, at.Format("15:04:05.000000"))
 	if overlap > loadC {
 		t.Errorf("readiness: %d checks in progress at %s, want at most C=%d", overlap, at.Format(time.RFC3339Nano), loadC)
@@ -260,7 +260,7 @@ type loadHistory struct {
 	// with the user decrypts: they share one queue and one rate D).
 	signed [domain.NumKinds][]time.Time
 	// readiness holds each readiness check, from its start to its outcome.
-	readiness []interval
+	readiness []pace.Interval
 	// acceptedDecrypts and picked are decrypts in the global order of their RequestAccepted and
 	// ReadinessCheckStarted.
 	acceptedDecrypts, picked []domain.JobID
@@ -270,8 +270,6 @@ type loadHistory struct {
 	first time.Time
 	last  [domain.NumKinds]map[string]time.Time
 }
-
-type interval struct{ from, to time.Time }
 
 // timeline says when, after the first event, kind k's last event of each stage happened.
 func (h *loadHistory) timeline(k domain.Kind) string {
@@ -367,7 +365,7 @@ func (h *loadHistory) fold(id domain.JobID, k domain.Kind, evs []domain.Event) {
 				bad("%s without a readiness check in progress", ev.EventType())
 				continue
 			}
-			h.readiness = append(h.readiness, interval{checkFrom, ev.Header().At})
+			h.readiness = append(h.readiness, pace.Interval{From: checkFrom, To: ev.Header().At})
 			checking = false
 		case domain.TransactionSigned:
 			if live != "" {
@@ -389,50 +387,6 @@ func (h *loadHistory) fold(id domain.JobID, k domain.Kind, evs []domain.Event) {
 	if receipts > 1 {
 		bad("%d receipts recorded", receipts)
 	}
-}
-
-// maxInWindow is the largest number of times in any window [t_i, t_i+w), and the window's start.
-func maxInWindow(times []time.Time, w time.Duration) (int, time.Time) {
-	ts := slices.Clone(times)
-	slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
-	most, from := 0, time.Time{}
-	j := 0
-	for i := range ts {
-		for j < len(ts) && ts[j].Before(ts[i].Add(w)) {
-			j++
-		}
-		if j-i > most {
-			most, from = j-i, ts[i]
-		}
-	}
-	return most, from
-}
-
-// maxOverlap is the largest number of intervals open at one instant, and when. An interval that
-// ends at the instant another starts does not overlap it.
-func maxOverlap(ivs []interval) (int, time.Time) {
-	type point struct {
-		at    time.Time
-		delta int
-	}
-	pts := make([]point, 0, 2*len(ivs))
-	for _, iv := range ivs {
-		pts = append(pts, point{iv.from, +1}, point{iv.to, -1})
-	}
-	slices.SortFunc(pts, func(a, b point) int {
-		if c := a.at.Compare(b.at); c != 0 {
-			return c
-		}
-		return a.delta - b.delta // ends first
-	})
-	open, most, when := 0, 0, time.Time{}
-	for _, p := range pts {
-		open += p.delta
-		if open > most {
-			most, when = open, p.at
-		}
-	}
-	return most, when
 }
 
 // firstDifference compares two orders; it returns the first index where they differ, and true

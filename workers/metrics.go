@@ -117,23 +117,37 @@ func (e *Engine) Overhead() map[string]OverheadStats {
 
 // Collectors are the engine's Prometheus collectors, for the API's /metrics (api.Deps).
 func (e *Engine) Collectors() []prometheus.Collector {
-	m := e.metrics
-	gauge := func(name, help string, f func() float64) prometheus.Collector {
-		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f)
+	return collectors(e.metrics, func() *Engine { return e })
+}
+
+// collectors are the collectors of the engines sharing m; the gauges read the engine running now
+// (current returns nil when none does, and they read 0).
+func collectors(m *engineMetrics, current func() *Engine) []prometheus.Collector {
+	gauge := func(name, help string, f func(e *Engine) float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 {
+			if e := current(); e != nil {
+				return f(e)
+			}
+			return 0
+		})
 	}
 	cs := []prometheus.Collector{m.txStarts, m.responses, m.events, m.overheadH, m.poisoned, m.cursorG,
 		gauge("relayer_readiness_checks_in_progress", "Readiness checks running now (at most readiness_max_concurrency).",
-			func() float64 { return float64(e.readiness.inProgress()) }),
+			func(e *Engine) float64 { return float64(e.readiness.inProgress()) }),
 		gauge("relayer_readiness_checks_waiting", "Decrypts waiting for a readiness check slot.",
-			func() float64 { return float64(e.readiness.waiting()) }),
+			func(e *Engine) float64 { return float64(e.readiness.waiting()) }),
 		gauge("relayer_gateway_responses_kept", "Gateway responses kept until the receipt naming their request is recorded.",
-			func() float64 { return float64(e.responses.buffered()) }),
+			func(e *Engine) float64 { return float64(e.responses.buffered()) }),
 		gauge("relayer_dispatcher_position", "Global position of the last event the dispatcher published.",
-			func() float64 { return float64(e.dispatcher.Position()) }),
+			func(e *Engine) float64 { return float64(e.dispatcher.Position()) }),
 	}
 	tx := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "relayer_tx_waiting", Help: "Jobs waiting for their transaction start, by kind."}, []string{"kind"})
 	rate := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "relayer_tx_rate_limit", Help: "Transaction starts allowed per second (D), by kind."}, []string{"kind"})
 	cs = append(cs, &funcCollector{collect: func(ch chan<- prometheus.Metric) {
+		e := current()
+		if e == nil {
+			return
+		}
 		for _, k := range domain.Kinds() {
 			if k.Family() != k {
 				continue // waits in its family's queue, counted there

@@ -35,6 +35,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"relayer/domain"
+	"relayer/eventstore"
 	"relayer/eventstore/sqlite"
 	"relayer/projections"
 	"relayer/workers/devchain"
@@ -394,6 +395,11 @@ type crashLoad struct {
 	client *http.Client
 	url    atomic.Pointer[string] // the running serve's, nil while it is down or starting
 	seq    atomic.Int64
+	// pick, when set, chooses the instance for the n-th job instead of url: where to POST and
+	// (other, "" for none) a second instance that must find the job at once.
+	pick func(n int64) (url, other string)
+	// misses counts the jobs the other instance did not find right after the POST.
+	misses atomic.Int64
 
 	mu    sync.Mutex
 	acked []crashJob
@@ -464,12 +470,19 @@ func (l *crashLoad) burst(ctx context.Context, n, conc, target int) {
 // Mostly ordinary jobs; one in 25 is denied (ACL denied, or a rejected proof) and one in 25
 // reverts on the gateway, so that failures cross the kills too. Every job's content is its own.
 func (l *crashLoad) submitOne(ctx context.Context) bool {
-	u := l.url.Load()
+	n := l.seq.Add(1)
+	u, other := l.url.Load(), ""
+	if l.pick != nil {
+		url, o := l.pick(n)
+		u, other = &url, o
+		if url == "" {
+			u = nil
+		}
+	}
 	if u == nil {
 		return false
 	}
 	kinds := domain.Kinds()
-	n := l.seq.Add(1)
 	j := crashJob{kind: kinds[n%int64(len(kinds))], scenario: contracts.ScenarioNone}
 	switch n % 25 {
 	case 7:
@@ -479,6 +492,12 @@ func (l *crashLoad) submitOne(ctx context.Context) bool {
 	}
 	body := crashBody(j.kind, j.scenario, fmt.Sprintf("crash-test/%d", n))
 	code, id := l.post(ctx, *u+"/v2/"+j.kind.String(), body)
+	if code == http.StatusAccepted && id != "" && other != "" {
+		j.id = id
+		if _, state := pollJob(l.client, other, j); state == "not found" {
+			l.misses.Add(1)
+		}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.codes[code]++
@@ -719,6 +738,12 @@ func readCrashLog(t *testing.T, path string) map[string]*crashLogJob {
 		t.Fatalf("open the log: %v", err)
 	}
 	defer store.Close()
+	return readLogJobs(t, store)
+}
+
+// readLogJobs folds every request stream of store's log.
+func readLogJobs(t *testing.T, store eventstore.Store) map[string]*crashLogJob {
+	t.Helper()
 	codec := projections.NewCodec()
 	jobs := map[string]*crashLogJob{}
 	var poisoned []string

@@ -41,7 +41,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageErrorf("demo: --store: %v", err)
 	}
-	store, unlock, _, err := openWriter(ctx, loc, fmt.Sprintf("relayer demo, pid %d", os.Getpid()))
+	store, unlock, _, err := openWriter(ctx, loc, fmt.Sprintf("relayer demo, pid %d", os.Getpid()), false)
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("demo: %w", err)}
 	}

@@ -66,7 +66,7 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return &exitError{code: 1, err: fmt.Errorf("migrate: the source: %w (stop the serve writing it first)", err)}
 	}
 	defer unlockSource()
-	target, unlock, lost, err := openWriter(ctx, dst, fmt.Sprintf("relayer migrate, pid %d", os.Getpid()))
+	target, unlock, lost, err := openWriter(ctx, dst, fmt.Sprintf("relayer migrate, pid %d", os.Getpid()), false)
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("migrate: %w", err)}
 	}

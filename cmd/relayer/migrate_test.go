@@ -66,7 +66,7 @@ func TestMigrateResumesAndRefusesATargetThatIsNotACopy(t *testing.T) {
 	// What an interrupted run leaves: the first 100 events.
 	pg := pgStore(t)
 	dstLoc, _ := parseStore(pg, "")
-	target, release, _, err := openWriter(ctx, dstLoc, "test")
+	target, release, _, err := openWriter(ctx, dstLoc, "test", false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,19 +3,42 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"time"
 
 	"relayer/domain"
+	"relayer/eventstore"
 	"relayer/projections"
 )
+
+// throughStore is a store whose log ends at position last, for rebuild --through.
+type throughStore struct {
+	eventstore.Store
+	last eventstore.Position
+}
+
+func (s throughStore) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
+	return func(yield func(eventstore.Record, error) bool) {
+		for r, err := range s.Store.ReadAll(ctx, after) {
+			if err == nil && r.Position > s.last {
+				return
+			}
+			if !yield(r, err) || err != nil {
+				return
+			}
+		}
+	}
+}
 
 func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("rebuild", stderr)
 	dataDir, storeURL := storeFlags(fs)
 	full := fs.Bool("full", false, "decode every field of every event with the full codec (slower; for audits)")
 	configFile := fs.String("config", "", "the configuration file serve runs with (env RELAYER_CONFIG): its timeouts set the deadlines, so the rebuilt read models equal serve's")
+	through := fs.Uint64("through", 0, "rebuild the read models as they were at this global position (the one a serve printed with its digest); 0 for the whole log")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -34,9 +57,15 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	pcfg := settings.Projections
 	pcfg.FullDecode = *full
 
-	loc, err := locate(*storeURL, *dataDir)
-	if err != nil {
-		return usageErrorf("rebuild: --store: %v", err)
+	// The store is --store, else --data-dir's, else the configuration's (its store setting,
+	// RELAYER_STORE, or relayer.db in its data_dir): the log serve runs on.
+	loc := settings.Store
+	dataDirGiven := false
+	fs.Visit(func(f *flag.Flag) { dataDirGiven = dataDirGiven || f.Name == "data-dir" })
+	if *storeURL != "" || dataDirGiven || file == "" {
+		if loc, err = locate(*storeURL, *dataDir); err != nil {
+			return usageErrorf("rebuild: --store: %v", err)
+		}
 	}
 	store, err := openExisting(ctx, loc)
 	if err != nil {
@@ -45,7 +74,11 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	defer store.Close()
 	path := loc.String()
 
-	set, rep, err := projections.Rebuild(ctx, store, pcfg)
+	var src eventstore.Store = store
+	if *through > 0 {
+		src = throughStore{Store: store, last: eventstore.Position(*through)}
+	}
+	set, rep, err := projections.Rebuild(ctx, src, pcfg)
 	if err != nil {
 		return fmt.Errorf("rebuild from %s: %w", path, err)
 	}

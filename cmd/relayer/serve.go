@@ -89,8 +89,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 
 	// One serve per store, and a taken port, are found before anything starts.
-	store, unlock, lostLock, err := openWriter(ctx, settings.Store, fmt.Sprintf("relayer serve, pid %d, listening on %s, since %s",
-		os.Getpid(), settings.Listen, time.Now().UTC().Format(time.RFC3339)))
+	who := "relayer serve"
+	if settings.Workers.Fleet.Enabled {
+		who = "relayer serve (fleet)"
+	}
+	store, unlock, lostLock, err := openWriter(ctx, settings.Store, fmt.Sprintf("%s, pid %d, listening on %s, since %s",
+		who, os.Getpid(), settings.Listen, time.Now().UTC().Format(time.RFC3339)), settings.Workers.Fleet.Enabled)
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("serve: %w", err)}
 	}

@@ -547,6 +547,14 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 	check := s.Workers
 	check.UserDecryptThreshold = max(1, check.UserDecryptThreshold) // 0: set at start, or reported with the chain
 	c.fromPackage("workers", check.Validate())
+	if s.Workers.Fleet.Enabled {
+		if s.Chain == nil {
+			c.add("workers.fleet.enabled", "several instances drive one external chain: run the development chain in its own process (relayer devchain) and set chain.rpc_url")
+		}
+		if s.Store.scheme != "" && s.Store.scheme != "postgres" {
+			c.add("workers.fleet.enabled", "several instances share a PostgreSQL store: set store to a postgres:// URL (the store is %s)", s.Store.scheme)
+		}
+	}
 
 	switch strings.ToLower(fc.Log.Level) {
 	case "debug":

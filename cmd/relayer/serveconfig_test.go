@@ -370,7 +370,8 @@ func TestServeHelpListsEverySettingAndNoOther(t *testing.T) {
 		chain.signer.password_file chain.confirmation_depth chain.poll_interval chain.receipt_timeout
 		chain.user_decrypt_threshold
 		workers.readiness_poll_interval workers.tx_attempts workers.tx_retry_delay workers.response_buffer_ttl
-		workers.timeouts_poll workers.transport
+		workers.timeouts_poll workers.transport workers.fleet.enabled workers.fleet.instance workers.fleet.lease_duration
+		workers.fleet.lease_renew
 		validation.max_handles validation.max_contract_addresses validation.max_ciphertext_bytes
 		validation.max_public_key_bytes validation.max_extra_data_bytes validation.max_duration_days
 		retry_after.input_proof_throttler_tps retry_after.user_decrypt_throttler_tps
@@ -505,5 +506,17 @@ func TestTheDevelopmentStacksAuditIsOpenOnlyOnLoopbackAndAnOpenProxyListIsWarned
 	_, warnings, err := loadServeConfig(configSources{env: []string{"RELAYER_RATE_LIMIT_TRUSTED_PROXIES=10.0.0.1,0.0.0.0/0"}})
 	if err != nil || len(warnings) != 1 || !strings.Contains(warnings[0], "every client can then choose its identity") {
 		t.Fatalf("warnings %q, %v", warnings, err)
+	}
+}
+
+func TestAFleetNeedsAnExternalChainAndAPostgreSQLStore(t *testing.T) {
+	file := writeConfig(t, "workers:\n  fleet:\n    enabled: true\n    lease_duration: 1s\n    lease_renew: 1s\n")
+	ps, msg := configProblems(t, configSources{file: file})
+	issues := problemAt(ps, "workers.fleet.enabled")
+	if len(issues) != 2 || !strings.Contains(msg, "relayer devchain") || !strings.Contains(msg, "postgres://") {
+		t.Errorf("want the fleet refused without an external chain and without PostgreSQL:\n%s", msg)
+	}
+	if f := problemAt(ps, "workers.fleet"); len(f) != 1 || !strings.Contains(f[0], "at most a third of the duration") {
+		t.Errorf("want the lease's renewal checked against its duration, got %q:\n%s", f, msg)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"relayer/api"
 	"relayer/domain/retryafter"
@@ -73,8 +74,16 @@ func startChain(ctx context.Context, s serveSettings, log *slog.Logger) (*chainS
 // projections.
 type relayer struct {
 	srv    *api.Server
-	engine *workers.Engine
+	engine workerRunner
 	chain  *chainSide
+}
+
+// workerRunner is what serve runs the workers through: the engine itself (workers.Engine), or, in a
+// fleet, the leader that runs it while this instance holds the engine lease (workers.Leader).
+type workerRunner interface {
+	Run(ctx context.Context) error
+	Ready() <-chan struct{}
+	Collectors() []prometheus.Collector
 }
 
 // startRelayer builds the API and the workers on a caught-up store and projections and starts
@@ -91,10 +100,16 @@ func startRelayer(interrupt, ctx context.Context, s serveSettings, store eventst
 		wcfg.UserDecryptThreshold = chain.dev.Threshold()
 	}
 	var srv *api.Server
-	engine, err := workers.New(wcfg, workers.Deps{
+	deps := workers.Deps{
 		Store: store, Projections: set, Gateway: chain.gw, Logger: log.With("component", "workers"),
 		Tuning: func() retryafter.Config { return srv.Tuning() },
-	})
+	}
+	var engine workerRunner
+	if wcfg.Fleet.Enabled {
+		engine, err = workers.NewLeader(wcfg, deps)
+	} else {
+		engine, err = workers.New(wcfg, deps)
+	}
 	if err != nil {
 		chain.Close()
 		return nil, err

@@ -152,8 +152,13 @@ func openExisting(ctx context.Context, l storeLocation) (eventstore.Store, error
 // it takes the store's writer lock first (a file lock beside a SQLite file, a session lock in
 // PostgreSQL), describing the holder as who. A store another process writes is refused with
 // an error naming that process, and nothing is touched. lost is closed if the lock is lost
-// while held (a PostgreSQL session ended); the holder must then stop writing.
-func openWriter(ctx context.Context, l storeLocation, who string) (s eventstore.Store, release func(), lost <-chan struct{}, err error) {
+// while held (a PostgreSQL session ended); the holder must then stop writing. With fleet, the
+// process is one instance of a fleet (workers.FleetConfig) and shares the lock with the others
+// (PostgreSQL only: a SQLite file is one process's).
+func openWriter(ctx context.Context, l storeLocation, who string, fleet bool) (s eventstore.Store, release func(), lost <-chan struct{}, err error) {
+	if fleet && l.scheme != "postgres" {
+		return nil, nil, nil, fmt.Errorf("several instances share a PostgreSQL store (store: postgres://...), not a %s one", l.scheme)
+	}
 	if l.scheme == "kurrentdb" {
 		// KurrentDB has no lock a client can hold for its session: one process per store is
 		// up to the operator until several instances share a store.
@@ -168,7 +173,11 @@ func openWriter(ctx context.Context, l storeLocation, who string) (s eventstore.
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		unlock, lost, err := ps.LockWriter(ctx, who)
+		lock := ps.LockWriter
+		if fleet {
+			lock = ps.LockFleet
+		}
+		unlock, lost, err := lock(ctx, who)
 		if err != nil {
 			_ = ps.Close()
 			if errors.Is(err, postgres.ErrWriterLocked) {

@@ -240,6 +240,22 @@ func open(ctx context.Context, url string, cfg Config, h hooks) (_ *Store, err e
 // the events may have been stored (no client of a networked database can know): a retry that
 // expects the same version then fails with a version conflict, and reading the stream tells.
 func (s *Store) Append(ctx context.Context, stream string, expected eventstore.Version, events ...eventstore.Event) (eventstore.Position, error) {
+	return s.append(ctx, nil, stream, expected, events)
+}
+
+// AppendGuarded implements eventstore.GuardedAppender: the guard stream's version is read under
+// the append lock with the batch's other versions, and checked after the appends before it.
+func (s *Store) AppendGuarded(ctx context.Context, guard eventstore.Guard, stream string, expected eventstore.Version, events ...eventstore.Event) (eventstore.Position, error) {
+	if err := eventstore.ValidateGuard(stream, guard); err != nil {
+		return 0, err
+	}
+	if !isText(guard.Stream) {
+		return 0, fmt.Errorf("%w: guard stream name %+q is not UTF-8 text without NUL bytes", eventstore.ErrInvalidEvent, guard.Stream)
+	}
+	return s.append(ctx, &guard, stream, expected, events)
+}
+
+func (s *Store) append(ctx context.Context, guard *eventstore.Guard, stream string, expected eventstore.Version, events []eventstore.Event) (eventstore.Position, error) {
 	if err := eventstore.ValidateAppend(stream, expected, events); err != nil {
 		return 0, err
 	}
@@ -258,7 +274,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected eventstore.V
 	s.mu.RUnlock()
 	defer s.appends.Done()
 
-	req := &appendReq{ctx: ctx, stream: stream, expected: expected, events: events, done: make(chan struct{})}
+	req := &appendReq{ctx: ctx, stream: stream, expected: expected, guard: guard, events: events, done: make(chan struct{})}
 	select {
 	case s.w.reqs <- req:
 	case <-ctx.Done():

@@ -35,6 +35,7 @@ type appendReq struct {
 	ctx      context.Context
 	stream   string
 	expected eventstore.Version
+	guard    *eventstore.Guard // nil for a plain append
 	events   []eventstore.Event
 	done     chan struct{} // closed once pos and err are set
 
@@ -373,6 +374,13 @@ func (w *writer) write(reqs []*appendReq) (how failure, err error) {
 			w.index[r.stream] = len(streams)
 			streams = append(streams, r.stream)
 		}
+		if r.guard == nil {
+			continue
+		}
+		if _, ok := w.index[r.guard.Stream]; !ok {
+			w.index[r.guard.Stream] = len(streams)
+			streams = append(streams, r.guard.Stream)
+		}
 	}
 	w.streams = streams
 	defer clear(w.streams)
@@ -411,6 +419,12 @@ func (w *writer) write(reqs []*appendReq) (how failure, err error) {
 	rows.reset()
 	defer rows.reset()
 	for _, r := range reqs {
+		if r.guard != nil {
+			if err := eventstore.CheckGuard(r.stream, *r.guard, versions[w.index[r.guard.Stream]]); err != nil {
+				r.ok, r.err = false, err
+				continue
+			}
+		}
 		i := w.index[r.stream]
 		actual := versions[i]
 		if err := eventstore.CheckExpected(r.stream, r.expected, actual); err != nil {

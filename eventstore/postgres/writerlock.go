@@ -35,6 +35,18 @@ var ErrWriterLocked = errors.New("the event store has a writer already")
 // If the lock's connection drops, the lock is gone with it; lost is closed then, so that the
 // holder can stop writing.
 func (s *Store) LockWriter(ctx context.Context, who string) (release func(), lost <-chan struct{}, err error) {
+	return s.lockWriter(ctx, who, false)
+}
+
+// LockFleet takes the writer lock shared, for one instance of a fleet that writes the store
+// together (their own leases keep them from doing the same work): any number of instances hold
+// it at once, and it excludes LockWriter's holder both ways, so that a lone writer (a serve not
+// in a fleet, a migration) never runs beside a fleet.
+func (s *Store) LockFleet(ctx context.Context, who string) (release func(), lost <-chan struct{}, err error) {
+	return s.lockWriter(ctx, who, true)
+}
+
+func (s *Store) lockWriter(ctx context.Context, who string, shared bool) (release func(), lost <-chan struct{}, err error) {
 	if s.isClosed() {
 		return nil, nil, fmt.Errorf("lock the writer of %s: %w", s.where, eventstore.ErrClosed)
 	}
@@ -55,10 +67,16 @@ func (s *Store) LockWriter(ctx context.Context, who string) (release func(), los
 	}
 	var oid uint32
 	var got bool
+	var unlockSQL string
 	err = conn.QueryRow(ctx, `SELECT $1::regclass::oid`, pgx.Identifier{s.cfg.Schema, "events"}.Sanitize()).Scan(&oid)
 	if err == nil {
 		// The oid's bits as the lock's signed second key, as the append lock takes it.
-		err = conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1::integer, $2::integer)`, writerLockClass, int32(oid)).Scan(&got)
+		try, unlock := `SELECT pg_try_advisory_lock($1::integer, $2::integer)`, `SELECT pg_advisory_unlock($1::integer, $2::integer)`
+		if shared {
+			try, unlock = `SELECT pg_try_advisory_lock_shared($1::integer, $2::integer)`, `SELECT pg_advisory_unlock_shared($1::integer, $2::integer)`
+		}
+		unlockSQL = unlock
+		err = conn.QueryRow(ctx, try, writerLockClass, int32(oid)).Scan(&got)
 	}
 	if err != nil {
 		_ = conn.Close(context.WithoutCancel(ctx))
@@ -105,7 +123,7 @@ func (s *Store) LockWriter(ctx context.Context, who string) (release func(), los
 			// Unlocked before the session closes: the server releases a closed session's locks
 			// only once its backend has gone, which a next writer could otherwise race.
 			uctx, cancel := context.WithTimeout(context.Background(), writerLockPing)
-			_, _ = conn.Exec(uctx, `SELECT pg_advisory_unlock($1::integer, $2::integer)`, writerLockClass, int32(oid))
+			_, _ = conn.Exec(uctx, unlockSQL, writerLockClass, int32(oid))
 			cancel()
 			_ = conn.Close(context.Background())
 		})

@@ -81,3 +81,36 @@ func TestAPasswordWithAnUnencodedAtSignIsRefusedWithoutShowingIt(t *testing.T) {
 		}
 	}
 }
+
+// A fleet's instances share the writer lock, and a lone writer is kept out while any holds it,
+// and keeps them out while it holds it.
+func TestTheFleetLockIsSharedAndExcludesALoneWriter(t *testing.T) {
+	requireDB(t)
+	a, loc := newStore(t, Config{})
+	b, err := Open(t.Context(), loc, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	relA, _, err := a.LockFleet(t.Context(), "relayer serve (fleet), pid 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	relB, _, err := b.LockFleet(t.Context(), "relayer serve (fleet), pid 2")
+	if err != nil {
+		t.Fatalf("a second instance of the fleet: %v", err)
+	}
+	if _, _, err := a.LockWriter(t.Context(), "relayer migrate, pid 3"); !errors.Is(err, ErrWriterLocked) || !strings.Contains(err.Error(), "relayer serve (fleet)") {
+		t.Fatalf("a lone writer beside a fleet: %v; want ErrWriterLocked naming an instance", err)
+	}
+	relA()
+	relB()
+	relW, _, err := a.LockWriter(t.Context(), "relayer serve, pid 4")
+	if err != nil {
+		t.Fatalf("a lone writer once the fleet is gone: %v", err)
+	}
+	if _, _, err := b.LockFleet(t.Context(), "relayer serve (fleet), pid 5"); !errors.Is(err, ErrWriterLocked) {
+		t.Fatalf("an instance of a fleet beside a lone writer: %v", err)
+	}
+	relW()
+}

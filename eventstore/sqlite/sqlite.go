@@ -281,6 +281,19 @@ func checkReadable(db *sql.DB, path string) error {
 // transaction, Append returns ctx's error and writes nothing; once taken, Append waits for the
 // commit, so its result is never ambiguous.
 func (s *Store) Append(ctx context.Context, stream string, expected eventstore.Version, events ...eventstore.Event) (eventstore.Position, error) {
+	return s.append(ctx, nil, stream, expected, events)
+}
+
+// AppendGuarded implements eventstore.GuardedAppender: the guard is checked in the writer's
+// transaction, after the appends before it.
+func (s *Store) AppendGuarded(ctx context.Context, guard eventstore.Guard, stream string, expected eventstore.Version, events ...eventstore.Event) (eventstore.Position, error) {
+	if err := eventstore.ValidateGuard(stream, guard); err != nil {
+		return 0, err
+	}
+	return s.append(ctx, &guard, stream, expected, events)
+}
+
+func (s *Store) append(ctx context.Context, guard *eventstore.Guard, stream string, expected eventstore.Version, events []eventstore.Event) (eventstore.Position, error) {
 	if err := eventstore.ValidateAppend(stream, expected, events); err != nil {
 		return 0, err
 	}
@@ -308,7 +321,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected eventstore.V
 	s.mu.RUnlock()
 	defer s.appends.Done()
 
-	req := &appendReq{ctx: ctx, stream: stream, expected: expected, events: events, done: make(chan struct{})}
+	req := &appendReq{ctx: ctx, stream: stream, expected: expected, guard: guard, events: events, done: make(chan struct{})}
 	select {
 	case s.w.reqs <- req:
 	case <-ctx.Done():

@@ -41,6 +41,7 @@ type appendReq struct {
 	ctx      context.Context
 	stream   string
 	expected eventstore.Version
+	guard    *eventstore.Guard // nil for a plain append
 	events   []eventstore.Event
 	done     chan struct{} // closed once pos and err are set
 
@@ -370,20 +371,26 @@ func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
 	clear(current)
 	missing := w.missing[:0]
 	guessed := false
-	for _, r := range reqs {
-		if _, ok := current[r.stream]; ok {
-			continue
+	need := func(stream string, mayGuess bool) {
+		if _, ok := current[stream]; ok {
+			return
 		}
-		if v, ok := w.versions[r.stream]; ok {
-			current[r.stream] = v
-			continue
+		if v, ok := w.versions[stream]; ok {
+			current[stream] = v
+			return
 		}
-		current[r.stream] = eventstore.NoStream
-		if guess && r.expected == eventstore.NoStream {
+		current[stream] = eventstore.NoStream
+		if mayGuess {
 			guessed = true
-			continue
+			return
 		}
-		missing = append(missing, r.stream)
+		missing = append(missing, stream)
+	}
+	for _, r := range reqs {
+		need(r.stream, guess && r.expected == eventstore.NoStream)
+		if r.guard != nil {
+			need(r.guard.Stream, false)
+		}
 	}
 	w.missing = missing
 	defer clear(w.missing)
@@ -394,6 +401,12 @@ func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
 	args := w.args[:0]
 	rows := 0
 	for _, r := range reqs {
+		if r.guard != nil {
+			if err := eventstore.CheckGuard(r.stream, *r.guard, current[r.guard.Stream]); err != nil {
+				r.ok, r.err = false, err
+				continue
+			}
+		}
 		actual := current[r.stream]
 		if err := eventstore.CheckExpected(r.stream, r.expected, actual); err != nil {
 			r.ok, r.err = false, err

@@ -96,6 +96,7 @@ func Run(t *testing.T, open Opener, features Features) {
 		cases []testCase
 	}{
 		{"appending", appendCases()},
+		{"guarding", guardCases()},
 		{"reading", readCases()},
 		{"concurrency", concurrencyCases()},
 		{"subscribing", subscribeCases()},

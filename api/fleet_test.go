@@ -1,0 +1,77 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"relayer/domain"
+	"relayer/eventstore"
+	"relayer/eventstore/postgres"
+	"relayer/eventstore/postgres/pgtest"
+)
+
+// Two instances share one PostgreSQL store, each with its own projections (DESIGN section 11):
+// a job accepted by one is found by the other at once, a plain GET and a long-poll alike, and an
+// id nobody accepted is still a 404.
+func TestAnInstanceFindsAJobAnotherInstanceJustAccepted(t *testing.T) {
+	url := pgtest.URL(t, "relayer_api_fleet")
+	open := func() (eventstore.Store, error) { return postgres.Open(context.Background(), url, postgres.Config{}) }
+	a := startJTWith(t, nil, open)
+	b := startJTWith(t, nil, open)
+	const jobs = 150
+	lagged := 0
+	for n := range uint64(jobs) {
+		id := a.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, n+1)).jobID(t)
+		if b.set.Position() < a.set.Position() {
+			lagged++ // b's projections had not seen the append when its GET came
+		}
+		path := "/v2/public-decrypt/" + id
+		if n%30 == 1 { // a long-poll holds the full second: the job stays queued (no engine runs here)
+			path += "?wait=1"
+		}
+		res := b.do("GET", path, nil)
+		if res.Code == http.StatusNotFound {
+			t.Fatalf("invariant: a job another instance acknowledged is found at once; job %d (%s) answered 404 by the other instance", n, path)
+		}
+		if res.Code != http.StatusAccepted && res.Code != http.StatusOK {
+			t.Fatalf("job %d: %d %s", n, res.Code, res.Body)
+		}
+	}
+	t.Logf("%d of %d GETs came before the other instance's projections had the job", lagged, jobs)
+	b.do("GET", "/v2/public-decrypt/"+domain.NewJobID().String(), nil).want(t, http.StatusNotFound, labelNotFound)
+}
+
+// A runtime change made through one instance's admin API reaches the other while both run: the
+// config stream is followed live, not only folded at start.
+func TestARuntimeChangeOnOneInstanceReachesTheOther(t *testing.T) {
+	url := pgtest.URL(t, "relayer_api_fleet")
+	open := func() (eventstore.Store, error) { return postgres.Open(context.Background(), url, postgres.Config{}) }
+	a := startJTWith(t, nil, open, jtAdmin)
+	b := startJTWith(t, nil, open, jtAdmin)
+	if got := b.srv.Tuning().InputProofTPS; got == 7 {
+		t.Fatal("the test's value is the default")
+	}
+	a.admin("POST", `{"param":"input_proof_throttler_tps","value":7}`).want(t, http.StatusOK, "")
+	deadline := time.Now().Add(5 * time.Second)
+	for b.srv.Tuning().InputProofTPS != 7 {
+		if time.Now().After(deadline) {
+			t.Fatalf("invariant: a change on one instance reaches the others; after 5 s the other has %v", b.srv.Tuning().InputProofTPS)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if v := jtParams(t, b.admin("GET", "")); v["input_proof_throttler_tps"].Value != float64(7) {
+		t.Fatalf("the other instance's /admin/config shows %v", v["input_proof_throttler_tps"].Value)
+	}
+	// And back the other way, with the version each instance holds in step: a change on b
+	// after a's is appended at the next version, not refused or lost.
+	b.admin("POST", `{"param":"input_proof_throttler_tps","value":9}`).want(t, http.StatusOK, "")
+	deadline = time.Now().Add(5 * time.Second)
+	for a.srv.Tuning().InputProofTPS != 9 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the second change did not reach the first instance: %v", a.srv.Tuning().InputProofTPS)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

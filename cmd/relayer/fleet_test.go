@@ -1,0 +1,426 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"relayer/domain"
+	"relayer/eventstore/postgres"
+	"relayer/eventstore/postgres/pgtest"
+	"relayer/workers/devchain"
+	"relayer/workers/lease"
+	"relayer/workers/pace"
+)
+
+// The fleet acceptance test (DESIGN section 11): PostgreSQL, the development chain in its own
+// process and three `relayer serve` instances on one store, a client spreading jobs over them,
+// while a random instance (every third time the one running the engine) is SIGKILLed and
+// started again, at least ten times. Every acknowledged job must be found at once by another
+// instance, never be lost and reach a terminal status; the chain must hold at most one gateway
+// request per job, each from a transaction its stream recorded; C and D must hold for the
+// fleet, measured from the events; and every instance's read models must equal what `relayer
+// rebuild` makes of the log at the position the instance stopped at.
+const (
+	fleetJobs       = 1000
+	fleetInstances  = 3
+	fleetMinKills   = 10
+	fleetSubmitters = 3
+	fleetC          = 4
+	fleetD          = 15
+	fleetKillBudget = 240 * time.Second
+	fleetFinalWait  = 150 * time.Second
+)
+
+var fleetLeaseHeld = regexp.MustCompile(`(?m)^relayer_engine_lease_held 1$`)
+
+// fleetConfig is crashConfig on a shared PostgreSQL store, in a fleet with a short lease, and
+// with C and D low enough that the load presses on them.
+func fleetConfig(c crashChain, store string) string {
+	cfg := crashConfig(c)
+	cfg = strings.Replace(cfg, "retry_after: {input_proof_throttler_tps: 100, user_decrypt_throttler_tps: 100, public_decrypt_throttler_tps: 100, readiness_max_concurrency: 100}",
+		fmt.Sprintf("retry_after: {input_proof_throttler_tps: %d, user_decrypt_throttler_tps: %d, public_decrypt_throttler_tps: %d, readiness_max_concurrency: %d}", fleetD, fleetD, fleetD, fleetC), 1)
+	return cfg + fmt.Sprintf("store: %q\nworkers:\n  fleet: {enabled: true, lease_duration: 2s, lease_renew: 400ms}\n", store)
+}
+
+// fleet is the running instances.
+type fleet struct {
+	t    *testing.T
+	bin  string
+	env  []string
+	args []string
+
+	mu    sync.Mutex
+	procs [fleetInstances]*crashProc
+	urls  [fleetInstances]atomic.Pointer[string]
+	runs  []*crashProc
+}
+
+func (f *fleet) start(i int) {
+	f.t.Helper()
+	f.mu.Lock()
+	p := startCrashProc(f.t, fmt.Sprintf("serve%d#%d", i, len(f.runs)), f.bin, f.env, f.args...)
+	f.procs[i] = p
+	f.runs = append(f.runs, p)
+	f.mu.Unlock()
+	url := p.await(f.t, crashListening, 60*time.Second)[1]
+	f.urls[i].Store(&url)
+}
+
+func (f *fleet) kill(i int) {
+	f.urls[i].Store(nil)
+	f.mu.Lock()
+	p := f.procs[i]
+	f.mu.Unlock()
+	if p.exited() {
+		f.t.Fatalf("%s ended on its own (%v) before it was killed:\n%s", p.name, p.err, p.stderr.String())
+	}
+	p.kill()
+}
+
+// up is the URLs of the instances that are up now, by instance.
+func (f *fleet) up() []string {
+	var out []string
+	for i := range fleetInstances {
+		if u := f.urls[i].Load(); u != nil {
+			out = append(out, *u)
+		}
+	}
+	return out
+}
+
+// leader is the instance running the engine (by its /metrics), or -1.
+func (f *fleet) leader(client *http.Client) int {
+	for i := range fleetInstances {
+		u := f.urls[i].Load()
+		if u == nil {
+			continue
+		}
+		res, err := client.Get(*u + "/metrics")
+		if err != nil {
+			continue
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if fleetLeaseHeld.Match(b) {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fleet test: builds the binary and runs five processes for a minute or two")
+	}
+	began := time.Now()
+	storeURL := pgtest.URL(t, "relayer_fleet")
+	dir := t.TempDir()
+	bin := buildRelayer(t, dir)
+	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
+	chain := startCrashProc(t, "devchain", bin, env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0")
+	chain.await(t, crashChainReady, 60*time.Second)
+	dc := parseDevchain(t, chain.stdout.String())
+	grantCrashDelegation(t, dc)
+	cfgFile := filepath.Join(dir, "relayer.yaml")
+	if err := os.WriteFile(cfgFile, []byte(fleetConfig(dc, storeURL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := &fleet{t: t, bin: bin, env: env, args: []string{"serve", "--config", cfgFile, "--listen", "127.0.0.1:0"}}
+	for i := range fleetInstances {
+		f.start(i)
+	}
+
+	load := &crashLoad{client: &http.Client{Timeout: 10 * time.Second}, codes: map[int]int{}}
+	load.pick = func(n int64) (string, string) {
+		up := f.up()
+		switch len(up) {
+		case 0:
+			return "", ""
+		case 1:
+			return up[0], ""
+		}
+		i := int(n) % len(up)
+		return up[i], up[(i+1)%len(up)]
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	for range fleetSubmitters {
+		wg.Go(func() { load.run(ctx, fleetJobs) })
+	}
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	t.Logf("kill timing seed %d", seed)
+	killStart := time.Now()
+	kills, leaderKills := 0, 0
+	for load.count() < fleetJobs || kills < fleetMinKills {
+		if time.Since(killStart) > fleetKillBudget {
+			cancel()
+			wg.Wait()
+			t.Fatalf("after %s only %d jobs acknowledged and %d kills", time.Since(killStart).Round(time.Second), load.count(), kills)
+		}
+		time.Sleep(time.Duration(800+rng.IntN(2200)) * time.Millisecond)
+		victim := rng.IntN(fleetInstances)
+		if kills%3 == 0 {
+			if l := f.leader(load.client); l >= 0 {
+				victim = l
+				leaderKills++
+			}
+		}
+		f.kill(victim)
+		kills++
+		f.start(victim)
+	}
+	cancel()
+	wg.Wait()
+	acked := load.jobs()
+	t.Logf("kill phase: %d kills (%d of the engine's holder), %d jobs acknowledged, %s; POST outcomes %s",
+		kills, leaderKills, len(acked), time.Since(killStart).Round(time.Millisecond), load.outcomes())
+	if n := load.refused(); n != 0 {
+		t.Errorf("%d POSTs refused with 400: every body the load sends is valid (%s)", n, load.outcomes())
+	}
+	if m := load.misses.Load(); m != 0 {
+		t.Errorf("invariant: a job one instance acknowledged is found at once by another; %d were not", m)
+	}
+
+	// Drain through one instance, then stop them all, the engine's holder last.
+	drainStart := time.Now()
+	notTerminal := waitAllTerminal(t, load.client, f.up()[0], acked, fleetFinalWait)
+	if notTerminal == nil {
+		t.Logf("every job terminal %s after the kills", time.Since(drainStart).Round(time.Millisecond))
+	}
+	holder := f.leader(load.client)
+	order := []int{}
+	for i := range fleetInstances {
+		if i != holder {
+			order = append(order, i)
+		}
+	}
+	if holder >= 0 {
+		order = append(order, holder)
+	}
+	type stopped struct{ pos, digest string }
+	var digests []stopped
+	for _, i := range order {
+		p := f.procs[i]
+		f.urls[i].Store(nil)
+		if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-p.done:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s did not stop within 30 s of SIGTERM:\n%s", p.name, p.stderr.String())
+		}
+		if p.err != nil {
+			t.Fatalf("%s stopped with %v:\n%s", p.name, p.err, p.stderr.String())
+		}
+		m := crashDigest.FindStringSubmatch(p.stdout.String())
+		if m == nil {
+			t.Fatalf("%s printed no digest when it stopped:\n%s", p.name, p.stdout.String())
+		}
+		digests = append(digests, stopped{m[1], m[2]})
+	}
+	for i, d := range digests {
+		rebuild := exec.Command(bin, "rebuild", "--config", cfgFile, "--through", d.pos)
+		rebuild.Env = env
+		out, err := rebuild.CombinedOutput()
+		if err != nil {
+			t.Fatalf("relayer rebuild --through %s: %v\n%s", d.pos, err, out)
+		}
+		r := crashRebuilt.FindSubmatch(out)
+		if r == nil || string(r[1]) != d.digest {
+			t.Errorf("instance stopped %d: its read models at position %s differ from rebuild's: %s, rebuild %s", i, d.pos, d.digest, r)
+		}
+	}
+
+	store, err := postgres.Open(context.Background(), storeURL, postgres.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	jobs := readLogJobs(t, store)
+	checkCrashJobs(t, acked, jobs, notTerminal)
+	checkCrashChain(t, dc, jobs)
+	checkFleetPace(t, jobs)
+
+	terms := 0
+	for r, err := range store.ReadStream(context.Background(), lease.Stream("engine"), 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Type == "LeaseAcquired" {
+			terms++
+		}
+	}
+	t.Logf("the engine lease had %d terms", terms)
+	if terms < leaderKills+1 {
+		t.Errorf("the engine lease had %d terms for %d kills of its holder", terms, leaderKills)
+	}
+	logServeProblems(t, f.runs)
+	t.Logf("total %s", time.Since(began).Round(time.Millisecond))
+}
+
+// checkFleetPace checks C and D for the fleet from the events: at most D transactions signed in
+// any one-second window per kind's queue, at most C readiness checks in progress at once.
+func checkFleetPace(t *testing.T, jobs map[string]*crashLogJob) {
+	t.Helper()
+	signed := map[domain.Kind][]time.Time{}
+	var checks []pace.Interval
+	for _, j := range jobs {
+		var from time.Time
+		for _, ev := range j.events {
+			switch e := ev.(type) {
+			case domain.TransactionSigned:
+				k := j.state.Kind.Family()
+				signed[k] = append(signed[k], e.At)
+			case domain.ReadinessCheckStarted:
+				from = e.At
+			case domain.ReadinessPassed, domain.ReadinessFailed, domain.ReadinessTimedOut:
+				if !from.IsZero() {
+					checks = append(checks, pace.Interval{From: from, To: ev.Header().At})
+					from = time.Time{}
+				}
+			}
+		}
+		if !from.IsZero() {
+			checks = append(checks, pace.Interval{From: from, To: j.events[len(j.events)-1].Header().At})
+		}
+	}
+	for k, times := range signed {
+		most, at := pace.MaxInWindow(times, time.Second)
+		t.Logf("%s: %d transactions signed; at most %d in one second (from %s)", k, len(times), most, at.Format("15:04:05.000"))
+		if most > fleetD {
+			t.Errorf("invariant: D holds for the fleet; %s: %d transactions signed in the second from %s, D=%d", k, most, at.Format(time.RFC3339Nano), fleetD)
+		}
+	}
+	most, at := pace.MaxOverlap(checks)
+	t.Logf("readiness: %d checks; at most %d in progress at once (at %s)", len(checks), most, at.Format("15:04:05.000"))
+	if most > fleetC {
+		t.Errorf("invariant: C holds for the fleet; %d readiness checks in progress at %s, C=%d", most, at.Format(time.RFC3339Nano), fleetC)
+	}
+}
+
+var fleetFenced = regexp.MustCompile(`(?m)^relayer_engine_fenced_appends_total (\d+)$`)
+
+// A lease test across real pauses: two instances under load; the engine's holder is stopped
+// (SIGSTOP) past its lease, the other takes the engine over, and the holder is resumed
+// (SIGCONT). The deposed instance finds its term lost and stops its engine; nothing it tried is
+// recorded or sent: every gateway request on chain comes from a transaction the log recorded, no
+// job has two, and no transaction had to be reset for a nonce the deposed one took.
+func TestADeposedEngineHolderRecordsAndSendsNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lease test: builds the binary and runs three processes for half a minute")
+	}
+	storeURL := pgtest.URL(t, "relayer_fleet_stop")
+	dir := t.TempDir()
+	bin := buildRelayer(t, dir)
+	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
+	chain := startCrashProc(t, "devchain", bin, env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0")
+	chain.await(t, crashChainReady, 60*time.Second)
+	dc := parseDevchain(t, chain.stdout.String())
+	grantCrashDelegation(t, dc)
+	cfgFile := filepath.Join(dir, "relayer.yaml")
+	if err := os.WriteFile(cfgFile, []byte(fleetConfig(dc, storeURL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := &fleet{t: t, bin: bin, env: env, args: []string{"serve", "--config", cfgFile, "--listen", "127.0.0.1:0"}}
+	f.start(0)
+	f.start(1)
+	load := &crashLoad{client: &http.Client{Timeout: 10 * time.Second}, codes: map[int]int{}}
+	load.pick = func(n int64) (string, string) {
+		up := f.up()
+		if len(up) == 0 {
+			return "", ""
+		}
+		return up[int(n)%len(up)], ""
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() { load.run(ctx, 1<<30) })
+	}
+	time.Sleep(3 * time.Second)
+	holder := -1
+	for deadline := time.Now().Add(10 * time.Second); holder < 0 && time.Now().Before(deadline); {
+		holder = f.leader(load.client)
+	}
+	if holder < 0 {
+		t.Fatal("no instance holds the engine lease")
+	}
+	other := 1 - holder
+	stoppedURL := f.urls[holder].Swap(nil) // the client stops sending to it, as a load balancer would
+	p := f.procs[holder]
+	if err := p.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	stopped := time.Now()
+	for f.leader(load.client) != other {
+		if time.Since(stopped) > 15*time.Second {
+			t.Fatalf("the other instance did not take the engine over within 15 s of the holder's pause")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("the other instance took the engine over %s after the holder's pause", time.Since(stopped).Round(time.Millisecond))
+	time.Sleep(2 * time.Second) // the new holder works: recovers, signs, sends
+	if err := p.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second) // the deposed one wakes, finds its term lost, stops its engine
+	f.urls[holder].Store(stoppedURL)
+	res, err := load.client.Get(*stoppedURL + "/metrics")
+	if err != nil {
+		t.Fatalf("the resumed instance does not answer: %v", err)
+	}
+	metrics, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if fleetLeaseHeld.Match(metrics) {
+		t.Fatal("invariant: a deposed holder does not run the engine; the resumed instance says it holds the lease")
+	}
+	refused := "0"
+	if m := fleetFenced.FindSubmatch(metrics); m != nil {
+		refused = string(m[1])
+	}
+	t.Logf("the deposed instance's engine had %s appends refused", refused)
+	if !strings.Contains(p.stderr.String(), `msg="lease lost"`) {
+		t.Errorf("the deposed instance did not notice it lost the lease:\n%s", p.stderr.String())
+	}
+	time.Sleep(2 * time.Second)
+	cancel()
+	wg.Wait()
+	acked := load.jobs()
+	notTerminal := waitAllTerminal(t, load.client, *f.urls[other].Load(), acked, fleetFinalWait)
+
+	store, err := postgres.Open(context.Background(), storeURL, postgres.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	jobs := readLogJobs(t, store)
+	checkCrashJobs(t, acked, jobs, notTerminal)
+	checkCrashChain(t, dc, jobs)
+	for id, j := range jobs {
+		if len(j.reset) > 0 {
+			t.Errorf("invariant: the deposed holder took no nonce; job %s had its transaction reset: %v", id, j.reset)
+		}
+	}
+	checkFleetPace(t, jobs)
+	logServeProblems(t, f.runs)
+}

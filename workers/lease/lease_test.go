@@ -1,0 +1,180 @@
+package lease
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"relayer/eventstore"
+	"relayer/eventstore/postgres"
+	"relayer/eventstore/postgres/pgtest"
+	"relayer/eventstore/sqlite"
+)
+
+func openSQLite(t *testing.T) eventstore.Store {
+	t.Helper()
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "log.db"), sqlite.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	return st
+}
+
+func openPostgres(t *testing.T) eventstore.Store {
+	t.Helper()
+	st, err := postgres.Open(context.Background(), pgtest.URL(t, "lease"), postgres.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	return st
+}
+
+func newLease(t *testing.T, st eventstore.Store, holder string) *Lease {
+	t.Helper()
+	l, err := New(st, Config{Name: "engine", Holder: holder, Duration: 600 * time.Millisecond, Renew: 100 * time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func work(int) eventstore.Event {
+	return eventstore.Event{Type: "Worked", SchemaVersion: 1, Data: []byte(`{"n":1}`)}
+}
+
+// pause stops a term's renewals as a frozen process would, without releasing it.
+func pause(t *Term) {
+	close(t.stop)
+	t.wg.Wait()
+}
+
+func TestLeases(t *testing.T) {
+	for name, open := range map[string]func(*testing.T) eventstore.Store{"sqlite": openSQLite, "postgres": openPostgres} {
+		t.Run(name, func(t *testing.T) {
+			t.Run("free is taken at once, held waits, released passes at once", func(t *testing.T) { testHandOver(t, open(t)) })
+			t.Run("a holder that stops renewing is replaced and fenced", func(t *testing.T) { testLapse(t, open(t)) })
+		})
+	}
+}
+
+func testHandOver(t *testing.T, st eventstore.Store) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	a, b := newLease(t, st, "a"), newLease(t, st, "b")
+	ta, err := a.Acquire(ctx)
+	if err != nil || ta.Epoch != 1 {
+		t.Fatalf("a free lease: epoch %v, %v", ta, err)
+	}
+	got := make(chan *Term, 1)
+	go func() {
+		tb, err := b.Acquire(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- tb
+	}()
+	// a renews: b must not take the lease during three whole durations.
+	select {
+	case tb := <-got:
+		t.Fatalf("invariant: a renewed lease is not taken; b took epoch %d", tb.Epoch)
+	case <-time.After(1800 * time.Millisecond):
+	}
+	if err := ta.Err(); err != nil {
+		t.Fatalf("a lost its renewed lease: %v", err)
+	}
+	if _, err := ta.Store().Append(ctx, "work", eventstore.Any, work(1)); err != nil {
+		t.Fatalf("the holder's append: %v", err)
+	}
+	released := time.Now()
+	if err := ta.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tb := <-got
+	if tb == nil || tb.Epoch != 2 {
+		t.Fatalf("after the release: %+v", tb)
+	}
+	if waited := time.Since(released); waited >= 600*time.Millisecond {
+		t.Fatalf("a released lease is taken at once; b waited %s", waited)
+	}
+	if _, err := ta.Store().Append(ctx, "work", eventstore.Any, work(2)); !errors.Is(err, ErrDeposed) {
+		t.Fatalf("invariant: a released term appends nothing; got %v", err)
+	}
+	if h, e, err := b.Holder(ctx); err != nil || h != "b" || e != 2 {
+		t.Fatalf("holder %q epoch %d, %v", h, e, err)
+	}
+	_ = tb.Release(ctx)
+}
+
+func testLapse(t *testing.T, st eventstore.Store) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	a, b := newLease(t, st, "a"), newLease(t, st, "b")
+	ta, err := a.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A deposed holder that comes back must be refused by the log, not by its own clock: keep
+	// its clock at the moment of the pause, as a frozen process's would be.
+	frozen := time.Now()
+	a.now = func() time.Time { return frozen }
+	pause(ta)
+	paused := time.Now()
+	tb, err := b.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(paused); took < 600*time.Millisecond {
+		t.Fatalf("invariant: a lease lapses only after its whole duration without renewals; taken after %s", took)
+	}
+	if tb.Epoch != 2 {
+		t.Fatalf("epoch %d", tb.Epoch)
+	}
+	head, _ := st.Head(ctx)
+	_, err = ta.Store().Append(ctx, "work", eventstore.Any, work(1))
+	if !errors.Is(err, ErrDeposed) || !errors.Is(err, eventstore.ErrGuard) {
+		t.Fatalf("invariant: the deposed holder's append is refused by the log; got %v", err)
+	}
+	select {
+	case <-ta.Lost():
+	default:
+		t.Fatal("the refused append did not end the deposed term")
+	}
+	if h2, _ := st.Head(ctx); h2 != head {
+		t.Fatalf("the refused append wrote something: head %d -> %d", head, h2)
+	}
+	if a.Refused() != 1 {
+		t.Fatalf("refused appends counted: %d", a.Refused())
+	}
+	// The new holder works; its own clock stops it once it cannot renew.
+	if _, err := tb.Store().Append(ctx, "work", eventstore.Any, work(2)); err != nil {
+		t.Fatal(err)
+	}
+	pause(tb)
+	time.Sleep(600 * time.Millisecond)
+	head, _ = st.Head(ctx)
+	if _, err := tb.Store().Append(ctx, "work", eventstore.Any, work(3)); !errors.Is(err, ErrDeposed) {
+		t.Fatalf("invariant: a holder that could not renew stops before a candidate may take over; got %v", err)
+	}
+	if h2, _ := st.Head(ctx); h2 != head {
+		t.Fatal("a self-fenced append reached the store")
+	}
+}
+
+func TestConfigIsChecked(t *testing.T) {
+	st := openSQLite(t)
+	for _, c := range []Config{
+		{Name: "", Holder: "a"},
+		{Name: "has space", Holder: "a"},
+		{Name: "engine", Holder: ""},
+		{Name: "engine", Holder: "a", Duration: time.Second, Renew: time.Second},
+		{Name: "engine", Holder: "a", Duration: 10 * time.Millisecond},
+	} {
+		if _, err := New(st, c, nil); err == nil {
+			t.Errorf("%+v accepted", c)
+		}
+	}
+}
