@@ -136,7 +136,7 @@ type configList struct {
 
 func (s *Server) getConfig(w http.ResponseWriter, r *http.Request) {
 	s.adminMu.Lock()
-	ver := s.configVersion
+	ver := s.config.Version
 	s.adminMu.Unlock()
 	writeEnvelope(w, r, http.StatusOK, statusSucceeded, configList{Params: s.runtime().params(), Version: int64(ver)})
 }
@@ -167,49 +167,36 @@ func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	s.adminMu.Lock()
 	defer s.adminMu.Unlock()
-	for attempt := 0; ; attempt++ {
-		cur := s.runtime()
-		next, old, nw, err := cur.with(name, value)
-		if err != nil {
-			var pe *paramError
-			if errors.As(err, &pe) {
-				msg := fmt.Sprintf("invalid value for %s", name)
-				if pe.unknown {
-					msg = fmt.Sprintf("unknown parameter %s", name)
-				}
-				writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, msg, pe.issues)
-				return
+	var change domain.ConfigChanged
+	// On a conflict (another instance changed the configuration) Update folds the changes this
+	// instance missed and decides again.
+	_, err := eventstore.Update(ctx, s.store, s.codec, domain.ConfigStream, &s.config, s.foldChange,
+		func(cur *runtimeConfig) ([]eventstore.Typed, error) {
+			_, old, nw, err := cur.with(name, value)
+			if err != nil {
+				return nil, err
 			}
-			s.internalError(w, r, "change runtime parameter", err)
-			return
+			change = domain.ConfigChanged{Param: name, Old: old, New: nw, Who: s.adminWho, At: s.now().UTC()}
+			return []eventstore.Typed{change}, nil
+		}, eventstore.Metadata{CorrelationID: requestID(r), CausationID: requestID(r)}, nil, 5)
+	var pe *paramError
+	switch {
+	case errors.As(err, &pe):
+		msg := fmt.Sprintf("invalid value for %s", name)
+		if pe.unknown {
+			msg = fmt.Sprintf("unknown parameter %s", name)
 		}
-		at := s.now().UTC()
-		ev, err := s.codec.Encode(domain.ConfigChanged{Param: name, Old: old, New: nw, Who: s.adminWho, At: at},
-			eventstore.Metadata{CorrelationID: requestID(r), CausationID: requestID(r)})
-		if err != nil {
-			s.internalError(w, r, "encode config change", err)
-			return
-		}
-		_, err = s.store.Append(ctx, domain.ConfigStream, s.configVersion, ev)
-		if errors.Is(err, eventstore.ErrWrongExpectedVersion) && attempt < 5 {
-			// Another instance changed the configuration: fold its changes, then decide again.
-			if err := s.foldConfig(ctx); err != nil {
-				s.internalError(w, r, "read config stream", err)
-				return
-			}
-			continue
-		}
-		if err != nil {
-			s.internalError(w, r, "append config change", err)
-			return
-		}
-		s.configVersion++
-		s.install(next)
-		s.log.Info("runtime parameter changed", "request_id", requestID(r), "param", name,
-			"old", string(old), "new", string(nw), "who", s.adminWho)
-		writeEnvelope(w, r, http.StatusOK, statusSucceeded, configChange{Param: name, Old: old, New: nw, Who: s.adminWho, At: at, Version: int64(s.configVersion)})
+		writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, msg, pe.issues)
+		return
+	case err != nil:
+		s.internalError(w, r, "record the config change", err)
 		return
 	}
+	s.install(s.config.State)
+	s.log.Info("runtime parameter changed", "request_id", requestID(r), "param", name,
+		"old", string(change.Old), "new", string(change.New), "who", s.adminWho)
+	writeEnvelope(w, r, http.StatusOK, statusSucceeded, configChange{Param: name, Old: change.Old, New: change.New, Who: s.adminWho,
+		At: change.At, Version: int64(s.config.Version)})
 }
 
 // readChange reads {"param": "...", "value": ...}, refusing malformed JSON, missing members and
@@ -316,39 +303,35 @@ func (s *Server) followConfig(ctx context.Context, changes <-chan struct{}) {
 	}
 }
 
-// foldConfig applies the config stream's changes after configVersion. A change that does not
-// apply any more (a parameter renamed, or a value the configuration the server was started with
-// makes invalid) is logged and skipped. s.adminMu is held.
+// foldConfig applies the config stream's changes this instance has not folded yet, and installs
+// the result. s.adminMu is held.
 func (s *Server) foldConfig(ctx context.Context) error {
-	cur := s.runtime()
-	n := 0
-	for rec, err := range s.store.ReadStream(ctx, domain.ConfigStream, s.configVersion+1) {
-		if err != nil {
-			return fmt.Errorf("read %s stream: %w", domain.ConfigStream, err)
-		}
-		v, err := s.codec.Decode(rec)
-		if err != nil {
-			return err
-		}
-		ch, ok := v.(domain.ConfigChanged)
-		if !ok {
-			return fmt.Errorf("read %s stream: unexpected %s event at version %d", domain.ConfigStream, rec.Type, rec.Version)
-		}
-		s.configVersion = rec.Version
-		next, _, _, err := cur.with(ch.Param, ch.New)
-		if err != nil {
-			s.log.Warn("skipping a recorded configuration change that no longer applies",
-				"param", ch.Param, "value", string(ch.New), "version", int64(rec.Version), "err", err)
-			continue
-		}
-		cur = next
-		n++
+	from := s.config.Version
+	if err := s.config.Catch(ctx, s.store, s.codec, domain.ConfigStream, s.foldChange); err != nil {
+		return err
 	}
-	if n > 0 {
-		s.install(cur)
-		s.log.Info("runtime configuration folded from the config stream", "changes", n, "version", int64(s.configVersion))
+	if s.config.Version != from {
+		s.install(s.config.State)
+		s.log.Info("runtime configuration folded from the config stream", "changes", int64(s.config.Version-from), "version", int64(s.config.Version))
 	}
 	return nil
+}
+
+// foldChange applies one recorded change to cur. A change that does not apply any more (a
+// parameter renamed, or a value the configuration the server was started with makes invalid) is
+// logged and skipped.
+func (s *Server) foldChange(cur *runtimeConfig, e eventstore.Typed) *runtimeConfig {
+	ch, ok := e.(domain.ConfigChanged)
+	if !ok {
+		s.log.Warn("skipping an unexpected event in the config stream", "type", e.EventType())
+		return cur
+	}
+	next, _, _, err := cur.with(ch.Param, ch.New)
+	if err != nil {
+		s.log.Warn("skipping a recorded configuration change that no longer applies", "param", ch.Param, "value", string(ch.New), "err", err)
+		return cur
+	}
+	return next
 }
 
 // duplicateMember returns a member name that appears twice in the top level of body, a JSON

@@ -59,10 +59,10 @@ type Server struct {
 	// rt is the runtime configuration (see runtime.go): read with one atomic load per request,
 	// replaced whole by the admin API.
 	rt atomic.Pointer[runtimeConfig]
-	// adminMu serializes admin changes in this process; configVersion is the version of the
-	// config stream this process has folded (NoStream when empty).
-	adminMu       sync.Mutex
-	configVersion eventstore.Version
+	// adminMu serializes admin changes in this process; config is the config stream as this
+	// process has folded it (the configuration it started with, then every change), under it.
+	adminMu sync.Mutex
+	config  eventstore.Folded[*runtimeConfig]
 	// adminDigest is the SHA-256 of the admin token (compared in constant time), adminWho the
 	// identity recorded in ConfigChanged events; adminOn is false without a token.
 	adminDigest [32]byte
@@ -108,14 +108,13 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 		return nil, errors.New("api: New needs a store and projections")
 	}
 	s := &Server{
-		cfg:           cfg,
-		store:         deps.Store,
-		set:           deps.Projections,
-		codec:         projections.NewCodec(),
-		log:           deps.Logger,
-		now:           deps.Now,
-		configVersion: eventstore.NoStream,
-		chain:         deps.Chain,
+		cfg:   cfg,
+		store: deps.Store,
+		set:   deps.Projections,
+		codec: projections.NewCodec(),
+		log:   deps.Logger,
+		now:   deps.Now,
+		chain: deps.Chain,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -138,13 +137,14 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 		s.operatorOn = true
 		s.operatorDigest = sha256.Sum256([]byte(cfg.OperatorToken))
 	}
-	s.rt.Store(&runtimeConfig{
+	s.config = eventstore.NewFolded(&runtimeConfig{
 		retry:    cfg.RetryAfter.Clone(),
 		adaptive: cfg.AdaptiveRetryAfter,
 		capacity: cfg.QueueCapacity,
 		margin:   cfg.ShedMargin,
 		rate:     cfg.RateLimit.Clone(),
 	})
+	s.rt.Store(s.config.State)
 	changes := s.set.NotifyStream(domain.ConfigStream)
 	if err := s.restoreConfig(ctx); err != nil {
 		return nil, err

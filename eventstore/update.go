@@ -115,3 +115,24 @@ func LastVersion(ctx context.Context, store Store, stream string) (Version, erro
 	}
 	return lo, nil
 }
+
+// Last reads the last event of stream, for a stream whose last event holds its whole state (a
+// checkpoint, a block cursor): nil and NoStream when it has none. It takes a logarithmic number
+// of short reads (LastVersion), however many events the stream holds.
+func Last(ctx context.Context, store Store, codec *Codec, stream string) (Typed, Version, error) {
+	v, err := LastVersion(ctx, store, stream)
+	if err != nil || v == NoStream {
+		return nil, NoStream, err
+	}
+	for r, err := range store.ReadStream(ctx, stream, v) {
+		if err != nil {
+			return nil, NoStream, fmt.Errorf("read %s: %w", stream, err)
+		}
+		e, err := codec.Decode(r)
+		if err != nil {
+			return nil, NoStream, fmt.Errorf("read %s: %w", stream, err)
+		}
+		return e, r.Version, nil
+	}
+	return nil, NoStream, fmt.Errorf("read %s: its last event at version %d is gone", stream, v)
+}

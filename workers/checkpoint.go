@@ -85,8 +85,7 @@ type Checkpoint struct {
 	cfg   CheckpointConfig
 	now   func() time.Time
 
-	version  eventstore.Version  // version of the stream's last event, NoStream when empty
-	saved    eventstore.Position // last saved position
+	saved    eventstore.Folded[eventstore.Position] // the last saved position, and its version
 	pending  eventstore.Position // last advanced position
 	advances int                 // advances since the last save
 	lastSave time.Time
@@ -102,24 +101,16 @@ func LoadCheckpoint(ctx context.Context, store eventstore.Store, name string, cf
 		return nil, err
 	}
 	cfg.setDefaults()
-	c := &Checkpoint{store: store, codec: NewCheckpointCodec(), name: name, cfg: cfg, now: time.Now, version: eventstore.NoStream}
-	// The stream only grows; reading it whole at start is linear in the number of saves.
-	var last *eventstore.Record
-	for r, err := range store.ReadStream(ctx, CheckpointStream(name), 0) {
-		if err != nil {
-			return nil, fmt.Errorf("load checkpoint %s: %w", name, err)
-		}
-		last = &r
+	c := &Checkpoint{store: store, codec: NewCheckpointCodec(), name: name, cfg: cfg, now: time.Now}
+	last, v, err := eventstore.Last(ctx, store, c.codec, CheckpointStream(name))
+	if err != nil {
+		return nil, fmt.Errorf("load checkpoint %s: %w", name, err)
 	}
+	c.saved = eventstore.Folded[eventstore.Position]{Version: v}
 	if last != nil {
-		v, err := c.codec.Decode(*last)
-		if err != nil {
-			return nil, fmt.Errorf("load checkpoint %s: %w", name, err)
-		}
-		c.version = last.Version
-		c.saved = v.(CheckpointAdvanced).Position
+		c.saved.State = foldCheckpoint(0, last)
 	}
-	c.pending = c.saved
+	c.pending = c.saved.State
 	c.lastSave = c.now()
 	return c, nil
 }
@@ -128,7 +119,7 @@ func LoadCheckpoint(ctx context.Context, store eventstore.Store, name string, cf
 func (c *Checkpoint) Name() string { return c.name }
 
 // Saved is the last saved position: a consumer restarted now resumes after it.
-func (c *Checkpoint) Saved() eventstore.Position { return c.saved }
+func (c *Checkpoint) Saved() eventstore.Position { return c.saved.State }
 
 // Pending is the last position passed to Advance (equal to Saved when nothing is pending).
 func (c *Checkpoint) Pending() eventstore.Position { return c.pending }
@@ -152,7 +143,7 @@ func (c *Checkpoint) Advance(ctx context.Context, pos eventstore.Position) error
 
 // Due tells whether pending progress should be saved now.
 func (c *Checkpoint) Due() bool {
-	if c.pending <= c.saved {
+	if c.pending <= c.saved.State {
 		return false
 	}
 	return c.advances >= c.cfg.Every || c.now().Sub(c.lastSave) >= c.cfg.Interval
@@ -160,29 +151,32 @@ func (c *Checkpoint) Due() bool {
 
 // Flush saves the pending position if it is past the saved one.
 func (c *Checkpoint) Flush(ctx context.Context) error {
-	if c.pending <= c.saved {
+	if c.pending <= c.saved.State {
 		return nil
 	}
 	at := c.now()
-	ev, err := c.codec.Encode(CheckpointAdvanced{Position: c.pending, At: at.UTC()}, eventstore.Metadata{})
+	// No retry: a checkpoint stream that moved under this instance means another instance drives
+	// the same consumer, which deciding again cannot mend.
+	_, err := eventstore.Update(ctx, c.store, c.codec, CheckpointStream(c.name), &c.saved, foldCheckpoint,
+		func(eventstore.Position) ([]eventstore.Typed, error) {
+			return []eventstore.Typed{CheckpointAdvanced{Position: c.pending, At: at.UTC()}}, nil
+		}, eventstore.Metadata{}, nil, 0)
 	if err != nil {
-		return err
-	}
-	stream := CheckpointStream(c.name)
-	if _, err := c.store.Append(ctx, stream, c.version, ev); err != nil {
 		if errors.Is(err, eventstore.ErrWrongExpectedVersion) {
 			return fmt.Errorf("save checkpoint %s at %d: %w: %w", c.name, c.pending, ErrCheckpointConflict, err)
 		}
 		return fmt.Errorf("save checkpoint %s at %d: %w", c.name, c.pending, err)
 	}
-	if c.version == eventstore.NoStream {
-		c.version = 0
-	} else {
-		c.version++
-	}
-	c.saved = c.pending
 	c.advances = 0
 	c.lastSave = at
 	c.saves++
 	return nil
+}
+
+// foldCheckpoint is a checkpoint stream's state: the last position saved.
+func foldCheckpoint(p eventstore.Position, e eventstore.Typed) eventstore.Position {
+	if a, ok := e.(CheckpointAdvanced); ok {
+		return a.Position
+	}
+	return p
 }

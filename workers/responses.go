@@ -55,7 +55,7 @@ type responsesWorker struct {
 	ended  map[responseKey]time.Time
 	buffer map[responseKey][]bufferedResponse
 
-	cursorVersion eventstore.Version
+	cursor eventstore.Folded[BlockCursorSaved] // the block cursor as last saved, and its stream's version
 }
 
 type responseKey struct {
@@ -73,7 +73,7 @@ func newResponsesWorker(e *Engine) *responsesWorker {
 	return &responsesWorker{
 		e: e, index: map[responseKey]domain.JobID{}, byJob: map[domain.JobID]responseKey{}, states: map[domain.JobID]domain.State{},
 		ended: map[responseKey]time.Time{}, buffer: map[responseKey][]bufferedResponse{},
-		cursorVersion: eventstore.NoStream,
+		cursor: eventstore.NewFolded(BlockCursorSaved{}),
 	}
 }
 
@@ -334,21 +334,14 @@ func hexAll(prefix string, bs [][]byte) []string {
 // loadCursor reads the saved block cursor; the first time, it saves the chain's head, so that
 // nothing sent from now on is missed even if the process dies before its first save.
 func (w *responsesWorker) loadCursor(ctx context.Context) (gateway.Cursor, error) {
-	codec := NewCheckpointCodec()
-	var last *eventstore.Record
-	for r, err := range w.e.store.ReadStream(ctx, CheckpointStream(ResponsesCursorConsumer), 0) {
-		if err != nil {
-			return gateway.Cursor{}, fmt.Errorf("load the gateway cursor: %w", err)
-		}
-		last = &r
+	last, v, err := eventstore.Last(ctx, w.e.store, NewCheckpointCodec(), CheckpointStream(ResponsesCursorConsumer))
+	if err != nil {
+		return gateway.Cursor{}, fmt.Errorf("load the gateway cursor: %w", err)
 	}
+	w.cursor = eventstore.Folded[BlockCursorSaved]{Version: v}
 	if last != nil {
-		v, err := codec.Decode(*last)
-		if err != nil {
-			return gateway.Cursor{}, fmt.Errorf("load the gateway cursor: %w", err)
-		}
-		c := v.(BlockCursorSaved)
-		w.cursorVersion = last.Version
+		c := foldCursor(BlockCursorSaved{}, last)
+		w.cursor.State = c
 		saved := gateway.Cursor{Block: c.Block, Hash: c.Hash}
 		on, err := w.e.gw.CursorOnChain(ctx, saved)
 		if err != nil {
@@ -376,19 +369,27 @@ func (w *responsesWorker) loadCursor(ctx context.Context) (gateway.Cursor, error
 }
 
 func (w *responsesWorker) saveCursor(ctx context.Context, c gateway.Cursor) error {
-	ev, err := NewCheckpointCodec().Encode(BlockCursorSaved{Block: c.Block, Hash: c.Hash, At: time.Now().UTC()}, eventstore.Metadata{})
+	// No retry: the cursor stream moving under this engine means another drives it.
+	_, err := eventstore.Update(ctx, w.e.store, NewCheckpointCodec(), CheckpointStream(ResponsesCursorConsumer), &w.cursor, foldCursor,
+		func(BlockCursorSaved) ([]eventstore.Typed, error) {
+			return []eventstore.Typed{BlockCursorSaved{Block: c.Block, Hash: c.Hash, At: time.Now().UTC()}}, nil
+		}, eventstore.Metadata{}, nil, 0)
 	if err != nil {
-		return err
-	}
-	if _, err := w.e.store.Append(ctx, CheckpointStream(ResponsesCursorConsumer), w.cursorVersion, ev); err != nil {
 		if errors.Is(err, eventstore.ErrWrongExpectedVersion) {
 			return fmt.Errorf("save the gateway cursor: %w: %w", ErrCheckpointConflict, err)
 		}
 		return fmt.Errorf("save the gateway cursor: %w", err)
 	}
-	w.cursorVersion++ // NoStream (-1) becomes 0
 	w.e.metrics.cursor(c.Block)
 	return nil
+}
+
+// foldCursor is the cursor stream's state: the last cursor saved.
+func foldCursor(c BlockCursorSaved, e eventstore.Typed) BlockCursorSaved {
+	if s, ok := e.(BlockCursorSaved); ok {
+		return s
+	}
+	return c
 }
 
 // listen follows the gateway's response events from cursor until ctx ends.

@@ -238,7 +238,7 @@ func TestCrashSIGKILLDuringFiveHundredJobs(t *testing.T) {
 
 // buildRelayer builds this command into dir without the race detector. A failure to build
 // fails the test: it must never pass by not running.
-func buildRelayer(t *testing.T, dir string) string {
+func buildRelayer(t testing.TB, dir string) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -273,7 +273,7 @@ type crashProc struct {
 	err            error // Wait's, set before done closes
 }
 
-func startCrashProc(t *testing.T, name, bin string, env []string, args ...string) *crashProc {
+func startCrashProc(t testing.TB, name, bin string, env []string, args ...string) *crashProc {
 	t.Helper()
 	p := &crashProc{name: name, stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
 	p.cmd = exec.Command(bin, args...)
@@ -318,7 +318,7 @@ func (p *crashProc) kill() {
 }
 
 // await waits for re to match the process's output and returns the submatches.
-func (p *crashProc) await(t *testing.T, re *regexp.Regexp, limit time.Duration) []string {
+func (p *crashProc) await(t testing.TB, re *regexp.Regexp, limit time.Duration) []string {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for {
@@ -343,7 +343,7 @@ type crashChain struct {
 	threshold                     int
 }
 
-func parseDevchain(t *testing.T, out string) crashChain {
+func parseDevchain(t testing.TB, out string) crashChain {
 	t.Helper()
 	field := func(re string) string {
 		m := regexp.MustCompile(`(?m)^\s*` + re).FindStringSubmatch(out)
@@ -550,7 +550,7 @@ var (
 
 // grantCrashDelegation sends, from crashDelegator's key, the host ACL transaction that lets
 // crashDelegate decrypt crashApp's handles, and waits for it to be mined.
-func grantCrashDelegation(t *testing.T, c crashChain) {
+func grantCrashDelegation(t testing.TB, c crashChain) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -628,7 +628,7 @@ func crashBody(k domain.Kind, s contracts.Scenario, seed string) []byte {
 // waitAllTerminal polls the API until every acknowledged job answers a terminal status and the
 // read models hold no job in a non-terminal status (which covers the jobs whose 202 was lost in
 // a kill), or limit passes. It returns what was still not terminal, by job id, with why.
-func waitAllTerminal(t *testing.T, client *http.Client, url string, acked []crashJob, limit time.Duration) map[string]string {
+func waitAllTerminal(t testing.TB, client *http.Client, url string, acked []crashJob, limit time.Duration) map[string]string {
 	t.Helper()
 	pending := slices.Clone(acked)
 	deadline := time.Now().Add(limit)

@@ -58,17 +58,42 @@ func fleetConfig(c crashChain, store string) string {
 	return cfg + fmt.Sprintf("store: %q\nworkers:\n  fleet: {enabled: true, lease_duration: 2s, lease_renew: 400ms}\n", store)
 }
 
-// fleet is the running instances.
+// fleet is the running instances, their store, and the development chain they drive.
 type fleet struct {
-	t    *testing.T
-	bin  string
-	env  []string
-	args []string
+	t        testing.TB
+	bin      string
+	env      []string
+	args     []string
+	storeURL string
+	cfgFile  string
+	chain    crashChain
+	devchain *crashProc
 
 	mu    sync.Mutex
 	procs [fleetInstances]*crashProc
 	urls  [fleetInstances]atomic.Pointer[string]
 	runs  []*crashProc
+}
+
+// newFleet builds the relayer, starts the development chain in its own process, grants the
+// delegation the load's delegated decrypts need, and writes serve's configuration (config of
+// the chain and a fresh PostgreSQL store named after prefix); no instance runs yet.
+func newFleet(t testing.TB, prefix string, config func(crashChain, string) string) *fleet {
+	t.Helper()
+	f := &fleet{t: t, storeURL: pgtest.URL(t, prefix)}
+	dir := t.TempDir()
+	f.bin = buildRelayer(t, dir)
+	f.env = crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
+	f.devchain = startCrashProc(t, "devchain", f.bin, f.env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0")
+	f.devchain.await(t, crashChainReady, 60*time.Second)
+	f.chain = parseDevchain(t, f.devchain.stdout.String())
+	grantCrashDelegation(t, f.chain)
+	f.cfgFile = filepath.Join(dir, "relayer.yaml")
+	if err := os.WriteFile(f.cfgFile, []byte(config(f.chain, f.storeURL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.args = []string{"serve", "--config", f.cfgFile, "--listen", "127.0.0.1:0"}
+	return f
 }
 
 func (f *fleet) start(i int) {
@@ -129,19 +154,8 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 		t.Skip("fleet test: builds the binary and runs five processes for a minute or two")
 	}
 	began := time.Now()
-	storeURL := pgtest.URL(t, "relayer_fleet")
-	dir := t.TempDir()
-	bin := buildRelayer(t, dir)
-	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
-	chain := startCrashProc(t, "devchain", bin, env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0")
-	chain.await(t, crashChainReady, 60*time.Second)
-	dc := parseDevchain(t, chain.stdout.String())
-	grantCrashDelegation(t, dc)
-	cfgFile := filepath.Join(dir, "relayer.yaml")
-	if err := os.WriteFile(cfgFile, []byte(fleetConfig(dc, storeURL)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f := &fleet{t: t, bin: bin, env: env, args: []string{"serve", "--config", cfgFile, "--listen", "127.0.0.1:0"}}
+	f := newFleet(t, "relayer_fleet", fleetConfig)
+	storeURL, bin, env, dc, cfgFile := f.storeURL, f.bin, f.env, f.chain, f.cfgFile
 	for i := range fleetInstances {
 		f.start(i)
 	}
@@ -328,19 +342,8 @@ func TestADeposedEngineHolderRecordsAndSendsNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("lease test: builds the binary and runs three processes for half a minute")
 	}
-	storeURL := pgtest.URL(t, "relayer_fleet_stop")
-	dir := t.TempDir()
-	bin := buildRelayer(t, dir)
-	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
-	chain := startCrashProc(t, "devchain", bin, env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0")
-	chain.await(t, crashChainReady, 60*time.Second)
-	dc := parseDevchain(t, chain.stdout.String())
-	grantCrashDelegation(t, dc)
-	cfgFile := filepath.Join(dir, "relayer.yaml")
-	if err := os.WriteFile(cfgFile, []byte(fleetConfig(dc, storeURL)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f := &fleet{t: t, bin: bin, env: env, args: []string{"serve", "--config", cfgFile, "--listen", "127.0.0.1:0"}}
+	f := newFleet(t, "relayer_fleet_stop", fleetConfig)
+	storeURL, dc := f.storeURL, f.chain
 	f.start(0)
 	f.start(1)
 	load := &crashLoad{client: &http.Client{Timeout: 10 * time.Second}, codes: map[int]int{}}

@@ -77,7 +77,7 @@ var quiet = slog.New(slog.DiscardHandler)
 // only in TestConformance.
 func TestConformanceOnFakeServer(t *testing.T) {
 	f := newFakeServer(t)
-	storetest.Run(t, opener(f.url, Config{}), storetest.Features{SharedLocation: true})
+	storetest.Run(t, opener(f.url, Config{}), storetest.Features{SharedLocation: true, Timeout: 60 * time.Second}) // a bound for a loaded machine, as below
 }
 
 // TestConformanceOnFakeServerWithDropsAndSmallPages runs the suite again with small pages, so

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"relayer/eventstore"
+	"relayer/workers/upstream"
 )
 
 // StreamPrefix starts the streams of every lease.
@@ -425,13 +426,5 @@ func (f *fenced) AppendGuarded(ctx context.Context, g eventstore.Guard, stream s
 	return pos, err
 }
 
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
-}
+// sleep waits d or until ctx ends; false when ctx ended.
+func sleep(ctx context.Context, d time.Duration) bool { return upstream.RealClock().Sleep(ctx, d) == nil }

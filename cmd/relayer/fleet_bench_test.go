@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// BenchmarkFleet measures the relayer's throughput and its own CPU per job with one, two and
+// three serve instances on one PostgreSQL store, the development chain in its own process: 600
+// mixed jobs offered as fast as eight clients can, spread over the instances, from the first
+// POST until every job is terminal. Each run builds its processes afresh; run it once per size:
+//
+//	go test -run '^$' -bench BenchmarkFleet -benchtime 1x ./cmd/relayer/
+//
+// Reported: jobs/s, the instances' CPU (user+system) per job, the development chain's CPU per
+// job, and the machine's processors.
+func BenchmarkFleet(b *testing.B) {
+	for _, n := range []int{1, 2, 3} {
+		b.Run(fmt.Sprintf("instances=%d", n), func(b *testing.B) {
+			for range b.N {
+				benchFleet(b, n)
+			}
+		})
+	}
+}
+
+const fleetBenchJobs = 600
+
+func benchFleet(b *testing.B, instances int) {
+	b.StopTimer()
+	f := newFleet(b, "relayer_fleet_bench", func(c crashChain, store string) string {
+		return crashConfig(c) + fmt.Sprintf("store: %q\nworkers:\n  fleet: {enabled: true, lease_duration: 2s, lease_renew: 400ms}\n", store)
+	})
+	chain := f.devchain
+	for i := range instances {
+		f.start(i)
+	}
+	procs := f.procs[:instances]
+	urls := f.up()
+	// Let one of them take the engine before the clock starts.
+	client := &http.Client{Timeout: 30 * time.Second}
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		held := false
+		for _, u := range urls {
+			if res, err := client.Get(u + "/metrics"); err == nil {
+				body, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				held = held || fleetLeaseHeld.Match(body)
+			}
+		}
+		if held {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatal("no instance took the engine")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cpuBefore := make([]time.Duration, len(procs))
+	for i, p := range procs {
+		cpuBefore[i] = procCPU(p.cmd.Process.Pid)
+	}
+	chainBefore := procCPU(chain.cmd.Process.Pid)
+
+	load := &crashLoad{client: client, codes: map[int]int{}}
+	load.pick = func(n int64) (string, string) { return urls[int(n)%len(urls)], "" }
+	b.StartTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for load.count() < fleetBenchJobs {
+				load.submitOne(context.Background())
+			}
+		})
+	}
+	wg.Wait()
+	acked := load.jobs()
+	if notTerminal := waitAllTerminal(b, client, urls[0], acked, 300*time.Second); notTerminal != nil {
+		b.Fatalf("%d jobs not terminal", len(notTerminal))
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	var cpu time.Duration
+	for i, p := range procs {
+		cpu += procCPU(p.cmd.Process.Pid) - cpuBefore[i]
+	}
+	chainCPU := procCPU(chain.cmd.Process.Pid) - chainBefore
+	for _, p := range procs {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		<-p.done
+	}
+	jobs := float64(len(acked))
+	b.ReportMetric(jobs/elapsed.Seconds(), "jobs/s")
+	b.ReportMetric(float64(cpu.Microseconds())/jobs, "relayer-cpu-µs/job")
+	b.ReportMetric(float64(chainCPU.Microseconds())/jobs, "devchain-cpu-µs/job")
+	b.ReportMetric(float64(len(acked)), "jobs")
+}
+
+// procCPU is a process's CPU time so far (user and system), from /proc.
+func procCPU(pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(raw)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	var utime, stime int64
+	fmt.Sscan(fields[11], &utime)
+	fmt.Sscan(fields[12], &stime)
+	return time.Duration(utime+stime) * time.Second / 100 // clock ticks: USER_HZ is 100 on Linux
+}
