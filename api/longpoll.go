@@ -208,6 +208,8 @@ func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, kind domain.Ki
 	if s.limiter != nil {
 		s.limiter.ReleaseSlot(r)
 	}
+	began := time.Now()
+	defer func() { s.noteWaited(w, time.Since(began)) }()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	for {

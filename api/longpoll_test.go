@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1014,4 +1015,42 @@ func TestLongPollWaitersClientProcess(t *testing.T) {
 	if err := os.WriteFile(os.Getenv("LP_WAITERS_OUT"), []byte(out.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A long-poll's wait is the client's choice, not the server's slowness: the request-duration
+// histogram leaves it out, and relayer_long_poll_wait_seconds and relayer_long_poll_waiting
+// show it.
+func TestALongPollsWaitIsMeasuredApartFromTheRequestDuration(t *testing.T) {
+	env := startJT(t)
+	id := env.accept(domain.PublicDecrypt, 1)
+	got := lpGet(env, "/v2/public-decrypt/"+id.String()+"?wait=1")
+	lpWatchers(t, env, 1)
+	if v := lpMetric(t, env, `relayer_long_poll_waiting`); v != 1 {
+		t.Fatalf("relayer_long_poll_waiting %v with one client waiting", v)
+	}
+	lpAwait(t, got)
+	if n, sum := lpMetric(t, env, `relayer_long_poll_wait_seconds_count`), lpMetric(t, env, `relayer_long_poll_wait_seconds_sum`); n != 1 || sum < 1 {
+		t.Fatalf("relayer_long_poll_wait_seconds: count %v, sum %v; want one wait of a second", n, sum)
+	}
+	route := `relayer_http_request_duration_seconds_sum{code="202",method="GET",route="/v2/public-decrypt/{jobId}"}`
+	if d := lpMetric(t, env, route); d >= 0.5 {
+		t.Fatalf("the request duration holds the wait: %v s", d)
+	}
+}
+
+// lpMetric reads one sample of /metrics by its exact name and labels.
+func lpMetric(tb testing.TB, env *jtEnv, series string) float64 {
+	tb.Helper()
+	res := env.do("GET", "/metrics", nil)
+	for _, line := range strings.Split(string(res.Body), "\n") {
+		if rest, ok := strings.CutPrefix(line, series+" "); ok {
+			v, err := strconv.ParseFloat(strings.TrimSpace(rest), 64)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return v
+		}
+	}
+	tb.Fatalf("no %s in /metrics", series)
+	return 0
 }

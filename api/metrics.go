@@ -31,6 +31,7 @@ type metrics struct {
 	durations  *prometheus.HistogramVec
 	retryAfter *prometheus.HistogramVec
 	refusals   *prometheus.CounterVec
+	longPoll   prometheus.Histogram
 	handler    http.Handler
 
 	// setupOnce builds the collectors, so that the zero metrics is ready to use too; bindOnce
@@ -67,7 +68,7 @@ func (m *metrics) setup() {
 	}, []string{"route", "method", "code"})
 	m.durations = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "relayer_http_request_duration_seconds",
-		Help:    "Time to answer an HTTP call, by route pattern, method and status code (a /v1/transitions stream counts its whole life).",
+		Help:    "Time to answer an HTTP call, by route pattern, method and status code (a /v1/transitions stream counts its whole life; a long-poll's wait is left out, see relayer_long_poll_wait_seconds).",
 		Buckets: prometheus.DefBuckets,
 	}, []string{"route", "method", "code"})
 	m.retryAfter = prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -79,8 +80,13 @@ func (m *metrics) setup() {
 		Name: "relayer_admission_refusals_total",
 		Help: "Submissions turned away by an admission check before anything was appended, by request kind and check (signature, wallet_signature, wallet_unreachable, validity_start, validity_end).",
 	}, []string{"kind", "check"})
+	m.longPoll = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "relayer_long_poll_wait_seconds",
+		Help:    "How long status GETs that asked to wait (?wait=, Prefer: wait=) held before they answered.",
+		Buckets: []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60},
+	})
 	m.reg.MustRegister(
-		m.requests, m.durations, m.retryAfter, m.refusals,
+		m.requests, m.durations, m.retryAfter, m.refusals, m.longPoll,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -124,6 +130,15 @@ func (m *metrics) observeRefusal(kind, check string) {
 	m.refusals.WithLabelValues(kind, check).Inc()
 }
 
+// observeLongPoll records how long one long-poll waited.
+func (m *metrics) observeLongPoll(d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.setupOnce.Do(m.setup)
+	m.longPoll.Observe(d.Seconds())
+}
+
 // observeRetryAfter records a Retry-After the API issued for a job of kind k in status st.
 func (m *metrics) observeRetryAfter(kind, status string, seconds int) {
 	if m == nil {
@@ -159,7 +174,7 @@ func (s *Server) instrument(next http.Handler) http.Handler {
 			if code == 0 {
 				code = http.StatusOK
 			}
-			s.metrics.observeHTTP(routeLabel(r.Pattern), methodLabel(r.Method), code, time.Since(start))
+			s.metrics.observeHTTP(routeLabel(r.Pattern), methodLabel(r.Method), code, time.Since(start)-rec.waited)
 		}()
 		next.ServeHTTP(rec, r)
 	})
@@ -195,7 +210,26 @@ func methodLabel(m string) string {
 // http.ResponseController) and flushes, so streams work through it.
 type statusRecorder struct {
 	http.ResponseWriter
-	code int
+	code   int
+	waited time.Duration // spent long-polling (noteWaited), left out of the call's duration
+}
+
+// noteWaited records that the call under w spent d waiting for a job to change (a long-poll), so
+// that the request-duration histogram measures the work of answering, not the wait the client
+// asked for; the wait goes to relayer_long_poll_wait_seconds.
+func (s *Server) noteWaited(w http.ResponseWriter, d time.Duration) {
+	s.metrics.observeLongPoll(d)
+	for {
+		if rec, ok := w.(*statusRecorder); ok {
+			rec.waited += d
+			return
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return
+		}
+		w = u.Unwrap()
+	}
 }
 
 func (r *statusRecorder) WriteHeader(code int) {
@@ -273,13 +307,15 @@ var (
 	descLag = prometheus.NewDesc("relayer_projection_lag",
 		"Log head minus projection position: how far, in positions, the read models trail the log "+
 			"(absent when the store cannot be read).", nil, nil)
+	descWaiting = prometheus.NewDesc("relayer_long_poll_waiting",
+		"Status GETs holding now until their job changes (long-polls).", nil, nil)
 	descStoreUp = prometheus.NewDesc("relayer_store_up",
 		"1 when the store answered for its head within the scrape's timeout, 0 otherwise.", nil, nil)
 )
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descJobs, descTransitions, descQueue, descDrain, descStage,
-		descStageEWMA, descPosition, descApplied, descHeld, descHead, descLag, descStoreUp} {
+		descStageEWMA, descPosition, descApplied, descHeld, descHead, descLag, descStoreUp, descWaiting} {
 		ch <- d
 	}
 }
@@ -298,6 +334,7 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(descPosition, float64(pos))
 	counter(descApplied, float64(c.set.Events()))
 	gauge(descHeld, float64(c.set.Jobs()))
+	gauge(descWaiting, float64(c.set.Watchers()))
 
 	counts, transitions := c.set.Counts(), c.set.Transitions()
 	for _, k := range domain.Kinds() {

@@ -522,3 +522,21 @@ func TestAUserDecryptOutsideItsValidityWindowIsRefusedAtSubmission(t *testing.T)
 	// The window that began a day ago and lasts ten holds.
 	env.do("POST", "/v2/user-decrypt", jtBody(domain.UserDecrypt, 9)).want(t, http.StatusAccepted, "")
 }
+
+// A page may long-poll (DESIGN section 8): the preflight allows Prefer, and a status answer
+// exposes the headers that say how long it waited.
+func TestCORSLetsAPageLongPoll(t *testing.T) {
+	const app = "https://app.example.org"
+	env := startJT(t, func(c *Config) { c.CORSAllowedOrigins = []string{app} })
+	id := env.accept(domain.PublicDecrypt, 1)
+	path := "/v2/public-decrypt/" + id.String()
+	pf := env.do("OPTIONS", path, nil, "Origin", app, "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "prefer")
+	if pf.Header.Get("Access-Control-Allow-Origin") != app || !strings.Contains(strings.ToLower(pf.Header.Get("Access-Control-Allow-Headers")), "prefer") {
+		t.Fatalf("a preflight for Prefer: %d %v", pf.Code, pf.Header)
+	}
+	res := env.do("GET", path+"?wait=1", nil, "Origin", app)
+	exposed := res.Header.Get("Access-Control-Expose-Headers")
+	if res.Header.Get(headerWaitApplied) != "1" || !strings.Contains(exposed, headerWaitApplied) || !strings.Contains(exposed, headerPreferenceApplied) {
+		t.Fatalf("a long-poll from an allowed origin: Wait-Applied %q, exposed %q", res.Header.Get(headerWaitApplied), exposed)
+	}
+}

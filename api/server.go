@@ -323,8 +323,9 @@ func corsFor(origins []string) *cors.Cors {
 		AllowedOrigins: origins,
 		AllowedMethods: []string{http.MethodGet, http.MethodPost, http.MethodHead},
 		AllowedHeaders: []string{"Content-Type", "Authorization", "X-API-Key", "X-Correlation-ID", "Last-Event-ID",
-			"ZAMA-SDK-VERSION", "ZAMA-SDK-NAME"},
-		ExposedHeaders: []string{"Retry-After", "X-Correlation-Id", "RateLimit", "RateLimit-Policy"},
-		MaxAge:         600,
+			"ZAMA-SDK-VERSION", "ZAMA-SDK-NAME", "Prefer"},
+		ExposedHeaders: []string{"Retry-After", "X-Correlation-Id", "RateLimit", "RateLimit-Policy",
+			headerWaitApplied, headerPreferenceApplied},
+		MaxAge: 600,
 	})
 }
