@@ -179,6 +179,9 @@ func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 			change = domain.ConfigChanged{Param: name, Old: old, New: nw, Who: s.adminWho, At: s.now().UTC()}
 			return []eventstore.Typed{change}, nil
 		}, eventstore.Metadata{CorrelationID: requestID(r), CausationID: requestID(r)}, nil, 5)
+	// Whatever became of this change, the changes folded while deciding it (another instance's)
+	// are in force from now.
+	s.installFolded()
 	var pe *paramError
 	switch {
 	case errors.As(err, &pe):
@@ -192,7 +195,6 @@ func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, r, "record the config change", err)
 		return
 	}
-	s.install(s.config.State)
 	s.log.Info("runtime parameter changed", "request_id", requestID(r), "param", name,
 		"old", string(change.Old), "new", string(change.New), "who", s.adminWho)
 	writeEnvelope(w, r, http.StatusOK, statusSucceeded, configChange{Param: name, Old: change.Old, New: change.New, Who: s.adminWho,
@@ -307,14 +309,21 @@ func (s *Server) followConfig(ctx context.Context, changes <-chan struct{}) {
 // the result. s.adminMu is held.
 func (s *Server) foldConfig(ctx context.Context) error {
 	from := s.config.Version
-	if err := s.config.Catch(ctx, s.store, s.codec, domain.ConfigStream, s.foldChange); err != nil {
-		return err
-	}
-	if s.config.Version != from {
-		s.install(s.config.State)
+	err := s.config.Catch(ctx, s.store, s.codec, domain.ConfigStream, s.foldChange)
+	if s.installFolded() { // what was folded before a failure too
 		s.log.Info("runtime configuration folded from the config stream", "changes", int64(s.config.Version-from), "version", int64(s.config.Version))
 	}
-	return nil
+	return err
+}
+
+// installFolded puts the configuration as folded from the config stream in force, if it is not
+// already; it reports whether it did. s.adminMu is held.
+func (s *Server) installFolded() bool {
+	if s.config.State == s.runtime() {
+		return false
+	}
+	s.install(s.config.State)
+	return true
 }
 
 // foldChange applies one recorded change to cur. A change that does not apply any more (a

@@ -2,7 +2,9 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -73,5 +75,40 @@ func TestARuntimeChangeOnOneInstanceReachesTheOther(t *testing.T) {
 			t.Fatalf("the second change did not reach the first instance: %v", a.srv.Tuning().InputProofTPS)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Two instances change related parameters at once: one lowers queue_capacity, the other sets a
+// queue_shed_margin valid only under the old capacity. Whichever wins, the instance whose change
+// is refused after folding the other's must put the other's in force: both end with the same
+// configuration, the log's.
+func TestInstancesChangingTheConfigurationAtOnceEndAlike(t *testing.T) {
+	url := pgtest.URL(t, "relayer_api_fleet")
+	open := func() (eventstore.Store, error) { return postgres.Open(context.Background(), url, postgres.Config{}) }
+	a := startJTWith(t, nil, open, jtAdmin)
+	b := startJTWith(t, nil, open, jtAdmin)
+	same := func(what string) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			ra, rb := a.srv.runtime(), b.srv.runtime()
+			if ra.capacity == rb.capacity && ra.margin == rb.margin {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: the instances differ 5 s later: capacity %d/%d, margin %d/%d", what, ra.capacity, rb.capacity, ra.margin, rb.margin)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	for round := range 15 {
+		a.admin("POST", `{"param":"queue_shed_margin","value":0}`).want(t, http.StatusOK, "")
+		a.admin("POST", `{"param":"queue_capacity","value":1000}`).want(t, http.StatusOK, "")
+		same("reset")
+		var wg sync.WaitGroup
+		wg.Go(func() { a.admin("POST", `{"param":"queue_capacity","value":100}`) })
+		wg.Go(func() { b.admin("POST", `{"param":"queue_shed_margin","value":500}`) })
+		wg.Wait()
+		same(fmt.Sprintf("round %d", round))
 	}
 }

@@ -77,9 +77,19 @@ func Update[S any](ctx context.Context, store Store, codec *Codec, stream string
 	}
 }
 
-// LastVersion finds the version of stream's last event (NoStream when it has none) in a
-// logarithmic number of short reads, for a stream that only grows and need not be read whole.
+// StreamVersioner is what a store may offer besides Store: a stream's current version (NoStream
+// when it has no events) in one query.
+type StreamVersioner interface {
+	StreamVersion(ctx context.Context, stream string) (Version, error)
+}
+
+// LastVersion finds the version of stream's last event (NoStream when it has none): in one query
+// where the store offers StreamVersioner, else in a logarithmic number of reads, for a stream that
+// only grows and need not be read whole.
 func LastVersion(ctx context.Context, store Store, stream string) (Version, error) {
+	if sv, ok := store.(StreamVersioner); ok {
+		return sv.StreamVersion(ctx, stream)
+	}
 	has := func(v Version) (bool, error) {
 		for _, err := range store.ReadStream(ctx, stream, v) {
 			return err == nil, err

@@ -18,6 +18,7 @@ import (
 	"relayer/eventstore"
 	"relayer/projections"
 	"relayer/workers/gateway"
+	"relayer/workers/lease"
 	"relayer/workers/upstream"
 )
 
@@ -166,7 +167,12 @@ func (e *Engine) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	fail := func(part string, err error) {
 		if err != nil && ctx.Err() == nil {
-			e.log.Error("worker stopped", "part", part, "err", err)
+			if errors.Is(err, lease.ErrDeposed) {
+				// The fleet's engine moved to another instance (Leader): expected, not a fault.
+				e.log.Warn("worker stopped: the engine lease was lost", "part", part, "err", err)
+			} else {
+				e.log.Error("worker stopped", "part", part, "err", err)
+			}
 			cancel(fmt.Errorf("%s: %w", part, err))
 		}
 	}

@@ -48,11 +48,7 @@ func NewLeader(cfg Config, deps Deps) (*Leader, error) {
 		host, _ := os.Hostname()
 		lc.Holder = fmt.Sprintf("%s pid %d", host, os.Getpid())
 	}
-	log := deps.Logger
-	if log != nil {
-		log = log.With("component", "leader")
-	}
-	l, err := lease.New(deps.Store, lc, log)
+	l, err := lease.New(deps.Store, lc, deps.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("workers: %w", err)
 	}
@@ -133,6 +129,9 @@ func (l *Leader) term(ctx context.Context, term *lease.Term) error {
 	go func() {
 		select {
 		case <-term.Lost():
+			// Nothing more may be sent with the key: not even a gap fill of a nonce the
+			// engine released. The next holder adopts the nonces the log recorded.
+			l.deps.Gateway.DropNonces()
 			cancel()
 		case <-ctx.Done():
 		}
@@ -160,7 +159,7 @@ func (l *Leader) term(ctx context.Context, term *lease.Term) error {
 	l.current.Store(e)
 	defer l.current.Store(nil)
 	if deps.Logger != nil {
-		deps.Logger.Info("this instance runs the engine", "epoch", term.Epoch)
+		deps.Logger.Info("this instance runs the engine")
 	}
 	return e.Run(ctx)
 }

@@ -12,6 +12,7 @@ import (
 
 	"relayer/domain"
 	"relayer/workers/gateway"
+	"relayer/workers/lease"
 )
 
 // txWorker sends each job's one gateway transaction. Per kind, jobs are started in the order
@@ -207,6 +208,11 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 	out, ok, err := e.executeOn(ctx, it.id, s, domain.SignTransaction{
 		At: domain.At{At: at}, From: p.From.Hex(), Nonce: p.Nonce, TxHash: p.Hash.Hex(), RawTx: "0x" + hex.EncodeToString(p.Raw),
 	}, it.cause)
+	if errors.Is(err, lease.ErrDeposed) {
+		// The engine lease was lost: this process sends nothing more, and its nonce is not its
+		// to give back (the Leader drops the sequence; the next holder adopts the log's).
+		return
+	}
 	if err != nil || !ok {
 		e.gw.Release(p) // never broadcast: its nonce goes back
 		if err != nil {

@@ -19,6 +19,7 @@ import (
 	"relayer/eventstore"
 	"relayer/projections"
 	"relayer/workers"
+	"relayer/workers/lease"
 )
 
 // serveEnviron is the environment serve reads its RELAYER_* settings from (tests replace it).
@@ -264,7 +265,15 @@ func printStarted(w io.Writer, url, path string, head eventstore.Position, set *
 	if transport == "" {
 		transport = workers.TransportGoChannel
 	}
-	fmt.Fprintf(w, "  workers: readiness, tx, responses, timeouts (transport %s)\n", transport)
+	if f := s.Workers.Fleet; f.Enabled {
+		d := f.LeaseDuration
+		if d == 0 {
+			d = lease.DefaultDuration
+		}
+		fmt.Fprintf(w, "  workers: readiness, tx, responses, timeouts, run by whichever instance of the fleet holds the engine lease (%s; this one waits for it or holds it: /metrics relayer_engine_lease_held)\n", d)
+	} else {
+		fmt.Fprintf(w, "  workers: readiness, tx, responses, timeouts (transport %s)\n", transport)
+	}
 	fmt.Fprintf(w, "  timeouts: readiness %s, tx_in_flight %s, response %s\n", s.Projections.ReadinessTimeout, s.Projections.TxInFlightTimeout, s.Projections.ResponseTimeout)
 	fmt.Fprintf(w, "  host chains: %s\n\n", strings.Join(chains, ", "))
 	chain := s.API.Validation.HostChainIDs[0]

@@ -181,7 +181,7 @@ func openWriter(ctx context.Context, l storeLocation, who string, fleet bool) (s
 		if err != nil {
 			_ = ps.Close()
 			if errors.Is(err, postgres.ErrWriterLocked) {
-				return nil, nil, nil, fmt.Errorf("%w: one process writes a store at a time", err)
+				return nil, nil, nil, fmt.Errorf("%w: a store is written by one process, or by the instances of one fleet (workers.fleet.enabled), at a time", err)
 			}
 			return nil, nil, nil, err
 		}

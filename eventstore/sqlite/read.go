@@ -34,19 +34,22 @@ const (
 	// the positions (rows deleted by hand) is jumped rather than walked.
 	nextPositionQuery = `SELECT coalesce(min(position), 0) FROM events WHERE position > ?`
 	headQuery         = `SELECT coalesce(max(position), 0) FROM events`
+	// versionQuery reads a stream's version (-1 when it has no events) from the index's last
+	// entry for it.
+	versionQuery = `SELECT coalesce(max(version), -1) FROM events WHERE stream = ?`
 )
 
 // statements are the reads prepared once on the read pool (database/sql prepares each again on
 // every connection that runs it, once).
 type statements struct {
-	streamPage, streamFirstPage, window, nextPosition, head *sql.Stmt
+	streamPage, streamFirstPage, window, nextPosition, head, version *sql.Stmt
 }
 
 func (st *statements) all() []**sql.Stmt {
-	return []**sql.Stmt{&st.streamPage, &st.streamFirstPage, &st.window, &st.nextPosition, &st.head}
+	return []**sql.Stmt{&st.streamPage, &st.streamFirstPage, &st.window, &st.nextPosition, &st.head, &st.version}
 }
 
-var statementQueries = []string{streamPageQuery, streamFirstPageQuery, windowQuery, nextPositionQuery, headQuery}
+var statementQueries = []string{streamPageQuery, streamFirstPageQuery, windowQuery, nextPositionQuery, headQuery, versionQuery}
 
 func prepareStatements(ctx context.Context, db *sql.DB) (*statements, error) {
 	st := &statements{}

@@ -405,6 +405,18 @@ func (s *Store) Head(ctx context.Context) (eventstore.Position, error) {
 	return eventstore.Position(head), nil
 }
 
+// StreamVersion implements eventstore.StreamVersioner.
+func (s *Store) StreamVersion(ctx context.Context, stream string) (eventstore.Version, error) {
+	if s.isClosed() {
+		return eventstore.NoStream, fmt.Errorf("stream version: %w", eventstore.ErrClosed)
+	}
+	var v int64
+	if err := s.stmts.version.QueryRowContext(ctx, stream).Scan(&v); err != nil {
+		return eventstore.NoStream, s.queryErr(ctx, "stream version", err)
+	}
+	return eventstore.Version(v), nil
+}
+
 // ReadStream implements eventstore.Store. A row that cannot be read back yields a
 // *eventstore.RecordError wrapping eventstore.ErrCorruptRecord; the caller may stop or go on.
 func (s *Store) ReadStream(ctx context.Context, stream string, from eventstore.Version) iter.Seq2[eventstore.Record, error] {

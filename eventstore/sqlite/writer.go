@@ -371,8 +371,16 @@ func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
 	clear(current)
 	missing := w.missing[:0]
 	guessed := false
+	// A guard is checked against a stream's real version, never a guess: a guard stream that an
+	// earlier append of the batch guessed to be new is looked up after all (only an insert at
+	// version 0 would expose a wrong guess, and a guarded append inserts nothing into its guard).
+	var guessedAt map[string]bool
 	need := func(stream string, mayGuess bool) {
 		if _, ok := current[stream]; ok {
+			if !mayGuess && guessedAt[stream] {
+				delete(guessedAt, stream)
+				missing = append(missing, stream)
+			}
 			return
 		}
 		if v, ok := w.versions[stream]; ok {
@@ -382,6 +390,10 @@ func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
 		current[stream] = eventstore.NoStream
 		if mayGuess {
 			guessed = true
+			if guessedAt == nil {
+				guessedAt = map[string]bool{}
+			}
+			guessedAt[stream] = true
 			return
 		}
 		missing = append(missing, stream)

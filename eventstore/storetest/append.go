@@ -27,6 +27,7 @@ func appendCases() []testCase {
 		{name: "recorded-at is set at commit when zero and kept when given", run: testRecordedAt},
 		{name: "streams have independent versions", run: testIndependentStreams},
 		{name: "a batch of appends takes positions in the order given, each append checked on its own", run: testAppendBatch},
+		{name: "a stream's last version is found, by the store's query or by reads", run: testLastVersion},
 	}
 }
 

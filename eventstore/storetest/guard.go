@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"relayer/eventstore"
@@ -14,6 +15,7 @@ func guardCases() []testCase {
 		{name: "a guarded append succeeds while its guard holds and fails, writing nothing, once the guard stream moved", run: testGuardHolds},
 		{name: "invalid guards are rejected", run: testGuardInvalid},
 		{name: "no guarded append commits after the append that moved its guard", run: testGuardFences},
+		{name: "a guard at NoStream on an existing stream never holds, whatever the batch guessed", run: testGuardOnAnExistingStreamAtNoStream},
 	}
 }
 
@@ -134,5 +136,49 @@ func testGuardFences(t *testing.T, s *suite) {
 	}
 	if n != 0 {
 		t.Fatalf("invariant: %d guarded events after the lease moved", n)
+	}
+}
+
+// testGuardOnAnExistingStreamAtNoStream races appends that expect a stream to be new (and are
+// refused by their own guard) against appends guarded by that same stream at NoStream, on a
+// store reopened so that it has no cached version of any stream: the streams exist, so every
+// guarded append must be refused, whatever a batch assumed about a stream before it.
+func testGuardOnAnExistingStreamAtNoStream(t *testing.T, s *suite) {
+	ctx := s.ctx(t)
+	st, loc := s.freshAt(t)
+	const n = 300
+	for i := range n {
+		mustAppend(t, ctx, st, fmt.Sprintf("s%d", i), eventstore.NoStream, event("e", i))
+	}
+	mustAppend(t, ctx, st, "g", eventstore.NoStream, events("e", 0, 2)...) // g at version 1
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st = s.reopen(t, loc)
+	ga := guarded(t, st)
+	var wg sync.WaitGroup
+	var accepted atomic.Int64
+	start := make(chan struct{})
+	for i := range n {
+		stream := fmt.Sprintf("s%d", i)
+		wg.Go(func() { // expects stream to be new, under a stale guard: refused
+			<-start
+			_, _ = ga.AppendGuarded(ctx, eventstore.Guard{Stream: "g", Version: 0}, stream, eventstore.NoStream, event("e", 0))
+		})
+		wg.Go(func() { // guarded by stream at NoStream: it exists, so this must be refused
+			<-start
+			_, err := ga.AppendGuarded(ctx, eventstore.Guard{Stream: stream, Version: eventstore.NoStream}, "t"+stream, eventstore.Any, event("e", 0))
+			switch {
+			case err == nil:
+				accepted.Add(1)
+			case !errors.Is(err, eventstore.ErrGuard):
+				t.Error(err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if k := accepted.Load(); k != 0 {
+		t.Fatalf("invariant: a guard holds only at the stream's real version; %d of %d appends guarded by an existing stream at NoStream were accepted", k, n)
 	}
 }

@@ -151,6 +151,31 @@ func (s *nonceSequence) giveBack(nonces []uint64, epoch uint64) bool {
 // after another process sent with the key. Released nonces are forgotten.
 func (a *Adapter) ResetNonce() { a.nonces.invalidate(false) }
 
+// DropNonces forgets the key's nonce sequence and its released nonces, and cancels the gap fill
+// waiting to start, for a process that stops driving the key (the engine lease was lost): it must
+// send nothing more with the key, and whoever drives it next adopts the nonces the log recorded.
+// A gap fill under way stops before its next send. The next Prepare reads the chain again.
+func (a *Adapter) DropNonces() {
+	a.gapMu.Lock()
+	if a.gapTimer != nil {
+		a.gapTimer.Stop()
+		a.gapTimer = nil
+	}
+	a.gapMu.Unlock()
+	s := &a.nonces
+	s.mu.Lock()
+	s.released, s.synced, s.keepAbove = nil, false, false
+	s.epoch++
+	s.mu.Unlock()
+}
+
+// current tells whether epoch is still the nonce sequence's.
+func (s *nonceSequence) current(epoch uint64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.epoch == epoch
+}
+
 func (a *Adapter) scheduleGapFill() {
 	a.gapMu.Lock()
 	defer a.gapMu.Unlock()
@@ -185,6 +210,9 @@ func (a *Adapter) fillGaps() {
 	}
 	self := a.signer.Address()
 	for i, n := range nonces {
+		if !a.nonces.current(epoch) {
+			return // the sequence was dropped or resynced: these nonces are not this process's to fill
+		}
 		tx, err := a.signer.sign(types.NewTx(&types.DynamicFeeTx{
 			ChainID: a.chainID, Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: gapFillGas, To: &self, Value: new(big.Int),
 		}), a.chainID)

@@ -477,3 +477,43 @@ func TestDialRefusesANodeOfAnotherChainAndAddressesWithoutCode(t *testing.T) {
 		t.Fatal("Dial accepted an ACL address without code")
 	}
 }
+
+// A process that stops driving the key (its engine lease was lost) drops the nonce sequence: a
+// nonce it released is not filled by it, however long it waits, and later releases do nothing.
+func TestDroppedNoncesAreNeverFilled(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	key := nextKey(t)
+	ad := dial(t, key, nil) // GapFillDelay 300ms
+	var ps []*gateway.Prepared
+	for i := range 3 {
+		p, err := ad.Prepare(ctx, silentRequest(fmt.Sprintf("%s/%d", t.Name(), i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	if _, err := ad.Broadcast(ctx, ps[0]); err != nil {
+		t.Fatal(err)
+	}
+	ad.Release(ps[1]) // a gap below ps[2]: a fill is scheduled
+	ad.DropNonces()
+	ad.Release(ps[2]) // from before the drop: ignored
+	time.Sleep(time.Second)
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	pending, err := shared.Client().PendingNonceAt(ctx, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pending != ps[0].Nonce+1 {
+		t.Fatalf("invariant: nothing is sent with dropped nonces; the key's pending nonce is %d, want %d (only the broadcast one)", pending, ps[0].Nonce+1)
+	}
+	// The next Prepare reads the chain again and takes the next free nonce.
+	p, err := ad.Prepare(ctx, silentRequest(t.Name()+"/after"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Nonce != ps[0].Nonce+1 {
+		t.Fatalf("after the drop, Prepare took nonce %d, want %d", p.Nonce, ps[0].Nonce+1)
+	}
+}

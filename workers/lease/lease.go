@@ -104,9 +104,12 @@ type Config struct {
 	Renew time.Duration
 }
 
+// DefaultDuration is Config.Duration's default.
+const DefaultDuration = 10 * time.Second
+
 func (c *Config) setDefaults() {
 	if c.Duration == 0 {
-		c.Duration = 10 * time.Second
+		c.Duration = DefaultDuration
 	}
 	if c.Renew == 0 {
 		c.Renew = c.Duration / 5
@@ -220,13 +223,14 @@ func (l *Lease) Acquire(ctx context.Context) (*Term, error) {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
 				}
+				// What cannot be read cannot be judged still: the wait starts again, so that a
+				// store this process cannot read never deposes a holder that renews.
 				l.log.Warn("read the lease's renewals; trying again", "err", err)
-				rv = seenRenewal
-			}
-			if l.terms.Version != seenTerms || rv != seenRenewal {
+				seenTerms = -3
+			} else if l.terms.Version != seenTerms || rv != seenRenewal {
 				seenTerms, seenRenewal, since = l.terms.Version, rv, l.now()
 			}
-			lapsed = l.now().Sub(since) >= l.cfg.Duration
+			lapsed = seenTerms != -3 && l.now().Sub(since) >= l.cfg.Duration
 		}
 		if lapsed {
 			t, err := l.take(ctx, s)
@@ -236,10 +240,14 @@ func (l *Lease) Acquire(ctx context.Context) (*Term, error) {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if !errors.Is(err, eventstore.ErrWrongExpectedVersion) {
-				l.log.Warn("take the lease; trying again", "err", err)
+			if errors.Is(err, eventstore.ErrWrongExpectedVersion) {
+				continue // someone else moved the lease: look again
 			}
-			continue // someone else moved the lease: look again
+			l.log.Warn("take the lease; trying again", "err", err)
+			if !sleep(ctx, l.cfg.Renew) {
+				return nil, ctx.Err()
+			}
+			continue
 		}
 		if !sleep(ctx, l.cfg.Renew) {
 			return nil, ctx.Err()
@@ -264,8 +272,9 @@ func (l *Lease) take(ctx context.Context, s state) (*Term, error) {
 	}
 	t := &Term{l: l, Epoch: acq.Epoch, guard: eventstore.Guard{Stream: Stream(l.cfg.Name), Version: l.terms.Version},
 		lost: make(chan struct{}), stop: make(chan struct{}), renewed: start}
-	t.wg.Add(1)
+	t.wg.Add(2)
 	go t.keep()
+	go t.expire()
 	return t, nil
 }
 
@@ -336,6 +345,11 @@ func (t *Term) holds() error {
 }
 
 // keep renews the term until it is released or lost.
+//
+// The term must end before a candidate may take over: a candidate waits a whole Duration from
+// when it saw the last renewal, so the term is lost at the start of the last successful renewal
+// plus Duration less Renew, whatever the renewal in progress is doing (a timer, not the ticker,
+// decides), and a renewal may take until then at most.
 func (t *Term) keep() {
 	defer t.wg.Done()
 	tick := time.NewTicker(t.l.cfg.Renew)
@@ -353,7 +367,10 @@ func (t *Term) keep() {
 			return
 		}
 		start := t.l.now()
-		ctx, cancel := context.WithTimeout(context.Background(), t.l.cfg.Duration-t.l.cfg.Renew)
+		t.mu.Lock()
+		deadline := t.renewed.Add(t.l.cfg.Duration - t.l.cfg.Renew)
+		t.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), deadline.Sub(start))
 		ev, err := t.l.codec.Encode(Renewed{Holder: t.l.cfg.Holder, Epoch: t.Epoch, At: start.UTC()}, eventstore.Metadata{})
 		if err == nil {
 			_, err = t.l.store.(eventstore.GuardedAppender).AppendGuarded(ctx, t.guard, stream, eventstore.Any, ev)
@@ -373,11 +390,47 @@ func (t *Term) keep() {
 	}
 }
 
+// expire loses the term once Duration less Renew has passed since the start of the last
+// successful renewal, unless the term ended before.
+func (t *Term) expire() {
+	defer t.wg.Done()
+	for {
+		t.mu.Lock()
+		at := t.renewed.Add(t.l.cfg.Duration - t.l.cfg.Renew)
+		t.mu.Unlock()
+		wait := at.Sub(t.l.now())
+		if wait <= 0 {
+			_ = t.holds() // loses it
+			return
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-timer.C:
+		case <-t.stop:
+			timer.Stop()
+			return
+		case <-t.lost:
+			timer.Stop()
+			return
+		}
+	}
+}
+
 // Release ends the term: renewals stop and, unless it was lost, the lease is marked free so that
 // a candidate takes it at once.
 func (t *Term) Release(ctx context.Context) error {
 	close(t.stop)
-	t.wg.Wait()
+	done := make(chan struct{})
+	go func() {
+		t.wg.Wait() // a renewal in progress ends by its own deadline
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		t.lose(fmt.Errorf("%w: released while a renewal was still under way", ErrDeposed))
+		return ctx.Err()
+	}
 	if t.holds() != nil {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -120,8 +122,8 @@ func testLapse(t *testing.T, st eventstore.Store) {
 	// A deposed holder that comes back must be refused by the log, not by its own clock: keep
 	// its clock at the moment of the pause, as a frozen process's would be.
 	frozen := time.Now()
-	a.now = func() time.Time { return frozen }
 	pause(ta)
+	a.now = func() time.Time { return frozen }
 	paused := time.Now()
 	tb, err := b.Acquire(ctx)
 	if err != nil {
@@ -176,5 +178,77 @@ func TestConfigIsChecked(t *testing.T) {
 		if _, err := New(st, c, nil); err == nil {
 			t.Errorf("%+v accepted", c)
 		}
+	}
+}
+
+// faulty is a real store with faults injected: appends to the renewal streams hang until their
+// context ends once hang is set, and appends to the term stream fail while failTake is set.
+type faulty struct {
+	eventstore.Store
+	hang     atomic.Bool
+	failTake atomic.Bool
+	takes    atomic.Int64
+}
+
+func (f *faulty) Append(ctx context.Context, stream string, expected eventstore.Version, events ...eventstore.Event) (eventstore.Position, error) {
+	if stream == Stream("engine") {
+		f.takes.Add(1)
+		if f.failTake.Load() {
+			return 0, errors.New("injected: the database refuses writes")
+		}
+	}
+	return f.Store.Append(ctx, stream, expected, events...)
+}
+
+func (f *faulty) AppendGuarded(ctx context.Context, g eventstore.Guard, stream string, expected eventstore.Version, events ...eventstore.Event) (eventstore.Position, error) {
+	if f.hang.Load() && strings.HasPrefix(stream, Stream("engine")+".") {
+		<-ctx.Done()
+		return 0, ctx.Err()
+	}
+	return f.Store.(eventstore.GuardedAppender).AppendGuarded(ctx, g, stream, expected, events...)
+}
+
+// A renewal that hangs does not keep the term alive: the term is lost before a candidate may
+// take the lease over, not when the hanging call returns.
+func TestATermWhoseRenewalHangsEndsBeforeACandidateTakesOver(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	st := &faulty{Store: openSQLite(t)}
+	a, b := newLease(t, st, "a"), newLease(t, st, "b")
+	ta, err := a.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // a few renewals
+	st.hang.Store(true)
+	tb, err := b.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ta.Lost():
+	default:
+		t.Fatal("invariant: a holder whose renewal hangs has stopped when a candidate takes over; its term still holds")
+	}
+	if !errors.Is(ta.Err(), ErrDeposed) {
+		t.Fatalf("why: %v", ta.Err())
+	}
+	st.hang.Store(false)
+	_ = tb.Release(ctx)
+}
+
+// A take that fails for a reason other than a lost race waits before it tries again.
+func TestAFailingTakeDoesNotSpin(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	st := &faulty{Store: openSQLite(t)}
+	st.failTake.Store(true)
+	l := newLease(t, st, "a")
+	if _, err := l.Acquire(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Acquire on a store refusing writes: %v", err)
+	}
+	// Renew is 100ms: about ten tries in a second, never thousands.
+	if n := st.takes.Load(); n > 20 {
+		t.Fatalf("%d tries to take the lease in one second", n)
 	}
 }
