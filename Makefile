@@ -5,6 +5,9 @@ BENCH_PKGS = ./eventstore/sqlite/ ./projections/
 BENCH_COUNT ?= 3
 
 DEVCHAIN_RPC ?= 127.0.0.1:8545
+# The development chain's latency profile under make run: production (answers after delays like
+# the real KMS nodes and coprocessors) or instant (the tests').
+DEVCHAIN_PROFILE ?= production
 # The fuzz targets over every POST body and the admin body: briefly in make test, longer in make fuzz.
 FUZZ_TARGETS = ./domain/:FuzzParseInputProof ./domain/:FuzzParsePublicDecrypt ./domain/:FuzzParseUserDecrypt \
 	./domain/:FuzzParseDelegatedUserDecrypt ./api/:FuzzAdminConfigBody
@@ -15,7 +18,7 @@ FUZZTIME ?= 60s
 ## run: the whole relayer on 127.0.0.1:8080 with the in-process development chain, whose JSON-RPC
 ## (for the public SDK's network setting) is on $(DEVCHAIN_RPC)
 run:
-	$(GO) run ./cmd/relayer serve --data-dir $(DATA_DIR) --devchain-rpc $(DEVCHAIN_RPC)
+	RELAYER_DEVCHAIN_PROFILE=$(DEVCHAIN_PROFILE) $(GO) run ./cmd/relayer serve --data-dir $(DATA_DIR) --devchain-rpc $(DEVCHAIN_RPC)
 
 ## test: every test, with the race detector (after installing the npm packages the SDK and
 ## contract tests use)

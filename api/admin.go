@@ -132,13 +132,17 @@ type configList struct {
 	Params []paramView `json:"params"`
 	// Version is the config stream's version this server has applied (-1: no change yet).
 	Version int64 `json:"version"`
+	// Adaptive shows, for each parameter the adaptive mode may replace, the nominal value
+	// against the observed one and which is in force.
+	Adaptive adaptiveView `json:"adaptive"`
 }
 
 func (s *Server) getConfig(w http.ResponseWriter, r *http.Request) {
 	s.adminMu.Lock()
 	ver := s.config.Version
 	s.adminMu.Unlock()
-	writeEnvelope(w, r, http.StatusOK, statusSucceeded, configList{Params: s.runtime().params(), Version: int64(ver)})
+	rc := s.runtime()
+	writeEnvelope(w, r, http.StatusOK, statusSucceeded, configList{Params: rc.params(), Version: int64(ver), Adaptive: s.adaptiveView(rc)})
 }
 
 // configChange is POST /admin/config's result: the change as recorded.

@@ -87,8 +87,11 @@ func TestTheAdminAPIListsEveryRuntimeParameterWithItsValueAndConstraint(t *testi
 	if v := ps["input_proof_throttler_tps"].Value; v != 10.0 {
 		t.Fatalf("input_proof_throttler_tps %v", v)
 	}
-	if v := ps[paramAdaptive].Value; v != false {
-		t.Fatalf("adaptive %v", v)
+	if v := ps[paramAdaptive].Value; v != true {
+		t.Fatalf("adaptive %v, want true (on by default)", v)
+	}
+	if v := ps["retry_after_adaptive_stale_after_seconds"].Value; v != float64(retryafter.DefaultStaleAfterSeconds) {
+		t.Fatalf("retry_after_adaptive_stale_after_seconds %v", v)
 	}
 	if len(ps) != len(want) {
 		t.Fatalf("%d parameters listed, want %d", len(ps), len(want))
@@ -113,6 +116,8 @@ func TestAnAdminChangeIsRecordedWithWhoOldAndNewAppliedAtOnceAndSurvivesARestart
 		t.Fatalf("change %+v", ch)
 	}
 	after := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t)
+	// The adaptive mode is on (the default), but nothing has left the TX queue yet: with no
+	// observation the nominal D is in force, and the change shows at once.
 	want := retryafter.Compute(env.srv.runtime().retry, retryafter.Input{Kind: retryafter.InputProof, Status: retryafter.Processing, Stage: retryafter.StageTxQueue, Position: 40, TxQueueLen: 41})
 	if after != want.Seconds || after <= before {
 		t.Fatalf("Retry-After %d after the change (before %d), want %d", after, before, want.Seconds)
@@ -134,9 +139,11 @@ func TestAnAdminChangeIsRecordedWithWhoOldAndNewAppliedAtOnceAndSurvivesARestart
 		t.Fatalf("config stream: %+v", events)
 	}
 
-	// More kinds of change: the backoff table, the adaptive switch, load shedding, a rate limit.
+	// More kinds of change: the backoff table, the adaptive switch (on by default) and its
+	// staleness horizon, load shedding, a rate limit.
 	env.admin("POST", `{"param":"receipt_backoff","value":[{"elapsed_ms":0,"retry_seconds":2},{"elapsed_ms":30000,"retry_seconds":20}]}`).want(t, http.StatusOK, "")
-	env.admin("POST", `{"param":"retry_after_adaptive","value":true}`).want(t, http.StatusOK, "")
+	env.admin("POST", `{"param":"retry_after_adaptive","value":false}`).want(t, http.StatusOK, "")
+	env.admin("POST", `{"param":"retry_after_adaptive_stale_after_seconds","value":120}`).want(t, http.StatusOK, "")
 	env.admin("POST", `{"param":"queue_capacity","value":5000}`).want(t, http.StatusOK, "")
 	env.admin("POST", `{"param":"nominal_tx_confirmation_ms","value":250}`).want(t, http.StatusOK, "")
 	env.admin("POST", `{"param":"rate_limit.write.rolling_limit","value":7}`).want(t, http.StatusOK, "")
@@ -146,7 +153,7 @@ func TestAnAdminChangeIsRecordedWithWhoOldAndNewAppliedAtOnceAndSurvivesARestart
 
 	env.restart()
 	rt := env.srv.runtime()
-	if rt.retry.InputProofTPS != 0.5 || !rt.adaptive || rt.capacity != 5000 || rt.retry.TxConfirmationMs != 250 ||
+	if rt.retry.InputProofTPS != 0.5 || rt.adaptive || rt.retry.AdaptiveStaleAfterSeconds != 120 || rt.capacity != 5000 || rt.retry.TxConfirmationMs != 250 ||
 		len(rt.retry.ReceiptBackoff) != 2 || rt.retry.ReceiptBackoff[1].RetrySeconds != 20 {
 		t.Fatalf("after a restart the runtime configuration is %+v", rt)
 	}
@@ -178,6 +185,8 @@ func TestTheAdminAPIRefusesInvalidChangesListingEveryProblem(t *testing.T) {
 		{"a backoff table of the wrong shape", `{"param":"receipt_backoff","value":{"elapsed_ms":0}}`, domain.LabelValidationFailed, []string{"receipt_backoff"}},
 		{"a margin at the capacity", `{"param":"queue_shed_margin","value":100000}`, domain.LabelValidationFailed, []string{"queue_shed_margin"}},
 		{"adaptive not a boolean", `{"param":"retry_after_adaptive","value":"yes"}`, domain.LabelValidationFailed, []string{"retry_after_adaptive"}},
+		{"a staleness horizon of nothing", `{"param":"retry_after_adaptive_stale_after_seconds","value":0}`, domain.LabelValidationFailed, []string{"retry_after_adaptive_stale_after_seconds"}},
+		{"a staleness horizon of a fraction", `{"param":"retry_after_adaptive_stale_after_seconds","value":1.5}`, domain.LabelValidationFailed, []string{"retry_after_adaptive_stale_after_seconds"}},
 		{"a negative rate limit", `{"param":"rate_limit.rolling_limit","value":-3}`, domain.LabelValidationFailed, []string{"rate_limit.rolling_limit"}},
 	}
 	for _, c := range cases {

@@ -65,7 +65,9 @@ type Config struct {
 	// RetryAfter is the Retry-After policy's parameters, changeable at run time.
 	RetryAfter retryafter.Config
 	// AdaptiveRetryAfter feeds the policy with the drain rates and stage durations the stats
-	// projection observed (retry_after_adaptive at run time).
+	// projection observed, each only while enough fresh samples back it (the retry_after
+	// section's retry_after_adaptive_min_samples and retry_after_adaptive_stale_after_seconds;
+	// the nominal value otherwise). On by default; retry_after_adaptive at run time.
 	AdaptiveRetryAfter bool `yaml:"adaptive_retry_after"`
 
 	// RateLimit is the inbound per-client limiter's configuration (its limits at 0 turn it off).
@@ -141,7 +143,7 @@ type HTTPConfig struct {
 }
 
 // DefaultConfig returns the defaults: the development host chain 1337, 1 MiB bodies, the seed's
-// Retry-After parameters (not adaptive), the rate limiter's defaults, no admin token.
+// Retry-After parameters with the adaptive mode on, the rate limiter's defaults, no admin token.
 func DefaultConfig() Config {
 	return Config{
 		Validation:    domain.ValidationConfig{HostChainIDs: []uint64{1337}},
@@ -150,8 +152,12 @@ func DefaultConfig() Config {
 		QueueCapacity: DefaultQueueCapacity,
 		ShedMargin:    DefaultShedMargin,
 		RetryAfter:    retryafter.DefaultConfig(),
-		RateLimit:     ratelimit.DefaultConfig(),
-		Streams:       StreamsConfig{MaxOpen: DefaultMaxStreams, MaxPerClient: DefaultMaxStreamsPerClient, WriteTimeout: DefaultStreamWriteTimeout},
+		// Observations replace the nominal values only while they are trusted (enough samples,
+		// fresh ones), so hints follow what the relayer really does when the nominal times are
+		// wrong, and the nominal values stand in until there is enough to go on.
+		AdaptiveRetryAfter: true,
+		RateLimit:          ratelimit.DefaultConfig(),
+		Streams:            StreamsConfig{MaxOpen: DefaultMaxStreams, MaxPerClient: DefaultMaxStreamsPerClient, WriteTimeout: DefaultStreamWriteTimeout},
 		HTTP: HTTPConfig{
 			ReadHeaderTimeout: DefaultReadHeaderTimeout,
 			ReadTimeout:       DefaultReadTimeout,

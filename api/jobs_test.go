@@ -351,13 +351,15 @@ func TestAJobThatEndedWithoutAResultSendsTheNextSubmissionToTheNextGeneration(t 
 	}
 }
 
-// jtCompute is the policy's answer for the given input with the server's runtime parameters.
+// jtCompute is the policy's answer for the given input with the server's runtime parameters,
+// nominal ones: the tests that compare with it run with the adaptive mode off (jtNominal) or
+// set a runtime configuration without it.
 func jtCompute(env *jtEnv, in retryafter.Input) retryafter.Estimate {
 	return retryafter.Compute(env.srv.runtime().retry, in)
 }
 
 func TestRetryAfterOnAPostIsThePolicysAnswerForThePositionTheJobTook(t *testing.T) {
-	env := startJT(t)
+	env := startJT(t, jtNominal)
 	for i := range 7 {
 		env.accept(domain.InputProof, uint64(100+i)) // TX queue: positions 0..6
 	}
@@ -546,7 +548,7 @@ func TestFailedJobsMapTheirLabelsOntoTheirStatusCodes(t *testing.T) {
 }
 
 func TestLoadSheddingAnswers429WithTheEtaOfThePositionItWouldTakeAndAppendsNothing(t *testing.T) {
-	env := startJT(t, func(c *Config) { c.QueueCapacity = 12; c.ShedMargin = 2 })
+	env := startJT(t, jtNominal, func(c *Config) { c.QueueCapacity = 12; c.ShedMargin = 2 })
 	for i := range 10 {
 		env.accept(domain.InputProof, uint64(100+i))
 	}
@@ -620,7 +622,7 @@ func TestAdaptiveModeFeedsTheObservedStatsIntoRetryAfter(t *testing.T) {
 	env.exec1(id, env.sign(99))
 	env.clock.Advance(2 * time.Second) // past the adaptive cache's refresh
 	res := env.do("GET", "/v2/input-proof/"+id.String(), nil)
-	obs := env.srv.observations()
+	obs := env.srv.observations(env.srv.runtime(), env.clock.Now())
 	if obs.InputProof.Processing.Samples != 3 || obs.InputProof.Processing.Typical != 40*time.Second {
 		t.Fatalf("observed processing %+v", obs.InputProof.Processing)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"relayer/domain"
+	"relayer/domain/retryafter"
 	"relayer/eventstore"
 	"relayer/projections"
 )
@@ -35,9 +36,11 @@ type metrics struct {
 	handler    http.Handler
 
 	// setupOnce builds the collectors, so that the zero metrics is ready to use too; bindOnce
-	// registers the read models' collector once (see bind).
-	setupOnce sync.Once
-	bindOnce  sync.Once
+	// registers the read models' collector once (see bind), adaptiveOnce the adaptive
+	// Retry-After's (see bindAdaptive).
+	setupOnce    sync.Once
+	bindOnce     sync.Once
+	adaptiveOnce sync.Once
 }
 
 // retryAfterBuckets are the upper bounds, in seconds, of the issued Retry-After histogram: the
@@ -262,7 +265,66 @@ func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.metrics.bind(s.set, s.store)
+	s.metrics.bindAdaptive(s)
 	s.metrics.handler.ServeHTTP(w, r)
+}
+
+// bindAdaptive registers the adaptive Retry-After's collector over s, once.
+func (m *metrics) bindAdaptive(s *Server) {
+	m.setupOnce.Do(m.setup)
+	m.adaptiveOnce.Do(func() {
+		m.reg.MustRegister(&adaptiveCollector{s: s})
+	})
+}
+
+// adaptiveCollector shows at scrape time, for each parameter the adaptive Retry-After may
+// replace, the configured value against the observed one and the one in force, so that an
+// operator sees when the configuration is wrong (and an alert can say so).
+type adaptiveCollector struct{ s *Server }
+
+var (
+	descRetryParam = prometheus.NewDesc("relayer_retry_after_parameter",
+		"Parameters the adaptive Retry-After may replace, in the unit GET /admin/config lists them in (per second for "+
+			"the _tps ones and readiness_drain_rate, then as the name ends: _seconds, _ms): the configured value "+
+			"(source=nominal), the observed one (source=observed, absent without samples) and the one the hints use "+
+			"(source=in_force).",
+		[]string{"param", "source"}, nil)
+	descRetryParamObserved = prometheus.NewDesc("relayer_retry_after_observed_in_force",
+		"1 when the hints use the observed value of the parameter (enough fresh samples, adaptive mode on), 0 when the nominal one.",
+		[]string{"param"}, nil)
+	descRetryParamSamples = prometheus.NewDesc("relayer_retry_after_observation_samples",
+		"Samples behind each parameter's observation: durations in the recent windows, departures in the drain window.",
+		[]string{"param"}, nil)
+	descRetryParamAge = prometheus.NewDesc("relayer_retry_after_observation_age_seconds",
+		"Age of the newest sample behind each parameter's observation (absent without samples); past "+
+			"retry_after_adaptive_stale_after_seconds the nominal value rules again.",
+		[]string{"param"}, nil)
+)
+
+func (c *adaptiveCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descRetryParam, descRetryParamObserved, descRetryParamSamples, descRetryParamAge} {
+		ch <- d
+	}
+}
+
+func (c *adaptiveCollector) Collect(ch chan<- prometheus.Metric) {
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	for _, a := range c.s.adaptations(c.s.runtime()) {
+		gauge(descRetryParam, a.Nominal, a.Param, "nominal")
+		gauge(descRetryParam, a.Value(), a.Param, "in_force")
+		gauge(descRetryParamSamples, float64(a.Samples), a.Param)
+		observed := 0.0
+		if a.InForce == retryafter.SourceObserved {
+			observed = 1
+		}
+		gauge(descRetryParamObserved, observed, a.Param)
+		if a.Samples > 0 {
+			gauge(descRetryParam, a.Observed, a.Param, "observed")
+			gauge(descRetryParamAge, a.Age.Seconds(), a.Param)
+		}
+	}
 }
 
 // headTimeout bounds how long a scrape or a health check waits for the store's head.
@@ -294,7 +356,7 @@ var (
 		"Observed durations of each stage of a request's life, by kind and stage, from the stats projection.",
 		[]string{"kind", "stage"}, nil)
 	descStageEWMA = prometheus.NewDesc("relayer_stage_duration_ewma_seconds",
-		"Exponentially weighted moving average of each stage's duration, by kind and stage (what the adaptive Retry-After uses).",
+		"Exponentially weighted moving average of each stage's duration, by kind and stage, over all time (the adaptive Retry-After uses the median of a recent window instead: relayer_retry_after_parameter).",
 		[]string{"kind", "stage"}, nil)
 	descPosition = prometheus.NewDesc("relayer_projection_position",
 		"Global position of the last event the projections applied (their checkpoint).", nil, nil)

@@ -63,8 +63,10 @@ func (rc *runtimeConfig) params() []paramView {
 			Constraint:  `array of 1 to 64 {"elapsed_ms","retry_seconds"}; elapsed_ms of step 0 is 0, then strictly increasing; retry_seconds 1 to 86400`,
 			Description: "the whole ReceiptReceived backoff table B(E) at once"},
 		paramView{Name: paramAdaptive, Value: rc.adaptive, Unit: "bool",
-			Constraint:  "true or false (or 1 or 0)",
-			Description: "replace nominal times and drain rates with those the stats projection observed"},
+			Constraint: "true or false (or 1 or 0)",
+			Description: "replace nominal times and drain rates with those the stats projection observed, each while " +
+				"retry_after_adaptive_min_samples samples back it and its newest is at most " +
+				"retry_after_adaptive_stale_after_seconds old (see the result's adaptive member)"},
 		paramView{Name: paramCapacity, Value: rc.capacity, Unit: "jobs", Constraint: capacityConstraint,
 			Description: "queue length (readiness queue for decrypts, TX queue for input proofs) at which new submissions are shed"},
 		paramView{Name: paramShedMargin, Value: rc.margin, Unit: "jobs", Constraint: marginConstraint,

@@ -213,9 +213,20 @@ func (s *Set) appendStats(b []byte) []byte {
 			b = append(b, `":`...)
 			b = appendFloat(b, st.rate(d, k.Ordinal()))
 		}
-		b = append(b, '}')
+		b = append(b, `,"lastAt":{`...)
+		for ki, k := range domain.Kinds() {
+			if ki > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '"')
+			b = append(b, k.String()...)
+			b = append(b, `":`...)
+			b = appendOptionalTime(b, st.lastDrain[d][ki])
+		}
+		b = append(b, "}}"...)
 	}
 	b = append(b, `},"stages":{`...)
+	var window [StageWindow]int64
 	for ki, k := range domain.Kinds() {
 		if ki > 0 {
 			b = append(b, ',')
@@ -247,11 +258,30 @@ func (s *Set) appendStats(b []byte) []byte {
 				}
 				b = strconv.AppendUint(b, c, 10)
 			}
-			b = append(b, "]}"...)
+			// The recent window oldest first, and its newest sample's time: what the
+			// adaptive Retry-After reads.
+			b = append(b, `],"window":[`...)
+			for i, d := range ss.window(window[:0]) {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendInt(b, d, 10)
+			}
+			b = append(b, `],"lastAt":`...)
+			b = appendOptionalTime(b, ss.lastAt)
+			b = append(b, '}')
 		}
 		b = append(b, '}')
 	}
 	return append(b, "}}"...)
+}
+
+// appendOptionalTime appends the time nanos, or null for 0 (never happened).
+func appendOptionalTime(b []byte, nanos int64) []byte {
+	if nanos == 0 {
+		return append(b, "null"...)
+	}
+	return appendTime(b, nanos)
 }
 
 func appendJobID(b []byte, id domain.JobID) []byte {

@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"math"
 	"slices"
 	"time"
 
@@ -57,20 +58,34 @@ const numBuckets = len(histogramBounds) + 1
 // HistogramBounds returns the upper bounds of StageStats.Buckets (the last bucket has none).
 func HistogramBounds() []time.Duration { return slices.Clone(histogramBounds[:]) }
 
+// StageWindow is how many of a stage's latest durations the stats projection keeps per kind:
+// the recent window that the adaptive Retry-After trusts, unlike the all-time count, sum and
+// moving average, which never forget.
+const StageWindow = 64
+
 type stageStat struct {
 	count    uint64
 	sum      int64   // nanoseconds, all samples
 	ewma     float64 // nanoseconds
 	min, max int64   // nanoseconds
 	buckets  [numBuckets]uint64
+	// recent is a ring of the last StageWindow durations (nanoseconds): sample number count-1
+	// (the newest) is at (count-1) % StageWindow.
+	recent [StageWindow]int64
+	// lastAt is the event time (unix nanoseconds) of the newest sample; 0 before the first.
+	lastAt int64
 }
 
-func (s *stageStat) observe(d int64, alpha float64) {
+// observe records a stage that took d and ended at event time at. It stays O(1) without
+// allocation: it runs on the apply path for every stage of every job; the window's median is
+// computed when it is read.
+func (s *stageStat) observe(d, at int64, alpha float64) {
 	if d < 0 {
 		// Clocks of different workers may disagree by a little; a stage cannot take less than
 		// nothing.
 		d = 0
 	}
+	s.recent[s.count%StageWindow] = d
 	s.count++
 	s.sum += d
 	if s.count == 1 {
@@ -79,11 +94,58 @@ func (s *stageStat) observe(d int64, alpha float64) {
 		s.ewma += alpha * (float64(d) - s.ewma)
 		s.min, s.max = min(s.min, d), max(s.max, d)
 	}
+	// The newest by event time, not by order of application: a worker whose clock is a little
+	// behind must not make the observations look older than they are.
+	s.lastAt = max(s.lastAt, at)
 	b := 0
 	for b < len(histogramBounds) && time.Duration(d) > histogramBounds[b] {
 		b++
 	}
 	s.buckets[b]++
+}
+
+// window returns the samples the ring holds, oldest first, appended to dst.
+func (s *stageStat) window(dst []int64) []int64 {
+	if s.count <= StageWindow {
+		return append(dst, s.recent[:s.count]...)
+	}
+	at := s.count % StageWindow
+	dst = append(dst, s.recent[at:]...)
+	return append(dst, s.recent[:at]...)
+}
+
+// Recent summarises a recent window of observed durations: what the adaptive Retry-After
+// trusts, or not.
+//
+// The estimator is the median, not a mean: a burst of slow jobs (a KMS or coprocessor
+// hiccup, a stuck node) arrives as a block of outliers, and the median ignores anything up to
+// half the window, where a mean (moving or not) is pulled by every one of them and a trimmed
+// mean by whatever exceeds its trim. The median is also what the hint means: half the jobs
+// are done by then, and the safety margin M covers the other half. Sorting the window's 64
+// values costs about a microsecond when it is read, and nothing on the apply path.
+type Recent struct {
+	// Median is the median of the window's samples (the mean of the middle two when they are
+	// even in number); 0 when there are none.
+	Median time.Duration
+	// Samples is how many samples the window holds (at most StageWindow per kind).
+	Samples int
+	// LastAt is the event time of the newest sample; the zero Time when there is none.
+	LastAt time.Time
+}
+
+// median returns the median of v, reordering v.
+func median(v []int64) time.Duration {
+	n := len(v)
+	if n == 0 {
+		return 0
+	}
+	slices.Sort(v)
+	if n%2 == 1 {
+		return time.Duration(v[n/2])
+	}
+	// Halves first: the sum of two durations near the int64 limit must not overflow.
+	a, b := v[n/2-1], v[n/2]
+	return time.Duration(a/2 + b/2 + (a%2+b%2)/2)
 }
 
 // StageStats summarises the observed durations of one stage for one kind.
@@ -96,10 +158,46 @@ type StageStats struct {
 	Min, Max time.Duration
 	// Buckets counts the samples per histogram bucket (see HistogramBounds).
 	Buckets [numBuckets]uint64
+	// Recent is the window of the last StageWindow samples: their median, how many, and the
+	// newest one's event time.
+	Recent Recent
 }
 
 func (s *stageStat) view() StageStats {
-	return StageStats{Count: s.count, Sum: time.Duration(s.sum), EWMA: time.Duration(s.ewma), Min: time.Duration(s.min), Max: time.Duration(s.max), Buckets: s.buckets}
+	var buf [StageWindow]int64
+	w := s.window(buf[:0])
+	return StageStats{Count: s.count, Sum: time.Duration(s.sum), EWMA: time.Duration(s.ewma), Min: time.Duration(s.min), Max: time.Duration(s.max), Buckets: s.buckets,
+		Recent: Recent{Median: median(w), Samples: len(w), LastAt: nanosTime(s.lastAt)}}
+}
+
+// RecentStage summarises the windows of stage st of the given kinds together: the median of
+// all their samples, how many there are, and the newest one's event time. A kind whose newest
+// sample is older than since is left out of the median and the count (a kind seldom used keeps
+// an old window, which must not pull a busy kind's fresh median), though its newest sample
+// still counts for LastAt. The zero since leaves none out.
+func (s *Set) RecentStage(st Stage, since time.Time, kinds ...domain.Kind) Recent {
+	if st >= numStages {
+		return Recent{}
+	}
+	floor := int64(math.MinInt64)
+	if !since.IsZero() {
+		floor = since.UnixNano()
+	}
+	buf := make([]int64, 0, StageWindow*len(kinds))
+	var last int64
+	s.mu.RLock()
+	for _, k := range kinds {
+		if k.IsZero() {
+			continue
+		}
+		ss := &s.stats.stages[k.Ordinal()][st]
+		last = max(last, ss.lastAt)
+		if ss.count > 0 && ss.lastAt >= floor {
+			buf = ss.window(buf)
+		}
+	}
+	s.mu.RUnlock()
+	return Recent{Median: median(buf), Samples: len(buf), LastAt: nanosTime(last)}
 }
 
 // window counts events per kind per second of event time over the last W seconds, in a ring of
@@ -173,7 +271,10 @@ type stats struct {
 	// drains counts departures into service: readiness checks started (leaving the readiness
 	// queue) and transactions signed (leaving the TX queue).
 	drains [2]window
-	stages [numKinds][numStages]stageStat
+	// lastDrain is the event time (unix nanoseconds) of each drain's latest departure per kind;
+	// 0 before the first.
+	lastDrain [2][numKinds]int64
+	stages    [numKinds][numStages]stageStat
 }
 
 // drain indexes stats.drains.
@@ -194,13 +295,15 @@ func (s *stats) seen(at int64) { s.latest = max(s.latest, at) }
 
 func (s *stats) drained(d int, k domain.Kind, at int64) {
 	s.drains[d].add(floorSecond(at), k.Ordinal())
+	last := &s.lastDrain[d][k.Ordinal()]
+	*last = max(*last, at)
 }
 
 func (s *stats) observe(k domain.Kind, st Stage, from, to int64) {
 	if from == 0 {
 		return // the start of the stage was never recorded
 	}
-	s.stages[k.Ordinal()][st].observe(to-from, s.alpha)
+	s.stages[k.Ordinal()][st].observe(to-from, to, s.alpha)
 }
 
 // rate returns the drain rate per second of drain d for kind (all kinds when kind < 0) over
@@ -211,4 +314,26 @@ func (s *stats) rate(d int, kind int) float64 {
 	}
 	w := &s.drains[d]
 	return float64(w.count(floorSecond(s.latest), kind)) / float64(len(w.buckets))
+}
+
+// LastDrain returns the event time of the latest departure from queue q into service (as
+// DrainRate counts them) for kind k (every kind for the zero Kind); the zero Time when there was
+// none. A drain rate measured over a window that ended long ago says little about now: this
+// tells how long ago.
+func (s *Set) LastDrain(q Queue, k domain.Kind) time.Time {
+	var d int
+	switch q {
+	case ReadinessQueue:
+		d = drainReadiness
+	case TxQueue:
+		d = drainTx
+	default:
+		return time.Time{}
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if k.IsZero() {
+		return nanosTime(slices.Max(s.stats.lastDrain[d][:]))
+	}
+	return nanosTime(s.stats.lastDrain[d][k.Ordinal()])
 }

@@ -27,7 +27,7 @@ const (
 	loadC           = 10
 	loadD           = 50
 	loadAcceptors   = 16
-	loadTerminalMax = 3 * time.Minute
+	loadTerminalMax = 5 * time.Minute
 )
 
 // loadJob is one job of the load test and what it must end as.

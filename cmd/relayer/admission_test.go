@@ -36,28 +36,10 @@ func signedBody(tb testing.TB, kind domain.Kind, body map[string]any, key *ecdsa
 	return raw
 }
 
-// signBody is signedBody for callers without a testing.TB.
+// signBody is signedBody for callers without a testing.TB (loadgen's signing, under the
+// development chain's Decryption contract).
 func signBody(kind domain.Kind, body map[string]any, key *ecdsa.PrivateKey) ([]byte, error) {
-	body["signature"] = strings.Repeat("00", 65)
-	raw, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	req, err := domain.ParseRequest(kind, raw, domain.ValidationConfig{HostChainIDs: []uint64{devchain.ChainID}})
-	if err != nil {
-		return nil, err
-	}
-	sr, ok, err := domain.SignedPart(req, devDecryption)
-	if err != nil || !ok {
-		return nil, fmt.Errorf("the typed data of a %s: ok %v, %v", kind, ok, err)
-	}
-	sig, err := crypto.Sign(sr.Digest[:], key)
-	if err != nil {
-		return nil, err
-	}
-	sig[64] += 27 // as ethers (and so the SDK) sends it
-	body["signature"] = hex.EncodeToString(sig)
-	return json.Marshal(body)
+	return signBodyFor(kind, body, key, devDecryption)
 }
 
 // TestServeRefusesForgedUserDecryptsAndAsksContractWallets is the admission of issue 18 from

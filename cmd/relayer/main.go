@@ -24,6 +24,7 @@ Usage:
   relayer rebuild [--data-dir DIR] [--full]                replay the log into the read models
   relayer migrate --from URL --to URL                      copy a log to another store (resumable)
   relayer devchain [--http ADDR] [--ws ADDR] ...            run the development chain standalone
+  relayer loadgen [--url URL] [--rate R] [--jobs N] ...    offer jobs and measure what three kinds of client see
   relayer version                                          print the build
 
 The event store is the SQLite file relayer.db in --data-dir (default ./data), or the store
@@ -80,6 +81,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runMigrate(ctx, args[1:], stdout, stderr)
 	case "devchain":
 		return runDevchain(ctx, args[1:], stdout, stderr)
+	case "loadgen":
+		return runLoadgen(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, versionString())
 		return nil

@@ -66,7 +66,7 @@ import (
 //	      audit_open: true with the development chain on a loopback listen address, else false,
 //	      cors_allowed_origins: [] (e.g. ["https://app.example.org"]; empty: CORS off),
 //	      api_key_file: "" (issued API keys: "<name> <sha256 of the key> [write=N] [read=N] [concurrency=N]" per line),
-//	      queue_shed_margin: 0, adaptive_retry_after: false}
+//	      queue_shed_margin: 0, adaptive_retry_after: true}
 //	http: {read_header_timeout: 5s, read_timeout: 30s, write_timeout: 30s, idle_timeout: 2m,
 //	       shutdown_timeout: 10s, max_header_bytes: 65536}
 //	timeouts: {readiness: 5m, tx_in_flight: 2m, response: 30m, drain_window: 1m}
@@ -80,7 +80,9 @@ import (
 //	retry_after: {input_proof_throttler_tps: 10, nominal_readiness_check_seconds: 2, ...}
 //	rate_limit: {concurrency_limit: 32, rolling_limit: 100, read: {rolling_limit: 600}, trusted_proxies: [], ...}
 //	log: {level: info, format: text}
-//	devchain: {rpc_listen: ""}      # 127.0.0.1:8545 serves the development chain's JSON-RPC
+//	devchain: {rpc_listen: "",      # 127.0.0.1:8545 serves the development chain's JSON-RPC
+//	           profile: instant,    # or production: the simulated components' latencies
+//	           kms_delay: 0s, coprocessor_delay: 0s, readiness_delay: 0s, jitter: 0.2}  # 0: the profile's
 //	keys: {public_key: {data_id: "0x...", urls: [...]}, crs_2048: {data_id: "0x...", urls: [...]}}
 //	admission: {verify_signatures: true, start_skew: 0s}
 //
@@ -180,11 +182,14 @@ func (k keysSection) config() api.KeysConfig {
 	return api.KeysConfig{PublicKeyID: k.PublicKey.DataID, PublicKeyURLs: k.PublicKey.URLs, CRSID: k.CRS2048.DataID, CRSURLs: k.CRS2048.URLs}
 }
 
-// devChainSection configures the in-process development chain (without chain.rpc_url).
+// devChainSection configures the in-process development chain (without chain.rpc_url): its
+// JSON-RPC listener, and devchain.Config's settings (the latency profile: profile, kms_delay,
+// coprocessor_delay, readiness_delay, jitter).
 type devChainSection struct {
 	// RPCListen serves the chain's JSON-RPC over HTTP on this loopback host:port, for the public
 	// SDK's network setting (createInstance reads the host contracts through it); "" for none.
-	RPCListen string `yaml:"rpc_listen"`
+	RPCListen string          `yaml:"rpc_listen"`
+	Chain     devchain.Config `yaml:",inline"`
 }
 
 type logSection struct {
@@ -253,6 +258,9 @@ type serveSettings struct {
 	DevChain bool
 	// DevChainRPC is where the development chain serves JSON-RPC over HTTP ("" for nowhere).
 	DevChainRPC string
+	// DevChainConfig is the development chain's configuration (its latency profile), without
+	// the JSON-RPC listener (DevChainRPC).
+	DevChainConfig devchain.Config
 }
 
 // configProblem is one thing wrong with the configuration: the setting's path, where it came
@@ -439,6 +447,7 @@ func packageProblems(err error) []api.Problem {
 		pe *projections.ConfigError
 		we *workers.ConfigError
 		ge *gateway.ConfigError
+		de *devchain.ConfigError
 	)
 	switch {
 	case err == nil:
@@ -449,13 +458,15 @@ func packageProblems(err error) []api.Problem {
 		return asAPIProblems(pe.Problems)
 	case errors.As(err, &we):
 		return asAPIProblems(we.Problems)
+	case errors.As(err, &de):
+		return asAPIProblems(de.Problems)
 	case errors.As(err, &ge):
 		return asAPIProblems(ge.Problems)
 	}
 	return []api.Problem{{Issue: err.Error()}}
 }
 
-func asAPIProblems[P projections.Problem | workers.Problem | gateway.Problem](ps []P) []api.Problem {
+func asAPIProblems[P projections.Problem | workers.Problem | gateway.Problem | devchain.Problem](ps []P) []api.Problem {
 	out := make([]api.Problem, len(ps))
 	for i, p := range ps {
 		out[i] = api.Problem(p)
@@ -528,6 +539,16 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 		c.add("store", "%v", err)
 	} else {
 		s.Store = loc
+	}
+	s.DevChainConfig = fc.DevChain.Chain
+	if devChain {
+		c.fromPackage("devchain", s.DevChainConfig.WithDefaults().Validate())
+	} else {
+		for _, p := range slices.Sorted(maps.Keys(given)) {
+			if strings.HasPrefix(p, "devchain.") && p != "devchain.rpc_listen" {
+				c.add(p, "is set but chain.rpc_url is set too (the development chain runs only without chain.rpc_url)")
+			}
+		}
 	}
 	if rpc := fc.DevChain.RPCListen; rpc != "" {
 		if !devChain {

@@ -17,6 +17,7 @@ import (
 	"relayer/api"
 	"relayer/projections"
 	"relayer/workers"
+	"relayer/workers/devchain"
 )
 
 // writeConfig writes a configuration file in a fresh directory and returns its path.
@@ -380,6 +381,7 @@ func TestServeHelpListsEverySettingAndNoOther(t *testing.T) {
 		retry_after.nominal_user_decrypt_processing_ms retry_after.nominal_public_decrypt_processing_ms
 		retry_after.nominal_tx_confirmation_ms retry_after.retry_after_safety_margin retry_after.retry_after_min_seconds
 		retry_after.retry_after_max_seconds retry_after.receipt_backoff retry_after.retry_after_adaptive_min_samples
+		retry_after.retry_after_adaptive_stale_after_seconds
 		retry_after.nominal_readiness_check_seconds retry_after.nominal_input_proof_processing_seconds
 		retry_after.nominal_user_decrypt_processing_seconds retry_after.nominal_public_decrypt_processing_seconds
 		rate_limit.concurrency_limit rate_limit.concurrency_timeout_seconds rate_limit.rolling_limit
@@ -392,7 +394,8 @@ func TestServeHelpListsEverySettingAndNoOther(t *testing.T) {
 		rate_limit.retry_policy.concurrency.window_fraction rate_limit.retry_policy.rolling.base_ms
 		rate_limit.retry_policy.rolling.max_ms rate_limit.retry_policy.rolling.factor
 		rate_limit.retry_policy.rolling.jitter_ms rate_limit.retry_policy.rolling.window_fraction
-		log.level log.format devchain.rpc_listen
+		log.level log.format devchain.rpc_listen devchain.profile devchain.kms_delay devchain.coprocessor_delay
+		devchain.readiness_delay devchain.jitter
 		keys.public_key.data_id keys.public_key.urls keys.crs_2048.data_id keys.crs_2048.urls
 		admission.verify_signatures admission.start_skew`)
 	var stdout, stderr bytes.Buffer
@@ -518,5 +521,25 @@ func TestAFleetNeedsAnExternalChainAndAPostgreSQLStore(t *testing.T) {
 	}
 	if f := problemAt(ps, "workers.fleet"); len(f) != 1 || !strings.Contains(f[0], "at most a third of the duration") {
 		t.Errorf("want the lease's renewal checked against its duration, got %q:\n%s", f, msg)
+	}
+}
+
+func TestTheDevelopmentChainsLatencyProfileIsASettingCheckedByItsField(t *testing.T) {
+	s, _, err := loadServeConfig(configSources{env: []string{"RELAYER_DEVCHAIN_PROFILE=production", "RELAYER_DEVCHAIN_KMS_DELAY=6s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := s.DevChainConfig.WithDefaults(); c.Profile != devchain.ProfileProduction || c.KMSDelay != 6*time.Second || c.CoprocessorDelay != 2*time.Second {
+		t.Fatalf("devchain config %+v", c)
+	}
+	ps, _ := configProblems(t, configSources{env: []string{"RELAYER_DEVCHAIN_PROFILE=fast", "RELAYER_DEVCHAIN_JITTER=2"}})
+	for _, path := range []string{"devchain.profile", "devchain.jitter"} {
+		if len(problemAt(ps, path)) == 0 {
+			t.Errorf("no problem at %s in %v", path, ps)
+		}
+	}
+	ps, _ = configProblems(t, configSources{env: []string{"RELAYER_CHAIN_RPC_URL=http://127.0.0.1:1", "RELAYER_DEVCHAIN_PROFILE=production"}})
+	if len(problemAt(ps, "devchain.profile")) == 0 {
+		t.Errorf("devchain.profile with an external chain: no problem in %v", ps)
 	}
 }

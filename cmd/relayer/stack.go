@@ -45,7 +45,9 @@ func startChain(ctx context.Context, s serveSettings, log *slog.Logger) (*chainS
 		}
 		return &chainSide{gw: gw, summary: fmt.Sprintf("external, chain id %d, relayer %s", s.Chain.ChainID, gw.Address().Hex())}, nil
 	}
-	dev, err := devchain.Start(ctx, devchain.Config{HTTPAddr: s.DevChainRPC}, log.With("component", "devchain"))
+	dcfg := s.DevChainConfig
+	dcfg.HTTPAddr = s.DevChainRPC
+	dev, err := devchain.Start(ctx, dcfg, log.With("component", "devchain"))
 	if err != nil {
 		return nil, fmt.Errorf("development chain: %w", err)
 	}
@@ -61,6 +63,7 @@ func startChain(ctx context.Context, s serveSettings, log *slog.Logger) (*chainS
 	}
 	summary := fmt.Sprintf("in-process development chain %d (KMS threshold %d of %d, relayer %s; DEVELOPMENT KEYS)",
 		dev.ChainID(), dev.Threshold(), dev.Config().KMSNodes, gw.Address().Hex())
+	summary += fmt.Sprintf("\n  development chain latency profile: %s (%s)", dev.Config().Profile, dev.Config().LatencySummary())
 	if rpc := dev.HTTPEndpoint(); rpc != "" {
 		summary += "\n  development chain JSON-RPC: " + rpc
 	}

@@ -17,6 +17,11 @@ const (
 	MaxBackoffSteps   = 64
 	MaxMinSamples     = 1_000_000
 	DefaultMinSamples = 20
+	// DefaultStaleAfterSeconds is how old, by default, the newest sample of an observation may
+	// be for Adaptive to trust it: ten minutes, long enough to ride out a quiet spell of a
+	// busy relayer, short enough that what a relayer saw before a night without traffic (or
+	// before its chain or KMS changed) does not outlive the change by much.
+	DefaultStaleAfterSeconds = 600
 )
 
 // BackoffStep is one row of the ReceiptReceived table: from ElapsedMs on (until the next step's
@@ -62,6 +67,9 @@ type Config struct {
 
 	// AdaptiveMinSamples is how many samples an observation needs before Adaptive trusts it.
 	AdaptiveMinSamples int `json:"retry_after_adaptive_min_samples"`
+	// AdaptiveStaleAfterSeconds is the staleness horizon: Adaptive trusts an observation only
+	// while its newest sample is at most this many seconds old.
+	AdaptiveStaleAfterSeconds int `json:"retry_after_adaptive_stale_after_seconds"`
 }
 
 // DefaultReceiptBackoff returns the seed's table: 0-60s 4s, 60s-2m 10s, 2m-5m 30s, 5m-15m 60s,
@@ -78,7 +86,7 @@ func DefaultReceiptBackoff() []BackoffStep {
 
 // DefaultConfig returns the seed's parameters: D=10 tps for every kind, C=50, R=2s, P=2s for
 // input proofs and 4s for decrypts, T=100ms, M=0.2, min 1s, max 300s, the seed's backoff table,
-// and 20 samples for the adaptive mode.
+// and for the adaptive mode 20 samples no older than 10 minutes.
 func DefaultConfig() Config {
 	return Config{
 		InputProofTPS:             10,
@@ -95,6 +103,7 @@ func DefaultConfig() Config {
 		MaxSeconds:                300,
 		ReceiptBackoff:            DefaultReceiptBackoff(),
 		AdaptiveMinSamples:        DefaultMinSamples,
+		AdaptiveStaleAfterSeconds: DefaultStaleAfterSeconds,
 	}
 }
 
@@ -148,6 +157,7 @@ const (
 	minSecondsConstraint  = "whole number, 1 <= value <= retry_after_max_seconds"
 	maxSecondsConstraint  = "whole number, retry_after_min_seconds <= value <= 86400"
 	samplesConstraint     = "whole number, 1 <= value <= 1000000"
+	staleConstraint       = "whole number of seconds, 1 <= value <= 86400"
 	drainConstraint       = "0 (use readiness_max_concurrency per second) or 0.001 <= value <= 1000000"
 	stepSecondsConstraint = "whole number, 1 <= value <= 86400"
 	stepElapsedConstraint = "whole number of ms; step 0 is 0, then strictly increasing"
@@ -223,6 +233,9 @@ func (c Config) Validate() error {
 	}
 	if c.AdaptiveMinSamples < 1 || c.AdaptiveMinSamples > MaxMinSamples {
 		add("retry_after_adaptive_min_samples", fmt.Sprintf("must be a %s, got %d", samplesConstraint, c.AdaptiveMinSamples))
+	}
+	if c.AdaptiveStaleAfterSeconds < 1 || c.AdaptiveStaleAfterSeconds > MaxRetrySeconds {
+		add("retry_after_adaptive_stale_after_seconds", fmt.Sprintf("must be a %s, got %d", staleConstraint, c.AdaptiveStaleAfterSeconds))
 	}
 	if len(ps) == 0 {
 		return nil

@@ -36,7 +36,7 @@ func TestTheDefaultConfigIsTheSeedsAndValid(t *testing.T) {
 		ReadinessCheckMs: 2000, InputProofProcessingMs: 2000, UserDecryptProcessingMs: 4000, PublicDecryptProcessingMs: 4000,
 		TxConfirmationMs: 100, SafetyMargin: 0.2, MinSeconds: 1, MaxSeconds: 300,
 		ReceiptBackoff:     []BackoffStep{{0, 4}, {60000, 10}, {120000, 30}, {300000, 60}, {900000, 300}},
-		AdaptiveMinSamples: 20,
+		AdaptiveMinSamples: 20, AdaptiveStaleAfterSeconds: 600,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("DefaultConfig() = %+v\nwant %+v", c, want)
@@ -103,6 +103,8 @@ func TestValidateNamesEveryBrokenParameter(t *testing.T) {
 			}
 		}, []string{"receipt_backoff"}},
 		{"zero adaptive samples are refused", func(c *Config) { c.AdaptiveMinSamples = 0 }, []string{"retry_after_adaptive_min_samples"}},
+		{"a zero staleness horizon is refused", func(c *Config) { c.AdaptiveStaleAfterSeconds = 0 }, []string{"retry_after_adaptive_stale_after_seconds"}},
+		{"a staleness horizon beyond a day is refused", func(c *Config) { c.AdaptiveStaleAfterSeconds = 86_401 }, []string{"retry_after_adaptive_stale_after_seconds"}},
 		{"every problem is listed at once", func(c *Config) {
 			c.InputProofTPS, c.ReadinessMaxConcurrency, c.TxConfirmationMs, c.SafetyMargin = 0, 0, -1, 2
 			c.MinSeconds, c.MaxSeconds = 0, 0
@@ -130,7 +132,7 @@ func TestTheZeroConfigListsEveryRequiredParameter(t *testing.T) {
 	want := []string{
 		"input_proof_throttler_tps", "user_decrypt_throttler_tps", "public_decrypt_throttler_tps",
 		"readiness_max_concurrency", "retry_after_min_seconds", "retry_after_max_seconds",
-		"receipt_backoff", "retry_after_adaptive_min_samples",
+		"receipt_backoff", "retry_after_adaptive_min_samples", "retry_after_adaptive_stale_after_seconds",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v\nwant %v", got, want)

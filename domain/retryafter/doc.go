@@ -6,8 +6,10 @@
 // input proofs (TX throttler, drained at D per second), two for decrypts (readiness queue drained
 // at C per second, then the TX queue) — with the ReceiptReceived backoff table B(E), the safety
 // margin M and the [min, max] clamp. The worked tables of that design are its test vectors.
-// Beyond the seed, Adaptive replaces nominal times and drain rates with observed ones when enough
-// samples back them, and deny.go implements ADR 0010's deny-streak backoff for inbound limits.
+// Beyond the seed, Adaptive replaces nominal times and drain rates with observed ones while they
+// are trusted (enough samples in a recent window, the newest no older than a staleness horizon;
+// Adaptations says which value is in force and why), and deny.go implements ADR 0010's
+// deny-streak backoff for inbound limits.
 //
 // Everything here is pure except DenyTracker: no I/O, no clock (callers pass the job's elapsed
 // time and "now"), no global state, no randomness that is not injected, and no imports outside the

@@ -145,6 +145,9 @@ var scalarSpecs = func() []paramSpec {
 		wholeSpec("retry_after_adaptive_min_samples", "samples", samplesConstraint,
 			"samples an observed rate or duration needs before the adaptive mode uses it",
 			1, MaxMinSamples, func(c *Config) *int { return &c.AdaptiveMinSamples }),
+		wholeSpec("retry_after_adaptive_stale_after_seconds", "s", staleConstraint,
+			"the adaptive mode uses an observed rate or duration only while its newest sample is at most this old",
+			1, MaxRetrySeconds, func(c *Config) *int { return &c.AdaptiveStaleAfterSeconds }),
 		// Aliases in milliseconds (the unit the Config stores), not listed separately.
 		msSpec("nominal_readiness_check_ms", "nominal_readiness_check_seconds", "", readiness),
 		msSpec("nominal_input_proof_processing_ms", "nominal_input_proof_processing_seconds", "", inputP),

@@ -31,6 +31,7 @@ func TestParamsListEveryParameterWithValueUnitAndConstraint(t *testing.T) {
 		{"retry_after_min_seconds", 1, "s"},
 		{"retry_after_max_seconds", 300, "s"},
 		{"retry_after_adaptive_min_samples", 20, "samples"},
+		{"retry_after_adaptive_stale_after_seconds", 600, "s"},
 		{"receipt_backoff[0].elapsed_ms", 0, "ms"}, {"receipt_backoff[0].retry_seconds", 4, "s"},
 		{"receipt_backoff[1].elapsed_ms", 60000, "ms"}, {"receipt_backoff[1].retry_seconds", 10, "s"},
 		{"receipt_backoff[2].elapsed_ms", 120000, "ms"}, {"receipt_backoff[2].retry_seconds", 30, "s"},
@@ -87,6 +88,7 @@ func TestSetChangesEachParameter(t *testing.T) {
 		{"retry_after_min_seconds", 2, func(c Config) bool { return c.MinSeconds == 2 }},
 		{"retry_after_max_seconds", 600, func(c Config) bool { return c.MaxSeconds == 600 }},
 		{"retry_after_adaptive_min_samples", 50, func(c Config) bool { return c.AdaptiveMinSamples == 50 }},
+		{"retry_after_adaptive_stale_after_seconds", 120, func(c Config) bool { return c.AdaptiveStaleAfterSeconds == 120 }},
 		{"receipt_backoff[0].retry_seconds", 2, func(c Config) bool { return c.ReceiptBackoff[0].RetrySeconds == 2 }},
 		{"receipt_backoff[1].elapsed_ms", 30000, func(c Config) bool { return c.ReceiptBackoff[1].ElapsedMs == 30000 }},
 		{"receipt_backoff[4].retry_seconds", 900, func(c Config) bool { return c.ReceiptBackoff[4].RetrySeconds == 900 }},
@@ -211,7 +213,7 @@ func TestWithReceiptBackoffReplacesTheTableOrRefusesIt(t *testing.T) {
 	if _, err := DefaultConfig().WithReceiptBackoff([]BackoffStep{{5, 2}}); err == nil {
 		t.Error("a table not starting at 0 was accepted")
 	}
-	if len(c.Params()) != 13+4 {
+	if len(c.Params()) != 14+4 {
 		t.Errorf("Params lists %d entries for a two-step table", len(c.Params()))
 	}
 }

@@ -32,6 +32,7 @@ import (
 type backend struct {
 	node   *node.Node
 	beacon *catalyst.SimulatedBeacon
+	gate   *callGate // the node's eth_call (see gate.go)
 	rpc    *rpc.Client
 	client *ethclient.Client
 }
@@ -82,24 +83,37 @@ func newBackend(alloc types.GenesisAlloc, httpAddr, wsAddr string) (*backend, er
 		return fail("new eth service", err)
 	}
 	filterSystem := filters.NewFilterSystem(ethService.APIBackend, filters.Config{})
-	stack.RegisterAPIs([]rpc.API{{Namespace: "eth", Service: filters.NewFilterAPI(filterSystem)}})
+	gate, err := newCallGate(ethService)
+	if err != nil {
+		return fail("eth_call gate", err)
+	}
+	// The gate after the eth service's APIs: its eth_call replaces theirs.
+	stack.RegisterAPIs([]rpc.API{
+		{Namespace: "eth", Service: filters.NewFilterAPI(filterSystem)},
+		{Namespace: "eth", Service: gate},
+	})
 	if err := stack.Start(); err != nil {
+		gate.close()
 		return fail("start node", err)
 	}
 	beacon, err := catalyst.NewSimulatedBeacon(0, common.Address{}, ethService)
 	if err != nil {
+		gate.close()
 		return fail("new simulated beacon", err)
 	}
 	if err := beacon.Fork(ethService.BlockChain().GetCanonicalHash(0)); err != nil {
+		gate.close()
 		return fail("reset to genesis", errors.Join(err, beacon.Stop()))
 	}
 	rpcClient := stack.Attach()
-	return &backend{node: stack, beacon: beacon, rpc: rpcClient, client: ethclient.NewClient(rpcClient)}, nil
+	return &backend{node: stack, beacon: beacon, gate: gate, rpc: rpcClient, client: ethclient.NewClient(rpcClient)}, nil
 }
 
 func (b *backend) close() error {
 	b.client.Close()
-	return errors.Join(b.beacon.Stop(), b.node.Close())
+	err := errors.Join(b.beacon.Stop(), b.node.Close())
+	b.gate.close()
+	return err
 }
 
 func splitHostPort(addr string) (string, int, error) {

@@ -49,9 +49,22 @@ type Addresses struct {
 	Wallets [2]common.Address
 }
 
-// firstWalletNonce is the deployer's nonce of the deployment of Addresses.Wallets[0] (deploy's
-// order: the five other contracts first).
-const firstWalletNonce = 5
+// decryptionNonce and firstWalletNonce are the deployer's nonces of the deployments of
+// Decryption and Addresses.Wallets[0] (deploy's order: ACL, Decryption, InputVerification,
+// InputVerifier, KMSVerifier, then the wallets).
+const (
+	decryptionNonce  = 1
+	firstWalletNonce = 5
+)
+
+// DecryptionAddress is where every development chain deploys Decryption (Addresses.Decryption):
+// the deployer key's contract address at nonce 1. It is the verifying contract of the EIP-712
+// data a user signs for a user decryption, known without a running chain (to a client of a chain
+// another process runs, say).
+func DecryptionAddress() common.Address {
+	deployer := crypto.PubkeyToAddress(DevKey(RoleDeployer, 0).PublicKey)
+	return crypto.CreateAddress(deployer, decryptionNonce)
+}
 
 // WalletAddress is where every development chain deploys its wallet i (Addresses.Wallets[i],
 // owned by WalletOwnerKey(i)): the deployer key's contract address at nonce 5+i. It is known
@@ -74,9 +87,12 @@ type Chain struct {
 	chainID *big.Int
 	addrs   Addresses
 
-	deployerKey     *ecdsa.PrivateKey
-	relayerKeys     []*ecdsa.PrivateKey
-	kmsKeys         []*ecdsa.PrivateKey
+	deployerKey *ecdsa.PrivateKey
+	relayerKeys []*ecdsa.PrivateKey
+	kmsKeys     []*ecdsa.PrivateKey
+	// kmsSeed is the secret the simulated KMS nodes share for their user decryption sharings
+	// (kmssim.Committee.Seed): derived from their keys.
+	kmsSeed         []byte
 	coprocessorKeys []*ecdsa.PrivateKey
 	userKeys        []*ecdsa.PrivateKey
 	deployer        *txSender
@@ -94,9 +110,14 @@ type Chain struct {
 	httpEndpoint string
 	wsEndpoint   string
 
+	readiness *readinessSim // the gateway's readiness questions (readiness.go)
+
 	advance chan advanceRequest // to the block producer
+	runCtx  context.Context     // ends when Close begins
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
+	lifeMu  sync.Mutex
+	closing bool // Close has begun: no new background work (background)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -129,11 +150,17 @@ func Start(ctx context.Context, cfg Config, logger *slog.Logger) (*Chain, error)
 		acl:               contracts.NewACL(),
 		advance:           make(chan advanceRequest),
 	}
+	for _, k := range c.kmsKeys {
+		c.kmsSeed = crypto.Keccak256(c.kmsSeed, crypto.FromECDSA(k))
+	}
+	var err error
+	if c.readiness, err = newReadinessSim(); err != nil {
+		return nil, err
+	}
 	alloc := types.GenesisAlloc{}
 	for _, k := range c.allKeys() {
 		alloc[crypto.PubkeyToAddress(k.PublicKey)] = types.Account{Balance: devFunds}
 	}
-	var err error
 	if c.backend, err = newBackend(alloc, cfg.HTTPAddr, cfg.WSAddr); err != nil {
 		return nil, err
 	}
@@ -147,7 +174,7 @@ func Start(ctx context.Context, cfg Config, logger *slog.Logger) (*Chain, error)
 	c.deployer = newTxSender(c.client, c.deployerKey, c.chainID)
 
 	runCtx, cancel := context.WithCancel(context.Background())
-	c.cancel = cancel
+	c.runCtx, c.cancel = runCtx, cancel
 	pending, sub := c.subscribePending(runCtx)
 	c.wg.Add(1)
 	go c.produceBlocks(runCtx, pending, sub)
@@ -156,6 +183,9 @@ func Start(ctx context.Context, cfg Config, logger *slog.Logger) (*Chain, error)
 		_ = c.Close()
 		return nil, err
 	}
+	// From now on the chain sees the readiness questions (readiness.go).
+	answer := callAnswerer(c.answerCall)
+	c.backend.gate.answer.Store(&answer)
 	head, err := c.client.BlockNumber(ctx)
 	if err != nil {
 		_ = c.Close()
@@ -166,6 +196,7 @@ func Start(ctx context.Context, cfg Config, logger *slog.Logger) (*Chain, error)
 		"decryption", c.addrs.Decryption, "input_verification", c.addrs.InputVerification, "acl", c.addrs.ACL,
 		"input_verifier", c.addrs.InputVerifier, "kms_verifier", c.addrs.KMSVerifier, "wallets", c.addrs.Wallets,
 		"kms_nodes", cfg.KMSNodes, "threshold", cfg.Threshold, "coprocessors", cfg.Coprocessors,
+		"profile", cfg.Profile, "latencies", cfg.LatencySummary(),
 		"http", c.httpEndpoint, "ws", c.wsEndpoint)
 	return c, nil
 }
@@ -206,6 +237,9 @@ func (c *Chain) deploy(ctx context.Context) error {
 	if c.addrs.Decryption, err = deployOne("Decryption", contracts.DecryptionMetaData.Bin,
 		c.decryption.PackConstructor(addresses(c.kmsKeys), big.NewInt(int64(c.cfg.Threshold)), c.addrs.ACL)); err != nil {
 		return err
+	}
+	if c.addrs.Decryption != DecryptionAddress() {
+		return fmt.Errorf("devchain: Decryption is at %s, not at DecryptionAddress() %s", c.addrs.Decryption, DecryptionAddress())
 	}
 	if c.addrs.InputVerification, err = deployOne("InputVerification", contracts.InputVerificationMetaData.Bin,
 		c.inputVerification.PackConstructor(addresses(c.coprocessorKeys), c.addrs.Decryption)); err != nil {
@@ -249,6 +283,9 @@ func addresses(keys []*ecdsa.PrivateKey) []common.Address {
 // Close stops the simulators and the block producer, then the chain. It is safe to call twice.
 func (c *Chain) Close() error {
 	c.closeOnce.Do(func() {
+		c.lifeMu.Lock()
+		c.closing = true
+		c.lifeMu.Unlock()
 		if c.cancel != nil {
 			c.cancel()
 		}
@@ -257,6 +294,22 @@ func (c *Chain) Close() error {
 		c.log.Info("development chain stopped")
 	})
 	return c.closeErr
+}
+
+// background runs f in a goroutine that Close waits for, with a context that ends when Close
+// begins; false (f not run) once Close has begun.
+func (c *Chain) background(f func(ctx context.Context)) bool {
+	c.lifeMu.Lock()
+	defer c.lifeMu.Unlock()
+	if c.closing || c.runCtx == nil {
+		return false
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		f(c.runCtx)
+	}()
+	return true
 }
 
 // Client is a go-ethereum client of the chain, connected in process: the same *ethclient.Client

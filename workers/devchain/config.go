@@ -1,17 +1,40 @@
 package devchain
 
 import (
-	"errors"
 	"fmt"
+	"math"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 )
 
 // Config says how many simulated KMS nodes and coprocessors the development chain runs, how
 // quickly they answer, how blocks are produced and whether JSON-RPC is served. The zero value of
 // a field means its default (DefaultConfig); Start fills the defaults in and calls Validate.
+//
+// The fields with a yaml name are the latency profile's, which `relayer serve` and `relayer
+// devchain` take as settings (see latency.go): Profile picks the simulated components' delays
+// ("instant", the default, or "production"), and KMSDelay, CoprocessorDelay, ReadinessDelay and
+// Jitter set any of them apart from the profile's.
 type Config struct {
+	// Profile is the latency profile: ProfileInstant (the default: answers within 50-300ms,
+	// handles ready at once) or ProfileProduction (delays like the real components').
+	Profile Profile `yaml:"profile"`
+	// KMSDelay is how long a simulated KMS node typically takes to answer a decryption, and
+	// CoprocessorDelay a coprocessor an input proof; each answer waits its component's delay,
+	// give or take Jitter. Zero: the profile's (production: 4s and 2s; instant: a delay in
+	// [ResponseDelayMin, ResponseDelayMax]).
+	KMSDelay         time.Duration `yaml:"kms_delay"`
+	CoprocessorDelay time.Duration `yaml:"coprocessor_delay"`
+	// ReadinessDelay is how long after a handle's first readiness question the gateway's
+	// readiness views (Decryption.is*DecryptionReady) take to say it is ready, give or take
+	// Jitter, on the wall clock. Zero: the profile's (production: 2s; instant: ready at once).
+	ReadinessDelay time.Duration `yaml:"readiness_delay"`
+	// Jitter is how far, as a share of the delay, each drawn delay may be from it (default 0.2:
+	// 4s gives 3.2s to 4.8s). 0 means the default.
+	Jitter float64 `yaml:"jitter"`
+
 	// KMSNodes is the number of simulated KMS nodes, each with its own signing key (default 4).
 	KMSNodes int
 	// Threshold is how many distinct KMS signatures complete a decryption (default 3; at most
@@ -27,7 +50,8 @@ type Config struct {
 	// RelayerKeys is the number of funded relayer signing keys (default 1).
 	RelayerKeys int
 	// ResponseDelayMin and ResponseDelayMax bound the random delay each simulated KMS node and
-	// coprocessor waits before answering a request (defaults 50ms and 300ms).
+	// coprocessor waits before answering a request when its component has no delay of its own
+	// (KMSDelay, CoprocessorDelay): the instant profile's (defaults 50ms and 300ms).
 	ResponseDelayMin time.Duration
 	ResponseDelayMax time.Duration
 	// BlockDebounce is how long the block producer waits after a transaction arrives before it
@@ -56,16 +80,37 @@ const (
 	DefaultHeartbeat        = time.Second
 
 	maxNodes = 64
+	// maxDelay bounds every simulated delay: a longer one is a typo ("4000s"), not a latency.
+	maxDelay = time.Hour
 )
 
 // DefaultConfig is the configuration `relayer serve` uses for its in-process chain: 4 KMS nodes
-// with threshold 3, 3 coprocessors, one relayer key, answers after 50-300ms, no JSON-RPC server.
+// with threshold 3, 3 coprocessors, one relayer key, the instant profile (answers after
+// 50-300ms, handles ready at once), no JSON-RPC server.
 func DefaultConfig() Config {
 	return Config{}.WithDefaults()
 }
 
-// WithDefaults returns c with every zero field set to its default.
+// WithDefaults returns c with every zero field set to its default, the profile's delays
+// included (an unknown profile is left for Validate to report).
 func (c Config) WithDefaults() Config {
+	if c.Profile == "" {
+		c.Profile = ProfileInstant
+	}
+	if c.Jitter == 0 {
+		c.Jitter = DefaultJitter
+	}
+	if c.Profile == ProfileProduction {
+		if c.KMSDelay == 0 {
+			c.KMSDelay = ProductionKMSDelay
+		}
+		if c.CoprocessorDelay == 0 {
+			c.CoprocessorDelay = ProductionCoprocessorDelay
+		}
+		if c.ReadinessDelay == 0 {
+			c.ReadinessDelay = ProductionReadinessDelay
+		}
+	}
 	if c.KMSNodes == 0 {
 		c.KMSNodes = DefaultKMSNodes
 	}
@@ -94,48 +139,90 @@ func (c Config) WithDefaults() Config {
 }
 
 // Validate reports every field that is out of range, after defaults (call WithDefaults first
-// when validating a partly filled Config).
+// when validating a partly filled Config), as a *ConfigError naming each field.
 func (c Config) Validate() error {
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	var ps []Problem
+	bad := func(field, format string, args ...any) {
+		ps = append(ps, Problem{Field: field, Issue: fmt.Sprintf(format, args...)})
+	}
+	if !c.Profile.valid() {
+		bad("profile", "must be %s or %s, got %q", ProfileInstant, ProfileProduction, string(c.Profile))
+	}
+	for _, d := range []struct {
+		field string
+		v     time.Duration
+	}{{"kms_delay", c.KMSDelay}, {"coprocessor_delay", c.CoprocessorDelay}, {"readiness_delay", c.ReadinessDelay}} {
+		if d.v < 0 || d.v > maxDelay {
+			bad(d.field, "must be a duration from 0s to %v, got %v", maxDelay, d.v)
+		}
+	}
+	if c.Jitter < 0 || c.Jitter >= 1 || math.IsNaN(c.Jitter) {
+		bad("jitter", "must be a share of the delay from 0 up to (not including) 1, got %v", c.Jitter)
+	}
 	if c.KMSNodes < 1 || c.KMSNodes > maxNodes {
-		bad("devchain: KMSNodes is %d, want 1..%d", c.KMSNodes, maxNodes)
+		bad("KMSNodes", "is %d, want 1..%d", c.KMSNodes, maxNodes)
 	}
 	if c.Threshold < 1 || c.Threshold > c.KMSNodes {
-		bad("devchain: Threshold is %d, want 1..KMSNodes (%d)", c.Threshold, c.KMSNodes)
+		bad("Threshold", "is %d, want 1..KMSNodes (%d)", c.Threshold, c.KMSNodes)
 	}
 	if c.Coprocessors < 1 || c.Coprocessors > maxNodes {
-		bad("devchain: Coprocessors is %d, want 1..%d", c.Coprocessors, maxNodes)
+		bad("Coprocessors", "is %d, want 1..%d", c.Coprocessors, maxNodes)
 	}
 	if c.DissentingCoprocessors < 0 || c.DissentingCoprocessors > c.Coprocessors {
-		bad("devchain: DissentingCoprocessors is %d, want 0..Coprocessors (%d)", c.DissentingCoprocessors, c.Coprocessors)
+		bad("DissentingCoprocessors", "is %d, want 0..Coprocessors (%d)", c.DissentingCoprocessors, c.Coprocessors)
 	}
 	if c.RelayerKeys < 1 || c.RelayerKeys > maxNodes {
-		bad("devchain: RelayerKeys is %d, want 1..%d", c.RelayerKeys, maxNodes)
+		bad("RelayerKeys", "is %d, want 1..%d", c.RelayerKeys, maxNodes)
 	}
-	if c.ResponseDelayMin < 0 || c.ResponseDelayMax < c.ResponseDelayMin {
-		bad("devchain: response delays %v..%v, want 0 <= min <= max", c.ResponseDelayMin, c.ResponseDelayMax)
+	if c.ResponseDelayMin < 0 || c.ResponseDelayMax < c.ResponseDelayMin || c.ResponseDelayMax > maxDelay {
+		bad("ResponseDelayMin", "response delays %v..%v, want 0 <= min <= max <= %v", c.ResponseDelayMin, c.ResponseDelayMax, maxDelay)
 	}
 	if c.BlockDebounce < 0 {
-		bad("devchain: BlockDebounce is %v, want >= 0", c.BlockDebounce)
+		bad("BlockDebounce", "is %v, want >= 0", c.BlockDebounce)
 	}
 	if c.Heartbeat <= 0 {
-		bad("devchain: Heartbeat is %v, want > 0", c.Heartbeat)
+		bad("Heartbeat", "is %v, want > 0", c.Heartbeat)
 	}
 	if c.HTTPAddr != "" {
 		if err := checkLoopback(c.HTTPAddr); err != nil {
-			bad("devchain: HTTPAddr: %v", err)
+			bad("HTTPAddr", "%v", err)
 		}
 	}
 	if c.WSAddr != "" {
 		if err := checkLoopback(c.WSAddr); err != nil {
-			bad("devchain: WSAddr: %v", err)
+			bad("WSAddr", "%v", err)
 		}
 	}
 	if c.HTTPAddr != "" && c.HTTPAddr == c.WSAddr && !hasPortZero(c.HTTPAddr) {
-		bad("devchain: HTTPAddr and WSAddr are both %s; give them different ports", c.HTTPAddr)
+		bad("WSAddr", "HTTPAddr and WSAddr are both %s; give them different ports", c.HTTPAddr)
 	}
-	return errors.Join(errs...)
+	if len(ps) == 0 {
+		return nil
+	}
+	return &ConfigError{Problems: ps}
+}
+
+// Problem is one thing wrong with a Config: the field, by its yaml name when it has one (a
+// setting of serve's devchain section: "profile", "kms_delay", ...) and by its Go name
+// otherwise, and the issue.
+type Problem struct {
+	Field string `json:"field"`
+	Issue string `json:"issue"`
+}
+
+// ConfigError lists every problem Validate found. Its text is "devchain: field: issue; ...".
+type ConfigError struct{ Problems []Problem }
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString("devchain: ")
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p.Field + ": " + p.Issue)
+	}
+	return b.String()
 }
 
 // checkLoopback accepts host:port with a loopback host: the chain's keys are public, so it must

@@ -87,8 +87,8 @@
 // # Simulated KMS nodes and coprocessors
 //
 // A follower goroutine reads the request events block by block and hands each request to every
-// KMS node (decryptions) or coprocessor (input proofs). Each answers from its own key, after a
-// random delay in [ResponseDelayMin, ResponseDelayMax], with a signature by its own key over the
+// KMS node (decryptions) or coprocessor (input proofs). Each answers from its own key, after its
+// component's delay (the latency profile's, below), with a signature by its own key over the
 // EIP-712 digest the contract checks and the public SDK verifies (contracts.VerifyProofDigest,
 // PublicDecryptionDigest, UserDecryptionDigest): a coprocessor signs CiphertextVerification over
 // the request's user, contract, contract chain id and extraData; a KMS node answers a public
@@ -116,12 +116,16 @@
 //	04  ready only contracts.ReadyDelay (5 s) of chain time after the chain first saw the handle
 //	05  the gateway request reverts with TestScenarioRevert()
 //
-// Any other handle succeeds. How a 04 handle gets "seen": views cannot write, so the relayer's
-// readiness query cannot start the clock. The Decryption contract records, per 04 handle, the
-// block timestamp at which the chain first saw it (handleFirstSeen, event HandleRegistered), and
-// its readiness views answer block.timestamp >= firstSeen + 5 (never ready while unseen). The
-// chain sees a handle
+// Any other handle succeeds. How a 04 handle gets "seen": the Decryption contract records, per
+// 04 handle, the block timestamp at which the chain first saw it (handleFirstSeen, event
+// HandleRegistered), and its readiness views answer block.timestamp >= firstSeen + 5 (never
+// ready while unseen). The chain sees a handle
 //
+//   - when anyone first asks a readiness view about it (isPublicDecryptionReady,
+//     isUserDecryptionReady, isDelegatedUserDecryptionReady): a view cannot write, so the chain
+//     watches the questions and registers the handle itself right after the first one (see
+//     readiness.go). This is how a relayer meets a 04 handle sent to it with nothing registered
+//     beforehand: not ready at its first readiness check, ready about 5 s later;
 //   - when an input proof whose ciphertext starts 7e 57 04 is accepted: its handles carry 04 too
 //     and InputVerification registers them in the same transaction, which is what happens in the
 //     real protocol (an input's ciphertexts reach the gateway after the proof; decrypting them
@@ -129,7 +133,16 @@
 //   - when a decryption request carries it (a relayer that skips readiness; the KMS nodes then
 //     wait for readiness before answering);
 //   - when anyone calls Decryption.registerHandles, e.g. Chain.RegisterHandles: what a test does
-//     with a literal 04 handle before it asks the relayer to decrypt it.
+//     to start the clock of a literal 04 handle before anything asks about it.
 //
-// So: a literal 04 handle nobody registered is never ready (like 02); register it first.
+// # Latency profiles
+//
+// Config.Profile sets how quickly the simulated components answer (latency.go): "instant", the
+// default and the tests', answers within 50-300ms and has every handle ready at once;
+// "production" answers like the real components, a KMS node after about 4 s, a coprocessor after
+// about 2 s, and the readiness views say ready about 2 s after a handle's first readiness
+// question (each give or take Config.Jitter, 20%). KMSDelay, CoprocessorDelay and ReadinessDelay
+// set one component's delay apart from the profile's. The fields with a yaml name are the ones
+// `relayer devchain` takes as flags (--profile, --kms-delay, ...) and a serve configuration as
+// settings.
 package devchain

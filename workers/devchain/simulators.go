@@ -6,7 +6,6 @@ import (
 	"errors"
 	"log/slog"
 	"math/big"
-	"math/rand/v2"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -14,13 +13,14 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	"relayer/workers/devchain/kmssim"
 	"relayer/workers/gateway/contracts"
 )
 
 // The simulators. One follower goroutine reads the gateway's request events block by block
 // (woken by new heads, with a slow poll as a safety net) and hands each request to every
-// simulated KMS node or coprocessor, each in its own goroutine: after a random delay in
-// [ResponseDelayMin, ResponseDelayMax] the node answers from its own key, as the scenarios say:
+// simulated KMS node or coprocessor, each in its own goroutine: after its component's delay (the
+// latency profile's, see latency.go) the node answers from its own key, as the scenarios say:
 //
 //	scenario  KMS nodes (decryptions)                coprocessors (input proofs)
 //	none      answer                                 verify (handles from InputHandles)
@@ -189,7 +189,7 @@ func (c *Chain) answerPublic(ctx context.Context, n *responder, ev *contracts.De
 		log.Debug("public decryption left unanswered", "scenario", s)
 		return
 	}
-	if !c.sleep(ctx, c.responseDelay()) {
+	if !c.sleep(ctx, c.cfg.kmsDelay()) {
 		return
 	}
 	if hasDelayed(ev.CtHandles) && !c.waitReady(ctx, func() (bool, error) {
@@ -215,7 +215,7 @@ func (c *Chain) answerUser(ctx context.Context, n *responder, ev *contracts.Decr
 		log.Debug("user decryption left unanswered", "scenario", s)
 		return
 	}
-	if !c.sleep(ctx, c.responseDelay()) {
+	if !c.sleep(ctx, c.cfg.kmsDelay()) {
 		return
 	}
 	if hasDelayed(ev.CtHandles) && !c.waitReady(ctx, func() (bool, error) {
@@ -228,14 +228,35 @@ func (c *Chain) answerUser(ctx context.Context, n *responder, ev *contracts.Decr
 	}) {
 		return
 	}
-	share := UserDecryptionShare(ev.CtHandles, ev.PublicKey, n.index)
-	sig, err := contracts.SignDigest(n.key, contracts.UserDecryptionDigest(c.chainID, c.addrs.Decryption, ev.PublicKey, ev.CtHandles, share, ev.ExtraData))
+	share, sig, extra, err := c.userShare(n, ev)
 	if err != nil {
-		log.Error("sign user decryption share", "err", err)
+		log.Error("user decryption share", "err", err)
 		return
 	}
 	c.respond(ctx, n, log, "userDecryptionResponse", c.decryptionAt,
-		c.decryption.PackUserDecryptionResponse(ev.DecryptionId, share, sig, ev.ExtraData))
+		c.decryption.PackUserDecryptionResponse(ev.DecryptionId, share, sig, extra))
+}
+
+// userShare is node n's answer to a user decryption: for a request whose public key is an
+// ML-KEM-512 key (as the public SDK makes them), a share signcrypted to it that the SDK opens to
+// the handles' Plaintext values (package kmssim); for any other key (a test's placeholder bytes),
+// the fixed development share UserDecryptionShare, signed the same way, which no client can open.
+func (c *Chain) userShare(n *responder, ev *contracts.DecryptionUserDecryptionRequest) (share, sig, extra []byte, err error) {
+	plaintexts := make([][32]byte, len(ev.CtHandles))
+	for i, h := range ev.CtHandles {
+		plaintexts[i] = Plaintext(h)
+	}
+	resp, err := kmssim.Respond(nil, kmssim.Request{ChainID: c.chainID, Decryption: c.addrs.Decryption, UserAddress: ev.UserAddress,
+		PublicKey: ev.PublicKey, Handles: ev.CtHandles, Plaintexts: plaintexts}, kmssim.Committee{Nodes: len(c.kmsKeys), Seed: c.kmsSeed}, n.index, n.key)
+	switch {
+	case err == nil:
+		return resp.Share, resp.Signature, resp.ExtraData, nil
+	case !errors.Is(err, kmssim.ErrPublicKey) && !errors.Is(err, kmssim.ErrType) && !errors.Is(err, kmssim.ErrCommittee):
+		return nil, nil, nil, err
+	}
+	share = UserDecryptionShare(ev.CtHandles, ev.PublicKey, n.index)
+	sig, err = contracts.SignDigest(n.key, contracts.UserDecryptionDigest(c.chainID, c.addrs.Decryption, ev.PublicKey, ev.CtHandles, share, ev.ExtraData))
+	return share, sig, ev.ExtraData, err
 }
 
 func (c *Chain) answerProof(ctx context.Context, n *responder, ev *contracts.InputVerificationVerifyProofRequest) {
@@ -245,7 +266,7 @@ func (c *Chain) answerProof(ctx context.Context, n *responder, ev *contracts.Inp
 		log.Debug("input proof left unanswered", "scenario", s)
 		return
 	}
-	if !c.sleep(ctx, c.responseDelay()) {
+	if !c.sleep(ctx, c.cfg.coprocessorDelay()) {
 		return
 	}
 	valid := s != contracts.ScenarioDenied
@@ -283,14 +304,6 @@ func (c *Chain) respond(ctx context.Context, n *responder, log *slog.Logger, met
 		return
 	}
 	log.Debug("answer sent", "method", method, "tx", tx.Hash())
-}
-
-func (c *Chain) responseDelay() time.Duration {
-	lo, hi := c.cfg.ResponseDelayMin, c.cfg.ResponseDelayMax
-	if hi <= lo {
-		return lo
-	}
-	return lo + rand.N(hi-lo+1)
 }
 
 // sleep waits d, or returns false when ctx ends first.
