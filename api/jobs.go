@@ -518,7 +518,11 @@ func (s *Server) poll(kind domain.Kind) http.HandlerFunc {
 			return
 		}
 		if wait > 0 {
-			s.longPoll(w, r, kind, id, wait)
+			untilDone, ok := askedUntil(w, r)
+			if !ok {
+				return
+			}
+			s.longPoll(w, r, kind, id, wait, untilDone)
 			return
 		}
 		v, found := s.view(r.Context(), id)

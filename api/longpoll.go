@@ -38,6 +38,9 @@ const (
 	longPollMargin = 2 * time.Second
 
 	waitParam = "wait"
+	// untilParam chooses what ends a wait: "change" (the default: the job's next status change)
+	// or "done" (the job's end: its answer exists).
+	untilParam = "until"
 	// Wait-Applied answers a query wait; Preference-Applied (RFC 7240) a Prefer header's.
 	headerWaitApplied       = "Wait-Applied"
 	headerPreferenceApplied = "Preference-Applied"
@@ -91,19 +94,46 @@ func (s *Server) askedWait(w http.ResponseWriter, r *http.Request) (time.Duratio
 // queryWait returns the raw value of the query's wait parameter (the last one) and how many
 // times it is given. Other parameters are not looked at, as before long polls: a query that
 // net/url would not parse is no reason to refuse a poll that does not wait.
-func queryWait(rawQuery string) (raw string, n int) {
+func queryWait(rawQuery string) (raw string, n int) { return queryParam(rawQuery, waitParam) }
+
+// queryParam returns the raw value of the query's parameter name (the last one) and how many
+// times it is given.
+func queryParam(rawQuery, name string) (raw string, n int) {
 	for rest := rawQuery; rest != ""; {
 		var pair string
 		pair, rest, _ = strings.Cut(rest, "&")
 		key, value, _ := strings.Cut(pair, "=")
-		if key != waitParam {
-			if k, err := url.QueryUnescape(key); err != nil || k != waitParam {
+		if key != name {
+			if k, err := url.QueryUnescape(key); err != nil || k != name {
 				continue
 			}
 		}
 		raw, n = value, n+1
 	}
 	return raw, n
+}
+
+// askedUntil reads the query's until: false for "change" or none (a wait ends at the job's next
+// status change), true for "done" (it ends when the job does). Anything else is answered 400
+// validation_failed naming until, and ok is false.
+func askedUntil(w http.ResponseWriter, r *http.Request) (done, ok bool) {
+	raw, n := queryParam(r.URL.RawQuery, untilParam)
+	if n == 0 {
+		return false, true
+	}
+	v, err := url.QueryUnescape(raw)
+	switch {
+	case n == 1 && err == nil && v == "done":
+		return true, true
+	case n == 1 && err == nil && v == "change":
+		return false, true
+	}
+	issue := `must be "change" (the job's next status change ends the wait, the default) or "done" (the job's end does)`
+	if n > 1 {
+		issue = "must be given once"
+	}
+	writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, "invalid until", []domain.FieldIssue{{Field: untilParam, Issue: issue}})
+	return false, false
 }
 
 // parseQueryWait reads a query wait given n times: one whole number of seconds from 0 to 60.
@@ -192,7 +222,9 @@ func cutUnquoted(s string, sep byte) (before, after string) {
 }
 
 // longPoll answers a GET that asked to wait up to wait (> 0) for job id of kind.
-func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, kind domain.Kind, id domain.JobID, wait time.Duration) {
+// With untilDone it holds until the job ends instead (until=done): the client's next request is
+// for a job that has ended, or the wait ran out.
+func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, kind domain.Kind, id domain.JobID, wait time.Duration, untilDone bool) {
 	// Watch before reading: a change applied after the read wakes the wait.
 	changed, stop := s.set.Watch(id)
 	defer func() { stop() }()
@@ -230,9 +262,14 @@ func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, kind domain.Ki
 		stop()
 		changed, stop = s.set.Watch(id)
 		v, found = s.set.View(id)
-		if !found || v.Job.Status != first.Status || !v.Job.Since().Equal(first.Since()) {
+		moved := !found || v.Job.Status != first.Status || !v.Job.Since().Equal(first.Since())
+		if moved && (!untilDone || !found || v.Job.Status.Terminal()) {
 			s.answerPoll(w, r, kind, id, &v, found)
 			return
+		}
+		if moved {
+			first = v.Job // until=done: a step on the way; wait for the next
+			continue
 		}
 		// The change that woke the wait came before the first read, which showed it already:
 		// wait for the next one.

@@ -103,7 +103,7 @@ func lpState(tb testing.TB, r jtResponse) string {
 	return res.State
 }
 
-func TestAWaitingGetAnswersWithin50msOfItsJobsStatusChangeWithTheNewStatus(t *testing.T) {
+func TestAWaitingGetIsAnsweredByItsJobsStatusChangeWithTheNewStatus(t *testing.T) {
 	env := startJT(t)
 	id := env.accept(domain.PublicDecrypt, 1)
 	path := "/v2/public-decrypt/" + id.String()
@@ -1053,4 +1053,34 @@ func lpMetric(tb testing.TB, env *jtEnv, series string) float64 {
 	}
 	tb.Fatalf("no %s in /metrics", series)
 	return 0
+}
+
+// until=done holds a wait through the job's steps until the job ends: one request for the
+// answer. A wrong until is refused naming it.
+func TestAWaitUntilDoneIsAnsweredOnlyWhenTheJobEnds(t *testing.T) {
+	env := startJT(t)
+	id := env.accept(domain.PublicDecrypt, 1)
+	path := "/v2/public-decrypt/" + id.String()
+	got := lpGet(env, path+"?wait=20&until=done")
+	lpWatchers(t, env, 1)
+	for _, cmd := range []domain.Command{domain.PassReadiness{At: env.clock.At(0)}, env.sign(1), env.receipt(1)} {
+		env.exec1(id, cmd)
+		lpWatchers(t, env, 1) // watching again after the step
+		time.Sleep(20 * time.Millisecond)
+		lpNotYet(t, got, "the job ended (it is only at "+cmd.CommandName()+")")
+	}
+	env.exec1(id, domain.Complete{At: env.clock.At(0), Result: domain.Result{PublicDecrypt: &domain.PublicDecryptResult{
+		DecryptedValue: "0x2a", Signatures: []string{"0xcc"}, ExtraData: "0x00"}}})
+	r := lpAwait(t, got)
+	r.res.want(t, http.StatusOK, "")
+	lpSameAsPlain(t, env, path, r.res)
+	lpWatchers(t, env, 0)
+
+	for _, q := range []string{"?wait=5&until=soon", "?wait=5&until=done&until=change"} {
+		res := env.do("GET", path+q, nil)
+		res.want(t, http.StatusBadRequest, domain.LabelValidationFailed)
+		if len(res.Env.Error.Details) != 1 || res.Env.Error.Details[0].Field != "until" {
+			t.Fatalf("%s: %s", q, res.Body)
+		}
+	}
 }

@@ -38,7 +38,7 @@ const loadgenUsage = `relayer loadgen [--url http://127.0.0.1:8080] [--rate 2] [
 
 Offers jobs to a relayer at a steady rate, a mix of kinds and development-chain scenarios, and
 follows every job with three kinds of client side by side: one that waits as long as each
-Retry-After says, one that polls every --poll-interval, and one that long-polls (?wait=). For
+Retry-After says, one that polls every --poll-interval, and one that long-polls until the job ends (?until=done&wait=). For
 each kind of client it reports the status requests per job, the lag from the job's terminal
 event to the moment the client saw it (mean and p90), that lag as a share of the mean job
 duration, and its errors. The terminal event's time comes from GET /v1/jobs/{jobId}/events,
@@ -57,7 +57,7 @@ type loadClient int
 const (
 	obeysRetryAfter loadClient = iota // sleeps as long as each Retry-After says
 	pollsFixed                        // polls every --poll-interval
-	longPolls                         // GET ?wait=N, again at once while the job is pending
+	longPolls                         // GET ?until=done&wait=N, again at once while the job is pending
 	loadClients
 )
 
@@ -398,7 +398,7 @@ func (lg *loadgen) follow(ctx context.Context, j *loadJob, c loadClient) loadWat
 	case pollsFixed:
 		delay = lg.cfg.pollInterval
 	case longPolls:
-		status += "?wait=" + strconv.Itoa(lg.cfg.wait)
+		status += "?until=done&wait=" + strconv.Itoa(lg.cfg.wait) // one request for the answer (api: until)
 	}
 	giveUp := j.posted.Add(lg.cfg.follow)
 	for {
