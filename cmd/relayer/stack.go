@@ -47,7 +47,7 @@ func startChain(ctx context.Context, s serveSettings, log *slog.Logger) (*chainS
 	}
 	dcfg := s.DevChainConfig
 	dcfg.HTTPAddr = s.DevChainRPC
-	dev, err := devchain.Start(ctx, dcfg, log.With("component", "devchain"))
+	dev, err := devchain.Start(ctx, dcfg, log) // the chain names its component itself
 	if err != nil {
 		return nil, fmt.Errorf("development chain: %w", err)
 	}
