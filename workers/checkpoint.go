@@ -86,8 +86,8 @@ type Checkpoint struct {
 	now   func() time.Time
 
 	saved    eventstore.Folded[eventstore.Position] // the last saved position, and its version
-	pending  eventstore.Position // last advanced position
-	advances int                 // advances since the last save
+	pending  eventstore.Position                    // last advanced position
+	advances int                                    // advances since the last save
 	lastSave time.Time
 	saves    int
 }

@@ -61,10 +61,6 @@ func NewLeader(cfg Config, deps Deps) (*Leader, error) {
 // Ready is closed once Run has started: an instance serves while it waits for the lease.
 func (l *Leader) Ready() <-chan struct{} { return l.ready }
 
-// Engine is the engine running on this instance now, or nil while another instance holds the
-// lease.
-func (l *Leader) Engine() *Engine { return l.current.Load() }
-
 // Collectors are the engine's collectors (reading the engine of the term in progress, zero
 // between terms), whether this instance holds the lease, and its terms.
 func (l *Leader) Collectors() []prometheus.Collector {

@@ -742,7 +742,7 @@ func readCrashLog(t *testing.T, path string) map[string]*crashLogJob {
 }
 
 // readLogJobs folds every request stream of store's log.
-func readLogJobs(t *testing.T, store eventstore.Store) map[string]*crashLogJob {
+func readLogJobs(t testing.TB, store eventstore.Store) map[string]*crashLogJob {
 	t.Helper()
 	codec := projections.NewCodec()
 	jobs := map[string]*crashLogJob{}
@@ -793,7 +793,7 @@ func readLogJobs(t *testing.T, store eventstore.Store) map[string]*crashLogJob {
 }
 
 // checkCrashJobs checks every acknowledged job against the log and reports the outcomes.
-func checkCrashJobs(t *testing.T, acked []crashJob, jobs map[string]*crashLogJob, notTerminal map[string]string) {
+func checkCrashJobs(t testing.TB, acked []crashJob, jobs map[string]*crashLogJob, notTerminal map[string]string) {
 	t.Helper()
 	outcome := map[string]int{}
 	var resets, resetJobs, badOrdinary int
@@ -880,7 +880,7 @@ func eventTrail(j *crashLogJob) string {
 // transaction some job's stream recorded, no job may have more than one, a job that recorded a
 // receipt has exactly one, in that transaction, and no transaction a job reset (known not to be
 // on chain and never to be) was mined.
-func checkCrashChain(t *testing.T, c crashChain, jobs map[string]*crashLogJob) {
+func checkCrashChain(t testing.TB, c crashChain, jobs map[string]*crashLogJob) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -47,18 +46,7 @@ func benchFleet(b *testing.B, instances int) {
 	urls := f.up()
 	// Let one of them take the engine before the clock starts.
 	client := &http.Client{Timeout: 30 * time.Second}
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		held := false
-		for _, u := range urls {
-			if res, err := client.Get(u + "/metrics"); err == nil {
-				body, _ := io.ReadAll(res.Body)
-				res.Body.Close()
-				held = held || fleetLeaseHeld.Match(body)
-			}
-		}
-		if held {
-			break
-		}
+	for deadline := time.Now().Add(30 * time.Second); f.leader(client) < 0; {
 		if time.Now().After(deadline) {
 			b.Fatal("no instance took the engine")
 		}

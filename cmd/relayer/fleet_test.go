@@ -100,6 +100,22 @@ func newFleet(t testing.TB, prefix string, config func(crashChain, string) strin
 	return f
 }
 
+// checkLog reads the fleet's log once every instance has stopped and checks the acknowledged jobs
+// against it and the chain against the jobs (as the crash test does); it returns the store (closed
+// when the test ends) and the jobs.
+func (f *fleet) checkLog(acked []crashJob, notTerminal map[string]string) (*postgres.Store, map[string]*crashLogJob) {
+	f.t.Helper()
+	store, err := postgres.Open(context.Background(), f.storeURL, postgres.Config{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.t.Cleanup(func() { _ = store.Close() })
+	jobs := readLogJobs(f.t, store)
+	checkCrashJobs(f.t, acked, jobs, notTerminal)
+	checkCrashChain(f.t, f.chain, jobs)
+	return store, jobs
+}
+
 func (f *fleet) start(i int) {
 	f.t.Helper()
 	f.mu.Lock()
@@ -159,7 +175,7 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 	}
 	began := time.Now()
 	f := newFleet(t, "relayer_fleet", fleetConfig)
-	storeURL, bin, env, dc, cfgFile := f.storeURL, f.bin, f.env, f.chain, f.cfgFile
+	bin, env, cfgFile := f.bin, f.env, f.cfgFile
 	for i := range fleetInstances {
 		f.start(i)
 	}
@@ -268,14 +284,7 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 		}
 	}
 
-	store, err := postgres.Open(context.Background(), storeURL, postgres.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	jobs := readLogJobs(t, store)
-	checkCrashJobs(t, acked, jobs, notTerminal)
-	checkCrashChain(t, dc, jobs)
+	store, jobs := f.checkLog(acked, notTerminal)
 	checkFleetPace(t, jobs)
 
 	terms := 0
@@ -347,7 +356,6 @@ func TestADeposedEngineHolderRecordsAndSendsNothing(t *testing.T) {
 		t.Skip("lease test: builds the binary and runs three processes for half a minute")
 	}
 	f := newFleet(t, "relayer_fleet_stop", fleetConfig)
-	storeURL, dc := f.storeURL, f.chain
 	f.start(0)
 	f.start(1)
 	load := &crashLoad{client: &http.Client{Timeout: 10 * time.Second}, codes: map[int]int{}}
@@ -415,14 +423,7 @@ func TestADeposedEngineHolderRecordsAndSendsNothing(t *testing.T) {
 	acked := load.jobs()
 	notTerminal := waitAllTerminal(t, load.client, *f.urls[other].Load(), acked, fleetFinalWait)
 
-	store, err := postgres.Open(context.Background(), storeURL, postgres.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	jobs := readLogJobs(t, store)
-	checkCrashJobs(t, acked, jobs, notTerminal)
-	checkCrashChain(t, dc, jobs)
+	_, jobs := f.checkLog(acked, notTerminal)
 	for id, j := range jobs {
 		if len(j.reset) > 0 {
 			t.Errorf("invariant: the deposed holder took no nonce; job %s had its transaction reset: %v", id, j.reset)

@@ -1,6 +1,7 @@
 package gateway_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -260,14 +261,7 @@ func TestAReleasedNonceBelowOthersIsFilledSoTheLaterTransactionsMine(t *testing.
 	ctx := testContext(t)
 	key := nextKey(t)
 	ad := dial(t, key, nil) // GapFillDelay 300ms
-	var ps []*gateway.Prepared
-	for i := range 3 {
-		p, err := ad.Prepare(ctx, silentRequest(fmt.Sprintf("%s/%d", t.Name(), i)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ps = append(ps, p)
-	}
+	ps := prepareN(t, ctx, ad, 3)
 	ad.Release(ps[1]) // and no Prepare comes to reuse it
 	for _, p := range []*gateway.Prepared{ps[0], ps[2]} {
 		if _, err := ad.Broadcast(ctx, p); err != nil {
@@ -485,14 +479,7 @@ func TestDroppedNoncesAreNeverFilled(t *testing.T) {
 	ctx := testContext(t)
 	key := nextKey(t)
 	ad := dial(t, key, nil) // GapFillDelay 300ms
-	var ps []*gateway.Prepared
-	for i := range 3 {
-		p, err := ad.Prepare(ctx, silentRequest(fmt.Sprintf("%s/%d", t.Name(), i)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ps = append(ps, p)
-	}
+	ps := prepareN(t, ctx, ad, 3)
 	if _, err := ad.Broadcast(ctx, ps[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -516,4 +503,18 @@ func TestDroppedNoncesAreNeverFilled(t *testing.T) {
 	if p.Nonce != ps[0].Nonce+1 {
 		t.Fatalf("after the drop, Prepare took nonce %d, want %d", p.Nonce, ps[0].Nonce+1)
 	}
+}
+
+// prepareN prepares n silent requests named after the test, nonces in a row.
+func prepareN(t *testing.T, ctx context.Context, ad *gateway.Adapter, n int) []*gateway.Prepared {
+	t.Helper()
+	var ps []*gateway.Prepared
+	for i := range n {
+		p, err := ad.Prepare(ctx, silentRequest(fmt.Sprintf("%s/%d", t.Name(), i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	return ps
 }

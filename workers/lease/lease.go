@@ -41,9 +41,6 @@ func RenewalStream(name string, epoch uint64) string {
 	return Stream(name) + "." + strconv.FormatUint(epoch, 10)
 }
 
-// IsStream tells whether stream belongs to a lease.
-func IsStream(stream string) bool { return strings.HasPrefix(stream, StreamPrefix) }
-
 // Acquired starts a term: Holder holds the lease from now, under Epoch.
 type Acquired struct {
 	Holder   string        `json:"holder"`
@@ -293,9 +290,6 @@ type Term struct {
 	wg      sync.WaitGroup
 }
 
-// Guard is the fencing token of the term: the term stream at the version this acquisition left.
-func (t *Term) Guard() eventstore.Guard { return t.guard }
-
 // Lost is closed once the term ended by itself: another process took the lease, or renewing
 // failed for longer than is safe. Err says which.
 func (t *Term) Lost() <-chan struct{} { return t.lost }
@@ -480,4 +474,6 @@ func (f *fenced) AppendGuarded(ctx context.Context, g eventstore.Guard, stream s
 }
 
 // sleep waits d or until ctx ends; false when ctx ended.
-func sleep(ctx context.Context, d time.Duration) bool { return upstream.RealClock().Sleep(ctx, d) == nil }
+func sleep(ctx context.Context, d time.Duration) bool {
+	return upstream.RealClock().Sleep(ctx, d) == nil
+}
