@@ -214,10 +214,18 @@ func (s *Set) Timer(id domain.JobID) (Timer, bool) {
 
 // Due returns up to limit timers whose deadline is at or before now, earliest first (equal
 // deadlines in order of acceptance).
-func (s *Set) Due(now time.Time, limit int) []Timer {
+func (s *Set) Due(now time.Time, limit int) []Timer { return s.DueOf(now, limit, nil) }
+
+// DueOf is Due for the jobs keep accepts (all when nil): an engine that drives part of the jobs
+// is not kept from its own by the others'.
+func (s *Set) DueOf(now time.Time, limit int, keep func(domain.JobID) bool) []Timer {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	items := s.timers.due(clampNanos(now), limit)
+	var k func(timerItem) bool
+	if keep != nil {
+		k = func(it timerItem) bool { return keep(s.jobs.at(it.job).id) }
+	}
+	items := s.timers.due(clampNanos(now), limit, k)
 	out := make([]Timer, len(items))
 	for i, it := range items {
 		out[i] = s.timerOf(s.jobs.at(it.job))

@@ -102,8 +102,8 @@ func (h *timerHeap) down(t *jobTable, k int) {
 // due returns, in order, up to limit items whose deadline is at or before now. It does not
 // change the heap (it runs under a read lock): it walks the heap best-first from the root with a
 // small heap of candidates, and never descends below an item that is not due, so it costs
-// O(k log k) for k results.
-func (h *timerHeap) due(now int64, limit int) []timerItem {
+// O(k log k) for k results (keep, when set, passes over the items it refuses).
+func (h *timerHeap) due(now int64, limit int, keep func(timerItem) bool) []timerItem {
 	if limit <= 0 || len(h.items) == 0 || h.items[0].due > now {
 		return nil
 	}
@@ -130,7 +130,9 @@ func (h *timerHeap) due(now int64, limit int) []timerItem {
 			cand[p], cand[c] = cand[c], cand[p]
 			p = c
 		}
-		out = append(out, h.items[k])
+		if keep == nil || keep(h.items[k]) {
+			out = append(out, h.items[k])
+		}
 		for _, c := range [2]int{2*k + 1, 2*k + 2} {
 			if c < len(h.items) && h.items[c].due <= now {
 				cand = append(cand, c)

@@ -46,9 +46,10 @@ type Config struct {
 }
 
 // FleetConfig lets several serve instances share one store: every instance answers the API
-// from its own projections, and the engine runs on one of them at a time, under the lease
-// "engine" kept in the log (package lease); when its holder dies or stops renewing, another
-// instance takes over after LeaseDuration and recovers the jobs as a restart would.
+// from its own projections, and the engine runs under leases kept in the log (package lease):
+// with one key the whole engine under "engine", with several each key's part of it under
+// "signer-<address>" (Leader); when a holder dies or stops renewing, another instance takes over
+// after LeaseDuration and recovers the jobs as a restart would.
 type FleetConfig struct {
 	// Enabled runs the engine under the lease. Off: the engine runs in this process alone.
 	Enabled bool `yaml:"enabled"`
@@ -119,13 +120,12 @@ type Problem struct {
 }
 
 // ErrEngineNotOnNATS refuses the nats transport for the engine. The transport itself is built
-// and tested (NewTransport), but the engine is not ready for it: the responses worker moves its
+// and tested (NewTransport), but the engine does not use it: the responses worker moves its
 // block cursor as soon as Publish returns, which on GoChannel means the handler has kept the
 // responses and on JetStream only that the server has stored them (an instance that dies before
-// handling them would skip them), and the responses index, the readiness and transaction budgets
-// and the signer still live in one process. Until several instances share that work under
-// leases, the engine runs on gochannel.
-var ErrEngineNotOnNATS = errors.New("the engine does not run on the nats transport yet (its responses worker and budgets assume one process): use gochannel")
+// handling them would skip them). Several instances share the engine's work through the keys'
+// leases (Leader), each key's messages staying in its holder's process.
+var ErrEngineNotOnNATS = errors.New("the engine does not run on the nats transport (its responses worker moves the block cursor once a publish returns): use gochannel; several instances share the work through workers.fleet")
 
 // ConfigError lists every problem Validate found. It unwraps to the errors of the transport,
 // router and dispatcher configurations, and to ErrEngineNotOnNATS.

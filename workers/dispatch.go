@@ -97,6 +97,10 @@ type Dispatcher struct {
 	cfg    DispatcherConfig
 	codec  *eventstore.Codec
 	logger *slog.Logger
+	// keep, when set, says which records are published (the others are passed over).
+	keep func(eventstore.Record) bool
+	// from is where a consumer that never saved a checkpoint starts (after it).
+	from eventstore.Position
 
 	running   atomic.Bool
 	published atomic.Uint64
@@ -142,6 +146,16 @@ func (d *Dispatcher) Run(ctx context.Context) (err error) {
 	cp, err := LoadCheckpoint(ctx, d.store, d.cfg.Name, d.cfg.Checkpoint)
 	if err != nil {
 		return err
+	}
+	if cp.Saved() == 0 && d.from > 0 {
+		// A new consumer of an old log: what came before from was recovered from the
+		// projections, not dispatched.
+		if err := cp.Advance(ctx, d.from); err != nil {
+			return err
+		}
+		if err := cp.Flush(ctx); err != nil {
+			return err
+		}
 	}
 	d.position.Store(uint64(cp.Saved()))
 	d.logger.Info("dispatcher starting", "after", cp.Saved())
@@ -214,7 +228,7 @@ func (d *Dispatcher) Run(ctx context.Context) (err error) {
 }
 
 func (d *Dispatcher) dispatch(ctx context.Context, r eventstore.Record) error {
-	if !strings.HasPrefix(r.Stream, domain.StreamPrefix) {
+	if !strings.HasPrefix(r.Stream, domain.StreamPrefix) || (d.keep != nil && !d.keep(r)) {
 		return nil
 	}
 	ev, err := projections.DecodeEvent(d.codec, r)

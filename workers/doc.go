@@ -66,14 +66,18 @@
 // them after AckWait when its subscriber died. Publish returns once the server stored the
 // message, so a checkpoint never loses an event, but the dispatcher is no longer held to the
 // handlers' pace, and order holds only per topic and per instance. The engine does not run on
-// it yet (ErrEngineNotOnNATS): the responses worker moves its block cursor once Publish returns,
-// which on GoChannel means its handler kept the responses, and the budgets and the signer still
-// live in one process.
+// it (ErrEngineNotOnNATS): the responses worker moves its block cursor once Publish returns,
+// which on GoChannel means its handler kept the responses; a fleet shares the work through the
+// keys' leases instead (see Several instances).
 //
 // # Several instances
 //
-// Instances sharing a store run the engine one at a time through a Leader (FleetConfig): the
-// holder of the engine lease (package lease) runs an Engine over the lease term's fenced store,
-// the others wait and take over when the holder stops renewing. The engine's messages stay in
-// the holder's process (GoChannel); C and D hold for the fleet because one engine counts them.
+// Instances sharing a store run the engine through a Leader (FleetConfig). With one signing key,
+// the whole engine runs on one instance at a time, the holder of the engine lease (package
+// lease), over the lease term's fenced store; the others wait and take over when the holder
+// stops renewing. With several keys, the jobs are split over the keys by job id and each key's
+// engine runs under that key's own lease, on whichever instance holds it, with its share of C
+// and D. An engine's messages stay in its holder's process (GoChannel): the fleet spreads work
+// by keys under leases, not by durable consumers, and a new holder takes up its key's jobs by
+// recovery from the projections, so nothing waits in a transport.
 package workers

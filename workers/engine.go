@@ -36,6 +36,9 @@ type Deps struct {
 	Projections *projections.Set
 	// Gateway is the chain adapter; it must have a signer.
 	Gateway *gateway.Adapter
+	// Keys are, for a Leader, the adapters of every signing key the fleet shares, one per key
+	// (Adapter.WithKey); empty: Gateway's key alone.
+	Keys []*gateway.Adapter
 	// Tuning returns the throughput limits in force: readiness_max_concurrency (C) and the
 	// *_throttler_tps per kind (D). It is called often and must be cheap (api.Server.Tuning).
 	// Nil uses retryafter.DefaultConfig.
@@ -59,6 +62,8 @@ type Engine struct {
 	now     func() time.Time
 	exec    *projections.Executor
 	metrics *engineMetrics
+	// shard is the part of the jobs this engine drives (all of them outside a fleet of keys).
+	shard shard
 
 	transport  *Transport
 	router     *Router
@@ -84,11 +89,12 @@ type passedJob struct {
 
 // New builds the engine. Nothing runs before Run.
 func New(cfg Config, deps Deps) (*Engine, error) {
-	return newEngine(cfg, deps, newEngineMetrics())
+	return newEngine(cfg, deps, newEngineMetrics(), shard{}, 0)
 }
 
-// newEngine builds an engine counting into m (a Leader's engines share theirs).
-func newEngine(cfg Config, deps Deps, m *engineMetrics) (*Engine, error) {
+// newEngine builds an engine driving sh's jobs and counting into m (a Leader's engines share
+// theirs). A dispatcher that never saved a checkpoint starts after from (0: the log's start).
+func newEngine(cfg Config, deps Deps, m *engineMetrics, sh shard, from eventstore.Position) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -110,8 +116,10 @@ func newEngine(cfg Config, deps Deps, m *engineMetrics) (*Engine, error) {
 		log: deps.Logger, now: deps.Now,
 		exec:    &projections.Executor{Store: deps.Store, Codec: projections.NewCodec(), Retries: 5},
 		metrics: m,
+		shard:   sh,
 		ready:   make(chan struct{}),
 	}
+	cfg.Dispatcher.Name = sh.name(cfg.Dispatcher.Name)
 	t, err := NewTransport(cfg.Transport, quietLogger(e.log.With("component", "transport")))
 	if err != nil {
 		return nil, err
@@ -128,6 +136,15 @@ func newEngine(cfg Config, deps Deps, m *engineMetrics) (*Engine, error) {
 	if err != nil {
 		_ = t.Close()
 		return nil, err
+	}
+	d.from = from
+	if sh.count > 1 {
+		// The other shards' receipts too: their gateway request ids are not this shard's, so
+		// their responses are dropped rather than kept for a receipt that will not come here.
+		d.keep = func(r eventstore.Record) bool {
+			id, ok := domain.JobIDFromStream(r.Stream)
+			return !ok || sh.owns(id) || r.Type == "ReceiptRecorded"
+		}
 	}
 	e.dispatcher = d
 	e.readiness = newReadinessWorker(e)

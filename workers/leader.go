@@ -1,41 +1,69 @@
 package workers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"relayer/workers/gateway"
 	"relayer/workers/lease"
 )
 
-// Leader runs the engine on one instance of a fleet at a time (FleetConfig): it waits for the
-// engine lease, runs an Engine over the lease's fenced store for as long as it holds it, and
-// waits again when it loses it. Every append of that engine is guarded by the lease's term, so
-// an instance that was paused past its lease and comes back cannot record anything, and so
-// cannot send a transaction either (a transaction is sent only after TransactionSigned is
-// recorded). A new holder recovers the jobs as a restarted engine does: queued and processing
-// jobs return to their queues, in-flight transactions are sent again from their recorded bytes
-// and the key's recorded nonces are adopted. C and D hold for the fleet because one engine
-// counts them.
+// Leader runs the engine in a fleet of instances sharing one store (FleetConfig). With one
+// signing key, it runs the whole engine on one instance at a time: it waits for the engine lease,
+// runs an Engine over the lease's fenced store for as long as it holds it, and waits again when
+// it loses it. With several keys (Deps.Keys), the jobs are split over the keys by job id and
+// each key has its own lease ("signer-<address>") and its own engine, driving that key's jobs
+// with its share of C and D: the keys' engines run on whichever instances hold their leases, one
+// instance possibly holding several, so more keys spread the work and the signing over more
+// instances.
+//
+// Every append of an engine is guarded by its lease's term, so an instance that was paused past
+// its lease and comes back cannot record anything, and so cannot send a transaction either (a
+// transaction is sent only after TransactionSigned is recorded). A new holder recovers the jobs
+// as a restarted engine does: queued and processing jobs return to their queues, in-flight
+// transactions are sent again from their recorded bytes and the key's recorded nonces are
+// adopted. C and D hold for the fleet because each key's engine counts its share.
 type Leader struct {
 	cfg     Config
 	deps    Deps
-	lease   *lease.Lease
 	metrics *engineMetrics
+	keys    []*leaderKey
 
-	current atomic.Pointer[Engine]
 	terms   prometheus.Counter
 	ready   chan struct{}
 	started atomic.Bool
+	// held counts the leases this instance holds now: it waits that many renewal intervals
+	// (every) before it takes a free one, and it starts asking for its keys one such interval
+	// apart, so that the keys spread over the instances.
+	held  atomic.Int32
+	every time.Duration
 }
 
-// NewLeader checks cfg and deps as New does; cfg.Fleet says how the lease is held. The store
-// must offer guarded appends (SQLite, PostgreSQL).
+// leaderKey is one signing key of a Leader: its lease and the engine running under it.
+type leaderKey struct {
+	shard   shard
+	gw      *gateway.Adapter
+	lease   *lease.Lease
+	current atomic.Pointer[Engine]
+}
+
+// SignerLeasePrefix starts the name of a key's lease when the fleet signs with several keys:
+// "signer-<address>", its address in lower-case hex.
+const SignerLeasePrefix = "signer"
+
+// NewLeader checks cfg and deps as New does; cfg.Fleet says how the leases are held. The store
+// must offer guarded appends (SQLite, PostgreSQL). The keys are Deps.Keys, or Deps.Gateway's
+// alone; every instance of a fleet must be given the same keys.
 func NewLeader(cfg Config, deps Deps) (*Leader, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -43,67 +71,132 @@ func NewLeader(cfg Config, deps Deps) (*Leader, error) {
 	if deps.Store == nil || deps.Projections == nil || deps.Gateway == nil {
 		return nil, errors.New("workers: the engine needs a store, projections and a gateway adapter")
 	}
+	gws := deps.Keys
+	if len(gws) == 0 {
+		gws = []*gateway.Adapter{deps.Gateway}
+	}
+	gws = slices.Clone(gws)
+	// The shards follow the addresses' order, so that every instance splits the jobs alike
+	// whatever the order of its configuration.
+	slices.SortFunc(gws, func(a, b *gateway.Adapter) int { return a.Address().Cmp(b.Address()) })
+	for i, gw := range gws {
+		if gw == nil || gw.Address() == (common.Address{}) {
+			return nil, errors.New("workers: every key of the fleet needs a gateway adapter with a signer")
+		}
+		if i > 0 && gw.Address() == gws[i-1].Address() {
+			return nil, fmt.Errorf("workers: key %s is given twice", gw.Address())
+		}
+	}
 	lc := cfg.Fleet.leaseConfig()
 	if lc.Holder == "" {
 		host, _ := os.Hostname()
 		lc.Holder = fmt.Sprintf("%s pid %d", host, os.Getpid())
 	}
-	l, err := lease.New(deps.Store, lc, deps.Logger)
-	if err != nil {
-		return nil, fmt.Errorf("workers: %w", err)
-	}
-	return &Leader{cfg: cfg, deps: deps, lease: l, metrics: newEngineMetrics(), ready: make(chan struct{}),
+	l := &Leader{cfg: cfg, deps: deps, metrics: newEngineMetrics(), ready: make(chan struct{}),
 		terms: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "relayer_engine_terms_total", Help: "Terms of the engine lease this instance has held.",
-		})}, nil
+			Name: "relayer_engine_terms_total", Help: "Terms of the engine's or the signing keys' leases this instance has held.",
+		})}
+	if len(gws) > 1 {
+		l.every = cmp.Or(lc.Renew, cmp.Or(lc.Duration, lease.DefaultDuration)/5)
+		lc.Patience = func() time.Duration { return time.Duration(l.held.Load()) * l.every }
+	}
+	for i, gw := range gws {
+		k := &leaderKey{gw: gw}
+		if len(gws) > 1 {
+			addr := strings.ToLower(gw.Address().Hex())
+			k.shard = shard{index: i, count: len(gws), key: addr}
+			lc.Name = SignerLeasePrefix + "-" + addr
+		}
+		var err error
+		if k.lease, err = lease.New(deps.Store, lc, deps.Logger); err != nil {
+			return nil, fmt.Errorf("workers: %w", err)
+		}
+		l.keys = append(l.keys, k)
+	}
+	return l, nil
 }
 
-// Ready is closed once Run has started: an instance serves while it waits for the lease.
+// Ready is closed once Run has started: an instance serves while it waits for the leases.
 func (l *Leader) Ready() <-chan struct{} { return l.ready }
 
-// Collectors are the engine's collectors (reading the engine of the term in progress, zero
-// between terms), whether this instance holds the lease, and its terms.
-func (l *Leader) Collectors() []prometheus.Collector {
-	held := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "relayer_engine_lease_held", Help: "1 while this instance holds the engine lease and runs the engine.",
-	}, func() float64 {
-		if l.current.Load() != nil {
-			return 1
+// engines are the engines running now in this instance.
+func (l *Leader) engines() []*Engine {
+	var out []*Engine
+	for _, k := range l.keys {
+		if e := k.current.Load(); e != nil {
+			out = append(out, e)
 		}
-		return 0
-	})
-	refused := prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "relayer_engine_fenced_appends_total",
-		Help: "Appends of this instance's engine refused because its lease term was lost (taken by another instance, or expired unrenewed).",
-	}, func() float64 { return float64(l.lease.Refused()) })
-	return append(collectors(l.metrics, l.current.Load), held, l.terms, refused)
+	}
+	return out
 }
 
-// Run holds the lease and runs the engine under it until ctx ends (then it releases the lease,
-// so that another instance takes over at once, and returns nil) or an engine fails for a reason
-// other than losing the lease.
+// Collectors are the engines' collectors (adding up the engines of the terms in progress, zero
+// between terms), how many leases this instance holds, and its terms.
+func (l *Leader) Collectors() []prometheus.Collector {
+	held := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "relayer_engine_lease_held", Help: "Leases this instance holds and runs an engine under: the engine's (0 or 1) with one signing key, else the keys'.",
+	}, func() float64 { return float64(len(l.engines())) })
+	refused := prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "relayer_engine_fenced_appends_total",
+		Help: "Appends of this instance's engines refused because their lease term was lost (taken by another instance, or expired unrenewed).",
+	}, func() float64 {
+		var n int64
+		for _, k := range l.keys {
+			n += k.lease.Refused()
+		}
+		return float64(n)
+	})
+	return append(collectors(l.metrics, l.engines), held, l.terms, refused)
+}
+
+// Run holds the leases and runs an engine under each until ctx ends (then it releases them, so
+// that other instances take over at once, and returns nil) or an engine fails for a reason
+// other than losing its lease.
 func (l *Leader) Run(ctx context.Context) error {
 	if !l.started.CompareAndSwap(false, true) {
 		return errors.New("workers: the leader runs once")
 	}
 	close(l.ready)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, len(l.keys))
+	for _, k := range l.keys {
+		go func() { errs <- l.hold(ctx, k) }()
+	}
+	var first error
+	for range l.keys {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+			cancel()
+		}
+	}
+	return first
+}
+
+// hold is Run for one key.
+func (l *Leader) hold(ctx context.Context, k *leaderKey) error {
 	log := l.deps.Logger
+	if !sleepCtx(ctx, time.Duration(k.shard.index)*l.every) {
+		return nil
+	}
 	for {
-		term, err := l.lease.Acquire(ctx)
+		term, err := k.lease.Acquire(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
-			return fmt.Errorf("workers: engine lease: %w", err)
+			return fmt.Errorf("workers: lease %s: %w", k.lease.Name(), err)
 		}
 		l.terms.Inc()
-		err = l.term(ctx, term)
+		l.held.Add(1)
+		err = l.term(ctx, k, term)
 		lost := term.Err() // before Release, which ends the term too
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		if relErr := term.Release(rctx); relErr != nil && log != nil {
-			log.Warn("release the engine lease", "err", relErr)
+			log.Warn("release the lease", "lease", k.lease.Name(), "err", relErr)
 		}
 		cancel()
+		l.held.Add(-1)
 		switch {
 		case ctx.Err() != nil:
 			return nil
@@ -113,13 +206,13 @@ func (l *Leader) Run(ctx context.Context) error {
 			return err
 		}
 		if log != nil {
-			log.Warn("engine stopped: the lease was lost; waiting to hold it again", "epoch", term.Epoch, "why", lost)
+			log.Warn("engine stopped: the lease was lost; waiting to hold it again", "lease", k.lease.Name(), "epoch", term.Epoch, "why", lost)
 		}
 	}
 }
 
-// term runs one engine for as long as term holds.
-func (l *Leader) term(ctx context.Context, term *lease.Term) error {
+// term runs key k's engine for as long as term holds.
+func (l *Leader) term(ctx context.Context, k *leaderKey, term *lease.Term) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -127,15 +220,19 @@ func (l *Leader) term(ctx context.Context, term *lease.Term) error {
 		case <-term.Lost():
 			// Nothing more may be sent with the key: not even a gap fill of a nonce the
 			// engine released. The next holder adopts the nonces the log recorded.
-			l.deps.Gateway.DropNonces()
+			k.gw.DropNonces()
 			cancel()
 		case <-ctx.Done():
 		}
 	}()
 	deps := l.deps
 	deps.Store = term.Store()
+	deps.Gateway = k.gw
 	if deps.Logger != nil {
 		deps.Logger = deps.Logger.With("epoch", term.Epoch)
+		if k.shard.key != "" {
+			deps.Logger = deps.Logger.With("key", k.shard.key)
+		}
 	}
 	// Recovery reads the projections: they must hold everything the previous holder recorded.
 	head, err := l.deps.Store.Head(ctx)
@@ -148,14 +245,14 @@ func (l *Leader) term(ctx context.Context, term *lease.Term) error {
 		}
 		return fmt.Errorf("workers: catch up before the engine starts: %w", err)
 	}
-	e, err := newEngine(l.cfg, deps, l.metrics)
+	e, err := newEngine(l.cfg, deps, l.metrics, k.shard, head)
 	if err != nil {
 		return err
 	}
-	l.current.Store(e)
-	defer l.current.Store(nil)
+	k.current.Store(e)
+	defer k.current.Store(nil)
 	if deps.Logger != nil {
-		deps.Logger.Info("this instance runs the engine")
+		deps.Logger.Info("this instance runs the engine", "lease", k.lease.Name())
 	}
 	return e.Run(ctx)
 }

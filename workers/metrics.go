@@ -117,18 +117,19 @@ func (e *Engine) Overhead() map[string]OverheadStats {
 
 // Collectors are the engine's Prometheus collectors, for the API's /metrics (api.Deps).
 func (e *Engine) Collectors() []prometheus.Collector {
-	return collectors(e.metrics, func() *Engine { return e })
+	return collectors(e.metrics, func() []*Engine { return []*Engine{e} })
 }
 
-// collectors are the collectors of the engines sharing m; the gauges read the engine running now
-// (current returns nil when none does, and they read 0).
-func collectors(m *engineMetrics, current func() *Engine) []prometheus.Collector {
+// collectors are the collectors of the engines sharing m; the gauges add up the engines running
+// now (current returns none between a Leader's terms, and they read 0).
+func collectors(m *engineMetrics, current func() []*Engine) []prometheus.Collector {
 	gauge := func(name, help string, f func(e *Engine) float64) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 {
-			if e := current(); e != nil {
-				return f(e)
+			var sum float64
+			for _, e := range current() {
+				sum += f(e)
 			}
-			return 0
+			return sum
 		})
 	}
 	cs := []prometheus.Collector{m.txStarts, m.responses, m.events, m.overheadH, m.poisoned, m.cursorG,
@@ -138,22 +139,35 @@ func collectors(m *engineMetrics, current func() *Engine) []prometheus.Collector
 			func(e *Engine) float64 { return float64(e.readiness.waiting()) }),
 		gauge("relayer_gateway_responses_kept", "Gateway responses kept until the receipt naming their request is recorded.",
 			func(e *Engine) float64 { return float64(e.responses.buffered()) }),
-		gauge("relayer_dispatcher_position", "Global position of the last event the dispatcher published.",
-			func(e *Engine) float64 { return float64(e.dispatcher.Position()) }),
 	}
+	// A position is not added up: the furthest of the engines' dispatchers.
+	cs = append(cs, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "relayer_dispatcher_position", Help: "Global position of the last event the dispatcher published (the furthest of this instance's engines).",
+	}, func() float64 {
+		var p float64
+		for _, e := range current() {
+			p = max(p, float64(e.dispatcher.Position()))
+		}
+		return p
+	}))
 	tx := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "relayer_tx_waiting", Help: "Jobs waiting for their transaction start, by kind."}, []string{"kind"})
 	rate := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "relayer_tx_rate_limit", Help: "Transaction starts allowed per second (D), by kind."}, []string{"kind"})
 	cs = append(cs, &funcCollector{collect: func(ch chan<- prometheus.Metric) {
-		e := current()
-		if e == nil {
+		es := current()
+		if len(es) == 0 {
 			return
 		}
 		for _, k := range domain.Kinds() {
 			if k.Family() != k {
 				continue // waits in its family's queue, counted there
 			}
-			tx.WithLabelValues(k.String()).Set(float64(e.tx.queue(k).waiting()))
-			rate.WithLabelValues(k.String()).Set(e.tx.tps(k))
+			var waiting, tps float64
+			for _, e := range es {
+				waiting += float64(e.tx.queue(k).waiting())
+				tps += e.tx.tps(k)
+			}
+			tx.WithLabelValues(k.String()).Set(waiting)
+			rate.WithLabelValues(k.String()).Set(tps)
 		}
 		tx.Collect(ch)
 		rate.Collect(ch)

@@ -65,8 +65,7 @@ func (w *readinessWorker) signal() {
 }
 
 func (w *readinessWorker) limit() int {
-	c := w.e.tuning().ReadinessMaxConcurrency
-	return max(c, 1)
+	return w.e.shard.concurrency(w.e.tuning().ReadinessMaxConcurrency)
 }
 
 // inProgress is how many checks run now.

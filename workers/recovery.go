@@ -33,19 +33,23 @@ func (e *Engine) recover(ctx context.Context) error {
 	n := map[string]int{}
 	for _, q := range []projections.Queue{projections.ReadinessInProgress, projections.ReadinessQueue} {
 		for _, id := range set.QueueMembers(q) {
+			if !e.shard.owns(id) {
+				continue
+			}
 			e.readiness.enqueue(id, time.Time{}, "recovery")
 			n["readiness"]++
 		}
 	}
 	for _, id := range set.QueueMembers(projections.TxQueue) {
 		j, ok := set.Job(id)
-		if !ok {
+		if !ok || !e.shard.owns(id) {
 			continue
 		}
 		e.tx.enqueue(j.Kind, id, time.Time{}, "recovery")
 		n["processing"]++
 	}
 	for _, j := range set.InStatus(domain.ReceiptReceived) {
+		// Every shard's: another shard's request id is registered as not this one's.
 		if err := e.responses.register(ctx, j.Kind, j.GatewayRequestID, j.ID, domain.State{}); err != nil {
 			return err
 		}
@@ -63,7 +67,10 @@ func (e *Engine) recover(ctx context.Context) error {
 		if s.Status != domain.TxInFlight {
 			continue
 		}
-		inFlight = append(inFlight, s)
+		if e.shard.owns(j.ID) {
+			inFlight = append(inFlight, s)
+		}
+		// Every nonce of this key, whichever shard's job it is (the fleet's keys changed).
 		if common.HexToAddress(s.From) == me {
 			nonces = append(nonces, s.Nonce)
 		}
@@ -129,11 +136,14 @@ func (e *Engine) sweep(ctx context.Context) error {
 		})
 		for _, q := range []projections.Queue{projections.ReadinessInProgress, projections.ReadinessQueue} {
 			for _, id := range e.set.QueueMembers(q) {
+				if !e.shard.owns(id) {
+					continue
+				}
 				e.readiness.enqueue(id, time.Time{}, "sweep")
 			}
 		}
 		for _, id := range e.set.QueueMembers(projections.TxQueue) {
-			if j, ok := e.set.Job(id); ok {
+			if j, ok := e.set.Job(id); ok && e.shard.owns(id) {
 				e.tx.enqueue(j.Kind, id, time.Time{}, "sweep")
 			}
 		}

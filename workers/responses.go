@@ -86,6 +86,14 @@ func keyOf(k domain.Kind, requestID string) responseKey {
 // s, when not zero, is the job's state after its receipt.
 func (w *responsesWorker) register(ctx context.Context, k domain.Kind, requestID string, id domain.JobID, s domain.State) error {
 	key := keyOf(k, requestID)
+	if !w.e.shard.owns(id) {
+		// Another key's job (Leader): its responses are that shard's to record.
+		w.mu.Lock()
+		w.ended[key] = time.Now()
+		delete(w.buffer, key)
+		w.mu.Unlock()
+		return nil
+	}
 	if j, ok := w.e.set.Job(id); ok && j.Status.Terminal() {
 		w.mu.Lock()
 		w.ended[key] = time.Now()
@@ -334,7 +342,7 @@ func hexAll(prefix string, bs [][]byte) []string {
 // loadCursor reads the saved block cursor; the first time, it saves the chain's head, so that
 // nothing sent from now on is missed even if the process dies before its first save.
 func (w *responsesWorker) loadCursor(ctx context.Context) (gateway.Cursor, error) {
-	last, v, err := eventstore.Last(ctx, w.e.store, NewCheckpointCodec(), CheckpointStream(ResponsesCursorConsumer))
+	last, v, err := eventstore.Last(ctx, w.e.store, NewCheckpointCodec(), CheckpointStream(w.e.shard.name(ResponsesCursorConsumer)))
 	if err != nil {
 		return gateway.Cursor{}, fmt.Errorf("load the gateway cursor: %w", err)
 	}
@@ -370,7 +378,7 @@ func (w *responsesWorker) loadCursor(ctx context.Context) (gateway.Cursor, error
 
 func (w *responsesWorker) saveCursor(ctx context.Context, c gateway.Cursor) error {
 	// No retry: the cursor stream moving under this engine means another drives it.
-	_, err := eventstore.Update(ctx, w.e.store, NewCheckpointCodec(), CheckpointStream(ResponsesCursorConsumer), &w.cursor, foldCursor,
+	_, err := eventstore.Update(ctx, w.e.store, NewCheckpointCodec(), CheckpointStream(w.e.shard.name(ResponsesCursorConsumer)), &w.cursor, foldCursor,
 		func(BlockCursorSaved) ([]eventstore.Typed, error) {
 			return []eventstore.Typed{BlockCursorSaved{Block: c.Block, Hash: c.Hash, At: time.Now().UTC()}}, nil
 		}, eventstore.Metadata{}, nil, 0)

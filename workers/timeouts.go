@@ -39,7 +39,7 @@ func (w *timeoutsWorker) run(ctx context.Context) error {
 	for {
 		now := e.now()
 		var last eventstore.Position
-		for _, t := range e.set.Due(now, 512) {
+		for _, t := range e.set.DueOf(now, 512, e.shard.ownsFunc()) {
 			if at, ok := w.retryAt[t.JobID]; ok && now.Before(at) {
 				continue
 			}
@@ -74,7 +74,9 @@ func (w *timeoutsWorker) run(ctx context.Context) error {
 			}
 		}
 		wait := e.cfg.TimeoutsPoll
-		if t, ok := e.set.NextDeadline(); ok {
+		if t, ok := e.set.NextDeadline(); ok && e.shard.owns(t.JobID) {
+			// (Another shard's next deadline is that shard's: this one looks again after
+			// TimeoutsPoll, not in a loop until the other settles it.)
 			wait = min(wait, max(t.Deadline.Sub(e.now()), 5*time.Millisecond))
 		}
 		if !sleepCtx(ctx, wait) {

@@ -121,16 +121,17 @@ func (q *txQueue) waiting() int {
 	return len(q.items) - q.head
 }
 
-// tps is kind k's D.
+// tps is kind k's D, or this shard's share of it.
 func (w *txWorker) tps(k domain.Kind) float64 {
 	c := w.e.tuning()
+	d := c.InputProofTPS
 	switch k.Family() {
 	case domain.UserDecrypt:
-		return c.UserDecryptTPS
+		d = c.UserDecryptTPS
 	case domain.PublicDecrypt:
-		return c.PublicDecryptTPS
+		d = c.PublicDecryptTPS
 	}
-	return c.InputProofTPS
+	return w.e.shard.rate(d)
 }
 
 // run starts kind k's jobs at its rate until ctx ends, then waits for the sends in progress.

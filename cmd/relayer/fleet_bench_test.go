@@ -13,7 +13,8 @@ import (
 )
 
 // BenchmarkFleet measures the relayer's throughput and its own CPU per job with one, two and
-// three serve instances on one PostgreSQL store, the development chain in its own process: 600
+// three serve instances on one PostgreSQL store and as many relayer keys (and three instances
+// with one key, to compare), the development chain in its own process: 600
 // mixed jobs offered as fast as eight clients can, spread over the instances, from the first
 // POST until every job is terminal. Each run builds its processes afresh; run it once per size:
 //
@@ -22,10 +23,10 @@ import (
 // Reported: jobs/s, the instances' CPU (user+system) per job, the development chain's CPU per
 // job, and the machine's processors.
 func BenchmarkFleet(b *testing.B) {
-	for _, n := range []int{1, 2, 3} {
-		b.Run(fmt.Sprintf("instances=%d", n), func(b *testing.B) {
+	for _, c := range []struct{ instances, keys int }{{1, 1}, {2, 2}, {3, 3}, {3, 1}} {
+		b.Run(fmt.Sprintf("instances=%d/keys=%d", c.instances, c.keys), func(b *testing.B) {
 			for range b.N {
-				benchFleet(b, n)
+				benchFleet(b, c.instances, c.keys)
 			}
 		})
 	}
@@ -33,10 +34,10 @@ func BenchmarkFleet(b *testing.B) {
 
 const fleetBenchJobs = 600
 
-func benchFleet(b *testing.B, instances int) {
+func benchFleet(b *testing.B, instances, keys int) {
 	b.StopTimer()
-	f := newFleet(b, "relayer_fleet_bench", func(c crashChain, store string) string {
-		return crashConfig(c) + fmt.Sprintf("store: %q\nworkers:\n  fleet: {enabled: true, lease_duration: 2s, lease_renew: 400ms}\n", store)
+	f := newFleet(b, "relayer_fleet_bench", keys, func(c crashChain, store string, keys int) string {
+		return fleetChainConfig(c, keys) + fmt.Sprintf("store: %q\nworkers:\n  fleet: {enabled: true, lease_duration: 2s, lease_renew: 400ms}\n", store)
 	})
 	chain := f.devchain
 	for i := range instances {
@@ -44,14 +45,19 @@ func benchFleet(b *testing.B, instances int) {
 	}
 	procs := f.procs[:instances]
 	urls := f.up()
-	// Let one of them take the engine before the clock starts.
+	// Let the instances take the keys before the clock starts.
 	client := &http.Client{Timeout: 30 * time.Second}
-	for deadline := time.Now().Add(30 * time.Second); f.leader(client) < 0; {
+	for deadline := time.Now().Add(30 * time.Second); f.heldLeases(client) < keys; {
 		if time.Now().After(deadline) {
-			b.Fatal("no instance took the engine")
+			b.Fatalf("the instances took %d of the %d keys", f.heldLeases(client), keys)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	spread := make([]int, instances)
+	for i := range instances {
+		spread[i] = f.leases(client, i)
+	}
+	b.Logf("keys held per instance: %v", spread)
 	cpuBefore := make([]time.Duration, len(procs))
 	for i, p := range procs {
 		cpuBefore[i] = procCPU(p.cmd.Process.Pid)

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,15 +24,16 @@ import (
 	"relayer/domain"
 	"relayer/eventstore/postgres"
 	"relayer/eventstore/postgres/pgtest"
+	"relayer/workers"
 	"relayer/workers/devchain"
 	"relayer/workers/lease"
 	"relayer/workers/pace"
 )
 
 // The fleet acceptance test (DESIGN section 11): PostgreSQL, the development chain in its own
-// process and three `relayer serve` instances on one store, a client spreading jobs over them,
-// while a random instance (every third time the one running the engine) is SIGKILLed and
-// started again, at least ten times. Every acknowledged job must be found at once by another
+// process and three `relayer serve` instances on one store with three relayer keys, a client
+// spreading jobs over them, while a random instance (every third time the one holding the most
+// keys' leases) is SIGKILLed and started again, at least ten times. Every acknowledged job must be found at once by another
 // instance, never be lost and reach a terminal status; the chain must hold at most one gateway
 // request per job, each from a transaction its stream recorded; C and D must hold for the
 // fleet, measured from the events; and every instance's read models must equal what `relayer
@@ -39,6 +41,7 @@ import (
 const (
 	fleetJobs       = 1000
 	fleetInstances  = 3
+	fleetKeys       = 3
 	fleetMinKills   = 10
 	fleetSubmitters = 3
 	fleetC          = 4
@@ -47,12 +50,34 @@ const (
 	fleetFinalWait  = 150 * time.Second
 )
 
-var fleetLeaseHeld = regexp.MustCompile(`(?m)^relayer_engine_lease_held 1$`)
+var fleetLeaseHeld = regexp.MustCompile(`(?m)^relayer_engine_lease_held (\d+)$`)
 
-// fleetConfig is crashConfig on a shared PostgreSQL store, in a fleet with a short lease, and
-// with C and D low enough that the load presses on them.
-func fleetConfig(c crashChain, store string) string {
+// fleetKeyEnv names the variable of the fleet's relayer key i (0 is crashKeyEnv's).
+func fleetKeyEnv(i int) string {
+	if i == 0 {
+		return crashKeyEnv
+	}
+	return fmt.Sprintf("%s_%d", crashKeyEnv, i)
+}
+
+// fleetChainConfig is crashConfig signing with the development chain's first keys relayer keys.
+func fleetChainConfig(c crashChain, keys int) string {
 	cfg := crashConfig(c)
+	if keys > 1 {
+		var extra []string
+		for i := 1; i < keys; i++ {
+			extra = append(extra, fmt.Sprintf("{key_env: %s}", fleetKeyEnv(i)))
+		}
+		cfg = strings.Replace(cfg, "  signer: {key_env: "+crashKeyEnv+"}\n",
+			"  signer: {key_env: "+crashKeyEnv+"}\n  extra_signers: ["+strings.Join(extra, ", ")+"]\n", 1)
+	}
+	return cfg
+}
+
+// fleetConfig is crashConfig on a shared PostgreSQL store, in a fleet with a short lease signing
+// with keys keys, and with C and D low enough that the load presses on them.
+func fleetConfig(c crashChain, store string, keys int) string {
+	cfg := fleetChainConfig(c, keys)
 	// C is low on purpose, so decrypts queue for their readiness check: their deadline, which runs
 	// from acceptance, allows for the queue and the takeovers, so that the test judges the fleet,
 	// not the machine's speed.
@@ -79,21 +104,26 @@ type fleet struct {
 	runs  []*crashProc
 }
 
-// newFleet builds the relayer, starts the development chain in its own process, grants the
-// delegation the load's delegated decrypts need, and writes serve's configuration (config of
-// the chain and a fresh PostgreSQL store named after prefix); no instance runs yet.
-func newFleet(t testing.TB, prefix string, config func(crashChain, string) string) *fleet {
+// newFleet builds the relayer, starts the development chain in its own process with keys funded
+// relayer keys (given to the instances in fleetKeyEnv's variables), grants the delegation the
+// load's delegated decrypts need, and writes serve's configuration (config of the chain, a fresh
+// PostgreSQL store named after prefix, and the keys); no instance runs yet.
+func newFleet(t testing.TB, prefix string, keys int, config func(crashChain, string, int) string) *fleet {
 	t.Helper()
 	f := &fleet{t: t, storeURL: pgtest.URL(t, prefix)}
 	dir := t.TempDir()
 	f.bin = buildRelayer(t, dir)
 	f.env = crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
-	f.devchain = startCrashProc(t, "devchain", f.bin, f.env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0")
+	for i := 1; i < keys; i++ {
+		f.env = append(f.env, fleetKeyEnv(i)+"="+hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(i))))
+	}
+	f.devchain = startCrashProc(t, "devchain", f.bin, f.env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0",
+		"--relayer-keys", strconv.Itoa(keys))
 	f.devchain.await(t, crashChainReady, 60*time.Second)
 	f.chain = parseDevchain(t, f.devchain.stdout.String())
 	grantCrashDelegation(t, f.chain)
 	f.cfgFile = filepath.Join(dir, "relayer.yaml")
-	if err := os.WriteFile(f.cfgFile, []byte(config(f.chain, f.storeURL)), 0o600); err != nil {
+	if err := os.WriteFile(f.cfgFile, []byte(config(f.chain, f.storeURL, keys)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	f.args = []string{"serve", "--config", f.cfgFile, "--listen", "127.0.0.1:0"}
@@ -149,24 +179,45 @@ func (f *fleet) up() []string {
 	return out
 }
 
-// leader is the instance running the engine (by its /metrics), or -1.
+// leases is how many leases instance i holds (by its /metrics: the engine's, or the keys'), or
+// -1 when it does not answer.
+func (f *fleet) leases(client *http.Client, i int) int {
+	u := f.urls[i].Load()
+	if u == nil {
+		return -1
+	}
+	res, err := client.Get(*u + "/metrics")
+	if err != nil {
+		return -1
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	m := fleetLeaseHeld.FindSubmatch(b)
+	if m == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	return n
+}
+
+// leader is the instance holding the most leases (at least one), or -1.
 func (f *fleet) leader(client *http.Client) int {
+	best, most := -1, 0
 	for i := range fleetInstances {
-		u := f.urls[i].Load()
-		if u == nil {
-			continue
-		}
-		res, err := client.Get(*u + "/metrics")
-		if err != nil {
-			continue
-		}
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if fleetLeaseHeld.Match(b) {
-			return i
+		if n := f.leases(client, i); n > most {
+			best, most = i, n
 		}
 	}
-	return -1
+	return best
+}
+
+// heldLeases is how many leases the instances that answer hold together.
+func (f *fleet) heldLeases(client *http.Client) int {
+	n := 0
+	for i := range fleetInstances {
+		n += max(f.leases(client, i), 0)
+	}
+	return n
 }
 
 func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
@@ -174,7 +225,7 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 		t.Skip("fleet test: builds the binary and runs five processes for a minute or two")
 	}
 	began := time.Now()
-	f := newFleet(t, "relayer_fleet", fleetConfig)
+	f := newFleet(t, "relayer_fleet", fleetKeys, fleetConfig)
 	bin, env, cfgFile := f.bin, f.env, f.cfgFile
 	for i := range fleetInstances {
 		f.start(i)
@@ -224,7 +275,7 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 	cancel()
 	wg.Wait()
 	acked := load.jobs()
-	t.Logf("kill phase: %d kills (%d of the engine's holder), %d jobs acknowledged, %s; POST outcomes %s",
+	t.Logf("kill phase: %d kills (%d of the instance holding the most keys), %d jobs acknowledged, %s; POST outcomes %s",
 		kills, leaderKills, len(acked), time.Since(killStart).Round(time.Millisecond), load.outcomes())
 	if n := load.refused(); n != 0 {
 		t.Errorf("%d POSTs refused with 400: every body the load sends is valid (%s)", n, load.outcomes())
@@ -288,17 +339,29 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 	checkFleetPace(t, jobs)
 
 	terms := 0
-	for r, err := range store.ReadStream(context.Background(), lease.Stream("engine"), 0) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Type == "LeaseAcquired" {
-			terms++
+	for _, k := range devchainKeyAddresses(fleetKeys) {
+		for r, err := range store.ReadStream(context.Background(), lease.Stream(workers.SignerLeasePrefix+"-"+k), 0) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Type == "LeaseAcquired" {
+				terms++
+			}
 		}
 	}
-	t.Logf("the engine lease had %d terms", terms)
-	if terms < leaderKills+1 {
-		t.Errorf("the engine lease had %d terms for %d kills of its holder", terms, leaderKills)
+	t.Logf("the keys' leases had %d terms", terms)
+	if terms < leaderKills+fleetKeys {
+		t.Errorf("the keys' leases had %d terms for %d keys and %d kills of the instance holding the most", terms, fleetKeys, leaderKills)
+	}
+	perKey := map[string]int{}
+	for _, j := range jobs {
+		if j.state.From != "" {
+			perKey[strings.ToLower(j.state.From)]++
+		}
+	}
+	t.Logf("transactions per key: %v", perKey)
+	if len(perKey) != fleetKeys {
+		t.Errorf("the jobs were signed by %d keys, want %d: %v", len(perKey), fleetKeys, perKey)
 	}
 	logServeProblems(t, f.runs)
 	t.Logf("total %s", time.Since(began).Round(time.Millisecond))
@@ -355,7 +418,14 @@ func TestADeposedEngineHolderRecordsAndSendsNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("lease test: builds the binary and runs three processes for half a minute")
 	}
-	f := newFleet(t, "relayer_fleet_stop", fleetConfig)
+	// One key: the engine lease; two keys: a lease per key, one on each instance.
+	for _, keys := range []int{1, 2} {
+		t.Run(fmt.Sprintf("keys=%d", keys), func(t *testing.T) { testDeposedHolder(t, keys) })
+	}
+}
+
+func testDeposedHolder(t *testing.T, keys int) {
+	f := newFleet(t, "relayer_fleet_stop", keys, fleetConfig)
 	f.start(0)
 	f.start(1)
 	load := &crashLoad{client: &http.Client{Timeout: 10 * time.Second}, codes: map[int]int{}}
@@ -374,12 +444,13 @@ func TestADeposedEngineHolderRecordsAndSendsNothing(t *testing.T) {
 	}
 	time.Sleep(3 * time.Second)
 	holder := -1
-	for deadline := time.Now().Add(10 * time.Second); holder < 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(10 * time.Second); (holder < 0 || f.heldLeases(load.client) < keys) && time.Now().Before(deadline); {
 		holder = f.leader(load.client)
 	}
-	if holder < 0 {
-		t.Fatal("no instance holds the engine lease")
+	if holder < 0 || f.heldLeases(load.client) < keys {
+		t.Fatalf("the %d leases are not held (the instances hold %d and %d)", keys, f.leases(load.client, 0), f.leases(load.client, 1))
 	}
+	t.Logf("leases held: instance 0 %d, instance 1 %d", f.leases(load.client, 0), f.leases(load.client, 1))
 	other := 1 - holder
 	stoppedURL := f.urls[holder].Swap(nil) // the client stops sending to it, as a load balancer would
 	p := f.procs[holder]
@@ -387,9 +458,9 @@ func TestADeposedEngineHolderRecordsAndSendsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	stopped := time.Now()
-	for f.leader(load.client) != other {
+	for f.leases(load.client, other) != keys {
 		if time.Since(stopped) > 15*time.Second {
-			t.Fatalf("the other instance did not take the engine over within 15 s of the holder's pause")
+			t.Fatalf("the other instance did not take every lease over within 15 s of the holder's pause")
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -406,8 +477,8 @@ func TestADeposedEngineHolderRecordsAndSendsNothing(t *testing.T) {
 	}
 	metrics, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if fleetLeaseHeld.Match(metrics) {
-		t.Fatal("invariant: a deposed holder does not run the engine; the resumed instance says it holds the lease")
+	if m := fleetLeaseHeld.FindSubmatch(metrics); m == nil || string(m[1]) != "0" {
+		t.Fatalf("invariant: a deposed holder does not run the engine; the resumed instance says it holds %s leases", m[1])
 	}
 	refused := "0"
 	if m := fleetFenced.FindSubmatch(metrics); m != nil {
@@ -431,4 +502,13 @@ func TestADeposedEngineHolderRecordsAndSendsNothing(t *testing.T) {
 	}
 	checkFleetPace(t, jobs)
 	logServeProblems(t, f.runs)
+}
+
+// devchainKeyAddresses are the lower-case addresses of the development chain's first n relayer keys.
+func devchainKeyAddresses(n int) []string {
+	var out []string
+	for i := range n {
+		out = append(out, strings.ToLower(crypto.PubkeyToAddress(devchain.RelayerDevKey(i).PublicKey).Hex()))
+	}
+	return out
 }

@@ -270,7 +270,11 @@ func printStarted(w io.Writer, url, path string, head eventstore.Position, set *
 		if d == 0 {
 			d = lease.DefaultDuration
 		}
-		fmt.Fprintf(w, "  workers: readiness, tx, responses, timeouts, run by whichever instance of the fleet holds the engine lease (%s; this one waits for it or holds it: /metrics relayer_engine_lease_held)\n", d)
+		if n := len(s.ExtraSigners) + 1; n > 1 {
+			fmt.Fprintf(w, "  workers: the jobs split over %d keys; each key's readiness, tx, responses and timeouts run by whichever instance holds its lease, with its share of C and D (%s; this one holds some, all or none: /metrics relayer_engine_lease_held)\n", n, d)
+		} else {
+			fmt.Fprintf(w, "  workers: readiness, tx, responses, timeouts, run by whichever instance of the fleet holds the engine lease (%s; this one waits for it or holds it: /metrics relayer_engine_lease_held)\n", d)
+		}
 	} else {
 		fmt.Fprintf(w, "  workers: readiness, tx, responses, timeouts (transport %s)\n", transport)
 	}

@@ -73,6 +73,7 @@ import (
 //	chain: {rpc_url: "", ws_url: "", host_rpc_url: "", chain_id: 0,
 //	        contracts: {decryption: "", input_verification: "", acl: ""},
 //	        signer: {key_env: "", keystore: "", password_file: ""},
+//	        extra_signers: [] (a fleet's further keys, each {key_env: ...} or {keystore: ..., password_file: ...}),
 //	        confirmation_depth: 0, poll_interval: 1s, receipt_timeout: 2m, user_decrypt_threshold: 0}
 //	workers: {readiness_poll_interval: 500ms, tx_attempts: 5, tx_retry_delay: 200ms,
 //	          response_buffer_ttl: 10m, timeouts_poll: 1s, transport: gochannel}
@@ -122,6 +123,9 @@ type fileConfig struct {
 type chainSection struct {
 	Gateway gateway.Config `yaml:",inline"`
 	Signer  signerSection  `yaml:"signer"`
+	// ExtraSigners are a fleet's further signing keys (workers.fleet.enabled): the jobs are split
+	// over signer and these, each key driven by one instance at a time under its own lease.
+	ExtraSigners []signerSection `yaml:"extra_signers"`
 	// UserDecryptThreshold is workers.Config's: how many KMS shares complete a user decrypt (the
 	// gateway's threshold).
 	UserDecryptThreshold int `yaml:"user_decrypt_threshold"`
@@ -139,9 +143,9 @@ type workersSection struct {
 
 // signerSection is gateway.SignerConfig: never the key itself.
 type signerSection struct {
-	KeyEnv       string `yaml:"key_env"`
-	KeystoreFile string `yaml:"keystore"`
-	PasswordFile string `yaml:"password_file"`
+	KeyEnv       string `yaml:"key_env" json:"key_env"`
+	KeystoreFile string `yaml:"keystore" json:"keystore"`
+	PasswordFile string `yaml:"password_file" json:"password_file"`
 }
 
 // validationSection is domain.ValidationConfig; its host chains are host_chain_ids, at the root.
@@ -250,6 +254,8 @@ type serveSettings struct {
 	// Chain is the external gateway chain's adapter configuration (checked, zero fields left to
 	// the adapter's defaults); nil means the development chain.
 	Chain *gateway.Config
+	// ExtraSigners are the fleet's keys beside Chain.Signer (chain.extra_signers).
+	ExtraSigners []gateway.SignerConfig
 	// Workers configures the engine. With the development chain UserDecryptThreshold is 0:
 	// serve sets it to the development chain's threshold when the chain has started.
 	Workers workers.Config
@@ -388,7 +394,7 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 		problems = append(problems, p)
 	}
 	for _, name := range unknownEnv {
-		if name != fc.Chain.Signer.KeyEnv { // the signer's key: a variable, not a setting
+		if !fc.Chain.isKeyEnv(name) { // a signer's key: a variable, not a setting
 			warnings = append(warnings, fmt.Sprintf("ignoring %s: no such setting", name))
 		}
 	}
@@ -559,6 +565,14 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 		}
 	}
 	s.Chain = fc.Chain.gateway(given, &c)
+	for i, es := range fc.Chain.ExtraSigners {
+		sc := gateway.SignerConfig(es)
+		if sc.IsZero() {
+			c.add(fmt.Sprintf("chain.extra_signers[%d]", i), "must say where the key comes from: key_env or keystore with password_file")
+			continue
+		}
+		s.ExtraSigners = append(s.ExtraSigners, sc)
+	}
 
 	s.Workers = fc.Workers.Config
 	s.Workers.Transport.Kind = fc.Workers.Transport
@@ -568,6 +582,9 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 	check := s.Workers
 	check.UserDecryptThreshold = max(1, check.UserDecryptThreshold) // 0: set at start, or reported with the chain
 	c.fromPackage("workers", check.Validate())
+	if len(fc.Chain.ExtraSigners) > 0 && !s.Workers.Fleet.Enabled {
+		c.add("chain.extra_signers", "several keys are driven by a fleet: set workers.fleet.enabled (a fleet of one instance drives them all)")
+	}
 	if s.Workers.Fleet.Enabled {
 		if s.Chain == nil {
 			c.add("workers.fleet.enabled", "several instances drive one external chain: run the development chain in its own process (relayer devchain) and set chain.rpc_url")
@@ -597,6 +614,19 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 		c.add("log.format", "must be text or json, got %q", fc.Log.Format)
 	}
 	return s, c
+}
+
+// isKeyEnv tells whether name is the variable of one of the section's signing keys.
+func (cs chainSection) isKeyEnv(name string) bool {
+	if name == cs.Signer.KeyEnv {
+		return true
+	}
+	for _, es := range cs.ExtraSigners {
+		if name == es.KeyEnv {
+			return true
+		}
+	}
+	return false
 }
 
 // gateway checks the chain section and returns the gateway adapter's configuration; nil means the

@@ -368,7 +368,7 @@ func TestServeHelpListsEverySettingAndNoOther(t *testing.T) {
 		timeouts.readiness timeouts.tx_in_flight timeouts.response timeouts.drain_window
 		chain.rpc_url chain.ws_url chain.host_rpc_url chain.chain_id chain.contracts.decryption
 		chain.contracts.input_verification chain.contracts.acl chain.signer.key_env chain.signer.keystore
-		chain.signer.password_file chain.confirmation_depth chain.poll_interval chain.receipt_timeout
+		chain.signer.password_file chain.extra_signers chain.confirmation_depth chain.poll_interval chain.receipt_timeout
 		chain.user_decrypt_threshold
 		workers.readiness_poll_interval workers.tx_attempts workers.tx_retry_delay workers.response_buffer_ttl
 		workers.timeouts_poll workers.transport workers.fleet.enabled workers.fleet.instance workers.fleet.lease_duration
@@ -521,6 +521,41 @@ func TestAFleetNeedsAnExternalChainAndAPostgreSQLStore(t *testing.T) {
 	}
 	if f := problemAt(ps, "workers.fleet"); len(f) != 1 || !strings.Contains(f[0], "at most a third of the duration") {
 		t.Errorf("want the lease's renewal checked against its duration, got %q:\n%s", f, msg)
+	}
+}
+
+func TestAFleetsExtraSignersAreReadAndCheckedAndTheirVariablesAreNotSettings(t *testing.T) {
+	chain := `
+store: postgres://postgres@127.0.0.1:5432/test
+chain:
+  rpc_url: http://127.0.0.1:8545
+  chain_id: 54321
+  contracts: {decryption: ` + decryptionAddr + `, input_verification: "` + inputVerifAddr + `", acl: ` + aclAddr + `}
+  signer: {key_env: RELAYER_SIGNER_KEY}
+  user_decrypt_threshold: 3
+`
+	env := []string{"RELAYER_SIGNER_KEY=" + strings.Repeat("ab", 32), "RELAYER_SIGNER_KEY_1=" + strings.Repeat("cd", 32),
+		"RELAYER_SIGNER_KEY_2=" + strings.Repeat("ef", 32)}
+	file := writeConfig(t, chain+"  extra_signers: [{key_env: RELAYER_SIGNER_KEY_1}, {key_env: RELAYER_SIGNER_KEY_2}]\nworkers:\n  fleet: {enabled: true}\n")
+	s, warnings, err := loadServeConfig(configSources{file: file, env: env})
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("err %v, warnings %v (the keys' variables are not settings)", err, warnings)
+	}
+	if len(s.ExtraSigners) != 2 || s.ExtraSigners[0].KeyEnv != "RELAYER_SIGNER_KEY_1" || s.ExtraSigners[1].KeyEnv != "RELAYER_SIGNER_KEY_2" {
+		t.Fatalf("extra signers %v", s.ExtraSigners)
+	}
+
+	// Without the fleet, and with an entry that names no key.
+	file = writeConfig(t, chain+"  extra_signers: [{key_env: RELAYER_SIGNER_KEY_1}, {}]\n")
+	ps, msg := configProblems(t, configSources{file: file, env: env})
+	if p := problemAt(ps, "chain.extra_signers"); len(p) != 1 || !strings.Contains(p[0], "workers.fleet.enabled") {
+		t.Errorf("want extra signers refused without a fleet, got %q:\n%s", p, msg)
+	}
+	if p := problemAt(ps, "chain.extra_signers[1]"); len(p) != 1 || !strings.Contains(p[0], "key_env") {
+		t.Errorf("want the empty entry named, got %q:\n%s", p, msg)
+	}
+	if strings.Contains(msg, strings.Repeat("cd", 32)) {
+		t.Errorf("a key reached a problem:\n%s", msg)
 	}
 }
 

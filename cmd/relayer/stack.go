@@ -22,12 +22,17 @@ import (
 // chainSide is the gateway chain serve drives: the in-process development chain with its
 // funded relayer key, or an external chain dialled from the configuration.
 type chainSide struct {
-	dev     *devchain.Chain // nil for an external chain
-	gw      *gateway.Adapter
+	dev *devchain.Chain // nil for an external chain
+	gw  *gateway.Adapter
+	// keys are a fleet's adapters of chain.extra_signers, each on gw's connections.
+	keys    []*gateway.Adapter
 	summary string
 }
 
 func (c *chainSide) Close() {
+	for _, k := range c.keys {
+		k.Close()
+	}
 	if c.gw != nil {
 		c.gw.Close()
 	}
@@ -43,7 +48,18 @@ func startChain(ctx context.Context, s serveSettings, log *slog.Logger) (*chainS
 		if err != nil {
 			return nil, fmt.Errorf("gateway chain: %w", err)
 		}
-		return &chainSide{gw: gw, summary: fmt.Sprintf("external, chain id %d, relayer %s", s.Chain.ChainID, gw.Address().Hex())}, nil
+		c := &chainSide{gw: gw, summary: fmt.Sprintf("external, chain id %d, relayer %s", s.Chain.ChainID, gw.Address().Hex())}
+		for i, sc := range s.ExtraSigners {
+			signer, err := gateway.LoadSigner(sc)
+			if err != nil {
+				c.Close()
+				return nil, fmt.Errorf("chain.extra_signers[%d]: %w", i, err)
+			}
+			k := gw.WithKey(signer)
+			c.keys = append(c.keys, k)
+			c.summary += ", " + k.Address().Hex()
+		}
+		return c, nil
 	}
 	dcfg := s.DevChainConfig
 	dcfg.HTTPAddr = s.DevChainRPC
@@ -109,6 +125,9 @@ func startRelayer(interrupt, ctx context.Context, s serveSettings, store eventst
 	}
 	var engine workerRunner
 	if wcfg.Fleet.Enabled {
+		if len(chain.keys) > 0 {
+			deps.Keys = append([]*gateway.Adapter{chain.gw}, chain.keys...)
+		}
 		engine, err = workers.NewLeader(wcfg, deps)
 	} else {
 		engine, err = workers.New(wcfg, deps)

@@ -270,6 +270,21 @@ func (a *Adapter) Close() {
 	})
 }
 
+// WithKey is an adapter for signing key s on a's connections and contracts: its own nonce
+// sequence and background gap filling, the same node, listener and views. A fleet with several
+// keys drives each through its own (DESIGN section 11). Closing it stops its gap filling; the
+// connections stay a's.
+func (a *Adapter) WithKey(s *Signer) *Adapter {
+	b := &Adapter{
+		cfg: a.cfg, log: a.log, baseLog: a.baseLog, client: a.client, heads: a.heads, host: a.host,
+		signer: s, chainID: a.chainID, redact: a.redact,
+		decryption: a.decryption, inputVerification: a.inputVerification, acl: a.acl,
+	}
+	b.syncSend.Store(a.syncSend.Load())
+	b.runCtx, b.stop = context.WithCancel(context.Background())
+	return b
+}
+
 // Address is the signer's address (zero without a signer).
 func (a *Adapter) Address() common.Address {
 	if a.signer == nil {

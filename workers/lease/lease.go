@@ -99,6 +99,10 @@ type Config struct {
 	Duration time.Duration
 	// Renew is how often the holder renews; at most a third of Duration. Default Duration/5.
 	Renew time.Duration
+	// Patience, when set, is how long Acquire waits once it found the lease free or lapsed
+	// before it takes it (if it still may): a process already holding other leases waits longer,
+	// so that one holding fewer takes it first and the leases spread over the processes.
+	Patience func() time.Duration
 }
 
 // DefaultDuration is Config.Duration's default.
@@ -159,6 +163,9 @@ type Lease struct {
 	refused atomic.Int64
 }
 
+// Name is the lease's name.
+func (l *Lease) Name() string { return l.cfg.Name }
+
 // Refused counts the appends the terms' stores refused because their term was lost: by the log's
 // guard (another process took the lease) or before reaching it (the term had expired).
 func (l *Lease) Refused() int64 { return l.refused.Load() }
@@ -200,6 +207,7 @@ func (l *Lease) Acquire(ctx context.Context) (*Term, error) {
 		seenTerms   = eventstore.Version(-3) // nothing seen yet
 		seenRenewal eventstore.Version
 		since       time.Time
+		waited      bool // the patience for the lease as last found takeable is spent
 	)
 	for {
 		if err := l.terms.Catch(ctx, l.store, l.codec, stream, fold); err != nil {
@@ -229,7 +237,20 @@ func (l *Lease) Acquire(ctx context.Context) (*Term, error) {
 			}
 			lapsed = seenTerms != -3 && l.now().Sub(since) >= l.cfg.Duration
 		}
+		if lapsed && !waited && l.cfg.Patience != nil {
+			if p := l.cfg.Patience(); p > 0 {
+				waited = true
+				if !sleep(ctx, p) {
+					return nil, ctx.Err()
+				}
+				continue // look again: another process may have taken it meanwhile
+			}
+		}
+		if !lapsed {
+			waited = false
+		}
 		if lapsed {
+			waited = false
 			t, err := l.take(ctx, s)
 			if err == nil {
 				return t, nil

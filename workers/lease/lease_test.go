@@ -252,3 +252,48 @@ func TestAFailingTakeDoesNotSpin(t *testing.T) {
 		t.Fatalf("%d tries to take the lease in one second", n)
 	}
 }
+
+// A patient candidate yields a free lease to one without patience that comes while it waits, and
+// takes it once it is free again.
+func TestAPatientCandidateYieldsAFreeLease(t *testing.T) {
+	st := openSQLite(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	patient := func(holder string) *Lease {
+		l, err := New(st, Config{Name: "signer", Holder: holder, Duration: 600 * time.Millisecond, Renew: 100 * time.Millisecond,
+			Patience: func() time.Duration { return 400 * time.Millisecond }}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	p := patient("patient")
+	got := make(chan *Term, 1)
+	go func() {
+		tp, err := p.Acquire(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- tp
+	}()
+	time.Sleep(100 * time.Millisecond) // the patient one has seen the lease free and waits
+	eager, err := New(st, Config{Name: "signer", Holder: "eager", Duration: 600 * time.Millisecond, Renew: 100 * time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	te, err := eager.Acquire(ctx)
+	if err != nil || te.Epoch != 1 {
+		t.Fatalf("the candidate without patience: %v, %v; want epoch 1", te, err)
+	}
+	if h, _, _ := p.Holder(ctx); h != "eager" {
+		t.Fatalf("holder %q, want eager", h)
+	}
+	if err := te.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tp := <-got
+	if tp == nil || tp.Epoch != 2 { // the term after the eager one's
+		t.Fatalf("the patient candidate: %+v, want the term after the eager one's", tp)
+	}
+	_ = tp.Release(ctx)
+}

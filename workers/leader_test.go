@@ -1,0 +1,154 @@
+package workers
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"relayer/domain"
+	"relayer/domain/retryafter"
+	"relayer/eventstore"
+	"relayer/projections"
+	"relayer/workers/devchain"
+	"relayer/workers/gateway"
+	"relayer/workers/gateway/contracts"
+)
+
+// fleetMember is one instance of an in-process fleet: its own projections and its own adapters
+// of the fleet's keys, on a store and a chain the instances share.
+type fleetMember struct {
+	set    *projections.Set
+	leader *Leader
+	stop   func()
+}
+
+func startFleetMember(t *testing.T, name string, store eventstore.Store, chain *devchain.Chain) *fleetMember {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	set, err := projections.New(projections.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := set.CatchUp(ctx, store); err != nil {
+		t.Fatal(err)
+	}
+	gw := newTestAdapter(t, chain)
+	keys := []*gateway.Adapter{gw}
+	for _, k := range chain.RelayerKeys()[1:] {
+		keys = append(keys, gw.WithKey(gateway.NewSigner(k)))
+	}
+	cfg := Config{UserDecryptThreshold: chain.Threshold(), ReadinessPollInterval: 100 * time.Millisecond, TimeoutsPoll: 100 * time.Millisecond,
+		Fleet: FleetConfig{Enabled: true, Instance: name, LeaseDuration: time.Second, LeaseRenew: 200 * time.Millisecond}}
+	l, err := NewLeader(cfg, Deps{Store: store, Projections: set, Gateway: gw, Keys: keys, Logger: testLogger(t),
+		Tuning: retryafter.DefaultConfig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	setDone, runDone := make(chan error, 1), make(chan error, 1)
+	go func() { setDone <- set.Run(ctx, store) }()
+	go func() { runDone <- l.Run(ctx) }()
+	m := &fleetMember{set: set, leader: l}
+	stopped := false
+	m.stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		if err := <-runDone; err != nil {
+			t.Errorf("%s: leader: %v", name, err)
+		}
+		<-setDone
+		for _, k := range keys {
+			k.Close()
+		}
+	}
+	t.Cleanup(m.stop)
+	return m
+}
+
+// keysHeld are the addresses of the keys whose engines run in m now.
+func (m *fleetMember) keysHeld() []string {
+	var out []string
+	for _, k := range m.leader.keys {
+		if k.current.Load() != nil {
+			out = append(out, k.shard.key)
+		}
+	}
+	return out
+}
+
+// Two instances of a fleet with three keys: the keys' leases spread over both, every job is
+// signed by the key of its shard and completes, and when one instance stops, the other takes its
+// keys over and their jobs go on.
+func TestAFleetOfKeysSplitsTheJobsOverTheKeysAndTheInstances(t *testing.T) {
+	chain := startTestChain(t, devchain.Config{RelayerKeys: 3})
+	store := openStore(t)
+	a := startFleetMember(t, "a", store, chain)
+	b := startFleetMember(t, "b", store, chain)
+	eventually(t, func() bool { return len(a.keysHeld())+len(b.keysHeld()) == 3 }, "the three keys' leases to be held")
+	t.Logf("keys held: a %v, b %v", a.keysHeld(), b.keysHeld())
+	if len(a.keysHeld()) == 0 || len(b.keysHeld()) == 0 {
+		t.Errorf("the keys' leases did not spread over the instances: a holds %v, b %v", a.keysHeld(), b.keysHeld())
+	}
+
+	var sorted []common.Address
+	for _, k := range chain.RelayerKeys() {
+		sorted = append(sorted, crypto.PubkeyToAddress(k.PublicKey))
+	}
+	slices.SortFunc(sorted, func(x, y common.Address) int { return x.Cmp(y) })
+	exec := &projections.Executor{Store: store, Codec: projections.NewCodec()}
+	accept := func(n int) []domain.JobID {
+		var ids []domain.JobID
+		for i := range n {
+			k := domain.Kinds()[i%len(domain.Kinds())]
+			req := testRequest(k, contracts.ScenarioNone, fmt.Sprintf("%s#%d", t.Name(), len(ids)+i*1000+time.Now().Nanosecond()))
+			id := domain.JobIDFor(domain.ContentHash(req), 0)
+			if _, err := exec.Execute(context.Background(), id, domain.Accept{At: domain.At{At: time.Now()}, JobID: id, Request: req, ContentHash: domain.ContentHash(req)}, eventstore.Metadata{CorrelationID: id.Stream()}); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	// check waits for every job to complete and checks that its key is its shard's.
+	check := func(ids []domain.JobID, on *fleetMember) map[common.Address]int {
+		t.Helper()
+		used := map[common.Address]int{}
+		for _, id := range ids {
+			eventually(t, func() bool { j, ok := on.set.Job(id); return ok && j.Status.Terminal() }, "job "+id.String()+" to end")
+			s, err := exec.Load(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Status != domain.Completed {
+				t.Errorf("job %s (%s): %s %s %s, want completed", id, s.Kind, s.Status, s.Label, s.Message)
+				continue
+			}
+			from := common.HexToAddress(s.From)
+			if want := sorted[shardOf(id, len(sorted))]; from != want {
+				t.Errorf("job %s was signed by %s; its shard's key is %s", id, from, want)
+			}
+			used[from]++
+		}
+		return used
+	}
+	used := check(accept(24), a)
+	t.Logf("transactions per key: %v", used)
+	if len(used) != 3 {
+		t.Errorf("jobs were signed by %d keys, want all 3: %v", len(used), used)
+	}
+
+	b.stop()
+	eventually(t, func() bool { return len(a.keysHeld()) == 3 }, "the remaining instance to take every key over")
+	used = check(accept(12), a)
+	t.Logf("after b stopped, transactions per key: %v", used)
+	if len(used) != 3 {
+		t.Errorf("after b stopped, jobs were signed by %d keys, want all 3: %v", len(used), used)
+	}
+}
