@@ -109,11 +109,11 @@ func hasSample(fams map[string]*dto.MetricFamily, name string, labels ...string)
 
 const paramP = "nominal_input_proof_processing_seconds"
 
-// Observed P of 40 s gives ⌈40 × 1.2⌉ = 48 s to a job in tx_in_flight; the nominal 2 s gives
-// ⌈2 × 1.2⌉ = 3 s.
+// Observed P of 40 s gives 40 s to a job in tx_in_flight; the nominal 2 s gives 2 s (no safety
+// margin by default).
 const (
-	observedHint = 48
-	nominalHint  = 3
+	observedHint = 40
+	nominalHint  = 2
 )
 
 func TestAdaptiveHintsAreOnByDefault(t *testing.T) {
@@ -155,11 +155,11 @@ func TestStaleObservationsGiveWayToTheNominalValuesAndFreshOnesTakeOverAgain(t *
 	env.admin("POST", `{"param":"retry_after_adaptive_stale_after_seconds","value":600}`).want(t, http.StatusOK, "")
 
 	// New samples make the observation fresh again: three of 20 s join the window, whose median
-	// is now 30 s (⌈30 × 1.2⌉ = 36).
+	// is now 30 s.
 	env.slowProofs(20, 3, 20*time.Second)
 	env.clock.Advance(2 * time.Second)
-	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != 36 {
-		t.Fatalf("with fresh samples again: Retry-After %d, want 36", got)
+	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != 30 {
+		t.Fatalf("with fresh samples again: Retry-After %d, want 30", got)
 	}
 }
 

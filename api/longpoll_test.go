@@ -629,7 +629,9 @@ func lpPlainGetTranscript(t *testing.T) string {
 // (END TRANSCRIPT)
 
 // lpGoldenPlainGets is lpPlainGetTranscript as the server answered before long polls existed
-// (recorded from the commit before them).
+// (recorded from the commit before them), but for the hints: the Retry-After policy changed since
+// (issue 13: a queued decrypt's ETA counts its readiness check, 5 -> 7 s; hints round to the
+// nearest second with no margin by default, 3 -> 2 s for an input proof in tx_in_flight).
 const lpGoldenPlainGets = `### limited=false GET /v2/public-decrypt/<job1> []
 HTTP/1.1 202 Accepted
 Content-Type: application/json
@@ -638,27 +640,27 @@ Date: <date>
 Content-Length: 257
 Connection: close
 
-{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":5,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
+{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":7,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
 
 ### limited=false GET /v2/input-proof/<job2> []
 HTTP/1.1 202 Accepted
 Content-Type: application/json
-Retry-After: 3
+Retry-After: 2
 Date: <date>
 Content-Length: 254
 Connection: close
 
-{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job2>","state":"processing","etaSeconds":3,"elapsedSeconds":10,"retryAfterSeconds":3,"queue":"tx","queuePosition":0,"queueLength":1}}
+{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job2>","state":"processing","etaSeconds":3,"elapsedSeconds":10,"retryAfterSeconds":2,"queue":"tx","queuePosition":0,"queueLength":1}}
 
 ### limited=false GET /v2/input-proof/<job3> []
 HTTP/1.1 202 Accepted
 Content-Type: application/json
-Retry-After: 3
+Retry-After: 2
 Date: <date>
 Content-Length: 209
 Connection: close
 
-{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job3>","state":"tx_in_flight","etaSeconds":2,"elapsedSeconds":10,"retryAfterSeconds":3}}
+{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job3>","state":"tx_in_flight","etaSeconds":2,"elapsedSeconds":10,"retryAfterSeconds":2}}
 
 ### limited=false GET /v2/input-proof/<job4> []
 HTTP/1.1 200 OK
@@ -704,7 +706,7 @@ Date: <date>
 Content-Length: 257
 Connection: close
 
-{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":5,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
+{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":7,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
 
 ### limited=false GET /v2/public-decrypt/<job1> ["Prefer" "respond-async, return=minimal"]
 HTTP/1.1 202 Accepted
@@ -714,7 +716,7 @@ Date: <date>
 Content-Length: 257
 Connection: close
 
-{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":5,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
+{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":7,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
 
 ### limited=false GET /v2/public-decrypt/<job1> ["Prefer" "wait=abc"]
 HTTP/1.1 202 Accepted
@@ -724,7 +726,7 @@ Date: <date>
 Content-Length: 257
 Connection: close
 
-{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":5,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
+{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":7,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
 
 ### limited=false GET /v2/public-decrypt/<job1> ["Prefer" "wait=-1, wait=5"]
 HTTP/1.1 202 Accepted
@@ -734,7 +736,7 @@ Date: <date>
 Content-Length: 257
 Connection: close
 
-{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":5,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
+{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":7,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
 
 ### limited=false GET /v2/input-proof/<job4> ["Prefer" "wait"]
 HTTP/1.1 200 OK
@@ -755,7 +757,7 @@ Date: <date>
 Content-Length: 257
 Connection: close
 
-{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":5,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
+{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":7,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
 
 ### limited=true GET /v2/public-decrypt/<job1> ["Prefer" "wait=abc"]
 HTTP/1.1 202 Accepted
@@ -767,7 +769,7 @@ Date: <date>
 Content-Length: 257
 Connection: close
 
-{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":5,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
+{"status":"queued","requestId":"<request-id>","result":{"jobId":"<job1>","state":"queued","etaSeconds":7,"elapsedSeconds":10,"retryAfterSeconds":6,"queue":"readiness","queuePosition":0,"queueLength":1}}
 
 `
 

@@ -1,7 +1,6 @@
 package workers
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -119,16 +118,8 @@ type Problem struct {
 	Issue string `json:"issue"`
 }
 
-// ErrEngineNotOnNATS refuses the nats transport for the engine. The transport itself is built
-// and tested (NewTransport), but the engine does not use it: the responses worker moves its
-// block cursor as soon as Publish returns, which on GoChannel means the handler has kept the
-// responses and on JetStream only that the server has stored them (an instance that dies before
-// handling them would skip them). Several instances share the engine's work through the keys'
-// leases (Leader), each key's messages staying in its holder's process.
-var ErrEngineNotOnNATS = errors.New("the engine does not run on the nats transport (its responses worker moves the block cursor once a publish returns): use gochannel; several instances share the work through workers.fleet")
-
 // ConfigError lists every problem Validate found. It unwraps to the errors of the transport,
-// router and dispatcher configurations, and to ErrEngineNotOnNATS.
+// router and dispatcher configurations.
 type ConfigError struct {
 	Problems []Problem
 	parts    []error
@@ -185,14 +176,10 @@ func (c Config) Validate() error {
 			bad("fleet", "%s", strings.TrimPrefix(err.Error(), "lease: "))
 		}
 	}
-	transportErr := c.Transport.Validate()
-	if transportErr == nil && c.Transport.Kind == TransportNATS {
-		transportErr = ErrEngineNotOnNATS
-	}
 	for _, part := range []struct {
 		field string
 		err   error
-	}{{"transport", transportErr}, {"router", c.Router.Validate()}, {"dispatcher", c.Dispatcher.Validate()}} {
+	}{{"transport", c.Transport.Validate()}, {"router", c.Router.Validate()}, {"dispatcher", c.Dispatcher.Validate()}} {
 		if part.err != nil {
 			bad(part.field, "%v", part.err)
 			e.parts = append(e.parts, part.err)

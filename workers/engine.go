@@ -120,6 +120,10 @@ func newEngine(cfg Config, deps Deps, m *engineMetrics, sh shard, from eventstor
 		ready:   make(chan struct{}),
 	}
 	cfg.Dispatcher.Name = sh.name(cfg.Dispatcher.Name)
+	if sh.key != "" {
+		// Each key's engine has its own stream on NATS: only its lease's holder consumes it.
+		cfg.Transport.NATS.Prefix = sh.natsPrefix(cfg.Transport.NATS.Prefix)
+	}
 	t, err := NewTransport(cfg.Transport, quietLogger(e.log.With("component", "transport")))
 	if err != nil {
 		return nil, err

@@ -45,6 +45,15 @@ func (s shard) name(base string) string {
 	return base + "-" + strings.ToLower(s.key)
 }
 
+// natsPrefix is the NATS prefix of this shard's messages: base (cut to leave room) and the first
+// eight hex digits of the key's address, within NATSConfig.Prefix's 32 characters.
+func (s shard) natsPrefix(base string) string {
+	if len(base) > 23 {
+		base = base[:23]
+	}
+	return base + "-" + strings.TrimPrefix(s.key, "0x")[:8]
+}
+
 // concurrency is this shard's share of C readiness checks at once: C split as evenly as whole
 // checks allow (the first C mod n shards take one more), and at least one, so that no shard
 // stalls; C below the number of shards is therefore exceeded (the README says so).

@@ -19,7 +19,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/nats-io/nats.go"
 
+	"relayer/domain"
 	"relayer/eventstore"
+	"relayer/workers/gateway/contracts"
 )
 
 // The NATS transport's tests run against the machine's NATS server with JetStream
@@ -568,13 +570,25 @@ func startNATSServerWithPassword(t testing.TB, user, password string) string {
 	}
 }
 
-// The engine refuses the nats transport until its responses worker and budgets are shared by
-// instances (ErrEngineNotOnNATS): the transport works, the engine on it would skip responses an
-// instance died holding.
-func TestTheEngineRefusesNATSUntilItIsReadyForIt(t *testing.T) {
-	cfg := Config{UserDecryptThreshold: 1, Transport: TransportConfig{Kind: TransportNATS}}
-	if err := cfg.Validate(); !errors.Is(err, ErrEngineNotOnNATS) {
-		t.Fatalf("the engine on nats: %v, want ErrEngineNotOnNATS", err)
+// The engine runs on NATS: every kind completes, its events went through the server's stream
+// (each topic's consumer acked what it was delivered), and the responses' block cursor was saved.
+func TestTheEngineRunsOnNATS(t *testing.T) {
+	tcfg := natsTestConfig(t)
+	env := startEngine(t, engineOpts{cfg: Config{Transport: tcfg}})
+	for _, k := range domain.Kinds() {
+		id := env.accept(env.request(k, contracts.ScenarioNone))
+		if s := env.waitTerminal(id, 30*time.Second); s.Status != domain.Completed {
+			t.Errorf("%s on NATS: %s %s %s, want completed", k, s.Status, s.Label, s.Message)
+		}
+	}
+	for _, topic := range []string{EventTopic("RequestAccepted"), EventTopic("ReceiptRecorded"), TopicGatewayResponses} {
+		info := natsConsumerInfo(t, tcfg.NATS.Prefix, topic)
+		if info.Delivered.Consumer == 0 || info.NumAckPending != 0 {
+			t.Errorf("topic %s on NATS: %d delivered, %d not acked; want some, all acked", topic, info.Delivered.Consumer, info.NumAckPending)
+		}
+	}
+	if _, ok := savedGatewayCursor(t, env.store); !ok {
+		t.Error("no gateway cursor saved")
 	}
 }
 

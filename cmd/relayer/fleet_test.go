@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -20,6 +21,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/google/uuid"
+	"github.com/nats-io/nats.go"
 
 	"relayer/domain"
 	"relayer/eventstore/postgres"
@@ -30,8 +33,9 @@ import (
 	"relayer/workers/pace"
 )
 
-// The fleet acceptance test (DESIGN section 11): PostgreSQL, the development chain in its own
-// process and three `relayer serve` instances on one store with three relayer keys, a client
+// The fleet acceptance test (DESIGN section 11): PostgreSQL, NATS JetStream, the development
+// chain in its own process and three `relayer serve` instances on one store with three relayer
+// keys, each key's engine on its own JetStream stream, a client
 // spreading jobs over them, while a random instance (every third time the one holding the most
 // keys' leases) is SIGKILLed and started again, at least ten times. Every acknowledged job must be found at once by another
 // instance, never be lost and reach a terminal status; the chain must hold at most one gateway
@@ -225,7 +229,10 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 		t.Skip("fleet test: builds the binary and runs five processes for a minute or two")
 	}
 	began := time.Now()
-	f := newFleet(t, "relayer_fleet", fleetKeys, fleetConfig)
+	prefix := natsFleetPrefix(t, fleetKeys)
+	f := newFleet(t, "relayer_fleet", fleetKeys, func(c crashChain, store string, keys int) string {
+		return fleetConfig(c, store, keys) + fmt.Sprintf("  transport: nats\n  nats: {url: %q, prefix: %q}\n", natsFleetURL, prefix)
+	})
 	bin, env, cfgFile := f.bin, f.env, f.cfgFile
 	for i := range fleetInstances {
 		f.start(i)
@@ -305,6 +312,9 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 	for _, i := range order {
 		p := f.procs[i]
 		f.urls[i].Store(nil)
+		if p.exited() {
+			t.Fatalf("%s ended on its own (%v) before it was stopped:\n%s", p.name, p.err, tail(p.stderr.String(), 8000))
+		}
 		if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)
 		}
@@ -511,4 +521,36 @@ func devchainKeyAddresses(n int) []string {
 		out = append(out, strings.ToLower(crypto.PubkeyToAddress(devchain.RelayerDevKey(i).PublicKey).Hex()))
 	}
 	return out
+}
+
+// natsFleetURL is the NATS server the fleet test's instances use (the machine's JetStream).
+const natsFleetURL = "nats://127.0.0.1:4222"
+
+// natsFleetPrefix is a NATS prefix of the test's own; the streams of its keys' engines are
+// deleted when the test ends.
+func natsFleetPrefix(t testing.TB, keys int) string {
+	prefix := "fleet" + strings.ReplaceAll(uuid.NewString()[:8], "-", "")
+	t.Cleanup(func() {
+		nc, err := nats.Connect(natsFleetURL)
+		if err != nil {
+			t.Errorf("delete the test's NATS streams: %v", err)
+			return
+		}
+		defer nc.Close()
+		js, err := nc.JetStream()
+		if err != nil {
+			t.Errorf("delete the test's NATS streams: %v", err)
+			return
+		}
+		streams := []string{prefix}
+		for _, k := range devchainKeyAddresses(keys) {
+			streams = append(streams, prefix+"-"+k[2:10])
+		}
+		for _, s := range streams {
+			if err := js.DeleteStream(s); err != nil && !errors.Is(err, nats.ErrStreamNotFound) {
+				t.Errorf("delete NATS stream %s: %v", s, err)
+			}
+		}
+	})
+	return prefix
 }

@@ -76,7 +76,9 @@ import (
 //	        extra_signers: [] (a fleet's further keys, each {key_env: ...} or {keystore: ..., password_file: ...}),
 //	        confirmation_depth: 0, poll_interval: 1s, receipt_timeout: 2m, user_decrypt_threshold: 0}
 //	workers: {readiness_poll_interval: 500ms, tx_attempts: 5, tx_retry_delay: 200ms,
-//	          response_buffer_ttl: 10m, timeouts_poll: 1s, transport: gochannel}
+//	          response_buffer_ttl: 10m, timeouts_poll: 1s, transport: gochannel,  # or nats
+//	          nats: {url: nats://127.0.0.1:4222, prefix: relayer, ack_wait: 30s, ...},
+//	          fleet: {enabled: false, instance: "", lease_duration: 10s, lease_renew: 2s}}
 //	validation: {max_handles: 256, max_contract_addresses: 10, ...}
 //	retry_after: {input_proof_throttler_tps: 10, nominal_readiness_check_seconds: 2, ...}
 //	rate_limit: {concurrency_limit: 32, rolling_limit: 100, read: {rolling_limit: 600}, trusted_proxies: [], ...}
@@ -135,6 +137,8 @@ type chainSection struct {
 type workersSection struct {
 	Config    workers.Config `yaml:",inline"`
 	Transport string         `yaml:"transport"`
+	// NATS is the nats transport's (workers.NATSConfig): its URL may carry credentials.
+	NATS workers.NATSConfig `yaml:"nats"`
 }
 
 // signerSection, validationSection and admissionSection name the fields of gateway.SignerConfig,
@@ -576,6 +580,7 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 
 	s.Workers = fc.Workers.Config
 	s.Workers.Transport.Kind = fc.Workers.Transport
+	s.Workers.Transport.NATS = fc.Workers.NATS
 	if s.Chain != nil {
 		s.Workers.UserDecryptThreshold = fc.Chain.UserDecryptThreshold
 	}
@@ -870,6 +875,7 @@ func parentPath(path string) string {
 var secretSettings = map[string]bool{
 	"admin_token": true, "operator_token": true, "store": true,
 	"chain.rpc_url": true, "chain.ws_url": true, "chain.host_rpc_url": true, "chain.signer.key_env": true,
+	"workers.nats.url": true,
 }
 
 func setPath(tree map[string]any, path string, v any) {

@@ -212,13 +212,13 @@ chain:
 workers:
   tx_attempts: -1
 `)
-	ps, msg := configProblems(t, configSources{file: file, env: []string{"RELAYER_WORKERS_TRANSPORT=nats"}})
+	ps, msg := configProblems(t, configSources{file: file, env: []string{"RELAYER_WORKERS_TRANSPORT=kafka"}})
 	for _, want := range []struct{ path, issue string }{
 		{"chain.contracts.acl", "must be a contract address"},
 		{"chain.chain_id", "is 0"},
 		{"chain.user_decrypt_threshold", "must be 1 or more"},
 		{"workers.tx_attempts", "-1, want 1..100"},
-		{"workers.transport", workers.ErrEngineNotOnNATS.Error()},
+		{"workers.transport", `transport "kafka": unknown kind`},
 	} {
 		issues := problemAt(ps, want.path)
 		if len(issues) != 1 || !strings.Contains(issues[0], want.issue) {
@@ -262,6 +262,8 @@ func TestNoProblemOrWarningEverShowsAnRPCURL(t *testing.T) {
 		{"a URL with a bad scheme", "chain: {rpc_url: \"ftp://user:s3cret@node.example/key123\"}\n", nil},
 		{"a URL that is not one", "chain: {rpc_url: \"https://user:s3cret@node.example:port/key123\"}\n", nil},
 		{"a misspelt variable", "", []string{"RELAYER_CHAIN_RPCURL=" + secretRPCURL}},
+		{"a NATS URL with credentials and a path", "workers: {transport: nats, nats: {url: \"nats://user:s3cret@nats.example:4222/key123\"}}\n", nil},
+		{"a NATS URL that YAML reads as a list", "workers: {nats: {url: [\"nats://user:s3cret@nats.example:4222\"]}}\n", nil},
 		{"a valid chain, printed", "", []string{"RELAYER_CHAIN_RPC_URL=" + secretRPCURL, "RELAYER_CHAIN_HOST_RPC_URL=" + secretRPCURL,
 			"RELAYER_CHAIN_CHAIN_ID=1", "RELAYER_CHAIN_CONTRACTS_DECRYPTION=" + decryptionAddr, "RELAYER_CHAIN_CONTRACTS_INPUT_VERIFICATION=" + inputVerifAddr,
 			"RELAYER_CHAIN_CONTRACTS_ACL=" + aclAddr, "RELAYER_CHAIN_SIGNER_KEY_ENV=K", "RELAYER_CHAIN_USER_DECRYPT_THRESHOLD=1", "RELAYER_NOPE=" + secretRPCURL}},
@@ -372,7 +374,9 @@ func TestServeHelpListsEverySettingAndNoOther(t *testing.T) {
 		chain.user_decrypt_threshold
 		workers.readiness_poll_interval workers.tx_attempts workers.tx_retry_delay workers.response_buffer_ttl
 		workers.timeouts_poll workers.transport workers.fleet.enabled workers.fleet.instance workers.fleet.lease_duration
-		workers.fleet.lease_renew
+		workers.fleet.lease_renew workers.nats.url workers.nats.credentials_file workers.nats.prefix workers.nats.ack_wait
+		workers.nats.redelivery_delay workers.nats.max_deliver workers.nats.max_ack_pending workers.nats.max_age
+		workers.nats.replicas
 		validation.max_handles validation.max_contract_addresses validation.max_ciphertext_bytes
 		validation.max_public_key_bytes validation.max_extra_data_bytes validation.max_duration_days
 		retry_after.input_proof_throttler_tps retry_after.user_decrypt_throttler_tps

@@ -28,10 +28,10 @@ func TestAdaptiveSwitchesAtTheSampleThreshold(t *testing.T) {
 			cfg := DefaultConfig()
 			obs := Observed{InputProof: KindObserved{TxDrain: Rate{PerSecond: 2, Samples: n}}}
 			got := Compute(Adaptive(cfg, obs), Input{Kind: InputProof, Status: Processing, Position: 100})
-			// nominal: (10 s + 2.1 s) × 1.2 = 14.52 -> 15; observed 2 tps: (50 s + 2.1 s) × 1.2 = 62.52 -> 63.
-			want := 15
+			// nominal: 10 s + 2.1 s -> 12; observed 2 tps: 50 s + 2.1 s -> 52.
+			want := 12
 			if n >= 20 {
-				want = 63
+				want = 52
 			}
 			if got.Seconds != want {
 				t.Errorf("got %d s, want %d s", got.Seconds, want)
@@ -61,11 +61,11 @@ func TestAdaptiveReplacesEveryNominalValueThatIsBacked(t *testing.T) {
 	if err := got.Validate(); err != nil {
 		t.Error(err)
 	}
-	// A decrypt 25 deep in readiness drained at 12.5/s with Q=12 at 6 tps:
-	// 2000 + 2000 + 7000 + 1500 = 12500 ms × 1.2 = 15000 ms -> exactly 15 s.
+	// A decrypt 25 deep in readiness drained at 12.5/s, its own check R, Q=12 at 6 tps:
+	// 2000 + 500 + 2000 + 7000 + 1500 = 13000 ms -> exactly 13 s.
 	e := Compute(got, Input{Kind: UserDecrypt, Status: Queued, Position: 25, TxQueueLen: 12})
-	if e.Seconds != 15 || e.HintMs != 15000 {
-		t.Errorf("got %+v, want 15 s", e)
+	if e.Seconds != 13 || e.HintMs != 13000 {
+		t.Errorf("got %+v, want 13 s", e)
 	}
 }
 
@@ -80,8 +80,8 @@ func TestAdaptiveHintsStayRightWhenConfigurationIsWrong(t *testing.T) {
 	if naive.ETA >= 2*time.Second {
 		t.Errorf("naive ETA %v: the test's premise is off", naive.ETA)
 	}
-	if adaptive.ETA != 16100*time.Millisecond || adaptive.Seconds != 20 { // 16100 × 1.2 = 19320
-		t.Errorf("adaptive got %+v, want ETA 16.1 s and 20 s", adaptive)
+	if adaptive.ETA != 16100*time.Millisecond || adaptive.Seconds != 16 {
+		t.Errorf("adaptive got %+v, want ETA 16.1 s and 16 s", adaptive)
 	}
 }
 
@@ -151,10 +151,10 @@ func TestAnObservationOlderThanTheStalenessHorizonGivesWayToTheNominalValue(t *t
 		age  time.Duration
 		want int
 	}{
-		// observed P = 40 s: ⌈40 × 1.2⌉ = 48; nominal P = 2 s: ⌈2 × 1.2⌉ = 3.
-		{0, 48}, {9 * time.Minute, 48}, {10 * time.Minute, 48},
-		{10*time.Minute + time.Millisecond, 3}, {time.Hour, 3},
-		{-time.Second, 48}, // a clock a little ahead of the caller's: fresh
+		// observed P = 40 s; nominal P = 2 s.
+		{0, 40}, {9 * time.Minute, 40}, {10 * time.Minute, 40},
+		{10*time.Minute + time.Millisecond, 2}, {time.Hour, 2},
+		{-time.Second, 40}, // a clock a little ahead of the caller's: fresh
 	} {
 		obs := Observed{InputProof: KindObserved{Processing: Sample{Typical: 40 * time.Second, Samples: 50, Age: c.age}}}
 		if got := Compute(Adaptive(cfg, obs), in).Seconds; got != c.want {
@@ -164,8 +164,8 @@ func TestAnObservationOlderThanTheStalenessHorizonGivesWayToTheNominalValue(t *t
 	// The horizon is the configuration's: an hour makes the same observation trusted again.
 	cfg.AdaptiveStaleAfterSeconds = 3600
 	obs := Observed{InputProof: KindObserved{Processing: Sample{Typical: 40 * time.Second, Samples: 50, Age: 30 * time.Minute}}}
-	if got := Compute(Adaptive(cfg, obs), in).Seconds; got != 48 {
-		t.Errorf("30 min old within an hour's horizon: %d s, want 48", got)
+	if got := Compute(Adaptive(cfg, obs), in).Seconds; got != 40 {
+		t.Errorf("30 min old within an hour's horizon: %d s, want 40", got)
 	}
 	// Rates go stale the same way.
 	cfg.AdaptiveStaleAfterSeconds = 60

@@ -19,7 +19,7 @@ type Input struct {
 	// awaiting decrypt). Negative values are taken as 0.
 	TxQueueLen int64
 	// Elapsed is E, the time since the job entered its current status. Only ReceiptReceived uses
-	// it (the backoff table); negative values are taken as 0.
+	// it (the remaining time P − E, or the backoff table); negative values are taken as 0.
 	Elapsed time.Duration
 }
 
@@ -27,16 +27,17 @@ type Input struct {
 type Formula uint8
 
 const (
-	FormulaNone           Formula = iota // terminal status: nothing to wait for
-	FormulaUnknown                       // zero Kind or Status: MinSeconds, no ETA
-	FormulaTxQueue                       // p/D + P + T
-	FormulaReadinessQueue                // p/C + Q/D + P + T
-	FormulaOutOfReadiness                // R + Q/D + P + T
-	FormulaTxInFlight                    // P
-	FormulaReceiptBackoff                // B(E), no margin
+	FormulaNone             Formula = iota // terminal status: nothing to wait for
+	FormulaUnknown                         // zero Kind or Status: MinSeconds, no ETA
+	FormulaTxQueue                         // p/D + P + T
+	FormulaReadinessQueue                  // p/C + R + Q/D + P + T
+	FormulaOutOfReadiness                  // R + Q/D + P + T
+	FormulaTxInFlight                      // P
+	FormulaReceiptBackoff                  // B(E), no margin: a late receipt_received job (E > 2P)
+	FormulaReceiptRemaining                // P − E, at least 0: a receipt_received job on time
 )
 
-var formulaNames = [...]string{"none", "unknown", "tx_queue", "readiness_queue", "out_of_readiness", "tx_in_flight", "receipt_backoff"}
+var formulaNames = [...]string{"none", "unknown", "tx_queue", "readiness_queue", "out_of_readiness", "tx_in_flight", "receipt_backoff", "receipt_remaining"}
 
 func (f Formula) String() string {
 	if int(f) < len(formulaNames) {
@@ -47,17 +48,19 @@ func (f Formula) String() string {
 
 // Estimate is Compute's answer.
 type Estimate struct {
-	// Seconds is the Retry-After value: ⌈ETA × (1+M)⌉ in seconds clamped to [min, max], B(E)
-	// clamped for ReceiptReceived, 0 for a terminal job.
+	// Seconds is the Retry-After value: ETA × (1+M) rounded to the nearest second (half up) and
+	// clamped to [min, max]; B(E) clamped for a late ReceiptReceived job; 0 for a terminal job.
 	Seconds int
 	// ETA is the estimated time until the job completes, without safety margin and without clamp
-	// (ms resolution, saturating at the largest Duration). For ReceiptReceived, where the seed
-	// calls the response time unpredictable, it is the backoff step B(E). 0 when terminal.
+	// (ms resolution, saturating at the largest Duration). For a ReceiptReceived job on time it
+	// is the remaining processing time P − E (0 once E passes P); for a late one, whose end is
+	// not predictable, the backoff step B(E). 0 when terminal.
 	ETA time.Duration
 	// EtaSeconds is ETA in whole seconds, rounded up (for result.etaSeconds).
 	EtaSeconds int64
-	// HintMs is ⌈ETA × (1+M)⌉ in ms, before the ceiling to seconds and the clamp (the seed's
-	// "× 1.2" column); B(E) in ms for ReceiptReceived; 0 when terminal or unknown. Saturates.
+	// HintMs is ⌈ETA × (1+M)⌉ in ms, before the rounding to seconds and the clamp (the seed's
+	// "× 1.2" column); B(E) in ms for a late ReceiptReceived job; 0 when terminal or unknown.
+	// Saturates.
 	HintMs int64
 	// Formula is the row of the seed's tables that was used.
 	Formula Formula
@@ -71,14 +74,40 @@ const (
 	ppm         = 1_000_000
 )
 
-// Compute returns the Retry-After hint and ETA for one job, by the seed's formulas.
+// lateFactor: a job in receipt_received for more than lateFactor × P is late, and is told the
+// backoff table B(E) rather than its remaining time (see Compute).
+const lateFactor = 2
+
+// Compute returns the Retry-After hint and ETA for one job: the seed's formulas, with the three
+// departures listed below (and M = 0 by default, see DefaultConfig).
 //
-// Input proofs (one queue): queued and processing ⌈(p/D + P + T)(1+M)⌉; tx_in_flight ⌈P(1+M)⌉.
-// Decrypts (two queues): queued in the readiness queue ⌈(p/C + Q/D + P + T)(1+M)⌉; queued with its
-// readiness check in progress, or processing but not yet in the TX queue ⌈(R + Q/D + P + T)(1+M)⌉;
-// processing in the TX queue ⌈(p/D + P + T)(1+M)⌉; tx_in_flight ⌈P(1+M)⌉. Both: receipt_received
-// B(E) without margin; completed, timed_out and failure 0. Every non-terminal hint is clamped to
-// [MinSeconds, MaxSeconds].
+// Input proofs (one queue): queued and processing (p/D + P + T)(1+M); tx_in_flight P(1+M).
+// Decrypts (two queues): queued in the readiness queue (p/C + R + Q/D + P + T)(1+M); queued with
+// its readiness check in progress, or processing but not yet in the TX queue
+// (R + Q/D + P + T)(1+M); processing in the TX queue (p/D + P + T)(1+M); tx_in_flight P(1+M).
+// Both: receipt_received (P − E)(1+M), or B(E) without margin once E > 2P (or when P is 0);
+// completed, timed_out and failure 0. Every non-terminal hint is rounded to the nearest whole
+// second (half up) and clamped to [MinSeconds, MaxSeconds].
+//
+// The departures from the seed, each because the seed's hint was wrong on average (measured in
+// docs/BENCHMARKS.md, issue 13):
+//   - A decrypt in the readiness queue counts its own readiness check R. The seed's row,
+//     p/C + Q/D + P + T, has the job leave the readiness queue straight into the TX queue; in
+//     fact it waits one readiness check first, so the seed's first poll came R early.
+//   - receipt_received is the remaining processing time P − E while the job is on time. The
+//     seed answers B(E) (4 s in the first minute) because it calls the response time
+//     unpredictable; but P is the typical response time (nominal, or observed in the adaptive
+//     mode), and a job that polled a little early, E < P, was told to come back 4 s later, long
+//     after its answer (2.5 s of lag on average for a decrypt). Past P the remaining time is 0
+//     and the hint is MinSeconds: the answer is due any moment. Past lateFactor × P the job is
+//     late (a stuck KMS, a lost event), the estimate has failed, and the seed's table backs it
+//     off by its time in the state, as before, so that a stuck job is not polled every second.
+//   - Rounding to the nearest second, not up. The hint is a duration, and whole seconds are its
+//     resolution: rounding up adds half a second of lag on average to every job. An early poll
+//     costs a request but almost no lag, because the job's next hint (its remaining time, at
+//     worst MinSeconds) lands on the next whole second after the end, where the rounded-up hint
+//     would have landed anyway; a late poll costs its lateness in lag. Half up, half down is
+//     the unbiased choice between the two; M, when set, buys fewer requests with more lag.
 //
 // cfg should be valid (Validate); Compute never panics on an invalid one but pulls each value
 // into its valid range first (a rate of 0 becomes 0.001, min above max becomes max = min, an
@@ -91,11 +120,6 @@ func Compute(cfg Config, in Input) Estimate {
 	if in.Kind.IsZero() || in.Status.IsZero() {
 		return Estimate{Seconds: int(lo), Formula: FormulaUnknown}
 	}
-	if in.Status == ReceiptReceived {
-		b := backoffSeconds(cfg.ReceiptBackoff, durationMs(in.Elapsed))
-		eta := time.Duration(b) * time.Second
-		return Estimate{Seconds: int(clamp(b, lo, hi)), ETA: eta, EtaSeconds: b, HintMs: b * milliPerSec, Formula: FormulaReceiptBackoff}
-	}
 
 	tps, procMs := cfg.InputProofTPS, cfg.InputProofProcessingMs
 	switch in.Kind.Family() { // a delegated user decrypt runs at the user decrypts' rate
@@ -106,13 +130,21 @@ func Compute(cfg Config, in Input) Estimate {
 	}
 	d := milliRate(tps)
 	p, q := count(in.Position), count(in.TxQueueLen)
-	pMs, tMs := nominalMs(procMs), nominalMs(cfg.TxConfirmationMs)
+	pMs, tMs, rMs := nominalMs(procMs), nominalMs(cfg.TxConfirmationMs), nominalMs(cfg.ReadinessCheckMs)
 
 	// ETA in ms = (n1·1e6/r1 + n2·1e6/r2 + k): n items ahead in a queue drained at r thousandths
 	// of an item per second take n·1e6/r ms.
 	var n1, r1, n2, r2, k uint64 = 0, 1, 0, 1, pMs + tMs
 	f := FormulaTxQueue
 	switch {
+	case in.Status == ReceiptReceived:
+		e := uint64(durationMs(in.Elapsed))
+		if pMs == 0 || e > lateFactor*pMs {
+			b := backoffSeconds(cfg.ReceiptBackoff, int64(e))
+			eta := time.Duration(b) * time.Second
+			return Estimate{Seconds: int(clamp(b, lo, hi)), ETA: eta, EtaSeconds: b, HintMs: b * milliPerSec, Formula: FormulaReceiptBackoff}
+		}
+		k, f = pMs-min(e, pMs), FormulaReceiptRemaining
 	case in.Status == TxInFlight:
 		k, f = pMs, FormulaTxInFlight
 	case !in.Kind.NeedsReadiness():
@@ -120,15 +152,15 @@ func Compute(cfg Config, in Input) Estimate {
 	default:
 		switch stage(in) {
 		case StageReadinessQueue:
-			n1, r1, n2, r2, f = p, readinessRate(cfg), q, d, FormulaReadinessQueue
+			n1, r1, n2, r2, k, f = p, readinessRate(cfg), q, d, k+rMs, FormulaReadinessQueue
 		case StageReadinessInProgress, StageAwaitingTxQueue:
-			n1, r1, k, f = q, d, k+nominalMs(cfg.ReadinessCheckMs), FormulaOutOfReadiness
+			n1, r1, k, f = q, d, k+rMs, FormulaOutOfReadiness
 		default: // StageTxQueue
 			n1, r1 = p, d
 		}
 	}
 
-	// One fraction num/den (ms) for the whole sum, so nothing is rounded before the final ceiling.
+	// One fraction num/den (ms) for the whole sum, so nothing is rounded before the final step.
 	den := r1 * r2
 	num := mul64(n1*ppm, r2).add(mul64(n2*ppm, r1)).add(mul64(k, den))
 
@@ -136,15 +168,16 @@ func Compute(cfg Config, in Input) Estimate {
 	etaMs := etaCeilMs.sat(math.MaxInt64 / int64(time.Millisecond))
 	etaSec := etaCeilMs.divCeil(milliPerSec).sat(math.MaxInt64)
 
-	// Retry-After = ⌈num/den · (1e6+m)/1e6 / 1000⌉ = ⌈⌈num·(1e6+m) / den⌉ / 1e9⌉: nested
-	// ceilings of exact divisions equal the ceiling of the whole fraction.
-	margined := num.mul(ppm + marginPPM(cfg.SafetyMargin)).divCeil(den) // ms × 1e6
-	secs := margined.divCeil(ppm * milliPerSec).sat(hi)
+	// With x = num/den · (1e6+m)/1e6 / 1000 the hint in seconds: Retry-After = ⌊x + ½⌋ =
+	// ⌊(2·num·(1e6+m) + 1e9·den) / den / 2e9⌋ (nested floors of exact divisions equal the floor
+	// of the whole fraction); HintMs = ⌈x · 1000⌉.
+	scaled := num.mul(ppm + marginPPM(cfg.SafetyMargin)) // ms × 1e6, over den
+	secs := scaled.mul(2).add(mul64(ppm*milliPerSec, den)).divFloor(den).divFloor(2 * ppm * milliPerSec).sat(hi)
 	return Estimate{
 		Seconds:    int(clamp(secs, lo, hi)),
 		ETA:        time.Duration(etaMs) * time.Millisecond,
 		EtaSeconds: etaSec,
-		HintMs:     margined.divCeil(ppm).sat(math.MaxInt64),
+		HintMs:     scaled.divCeil(den).divCeil(ppm).sat(math.MaxInt64),
 		Formula:    f,
 	}
 }

@@ -56,7 +56,9 @@ type Config struct {
 	// T: nominal TX confirmation time.
 	TxConfirmationMs int64 `json:"nominal_tx_confirmation_ms"`
 
-	// M: the computed ETA is multiplied by 1+M (not for ReceiptReceived).
+	// M: the computed ETA is multiplied by 1+M (not B(E), the late ReceiptReceived backoff).
+	// The seed's 0.2 makes every poll come late by a fifth of the job's ETA; the default is 0
+	// (see DefaultConfig).
 	SafetyMargin float64 `json:"retry_after_safety_margin"`
 	// Every non-terminal hint is clamped to [MinSeconds, MaxSeconds].
 	MinSeconds int `json:"retry_after_min_seconds"`
@@ -85,8 +87,14 @@ func DefaultReceiptBackoff() []BackoffStep {
 }
 
 // DefaultConfig returns the seed's parameters: D=10 tps for every kind, C=50, R=2s, P=2s for
-// input proofs and 4s for decrypts, T=100ms, M=0.2, min 1s, max 300s, the seed's backoff table,
-// and for the adaptive mode 20 samples no older than 10 minutes.
+// input proofs and 4s for decrypts, T=100ms, min 1s, max 300s, the seed's backoff table, and for
+// the adaptive mode 20 samples no older than 10 minutes; but M=0, not the seed's 0.2.
+//
+// The seed's margin kept a client from polling before its job ended, because an early poll cost
+// up to B(E) = 4 s of lag. Since a job in receipt_received is told its remaining time (see
+// Compute), an early poll costs one request and next to no lag, while the margin costs its
+// whole amount in lag on every job: on a 6.5 s decrypt, 0.2 × 6.6 s ≈ 1.3 s, nearly twice the
+// 15% lag budget of issue 13. An operator who wants fewer requests at the price of lag sets M.
 func DefaultConfig() Config {
 	return Config{
 		InputProofTPS:             10,
@@ -98,7 +106,7 @@ func DefaultConfig() Config {
 		UserDecryptProcessingMs:   4_000,
 		PublicDecryptProcessingMs: 4_000,
 		TxConfirmationMs:          100,
-		SafetyMargin:              0.2,
+		SafetyMargin:              0,
 		MinSeconds:                1,
 		MaxSeconds:                300,
 		ReceiptBackoff:            DefaultReceiptBackoff(),

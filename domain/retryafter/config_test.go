@@ -26,7 +26,7 @@ func problemParams(t *testing.T, err error) []string {
 	return names
 }
 
-func TestTheDefaultConfigIsTheSeedsAndValid(t *testing.T) {
+func TestTheDefaultConfigIsTheSeedsWithoutItsMarginAndValid(t *testing.T) {
 	c := DefaultConfig()
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
@@ -34,7 +34,7 @@ func TestTheDefaultConfigIsTheSeedsAndValid(t *testing.T) {
 	want := Config{
 		InputProofTPS: 10, UserDecryptTPS: 10, PublicDecryptTPS: 10, ReadinessMaxConcurrency: 50,
 		ReadinessCheckMs: 2000, InputProofProcessingMs: 2000, UserDecryptProcessingMs: 4000, PublicDecryptProcessingMs: 4000,
-		TxConfirmationMs: 100, SafetyMargin: 0.2, MinSeconds: 1, MaxSeconds: 300,
+		TxConfirmationMs: 100, SafetyMargin: 0, MinSeconds: 1, MaxSeconds: 300,
 		ReceiptBackoff:     []BackoffStep{{0, 4}, {60000, 10}, {120000, 30}, {300000, 60}, {900000, 300}},
 		AdaptiveMinSamples: 20, AdaptiveStaleAfterSeconds: 600,
 	}

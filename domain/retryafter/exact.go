@@ -25,13 +25,23 @@ func (x u128) mul(k uint64) u128 {
 
 // divCeil returns ⌈x/d⌉ for d > 0.
 func (x u128) divCeil(d uint64) u128 {
-	qhi, rhi := x.hi/d, x.hi%d
-	qlo, r := bits.Div64(rhi, x.lo, d)
-	q := u128{qhi, qlo}
+	q, r := x.divMod(d)
 	if r != 0 {
 		q = q.add(u128{0, 1})
 	}
 	return q
+}
+
+// divFloor returns ⌊x/d⌋ for d > 0.
+func (x u128) divFloor(d uint64) u128 {
+	q, _ := x.divMod(d)
+	return q
+}
+
+func (x u128) divMod(d uint64) (u128, uint64) {
+	qhi, rhi := x.hi/d, x.hi%d
+	qlo, r := bits.Div64(rhi, x.lo, d)
+	return u128{qhi, qlo}, r
 }
 
 // sat returns x as an int64, or limit if x is larger.

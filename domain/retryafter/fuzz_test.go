@@ -8,7 +8,8 @@ import (
 )
 
 // FuzzCompute: for any input (negative positions and elapsed times included), Compute does not
-// panic, a terminal job gets 0, and every other hint lies in [min, max]; the ETA is never negative.
+// panic, a terminal job gets 0, and every other hint lies in [min, max]; the ETA is never negative;
+// more load ahead never shortens a hint, nor does time passed in receipt_received lengthen one.
 func FuzzCompute(f *testing.F) {
 	f.Add(uint8(1), uint8(2), uint8(0), int64(10), int64(10), int64(0), uint16(1), uint16(300), uint32(200000))
 	f.Add(uint8(2), uint8(1), uint8(1), int64(1000), int64(1000), int64(0), uint16(1), uint16(300), uint32(0))
@@ -53,6 +54,15 @@ func FuzzCompute(f *testing.F) {
 			more.Position++
 			if Compute(cfg, more).Seconds < got.Seconds {
 				t.Fatalf("%+v: one more place ahead shortened the hint", in)
+			}
+		}
+		// A receipt_received job on time is never told to wait longer as time passes: its hint
+		// is what remains of P.
+		if got.Formula == FormulaReceiptRemaining && elapsed < 1<<62 {
+			later := in
+			later.Elapsed += time.Millisecond
+			if l := Compute(cfg, later); l.Formula == FormulaReceiptRemaining && l.Seconds > got.Seconds {
+				t.Fatalf("%+v: a millisecond later the hint grew from %d to %d s", in, got.Seconds, l.Seconds)
 			}
 		}
 		// Even an invalid config keeps hints within the package's own bounds.

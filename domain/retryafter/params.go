@@ -128,7 +128,7 @@ var scalarSpecs = func() []paramSpec {
 			func(c *Config) *int64 { return &c.TxConfirmationMs }),
 		{
 			name: "retry_after_safety_margin", unit: "ratio", constraint: marginConstraint,
-			description: "safety margin M: ETAs are multiplied by 1+M (not ReceiptReceived's backoff)",
+			description: "safety margin M: ETAs are multiplied by 1+M (not the late ReceiptReceived backoff); fewer requests, more lag",
 			get:         func(c *Config) float64 { return c.SafetyMargin },
 			set: func(c *Config, v float64) string {
 				if v < 0 || v > 1 {

@@ -38,7 +38,8 @@ var (
 	// StageAuto: derive the stage from the status (see Stage).
 	StageAuto = Stage{0}
 	// StageReadinessQueue: a queued decrypt waiting for a readiness worker; Position is its place
-	// in the readiness queue. Formula: p/C + Q/D + P + T.
+	// in the readiness queue. Formula: p/C + R + Q/D + P + T (the seed's row has no R: the job
+	// still has its own readiness check ahead once it leaves the queue).
 	StageReadinessQueue = Stage{1}
 	// StageReadinessInProgress: a queued decrypt whose readiness check is running. The seed has no
 	// row for it; it gets the "out of readiness, not in TX" row, R + Q/D + P + T, because what is

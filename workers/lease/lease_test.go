@@ -285,7 +285,7 @@ func TestAPatientCandidateYieldsAFreeLease(t *testing.T) {
 	if err != nil || te.Epoch != 1 {
 		t.Fatalf("the candidate without patience: %v, %v; want epoch 1", te, err)
 	}
-	if h, _, _ := p.Holder(ctx); h != "eager" {
+	if h, _, _ := eager.Holder(ctx); h != "eager" {
 		t.Fatalf("holder %q, want eager", h)
 	}
 	if err := te.Release(ctx); err != nil {
