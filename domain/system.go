@@ -45,3 +45,29 @@ type MessagePoisoned struct {
 }
 
 func (MessagePoisoned) EventType() string { return "MessagePoisoned" }
+
+// ChainStream is the stream of the gateway chain's outages as the relayer saw them.
+const ChainStream = "chain"
+
+// ChainOutageStarted records that the relayer could not reach the gateway chain from Since (its
+// first failed call or probe) on. Until the matching ChainOutageEnded, the jobs' deadlines stand
+// still: a job is never timed out for a wait the relayer could not see the end of.
+type ChainOutageStarted struct {
+	Since time.Time `json:"since"`
+	// Reason is the failure that began it, for operators; never a secret (URLs are redacted).
+	Reason string    `json:"reason,omitempty"`
+	At     time.Time `json:"at"`
+}
+
+func (ChainOutageStarted) EventType() string { return "ChainOutageStarted" }
+
+// ChainOutageEnded records that the chain answered again at Until, ending the outage that began
+// at Since: every deadline pending then moves later by the part of the outage the job waited
+// through.
+type ChainOutageEnded struct {
+	Since time.Time `json:"since"`
+	Until time.Time `json:"until"`
+	At    time.Time `json:"at"`
+}
+
+func (ChainOutageEnded) EventType() string { return "ChainOutageEnded" }

@@ -36,6 +36,8 @@ func NewCodec() *eventstore.Codec {
 	system := []func(*eventstore.Codec, int) error{
 		eventstore.Register[domain.ConfigChanged],
 		eventstore.Register[domain.MessagePoisoned],
+		eventstore.Register[domain.ChainOutageStarted],
+		eventstore.Register[domain.ChainOutageEnded],
 	}
 	for _, register := range system {
 		if err := register(c, 1); err != nil {

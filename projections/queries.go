@@ -213,7 +213,7 @@ func (s *Set) Timer(id domain.JobID) (Timer, bool) {
 }
 
 // Due returns up to limit timers whose deadline is at or before now, earliest first (equal
-// deadlines in order of acceptance).
+// deadlines in order of acceptance); none while the log says the chain is in an outage.
 func (s *Set) Due(now time.Time, limit int) []Timer { return s.DueOf(now, limit, nil) }
 
 // DueOf is Due for the jobs keep accepts (all when nil): an engine that drives part of the jobs
@@ -221,6 +221,9 @@ func (s *Set) Due(now time.Time, limit int) []Timer { return s.DueOf(now, limit,
 func (s *Set) DueOf(now time.Time, limit int, keep func(domain.JobID) bool) []Timer {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if s.outage != 0 {
+		return nil // the chain cannot be seen: time stands still (applyOutage)
+	}
 	var k func(timerItem) bool
 	if keep != nil {
 		k = func(it timerItem) bool { return keep(s.jobs.at(it.job).id) }
@@ -250,7 +253,7 @@ func clampNanos(now time.Time) int64 {
 func (s *Set) NextDeadline() (Timer, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if len(s.timers.items) == 0 {
+	if len(s.timers.items) == 0 || s.outage != 0 {
 		return Timer{}, false
 	}
 	return s.timerOf(s.jobs.at(s.timers.items[0].job)), true

@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -92,6 +93,9 @@ type Set struct {
 	watchers waiters
 	// signals are the NotifyStream channels by stream, written under mu.
 	signals map[string]chan struct{}
+	// outage is when the gateway chain's outage in progress began (unix nanoseconds; 0 when the
+	// chain is reachable), from the chain stream: while it lasts, no deadline falls due.
+	outage int64
 }
 
 // NotifyStream returns a channel that receives (without blocking the projections: one signal
@@ -176,10 +180,17 @@ func (s *Set) apply(rec *eventstore.Record, f *fact) error {
 			return s.recordErr(rec, fmt.Errorf("%w: %v", ErrInconsistent, err))
 		}
 		s.change(rec, f, idx, j)
-	} else if ch := s.signals[rec.Stream]; ch != nil {
-		select {
-		case ch <- struct{}{}:
-		default:
+	} else {
+		if rec.Stream == domain.ChainStream {
+			if err := s.applyOutage(rec); err != nil {
+				return s.recordErr(rec, fmt.Errorf("%w: %v", ErrInconsistent, err))
+			}
+		}
+		if ch := s.signals[rec.Stream]; ch != nil {
+			select {
+			case ch <- struct{}{}:
+			default:
+			}
 		}
 	}
 	s.pos = rec.Position
@@ -366,4 +377,52 @@ func nanosTime(n int64) time.Time {
 		return time.Time{}
 	}
 	return time.Unix(0, n).UTC()
+}
+
+// applyOutage applies an event of the chain stream; s.mu is held. A ChainOutageStarted stops the
+// deadlines; its ChainOutageEnded moves every pending deadline later by the part of the outage
+// its job waited through (from the outage's start, or the job's entry into its status if that
+// came later, to the outage's end), so that the time the relayer could not see the chain is
+// not counted against any job.
+func (s *Set) applyOutage(rec *eventstore.Record) error {
+	switch rec.Type {
+	case "ChainOutageStarted":
+		var e domain.ChainOutageStarted
+		if err := json.Unmarshal(rec.Data, &e); err != nil {
+			return err
+		}
+		if s.outage == 0 {
+			s.outage = max(e.Since.UnixNano(), 1)
+		}
+	case "ChainOutageEnded":
+		var e domain.ChainOutageEnded
+		if err := json.Unmarshal(rec.Data, &e); err != nil {
+			return err
+		}
+		if s.outage == 0 {
+			return nil // an end without a start this Set saw: nothing stood still
+		}
+		since, until := s.outage, e.Until.UnixNano()
+		s.outage = 0
+		for k := range s.timers.items {
+			it := &s.timers.items[k]
+			j := s.jobs.at(it.job)
+			if from := max(since, j.entered[j.status.Ordinal()]); until > from {
+				it.due += until - from
+			}
+		}
+		s.timers.fix(&s.jobs)
+	}
+	return nil
+}
+
+// ChainOutage is when the gateway chain's outage in progress began, and false when the chain
+// is reachable (as the log says).
+func (s *Set) ChainOutage() (time.Time, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.outage == 0 {
+		return time.Time{}, false
+	}
+	return time.Unix(0, s.outage).UTC(), true
 }

@@ -110,6 +110,10 @@ func (s *Set) WriteSnapshot(w io.Writer) error {
 		}
 		return 0
 	})
+	if s.outage != 0 {
+		b = append(b, `,"chainOutageSince":`...)
+		b = appendTime(b, s.outage)
+	}
 	b = append(b, `,"timers":[`...)
 	for n, it := range timers {
 		if n > 0 {

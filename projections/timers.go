@@ -99,6 +99,13 @@ func (h *timerHeap) down(t *jobTable, k int) {
 	t.at(it.job).timer = int32(k)
 }
 
+// fix restores the heap's order after any number of items' deadlines changed.
+func (h *timerHeap) fix(t *jobTable) {
+	for k := len(h.items)/2 - 1; k >= 0; k-- {
+		h.down(t, k)
+	}
+}
+
 // due returns, in order, up to limit items whose deadline is at or before now. It does not
 // change the heap (it runs under a read lock): it walks the heap best-first from the root with a
 // small heap of candidates, and never descends below an item that is not due, so it costs

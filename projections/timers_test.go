@@ -1,12 +1,14 @@
 package projections
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
 	"relayer/domain"
+	"relayer/eventstore"
 )
 
 func TestEachStageHasItsDeadline(t *testing.T) {
@@ -136,5 +138,67 @@ func TestTheTimerHeapMatchesABruteForceOrder(t *testing.T) {
 				t.Fatalf("step %d: job %d thinks it is at %d, it is at %d", step, it.job, jobs.at(it.job).timer, k)
 			}
 		}
+	}
+}
+
+// outage applies an event of the chain stream.
+func (h *harness) outage(e eventstore.Typed) {
+	h.t.Helper()
+	ev, err := h.codec.Encode(e, eventstore.Metadata{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.pos++
+	if err := h.s.Apply(eventstore.Record{Stream: domain.ChainStream, Position: h.pos, Type: ev.Type, SchemaVersion: ev.SchemaVersion, Data: ev.Data}, nil); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// While the chain cannot be seen no deadline falls due, and after it every pending deadline
+// moves later by the part of the outage its job waited through.
+func TestDeadlinesStandStillThroughAChainOutage(t *testing.T) {
+	h := newHarness(t, Config{ReadinessTimeout: time.Minute, TxInFlightTimeout: 2 * time.Minute, ResponseTimeout: 3 * time.Minute})
+	before := h.accept(domain.PublicDecrypt, 0) // deadline 1m
+	inFlight := h.accept(domain.InputProof, 0)
+	h.sign(inFlight, 5*time.Second) // deadline 2m5s
+	h.outage(domain.ChainOutageStarted{Since: h.at(10 * time.Second).At, At: h.at(12 * time.Second).At})
+	during := h.accept(domain.UserDecrypt, 40*time.Second) // deadline 1m40s
+	if since, ok := h.s.ChainOutage(); !ok || !since.Equal(h.at(10*time.Second).At) {
+		t.Fatalf("the outage in progress: %s, %v", since, ok)
+	}
+	if due := h.s.Due(h.at(time.Hour).At, 10); len(due) != 0 {
+		t.Fatalf("during an outage nothing is due, even an hour on; got %d", len(due))
+	}
+	if _, ok := h.s.NextDeadline(); ok {
+		t.Fatal("during an outage there is no next deadline")
+	}
+	snap, err := h.s.Snapshot()
+	if err != nil || !bytes.Contains(snap, []byte(`"chainOutageSince":"2026-03-01T12:00:10Z"`)) {
+		t.Fatalf("the snapshot does not hold the outage in progress (%v):\n%.400s", err, snap)
+	}
+	h.outage(domain.ChainOutageEnded{Since: h.at(10 * time.Second).At, Until: h.at(70 * time.Second).At, At: h.at(71 * time.Second).At})
+	after := h.accept(domain.PublicDecrypt, 80*time.Second) // deadline 2m20s, not moved
+
+	for _, c := range []struct {
+		name string
+		id   domain.JobID
+		want time.Duration
+	}{
+		{"accepted before, waited the whole outage", before, time.Minute + 60*time.Second},
+		{"in flight before", inFlight, 2*time.Minute + 5*time.Second + 60*time.Second},
+		{"accepted during, waited its last 30 s", during, time.Minute + 40*time.Second + 30*time.Second},
+		{"accepted after", after, time.Minute + 80*time.Second},
+	} {
+		tm, ok := h.s.Timer(c.id)
+		if !ok || !tm.Deadline.Equal(h.at(c.want).At) {
+			t.Errorf("%s: deadline %s, want %s", c.name, tm.Deadline.Sub(h.base), c.want)
+		}
+	}
+	due := h.s.Due(h.at(2*time.Minute+10*time.Second).At, 10)
+	if len(due) != 2 || due[0].JobID != before || due[1].JobID != during {
+		t.Fatalf("after the outage, due at 2m10s: %+v; want the job accepted before (2m), then the one accepted during (2m10s)", due)
+	}
+	if _, ok := h.s.ChainOutage(); ok {
+		t.Fatal("the outage ended but the Set still has it")
 	}
 }

@@ -65,7 +65,11 @@ type Engine struct {
 	// shard is the part of the jobs this engine drives (all of them outside a fleet of keys).
 	shard shard
 
-	transport  *Transport
+	transport *Transport
+	// local carries the gateway's responses from the listener to their handler: always in
+	// process (GoChannel), whatever transport carries the log's events, since both ends are this
+	// engine's and the block cursor must not move past a batch its handler has not kept.
+	local      *Transport
 	router     *Router
 	dispatcher *Dispatcher
 
@@ -128,17 +132,29 @@ func newEngine(cfg Config, deps Deps, m *engineMetrics, sh shard, from eventstor
 	if err != nil {
 		return nil, err
 	}
-	e.transport = t
+	e.transport, e.local = t, t
+	closeAll := func() {
+		_ = t.Close()
+		if e.local != t {
+			_ = e.local.Close()
+		}
+	}
+	if t.Kind != TransportGoChannel {
+		if e.local, err = NewTransport(TransportConfig{}, quietLogger(e.log.With("component", "transport"))); err != nil {
+			_ = t.Close()
+			return nil, err
+		}
+	}
 	r, err := NewRouter(cfg.Router, t, e.log.With("component", "router"))
 	if err != nil {
-		_ = t.Close()
+		closeAll()
 		return nil, err
 	}
 	r.onPoison = e.recordPoison
 	e.router = r
 	d, err := NewDispatcher(deps.Store, t.Publisher, cfg.Dispatcher, e.log.With("component", "dispatcher"))
 	if err != nil {
-		_ = t.Close()
+		closeAll()
 		return nil, err
 	}
 	d.from = from
@@ -182,6 +198,9 @@ func (e *Engine) Run(ctx context.Context) error {
 		return errors.New("workers: the engine runs once")
 	}
 	defer e.transport.Close()
+	if e.local != e.transport {
+		defer e.local.Close()
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 
@@ -299,7 +318,7 @@ func (e *Engine) addHandlers() {
 		}
 		return e.responses.register(ctx, k, r.GatewayRequestID, r.JobID, domain.State{})
 	})
-	e.router.AddConsumerHandler("responses.gateway", TopicGatewayResponses, e.transport.Subscriber, e.responses.handle)
+	e.router.AddConsumerHandler("responses.gateway", TopicGatewayResponses, e.local.Subscriber, e.responses.handle)
 	e.router.AddHandler("responses.ended", TopicTransitions, func(ctx context.Context, msg *message.Message, ev domain.Event) error {
 		if st, ok := domain.StatusAfter(ev); ok && st.Terminal() {
 			e.responses.jobEnded(ev.Header().JobID)

@@ -433,7 +433,7 @@ func (w *responsesWorker) listen(ctx context.Context, from gateway.Cursor) error
 			w.mu.Lock()
 			w.unhandled[m.msg.UUID] = m.from
 			w.mu.Unlock()
-			if err := e.transport.Publisher.Publish(TopicGatewayResponses, m.msg); err != nil {
+			if err := e.local.Publisher.Publish(TopicGatewayResponses, m.msg); err != nil {
 				w.mu.Lock()
 				delete(w.unhandled, m.msg.UUID)
 				w.mu.Unlock()

@@ -13,6 +13,7 @@ import (
 	"relayer/domain"
 	"relayer/workers/gateway"
 	"relayer/workers/lease"
+	"relayer/workers/upstream"
 )
 
 // txWorker sends each job's one gateway transaction. Per kind, jobs are started in the order
@@ -30,6 +31,11 @@ type txWorker struct {
 	// wg counts the sends in progress (starts, recovery's and the timeouts worker's
 	// re-broadcasts); Engine.Run waits for it after every part has stopped.
 	wg sync.WaitGroup
+
+	mu sync.Mutex
+	// parked holds the jobs whose preparation the node kept failing, until they are queued
+	// again (park).
+	parked map[domain.JobID]parkedJob
 }
 
 type txQueue struct {
@@ -203,6 +209,13 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 			delay *= 2
 			continue
 		}
+		if gateway.Retryable(err) {
+			// Nothing was signed and the failure is the node's (unreachable, overloaded, rate
+			// limited): the job waits, it does not fail. It goes back to its queue on the
+			// long-tail schedule, or at once when the chain is seen again.
+			w.park(ctx, k, it, err)
+			return
+		}
 		w.fail(ctx, it.id, it.cause, s, err, attempt)
 		return
 	}
@@ -332,6 +345,77 @@ func (w *txWorker) fail(ctx context.Context, id domain.JobID, cause string, s do
 func (w *txWorker) retry(ctx context.Context, id domain.JobID, cause string, s domain.State, cmd domain.Command) bool {
 	_, ok := w.e.record(ctx, id, s, cmd, cause, w.e.cfg.TxRetryDelay)
 	return ok
+}
+
+// park puts job it aside after its preparation failed on the node TxAttempts times in a row: it
+// is queued again after the long-tail schedule's next delay (upstream.Schedule, from 5 s, capped
+// at parkMax: a parked job is woken early when the chain is seen again, see unpark), counting
+// its parks, so that an outage is waited out and a job is never failed because the chain could
+// not be reached.
+func (w *txWorker) park(ctx context.Context, k domain.Kind, it txItem, err error) {
+	w.mu.Lock()
+	if w.parked == nil {
+		w.parked = map[domain.JobID]parkedJob{}
+	}
+	p := w.parked[it.id]
+	p.n++
+	p.kind, p.item = k, txItem{id: it.id, cause: it.cause}
+	d := min(upstream.Schedule{}.Next(p.n, nil), parkMax)
+	p.until = time.Now().Add(d)
+	w.parked[it.id] = p
+	n := len(w.parked)
+	w.mu.Unlock()
+	w.e.log.Warn("tx: the node cannot prepare the transaction; the job waits and is tried again", "job", it.id, "retry", p.n, "in", d.Round(time.Millisecond), "parked", n, "err", err)
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		if sleepCtx(ctx, d) {
+			w.unparkOne(it.id, p.until)
+		}
+	}()
+}
+
+// parkMax caps a parked job's wait: the schedule's later delays (minutes to hours) are for jobs
+// that fail alone; a whole chain's outage ends with unpark.
+const parkMax = 30 * time.Second
+
+// parkedJob is a job park put aside: how often, its queue, and until when.
+type parkedJob struct {
+	n     int
+	kind  domain.Kind
+	item  txItem
+	until time.Time
+}
+
+// unparkOne queues parked job id again if it is still parked until until (not woken meanwhile).
+func (w *txWorker) unparkOne(id domain.JobID, until time.Time) {
+	w.mu.Lock()
+	p, ok := w.parked[id]
+	if ok && p.until.Equal(until) {
+		delete(w.parked, id)
+	}
+	w.mu.Unlock()
+	if ok && p.until.Equal(until) {
+		w.add(p.kind, txItem{id: id, enabled: time.Now(), cause: p.item.cause}, true)
+	}
+}
+
+// unpark queues every parked job again at once: the chain is seen again.
+func (w *txWorker) unpark() {
+	w.mu.Lock()
+	jobs := w.parked
+	w.parked = nil
+	w.mu.Unlock()
+	for id, p := range jobs {
+		w.add(p.kind, txItem{id: id, enabled: time.Now(), cause: p.item.cause}, true)
+	}
+}
+
+// parkedCount is how many jobs wait parked.
+func (w *txWorker) parkedCount() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.parked)
 }
 
 func (w *txWorker) requeueLater(ctx context.Context, k domain.Kind, it txItem) {

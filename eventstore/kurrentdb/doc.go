@@ -90,7 +90,10 @@
 // found below that), whichever comes first. So ReadAll costs the events of $all after its
 // starting position, the neighbours' and the system's included, and Head the events since the
 // previous Head (health checks and metrics call it often); the first Head of a Store on a fresh
-// prefix reads the whole log.
+// prefix reads the whole log. A Store also remembers where its events begin: a ReadAll from the
+// start of $all notes the last event it read below the store's first, and later ones from the
+// start (or from a position below that event) start there, so only the first reads the events
+// below the store's first, which on a busy server are most of $all.
 //
 // # Subscriptions
 //

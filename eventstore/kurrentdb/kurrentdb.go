@@ -106,6 +106,10 @@ type Store struct {
 	headMu sync.Mutex
 	mark   headMark
 
+	// floor lets ReadAll skip the events of $all below the store's first (see readFloor).
+	floorMu sync.Mutex
+	floor   *esdb.Position
+
 	// mu guards client, closed and tainted. calls counts the calls admitted to a client and
 	// not yet released (see guard); Close waits for them before it closes the client, unless a
 	// call got stuck in it (tainted).

@@ -75,16 +75,9 @@ var quiet = slog.New(slog.DiscardHandler)
 // (the client's own code runs) against this package's reading of the server, not KurrentDB: see
 // fakeServer. The cross-process cases need a server that outlives the test process; they run
 // only in TestConformance.
-// quickRecovery shortens the client's discovery, and with it the time after which the store takes
-// a call that makes no progress inside the client for stuck and makes it again on a new client
-// (stuckAfter: about 19 s instead of about 2 minutes). On a loaded machine a read in the
-// conformance suite was seen to stay inside the client past the suite's 60 s bound, twice in a
-// few hundred runs; with this the store's own recovery takes it over well within the bound.
-const quickRecovery = "&maxDiscoverAttempts=2&gossipTimeout=1"
-
 func TestConformanceOnFakeServer(t *testing.T) {
 	f := newFakeServer(t)
-	storetest.Run(t, opener(f.url+quickRecovery, Config{}), storetest.Features{SharedLocation: true, Timeout: 60 * time.Second}) // a bound for a loaded machine, as below
+	storetest.Run(t, opener(f.url, Config{}), storetest.Features{SharedLocation: true, Timeout: 60 * time.Second}) // a bound for a loaded machine, as below
 }
 
 // TestConformanceOnFakeServerWithDropsAndSmallPages runs the suite again with small pages, so
@@ -98,7 +91,7 @@ func TestConformanceOnFakeServerWithDropsAndSmallPages(t *testing.T) {
 	f := newFakeServer(t)
 	f.set(func(f *fakeServer) { f.dropEvery = 7 })
 	cfg := Config{PageSize: 40, RetryInterval: time.Millisecond, Logger: quiet}
-	storetest.Run(t, opener(f.url+quickRecovery, cfg), storetest.Features{SharedLocation: true, Timeout: 60 * time.Second})
+	storetest.Run(t, opener(f.url, cfg), storetest.Features{SharedLocation: true, Timeout: 60 * time.Second})
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.subscriptions < 100 {

@@ -248,9 +248,10 @@ func (s *Store) ReadStream(ctx context.Context, stream string, from eventstore.V
 }
 
 // ReadAll implements eventstore.Store. It reads $all up to its last event as it was when the
-// read started, skipping the events of other prefixes and the system's (see doc.go). An event
-// that cannot be read back yields a *eventstore.RecordError wrapping eventstore.ErrCorruptRecord;
-// the caller may stop or go on.
+// read started, skipping the events of other prefixes and the system's (see doc.go); those below
+// the store's first it reads once per Store (see readFloor). An event that cannot be read back
+// yields a *eventstore.RecordError wrapping eventstore.ErrCorruptRecord; the caller may stop or
+// go on.
 func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
 	return func(yield func(eventstore.Record, error) bool) {
 		ctx, stop := s.opContext(ctx)
@@ -265,11 +266,25 @@ func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq
 		if !ok {
 			return // an empty server
 		}
-		from, err := s.startAfter(ctx, after)
-		if err != nil {
+		// A read from below the floor starts at it: the store's events are all after it.
+		var from *esdb.Position
+		floor := s.readFloor()
+		atFloor := floor != nil && uint64(after) <= floor.Commit
+		if atFloor {
+			from = floor
+		} else if from, err = s.startAfter(ctx, after); err != nil {
 			fail(err)
 			return
 		}
+		// A read from the start of $all or from the floor raises the floor to the last event
+		// it reads before the store's first (below).
+		learning := atFloor || from == nil
+		var below *esdb.Position
+		defer func() {
+			if below != nil {
+				s.raiseFloor(*below)
+			}
+		}()
 		for from == nil || before(*from, end) {
 			var start esdb.AllPosition = esdb.Start{}
 			count := uint64(s.cfg.PageSize)
@@ -291,8 +306,12 @@ func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq
 				p := e.Position
 				from = &p
 				if !s.names.ours(e.StreamID, e.EventType) {
+					if learning {
+						below = &p
+					}
 					return true
 				}
+				learning = false
 				rec, err := s.decode(e)
 				if !yield(rec, err) {
 					stopped = true
@@ -310,6 +329,27 @@ func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq
 				return
 			}
 		}
+	}
+}
+
+// readFloor returns the $all position of an event at or before which the store has no event,
+// nil until a ReadAll found one. ReadAll learns it reading $all from its start, as the last
+// event before the store's first, and later reads of the store's events from the start begin
+// there, instead of reading the events of other prefixes below the store's first each time
+// (the client has no filter for reads; see doc.go). It holds for good: $all only grows at its
+// end, so no event written later goes below it.
+func (s *Store) readFloor() *esdb.Position {
+	s.floorMu.Lock()
+	defer s.floorMu.Unlock()
+	return s.floor
+}
+
+// raiseFloor records that the store has no event at or before p.
+func (s *Store) raiseFloor(p esdb.Position) {
+	s.floorMu.Lock()
+	defer s.floorMu.Unlock()
+	if s.floor == nil || before(*s.floor, p) {
+		s.floor = &p
 	}
 }
 

@@ -206,11 +206,18 @@ func testBreakRead(t *testing.T, s *suite) {
 	mustAppend(t, ctx, st, "s", eventstore.NoStream, events("e", 0, 10)...)
 	// Many more broken reads than any sensible connection pool: a read that kept its
 	// connection after the break would make the later ones hang until the timeout.
-	for range 50 {
-		for range st.ReadAll(ctx, 0) {
+	for i := range 50 {
+		// An error is the case's failure where it happened, not a seeming hang at the end.
+		for _, err := range st.ReadAll(ctx, 0) {
+			if err != nil {
+				t.Fatalf("broken read %d of $all: %v", i, err)
+			}
 			break
 		}
-		for range st.ReadStream(ctx, "s", 2) {
+		for _, err := range st.ReadStream(ctx, "s", 2) {
+			if err != nil {
+				t.Fatalf("broken read %d of s: %v", i, err)
+			}
 			break
 		}
 	}
