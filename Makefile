@@ -54,9 +54,10 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchtime 100000x -count=$(BENCH_COUNT) ./api/
 	$(GO) test -run '^$$' -bench EndToEndD500 -benchtime 1000x -count=$(BENCH_COUNT) ./workers/
 
-## chaos: issue 23's chain-outage probe, without the race detector: the development chain behind fault
+## chaos: the chain-outage probe alone, without the race detector: the development chain behind fault
 ## proxies that refuse, then black-hole, its JSON-RPC while serve runs jobs; CHAOS=1 is the shortened run
-## (2 to 5 minutes), make chaos CHAOS=full the issue's (1,000 jobs, a 90 s black hole; 5 to 10 minutes)
+## (about 2 minutes, also part of make test), make chaos CHAOS=full the long one (1,000 jobs, a 90 s
+## black hole; 5 to 10 minutes)
 .PHONY: chaos
 CHAOS ?= 1
 chaos:

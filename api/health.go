@@ -26,11 +26,71 @@ const (
 // healthReport is the body of GET /healthz.
 type healthReport struct {
 	// Status is ok (200), degraded (503: the projections trail the log by more than maxLag) or
-	// down (503: the store cannot be read).
+	// down (503: the store cannot be read, or the chain cannot be reached).
 	Status      string            `json:"status"`
 	Store       storeHealth       `json:"store"`
 	Projections projectionsHealth `json:"projections"`
-	Time        time.Time         `json:"time"`
+	// Chain is the gateway chain as a dependency; omitted without a ChainHealthSource.
+	Chain *chainReport `json:"chain,omitempty"`
+	Time  time.Time    `json:"time"`
+}
+
+// ChainHealth is what the relayer knows of reaching the gateway chain's node.
+type ChainHealth struct {
+	// Reachable is false during an outage (the node refuses, or does not answer).
+	Reachable bool
+	// Since is when the current outage started; zero when reachable.
+	Since time.Time
+	// LastSuccess is when the node last answered a call; zero before the first.
+	LastSuccess time.Time
+	// Head is the latest block number seen, HeadAge how long ago it was first seen (HeadKnown
+	// false: none yet).
+	Head      uint64
+	HeadAge   time.Duration
+	HeadKnown bool
+}
+
+// ChainHealthSource is implemented by a Deps.Chain that can tell whether the chain is
+// reachable (cmd/relayer's, on the gateway adapter): /healthz then reports the chain, and is
+// down (503) while it cannot be reached. It must answer from memory, at once.
+type ChainHealthSource interface {
+	ChainHealth() ChainHealth
+}
+
+type chainReport struct {
+	// Status is ok or down.
+	Status string `json:"status"`
+	// Head is the latest block number seen, and HeadAgeSeconds how long ago it was first seen.
+	Head           *uint64  `json:"head,omitempty"`
+	HeadAgeSeconds *float64 `json:"headAgeSeconds,omitempty"`
+	// LastSuccess is when the node last answered.
+	LastSuccess *time.Time `json:"lastSuccess,omitempty"`
+	// OutageSince is when the current outage started (down only).
+	OutageSince *time.Time `json:"outageSince,omitempty"`
+}
+
+// chainReport reads the chain's health from Deps.Chain, when it can tell; nil otherwise.
+func (s *Server) chainReport() *chainReport {
+	src, ok := s.chain.(ChainHealthSource)
+	if !ok {
+		return nil
+	}
+	h := src.ChainHealth()
+	rep := &chainReport{Status: healthOK}
+	if !h.Reachable {
+		rep.Status = healthDown
+		since := h.Since.UTC()
+		rep.OutageSince = &since
+	}
+	if h.HeadKnown {
+		head, age := h.Head, h.HeadAge.Seconds()
+		rep.Head, rep.HeadAgeSeconds = &head, &age
+	}
+	if !h.LastSuccess.IsZero() {
+		last := h.LastSuccess.UTC()
+		rep.LastSuccess = &last
+	}
+	return rep
 }
 
 type storeHealth struct {
@@ -60,8 +120,9 @@ func (s *Server) maxLagFor(r *http.Request) uint64 {
 	return DefaultMaxProjectionLag
 }
 
-// healthz answers GET /healthz: whether the store answers for its head within a second, and how
-// far the projections trail it. 200 when both are fine, 503 otherwise; the body says which.
+// healthz answers GET /healthz: whether the store answers for its head within a second, how far
+// the projections trail it and, with a ChainHealthSource, whether the gateway chain can be
+// reached. 200 when all are fine, 503 otherwise; the body says which.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	rep := healthReport{Status: healthOK, Time: s.now().UTC()}
 	rep.Projections.MaxLag = s.maxLagFor(r)
@@ -95,6 +156,9 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		if l > rep.Projections.MaxLag {
 			rep.Status, rep.Projections.Status = healthDegraded, healthDegraded
 		}
+	}
+	if rep.Chain = s.chainReport(); rep.Chain != nil && rep.Chain.Status == healthDown {
+		rep.Status = healthDown
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	code := http.StatusOK

@@ -261,6 +261,7 @@ func (e *Engine) Run(ctx context.Context) error {
 		}
 	}
 	spawn("timeouts", e.timeouts.run)
+	spawn("outages", e.outages)
 	spawn("sweep", e.sweep)
 	spawn("dispatcher", e.dispatcher.Run)
 	close(e.ready)

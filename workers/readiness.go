@@ -224,7 +224,8 @@ var errNotReady = errors.New("not ready yet")
 
 // pause waits a poll interval before the next question, unless the job is over: it returns
 // false when the check must stop (ctx ended, the job left queued, its deadline passed and the
-// timeout is recorded, or the gateway refused the question for good).
+// timeout is recorded, or the gateway refused the question for good). The deadline is read
+// again each time, and does not pass while the chain cannot be read (applyOutage).
 func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.State, cause string, deadline time.Time, err error, waited *time.Duration) bool {
 	e := w.e
 	if !errors.Is(err, errNotReady) && !gateway.Retryable(err) {
@@ -232,16 +233,22 @@ func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.S
 		return false
 	}
 	if !errors.Is(err, errNotReady) {
-		e.log.Warn("readiness: gateway unavailable; asking again", "job", id, "err", err)
+		e.logChain("readiness: gateway unavailable; asking again", "job", id, "err", err)
 	}
 	wait := e.cfg.ReadinessPollInterval
+	if d := w.deadline(id); !d.IsZero() {
+		deadline = d // it moves later by the length of a chain outage the job waited through
+	}
 	if !deadline.IsZero() {
 		left := time.Until(deadline)
-		if left <= 0 {
+		_, outage := e.set.ChainOutage()
+		if left <= 0 && !outage && e.gw.Health().Reachable {
 			w.finish(ctx, id, s, domain.TimeOutReadiness{At: domain.At{At: e.now()}}, cause)
 			return false
 		}
-		wait = min(wait, left)
+		if left > 0 {
+			wait = min(wait, left)
+		}
 	}
 	t := time.Now()
 	if !sleepCtx(ctx, wait) {

@@ -39,6 +39,14 @@ func (w *timeoutsWorker) run(ctx context.Context) error {
 	for {
 		now := e.now()
 		var last eventstore.Position
+		if !e.gw.Health().Reachable {
+			// The chain cannot be read: no verdict now (the outage is being recorded, and the
+			// deadlines will have moved by its length when it ends).
+			if !sleepCtx(ctx, e.cfg.TimeoutsPoll) {
+				return nil
+			}
+			continue
+		}
 		for _, t := range e.set.DueOf(now, 512, e.shard.ownsFunc()) {
 			if at, ok := w.retryAt[t.JobID]; ok && now.Before(at) {
 				continue

@@ -185,6 +185,11 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 			return
 		}
 	}
+	if !e.gw.Health().Reachable {
+		// The chain is in an outage: the job waits for it, without calls that would fail.
+		w.park(ctx, k, it, errChainDown)
+		return
+	}
 	var err error
 	var p *gateway.Prepared
 	var chain, waited time.Duration
@@ -200,7 +205,7 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 			return
 		}
 		if gateway.Retryable(err) && attempt < e.cfg.TxAttempts {
-			e.log.Warn("tx: prepare failed; trying again", "job", it.id, "attempt", attempt, "err", err)
+			e.logChain("tx: prepare failed; trying again", "job", it.id, "attempt", attempt, "err", err)
 			t := time.Now()
 			if !sleepCtx(ctx, delay) {
 				return
@@ -365,7 +370,7 @@ func (w *txWorker) park(ctx context.Context, k domain.Kind, it txItem, err error
 	w.parked[it.id] = p
 	n := len(w.parked)
 	w.mu.Unlock()
-	w.e.log.Warn("tx: the node cannot prepare the transaction; the job waits and is tried again", "job", it.id, "retry", p.n, "in", d.Round(time.Millisecond), "parked", n, "err", err)
+	w.e.logChain("tx: the node cannot prepare the transaction; the job waits and is tried again", "job", it.id, "retry", p.n, "in", d.Round(time.Millisecond), "parked", n, "err", err)
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()

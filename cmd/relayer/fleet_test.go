@@ -84,8 +84,10 @@ func fleetConfig(c crashChain, store string, keys int) string {
 	cfg := fleetChainConfig(c, keys)
 	// C is low on purpose, so decrypts queue for their readiness check: their deadline, which runs
 	// from acceptance, allows for the queue and the takeovers, so that the test judges the fleet,
-	// not the machine's speed.
-	cfg = strings.Replace(cfg, "timeouts: {readiness: 20s,", "timeouts: {readiness: 2m,", 1)
+	// not the machine's speed. So does the response deadline: with a kill every 1-3 s, a key's
+	// jobs wait through one takeover after another (each a lease's lapse and a recovery) for their
+	// responses to be read; a response lost for good still ends its job timed out.
+	cfg = strings.Replace(cfg, "timeouts: {readiness: 20s, tx_in_flight: 20s, response: 30s}", "timeouts: {readiness: 2m, tx_in_flight: 20s, response: 2m}", 1)
 	cfg = strings.Replace(cfg, "retry_after: {input_proof_throttler_tps: 100, user_decrypt_throttler_tps: 100, public_decrypt_throttler_tps: 100, readiness_max_concurrency: 100}",
 		fmt.Sprintf("retry_after: {input_proof_throttler_tps: %d, user_decrypt_throttler_tps: %d, public_decrypt_throttler_tps: %d, readiness_max_concurrency: %d}", fleetD, fleetD, fleetD, fleetC), 1)
 	return cfg + fmt.Sprintf("store: %q\nworkers:\n  fleet: {enabled: true, lease_duration: 2s, lease_renew: 400ms}\n", store)
@@ -230,7 +232,13 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 	}
 	began := time.Now()
 	prefix := natsFleetPrefix(t, fleetKeys)
-	f := newFleet(t, "relayer_fleet", fleetKeys, func(c crashChain, store string, keys int) string {
+	var f *fleet
+	t.Cleanup(func() {
+		if t.Failed() && f != nil {
+			dumpRuns(t, f.runs)
+		}
+	})
+	f = newFleet(t, "relayer_fleet", fleetKeys, func(c crashChain, store string, keys int) string {
 		return fleetConfig(c, store, keys) + fmt.Sprintf("  transport: nats\n  nats: {url: %q, prefix: %q}\n", natsFleetURL, prefix)
 	})
 	bin, env, cfgFile := f.bin, f.env, f.cfgFile
@@ -553,4 +561,18 @@ func natsFleetPrefix(t testing.TB, keys int) string {
 		}
 	})
 	return prefix
+}
+
+// dumpRuns writes every process's log to a directory of its own that outlives the test, and
+// names it: a failed run of the fleet is read from them.
+func dumpRuns(t *testing.T, runs []*crashProc) {
+	dir, err := os.MkdirTemp("", "fleet-logs-")
+	if err != nil {
+		t.Logf("keep the logs: %v", err)
+		return
+	}
+	for _, p := range runs {
+		_ = os.WriteFile(filepath.Join(dir, p.name+".log"), []byte(p.stderr.String()+p.stdout.String()), 0o600)
+	}
+	t.Logf("the instances' logs are in %s", dir)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -140,8 +141,9 @@ func startRelayer(interrupt, ctx context.Context, s serveSettings, store eventst
 	if chain.dev != nil {
 		apiCfg.Admission.DecryptionContract = chain.dev.Addresses().Decryption.Hex()
 	}
-	srv, err = api.New(ctx, apiCfg, api.Deps{Store: store, Projections: set, Logger: log, Collectors: engine.Collectors(),
-		Chain: chainChecks{chain.gw}})
+	srv, err = api.New(ctx, apiCfg, api.Deps{Store: store, Projections: set, Logger: log,
+		Collectors: slices.Concat(engine.Collectors(), chain.gw.Collectors()),
+		Chain:      chainChecks{chain.gw}})
 	if err != nil {
 		chain.Close()
 		return nil, err
@@ -177,4 +179,11 @@ func (c chainChecks) ChainTime(ctx context.Context) (time.Time, error) { return 
 
 func (c chainChecks) WalletSignature(ctx context.Context, account [20]byte, digest [32]byte, signature []byte) (bool, bool, error) {
 	return c.gw.WalletSignature(ctx, common.Address(account), digest, signature)
+}
+
+// ChainHealth is /healthz's view of the gateway chain (api.ChainHealthSource).
+func (c chainChecks) ChainHealth() api.ChainHealth {
+	h := c.gw.Health()
+	return api.ChainHealth{Reachable: h.Reachable, Since: h.Since, LastSuccess: h.LastSuccess,
+		Head: h.Head, HeadAge: h.HeadAge(time.Now()), HeadKnown: !h.HeadAt.IsZero()}
 }

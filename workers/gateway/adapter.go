@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"net"
 	"net/http"
 	"net/url"
 	"sync"
@@ -28,10 +29,12 @@ type Adapter struct {
 	log *slog.Logger
 	// baseLog is the logger as given, for the listeners (which name their own component).
 	baseLog *slog.Logger
-	client  *ethclient.Client // every call
-	heads   HeadSubscriber    // new-head subscriptions; nil: the listener polls
-	host    *ethclient.Client // the host chain's ACL
+	client  *node          // every call
+	heads   HeadSubscriber // new-head subscriptions; nil: the listener polls
+	host    *node          // the host chain's ACL
 	owned   []*ethclient.Client
+	// health is the chain's reachability, shared with the adapters WithKey makes.
+	health  *tracker
 	signer  *Signer
 	chainID *big.Int
 	redact  redactor
@@ -51,8 +54,16 @@ type Adapter struct {
 	closeOnce sync.Once
 }
 
-// maxIdleConnsPerNode keeps connections to the node open for reuse (net/http keeps 2 by default).
-const maxIdleConnsPerNode = 64
+// The HTTP connections to a node: at most maxConnsPerNode at once (a call beyond waits for one,
+// within its deadline), all kept open for reuse (net/http keeps 2 idle by default), so that a
+// node that stops answering neither gets a new connection per call nor leaves sockets behind by
+// the thousand. A node that does not accept a connection within dialTimeout, or send a
+// response's headers within the call timeout, fails the call.
+const (
+	maxConnsPerNode = 64
+	dialTimeout     = 5 * time.Second
+	tlsTimeout      = 5 * time.Second
+)
 
 const (
 	syncUnknown int32 = iota
@@ -68,6 +79,8 @@ type options struct {
 	upstream []upstream.Option
 	host     *ethclient.Client
 	heads    HeadSubscriber
+	probe    *ethclient.Client // the health probe's client; nil: the gateway client
+	health   *tracker          // Dial's, which its transports consult; nil: a new one
 }
 
 // WithSigner signs with s instead of the key Config.Signer points to.
@@ -106,14 +119,36 @@ func Dial(ctx context.Context, cfg Config, logger *slog.Logger, opts ...Option) 
 			c.Close()
 		}
 	}
+	log := orDiscard(logger)
+	o.health = newTracker(log.With("component", "gateway"))
+	// transport is an HTTP transport to the node; gated, it opens no new connection during an
+	// outage (idle ones are still used): calls queued for a connection then fail at once instead
+	// of each dialling a blackholed node in turn. The health probe's is not gated: it ends the
+	// outage.
+	transport := func(gated bool) *http.Transport {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		dialer := &net.Dialer{Timeout: min(dialTimeout, cfg.CallTimeout), KeepAlive: 30 * time.Second}
+		t.DialContext = dialer.DialContext
+		if gated {
+			t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+				if since, down := o.health.outage(); down {
+					return nil, &UnreachableError{Since: since}
+				}
+				return dialer.DialContext(ctx, network, addr)
+			}
+		}
+		t.TLSHandshakeTimeout = min(tlsTimeout, cfg.CallTimeout)
+		t.ResponseHeaderTimeout = cfg.CallTimeout
+		t.MaxConnsPerHost, t.MaxIdleConnsPerHost, t.MaxIdleConns = maxConnsPerNode, maxConnsPerNode, 2*maxConnsPerNode
+		return t
+	}
 	dialHTTP := func(what, raw string) (*ethclient.Client, error) {
-		base := http.DefaultTransport.(*http.Transport).Clone()
-		base.MaxIdleConnsPerHost = maxIdleConnsPerNode // concurrent sends each hold a connection
-		t, err := upstream.NewTransport(base, cfg.Upstream, o.upstream...)
+		t, err := upstream.NewTransport(transport(true), cfg.Upstream, o.upstream...)
 		if err != nil {
 			return nil, fmt.Errorf("gateway: upstream transport: %w", err)
 		}
-		rc, err := rpc.DialOptions(ctx, raw, rpc.WithHTTPClient(&http.Client{Transport: t}))
+		// The client's timeout bounds a call with its retries, as the node wrapper's deadline does.
+		rc, err := rpc.DialOptions(ctx, raw, rpc.WithHTTPClient(&http.Client{Transport: t, Timeout: cfg.CallTimeout}))
 		if err != nil {
 			return nil, fmt.Errorf("gateway: dial the %s node: %w", what, redact.scrub(err))
 		}
@@ -131,7 +166,17 @@ func Dial(ctx context.Context, cfg Config, logger *slog.Logger, opts ...Option) 
 			return nil, err
 		}
 	}
-	log := orDiscard(logger)
+	// The health probe has a connection of its own, without retries: it measures the node, not
+	// the queue of calls for connections.
+	pt := transport(false)
+	pt.MaxConnsPerHost, pt.MaxIdleConnsPerHost = 2, 2
+	prc, err := rpc.DialOptions(ctx, cfg.RPCURL, rpc.WithHTTPClient(&http.Client{Transport: pt, Timeout: probeTimeout}))
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("gateway: dial the gateway node: %w", redact.scrub(err))
+	}
+	o.probe = ethclient.NewClient(prc)
+	owned = append(owned, o.probe)
 	if o.heads == nil && cfg.WSURL != "" {
 		rc, err := rpc.DialOptions(ctx, cfg.WSURL)
 		if err != nil {
@@ -185,13 +230,19 @@ func orDiscard(l *slog.Logger) *slog.Logger {
 }
 
 func newAdapter(ctx context.Context, client *ethclient.Client, cfg Config, log *slog.Logger, o options, redact redactor) (*Adapter, error) {
+	health := o.health
+	if health == nil {
+		health = newTracker(log.With("component", "gateway"))
+	}
+	gw := &node{c: client, timeout: cfg.CallTimeout, health: health, redact: redact}
 	a := &Adapter{
 		cfg:               cfg,
 		log:               log.With("component", "gateway"),
 		baseLog:           log,
-		client:            client,
+		client:            gw,
+		host:              gw,
+		health:            health,
 		heads:             o.heads,
-		host:              o.host,
 		signer:            o.signer,
 		chainID:           new(big.Int).SetUint64(cfg.ChainID),
 		redact:            redact,
@@ -199,8 +250,9 @@ func newAdapter(ctx context.Context, client *ethclient.Client, cfg Config, log *
 		inputVerification: contracts.NewInputVerification(),
 		acl:               contracts.NewACL(),
 	}
-	if a.host == nil {
-		a.host = client
+	if o.host != nil && o.host != client {
+		// Another chain's node: its calls have the deadline but say nothing of the gateway's.
+		a.host = &node{c: o.host, timeout: cfg.CallTimeout, redact: redact}
 	}
 	if a.signer == nil && !cfg.Signer.IsZero() {
 		s, err := LoadSigner(cfg.Signer)
@@ -213,6 +265,11 @@ func newAdapter(ctx context.Context, client *ethclient.Client, cfg Config, log *
 		return nil, err
 	}
 	a.runCtx, a.stop = context.WithCancel(context.Background())
+	probe := o.probe
+	if probe == nil {
+		probe = client
+	}
+	go a.runProbe(a.runCtx, &node{c: probe, timeout: min(probeTimeout, cfg.CallTimeout), health: health, decisive: true, redact: redact})
 	attrs := []any{"chain_id", cfg.ChainID, "decryption", cfg.Contracts.Decryption,
 		"input_verification", cfg.Contracts.InputVerification, "acl", cfg.Contracts.ACL,
 		"subscriptions", a.heads != nil}
@@ -226,11 +283,15 @@ func newAdapter(ctx context.Context, client *ethclient.Client, cfg Config, log *
 	return a, nil
 }
 
-// checkChain refuses a node of another chain, and addresses without contract code.
+// checkChain refuses a node of another chain, and addresses without contract code. It reads
+// the head too, for the health tracker.
 func (a *Adapter) checkChain(ctx context.Context) error {
 	id, err := a.client.ChainID(ctx)
 	if err != nil {
 		return a.classify("read the chain id", err)
+	}
+	if _, err := a.client.BlockNumber(ctx); err != nil {
+		return a.classify("read the head", err)
 	}
 	if id.Cmp(a.chainID) != 0 {
 		return fmt.Errorf("gateway: the node's chain id is %s, the configuration says %s", id, a.chainID)
@@ -238,7 +299,7 @@ func (a *Adapter) checkChain(ctx context.Context) error {
 	for _, c := range []struct {
 		name string
 		at   common.Address
-		on   *ethclient.Client
+		on   *node
 	}{
 		{"Decryption", a.cfg.Contracts.Decryption, a.client},
 		{"InputVerification", a.cfg.Contracts.InputVerification, a.client},
@@ -271,13 +332,13 @@ func (a *Adapter) Close() {
 }
 
 // WithKey is an adapter for signing key s on a's connections and contracts: its own nonce
-// sequence and background gap filling, the same node, listener and views. A fleet with several
-// keys drives each through its own (DESIGN section 11). Closing it stops its gap filling; the
-// connections stay a's.
+// sequence and background gap filling, the same node, listener, views and chain health (one
+// chain: a's health probe and tracker). A fleet with several keys drives each through its own
+// (DESIGN section 11). Closing it stops its gap filling; the connections and the probe stay a's.
 func (a *Adapter) WithKey(s *Signer) *Adapter {
 	b := &Adapter{
 		cfg: a.cfg, log: a.log, baseLog: a.baseLog, client: a.client, heads: a.heads, host: a.host,
-		signer: s, chainID: a.chainID, redact: a.redact,
+		health: a.health, signer: s, chainID: a.chainID, redact: a.redact,
 		decryption: a.decryption, inputVerification: a.inputVerification, acl: a.acl,
 	}
 	b.syncSend.Store(a.syncSend.Load())

@@ -38,8 +38,8 @@ type Receipt struct {
 
 // Broadcast sends p's bytes and waits for the receipt: with eth_sendRawTransactionSync when the
 // node has it (a "method not found" answer is remembered, once for the adapter), otherwise with
-// eth_sendRawTransaction and receipt polls with backoff (Config.ReceiptPollMin up to
-// PollInterval), for at most Config.ReceiptTimeout.
+// eth_sendRawTransaction and a receipt poll per new head (see waitReceipt), for at most
+// Config.ReceiptTimeout.
 //
 // It is idempotent: sending the same bytes again, after a crash or a lost answer, never makes a
 // second transaction. "already known" (the transaction is in the pool) waits for its receipt;
@@ -74,9 +74,12 @@ func (a *Adapter) timeoutKind(parent, ctx context.Context, err error) error {
 
 func (a *Adapter) send(ctx context.Context, p *Prepared) (*types.Receipt, error) {
 	if a.syncSend.Load() != syncUnsupported {
-		// A nil timeout lets the node use its default wait: the parameter's encoding changed
-		// between go-ethereum versions, and the context bounds the call anyway.
-		rec, err := a.client.SendRawTransactionSync(ctx, p.Raw, nil)
+		// The node's wait (milliseconds, EIP-7966) ends before the call's deadline, so that a
+		// transaction still in the pool comes back as the node's "sync timeout" (then polled)
+		// rather than as our timeout (ErrTransport). A node that reads the parameter otherwise
+		// is still bounded by the deadline.
+		wait := a.cfg.CallTimeout / 2
+		rec, err := a.client.SendRawTransactionSync(ctx, p.Raw, &wait)
 		if err == nil {
 			a.syncSend.Store(syncSupported)
 			a.nonces.sent(p.h)
@@ -91,7 +94,7 @@ func (a *Adapter) send(ctx context.Context, p *Prepared) (*types.Receipt, error)
 			a.log.Info("the node has no eth_sendRawTransactionSync; sending with eth_sendRawTransaction and polling receipts")
 		}
 	}
-	if err := a.client.Client().CallContext(ctx, nil, "eth_sendRawTransaction", hexutil.Encode(p.Raw)); err != nil {
+	if err := a.client.CallContext(ctx, nil, "eth_sendRawTransaction", hexutil.Encode(p.Raw)); err != nil {
 		te := classifySend(a.redact, "broadcast", err)
 		te.TxHash = p.Hash
 		return a.afterSendError(ctx, p, te)
@@ -171,11 +174,16 @@ func (a *Adapter) minedReceipt(ctx context.Context, hash common.Hash) (*types.Re
 	}
 }
 
-// waitReceipt polls for hash's receipt with backoff until it exists or ctx ends. Transport
-// errors (after the upstream retries) are waited out too: the transaction is in the pool.
+// waitReceipt polls for hash's receipt until it exists or ctx ends. A receipt can only appear
+// with a new block, so after a miss it waits for the next head the adapter sees (the health
+// probe reads it every second, the listener at every poll), at least ReceiptPollMin doubling up
+// to PollInterval and at most receiptRecheck PollIntervals: N transactions waiting make N polls
+// per block, not N per poll interval, and none while the chain stands still or cannot be
+// reached. Transport errors are waited out too: the transaction is in the pool.
 func (a *Adapter) waitReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
 	wait := a.cfg.ReceiptPollMin
 	for {
+		head := a.health.snapshot().Head
 		rec, err := a.client.TransactionReceipt(ctx, hash)
 		if err == nil {
 			return rec, nil
@@ -188,12 +196,15 @@ func (a *Adapter) waitReceipt(ctx context.Context, hash common.Hash) (*types.Rec
 			}
 			a.log.Debug("receipt poll failed; polling on", "tx", hash, "err", te)
 		}
-		if err := sleep(ctx, wait); err != nil {
+		if err := a.health.waitHead(ctx, head, wait, max(wait, receiptRecheck*a.cfg.PollInterval)); err != nil {
 			return nil, &TxError{Kind: ErrCanceled, Op: "wait for receipt", TxHash: hash, Err: err}
 		}
 		wait = min(2*wait, a.cfg.PollInterval)
 	}
 }
+
+// receiptRecheck is how many PollIntervals a receipt waits at most without a new head.
+const receiptRecheck = 10
 
 // sleep waits d or until ctx is done (upstream's wall clock, which the retries use too).
 func sleep(ctx context.Context, d time.Duration) error { return upstream.RealClock().Sleep(ctx, d) }

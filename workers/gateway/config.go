@@ -54,11 +54,13 @@ type Config struct {
 	// handled either way (see Listener), depth only makes them rarer.
 	ConfirmationDepth uint64 `yaml:"confirmation_depth"`
 	// PollInterval is how often the listener polls for new blocks without a new-head
-	// subscription (with one, it polls 10 times less often, as a safety net), and the longest
-	// wait between two receipt polls (default 1s).
+	// subscription (with one, it polls 10 times less often, as a safety net) (default 1s). A
+	// receipt is polled again when a new head is seen, and at least every 10 PollIntervals
+	// without one.
 	PollInterval time.Duration `yaml:"poll_interval"`
-	// ReceiptPollMin is the first wait between receipt polls after eth_sendRawTransaction; it
-	// doubles up to PollInterval (default 100ms).
+	// ReceiptPollMin is the shortest wait between receipt polls after eth_sendRawTransaction;
+	// it doubles up to PollInterval (default 100ms). Between those bounds a poll waits for a new
+	// head.
 	ReceiptPollMin time.Duration
 	// ReceiptTimeout bounds how long Broadcast waits for a receipt (default 2m); past it,
 	// Broadcast answers ErrReceiptTimeout and the transaction may still be mined.
@@ -71,6 +73,12 @@ type Config struct {
 	// GapFillDelay is how long a released nonce below others waits to be reused by a Prepare
 	// before the adapter fills it with a zero-value transfer to itself (default 3s).
 	GapFillDelay time.Duration
+
+	// CallTimeout bounds every JSON-RPC call the adapter and its listener make (views,
+	// estimates, sends, receipts, logs, heads), retries included, whatever the caller's context
+	// (default 10s): a node that accepts connections and never answers fails the call with
+	// ErrTransport after it instead of holding it forever.
+	CallTimeout time.Duration `yaml:"call_timeout"`
 
 	// Upstream bounds the retries of every JSON-RPC call over HTTP (see package upstream).
 	Upstream upstream.Config
@@ -98,8 +106,13 @@ const (
 	DefaultMaxBlockRange        = 1000
 	DefaultReorgWindow          = 128
 	DefaultGapFillDelay         = 3 * time.Second
+	DefaultCallTimeout          = 10 * time.Second
 
 	maxGasMarginPercent = 1000
+	// A call timeout below a few hundred milliseconds fails healthy calls; one above a few
+	// minutes is no bound at all.
+	minCallTimeout = 100 * time.Millisecond
+	maxCallTimeout = 10 * time.Minute
 )
 
 func (c *Config) setDefaults() {
@@ -132,6 +145,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.GapFillDelay == 0 {
 		c.GapFillDelay = DefaultGapFillDelay
+	}
+	if c.CallTimeout == 0 {
+		c.CallTimeout = DefaultCallTimeout
 	}
 }
 
@@ -242,6 +258,9 @@ func (c Config) Validate() error {
 	}
 	if c.GapFillDelay < 0 {
 		bad("gap_fill_delay", "is %v, want > 0", c.GapFillDelay)
+	}
+	if c.CallTimeout < minCallTimeout || c.CallTimeout > maxCallTimeout {
+		bad("call_timeout", "is %v, want %v..%v", c.CallTimeout, minCallTimeout, maxCallTimeout)
 	}
 	if err := c.Upstream.Validate(); err != nil {
 		bad("upstream", "%v", err)

@@ -2,8 +2,15 @@
 //
 //   - the connection: Dial puts an upstream.Transport under every JSON-RPC call over HTTP
 //     (classification of 429/5xx/limit errors, server waits, backoff with jitter, rate-limit
-//     events to an injectable Sink) and uses WebSocket, when configured, for new-head
-//     subscriptions; New takes an existing *ethclient.Client such as the development chain's;
+//     events to an injectable Sink), over at most 64 reused connections, and uses WebSocket,
+//     when configured, for new-head subscriptions; New takes an existing *ethclient.Client such
+//     as the development chain's. Every call, the listener's included, has a deadline of
+//     Config.CallTimeout whatever the caller's context (node.go); a call the node leaves
+//     unanswered fails with ErrTransport (*CallTimeoutError), not ErrCanceled;
+//   - the chain's health (health.go): whether the node can be reached, from every call's outcome
+//     and a probe every second; Health, OnOutage (each outage's start and end, logged once at
+//     ERROR and once at INFO) and Prometheus Collectors (relayer_chain_*). During an outage no
+//     new connection is opened (UnreachableError, an ErrTransport): calls fail at once;
 //   - the signer: a hex key from an environment variable or a keystore file (Config.Signer),
 //     held by a Signer that prints and marshals as its address only;
 //   - the gateway requests: Prepare encodes a domain request (publicDecryptionRequest,

@@ -55,7 +55,8 @@ var (
 	// error that is not a limit, an HTTP 4xx, a gas limit above MaxGasLimit). Not retryable as is.
 	ErrRejected = errors.New("rejected")
 	// ErrTransport: the node could not be reached or kept failing (connection errors, 5xx, rate
-	// limits after the upstream retries). Retryable; the same bytes may be broadcast again.
+	// limits after the upstream retries, no answer within Config.CallTimeout). Retryable; the
+	// same bytes may be broadcast again.
 	ErrTransport = errors.New("transport error")
 	// ErrCanceled: the caller's context ended. The transaction may still be mined: look it up
 	// with ReceiptByHash or broadcast the same bytes again.
@@ -213,6 +214,10 @@ func classifySend(r redactor, op string, err error) *TxError {
 }
 
 func kindOf(err error, te *TxError) error {
+	var timeout *CallTimeoutError
+	if errors.As(err, &timeout) {
+		return ErrTransport // the node's silence, not the caller's cancellation
+	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return ErrCanceled
 	}

@@ -65,18 +65,23 @@ type Listener struct {
 	maxRange uint64
 	window   uint64
 	poll     time.Duration
+	timeout  time.Duration // of the subscription request
 	decoder  eventDecoder
 	log      *slog.Logger
 	redact   redactor
 }
 
 // NewListener follows cfg's contracts through src; heads (nil: poll every cfg.PollInterval)
-// wakes it on new blocks. cfg's defaults are filled in.
+// wakes it on new blocks. cfg's defaults are filled in; every read has a deadline of
+// cfg.CallTimeout.
 func NewListener(src ChainReader, heads HeadSubscriber, cfg Config, logger *slog.Logger) *Listener {
 	cfg.setDefaults()
+	if _, ok := src.(*node); !ok {
+		src = deadlineReader{src: src, timeout: cfg.CallTimeout}
+	}
 	return &Listener{
 		src: src, heads: heads, depth: cfg.ConfirmationDepth, maxRange: cfg.MaxBlockRange, window: cfg.ReorgWindow,
-		poll: cfg.PollInterval, log: orDiscard(logger).With("component", "gateway-listener"),
+		poll: cfg.PollInterval, timeout: cfg.CallTimeout, log: orDiscard(logger).With("component", "gateway-listener"),
 		decoder: eventDecoder{
 			decryptionAt: cfg.Contracts.Decryption, inputAt: cfg.Contracts.InputVerification,
 			dec: contracts.NewDecryption(), iv: contracts.NewInputVerification(),
@@ -401,7 +406,10 @@ func (l *Listener) newWaker(ctx context.Context) *waker {
 	go func() {
 		for ctx.Err() == nil {
 			heads := make(chan *types.Header, 16)
-			sub, err := l.heads.SubscribeNewHead(ctx, heads)
+			// The context bounds the subscription request only, not the subscription.
+			sctx, cancelSub := context.WithTimeout(ctx, l.timeout)
+			sub, err := l.heads.SubscribeNewHead(sctx, heads)
+			cancelSub()
 			if err != nil {
 				l.log.Debug("no new-head subscription; polling", "err", classifyErr(l.redact, "subscribe to new heads", err))
 			} else {

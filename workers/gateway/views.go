@@ -5,7 +5,6 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/ethclient"
 
 	"relayer/domain"
 )
@@ -72,7 +71,7 @@ func (a *Adapter) ACLDelegated(ctx context.Context, delegator, delegate, contrac
 		a.acl.UnpackIsHandleDelegatedForUserDecryption)
 }
 
-func (a *Adapter) callBool(ctx context.Context, on *ethclient.Client, method string, to common.Address, data []byte,
+func (a *Adapter) callBool(ctx context.Context, on *node, method string, to common.Address, data []byte,
 	unpack func([]byte) (bool, error)) (bool, error) {
 	out, err := on.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
 	if err != nil {

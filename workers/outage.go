@@ -1,0 +1,119 @@
+package workers
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"relayer/domain"
+	"relayer/eventstore"
+	"relayer/projections"
+	"relayer/workers/gateway"
+)
+
+// outageState is the chain stream's state: whether an outage is in progress, and since when.
+type outageState struct {
+	down  bool
+	since time.Time
+}
+
+func foldOutage(s outageState, e eventstore.Typed) outageState {
+	switch x := e.(type) {
+	case domain.ChainOutageStarted:
+		return outageState{down: true, since: x.Since}
+	case domain.ChainOutageEnded:
+		return outageState{}
+	}
+	return s
+}
+
+// outages records the gateway chain's outages, as the adapter sees them, in the log's chain
+// stream (domain.ChainStream), where the projections stop the jobs' deadlines for their length
+// (DESIGN section 9): no job is timed out for a wait the relayer could not see the end of. At
+// the end of an outage the jobs the node could not prepare go back to their queues at once. Every
+// engine of a fleet records what its adapter sees; the stream's expected version makes one
+// start and one end of each outage.
+func (e *Engine) outages(ctx context.Context) error {
+	var (
+		mu      sync.Mutex
+		pending []gateway.OutageChange
+		wake    = make(chan struct{}, 1)
+	)
+	cancel := e.gw.OnOutage(func(c gateway.OutageChange) {
+		mu.Lock()
+		pending = append(pending, c)
+		mu.Unlock()
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	})
+	defer cancel()
+	stream := eventstore.NewFolded(outageState{})
+	// What the log and the adapter say at start: an outage under way is not announced, and one
+	// the log left open (its recorder died) may be over.
+	if h := e.gw.Health(); !h.Reachable {
+		e.recordOutage(ctx, &stream, gateway.OutageChange{Down: true, At: h.Since, Since: h.Since})
+	} else if since, open := e.set.ChainOutage(); open {
+		e.recordOutage(ctx, &stream, gateway.OutageChange{At: e.now(), Since: since})
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-wake:
+		}
+		mu.Lock()
+		changes := pending
+		pending = nil
+		mu.Unlock()
+		for _, c := range changes {
+			e.recordOutage(ctx, &stream, c)
+			if !c.Down {
+				e.tx.unpark()
+			}
+		}
+	}
+}
+
+// recordOutage appends c's start or end to the chain stream unless the stream says so already,
+// trying again (the log may be what failed) until it is recorded or ctx ends.
+func (e *Engine) recordOutage(ctx context.Context, stream *eventstore.Folded[outageState], c gateway.OutageChange) {
+	codec := projections.NewCodec()
+	for {
+		err := stream.Catch(ctx, e.store, codec, domain.ChainStream, foldOutage)
+		if err == nil {
+			_, err = eventstore.Update(ctx, e.store, codec, domain.ChainStream, stream, foldOutage,
+				func(s outageState) ([]eventstore.Typed, error) {
+					switch {
+					case c.Down && !s.down:
+						return []eventstore.Typed{domain.ChainOutageStarted{Since: c.Since.UTC(), At: e.now().UTC()}}, nil
+					case !c.Down && s.down:
+						return []eventstore.Typed{domain.ChainOutageEnded{Since: s.since.UTC(), Until: c.At.UTC(), At: e.now().UTC()}}, nil
+					}
+					return nil, nil
+				}, eventstore.Metadata{}, nil, 5)
+		}
+		if err == nil || ctx.Err() != nil {
+			return
+		}
+		e.log.Warn("record the chain's outage in the log; trying again", "down", c.Down, "err", err)
+		if !sleepCtx(ctx, time.Second) {
+			return
+		}
+	}
+}
+
+// errChainDown is why a job waits while the chain is in an outage.
+var errChainDown = errors.New("the gateway chain is unreachable (an outage is in progress)")
+
+// logChain logs a chain call's failure: a warning, or, during an outage the adapter has logged
+// once already, a debug line, so that an outage is not a warning per job and per retry.
+func (e *Engine) logChain(msg string, args ...any) {
+	if e.gw.Health().Reachable {
+		e.log.Warn(msg, args...)
+	} else {
+		e.log.Debug(msg, args...)
+	}
+}
