@@ -170,7 +170,7 @@ func newEngine(cfg Config, deps Deps, m *engineMetrics, sh shard, from eventstor
 	e.readiness = newReadinessWorker(e)
 	e.tx = newTxWorker(e)
 	e.responses = newResponsesWorker(e)
-	e.timeouts = &timeoutsWorker{e: e}
+	e.timeouts = &timeoutsWorker{e: e, inFlight: map[domain.JobID]bool{}}
 	e.addHandlers()
 	return e, nil
 }

@@ -72,6 +72,7 @@ func (e *Engine) outages(ctx context.Context) error {
 			e.recordOutage(ctx, &stream, c)
 			if !c.Down {
 				e.tx.unpark()
+				e.resendInFlight(ctx)
 			}
 		}
 	}
@@ -102,6 +103,23 @@ func (e *Engine) recordOutage(ctx context.Context, stream *eventstore.Folded[out
 		if !sleepCtx(ctx, time.Second) {
 			return
 		}
+	}
+}
+
+// resendInFlight sends the recorded bytes of every transaction of this engine's jobs still in
+// tx_in_flight again, at the end of an outage: a transaction the node lost (or never took) while
+// it could not be reached goes out again within seconds, not at the job's deadline. The same
+// bytes, so no job ever gets a second request; one already mined has its receipt recorded.
+func (e *Engine) resendInFlight(ctx context.Context) {
+	n := 0
+	for _, j := range e.set.InStatus(domain.TxInFlight) {
+		if e.shard.owns(j.ID) {
+			e.timeouts.resend(ctx, j.ID)
+			n++
+		}
+	}
+	if n > 0 {
+		e.log.Info("the chain is back: the recorded transactions still in flight are sent again", "jobs", n)
 	}
 }
 

@@ -34,7 +34,6 @@ const txInFlightRecheck = 30 * time.Second
 
 func (w *timeoutsWorker) run(ctx context.Context) error {
 	w.retryAt = map[domain.JobID]time.Time{}
-	w.inFlight = map[domain.JobID]bool{}
 	e := w.e
 	for {
 		now := e.now()
@@ -114,8 +113,9 @@ func (w *timeoutsWorker) settle(ctx context.Context, id domain.JobID, st domain.
 	return out.Position, nil
 }
 
-// resend sends the recorded transaction of job id, past its tx_in_flight deadline, again in the
-// background (the same bytes: never a second transaction), unless that is under way already.
+// resend sends the recorded transaction of job id, past its tx_in_flight deadline or through a
+// chain outage, again in the background (the same bytes: never a second transaction), unless
+// that is under way already.
 func (w *timeoutsWorker) resend(ctx context.Context, id domain.JobID) {
 	w.mu.Lock()
 	if w.inFlight[id] {
@@ -137,7 +137,7 @@ func (w *timeoutsWorker) resend(ctx context.Context, id domain.JobID) {
 		if err != nil || s.Status != domain.TxInFlight {
 			return
 		}
-		e.log.Warn("timeouts: a transaction is past its tx_in_flight deadline; sending the recorded bytes again", "job", id, "tx", s.TxHash, "nonce", s.Nonce)
+		e.log.Warn("a transaction is still in flight (past its deadline, or through a chain outage); sending the recorded bytes again", "job", id, "tx", s.TxHash, "nonce", s.Nonce)
 		if err := e.tx.resume(ctx, s.Kind, id, s); err != nil {
 			e.log.Error("timeouts: the recorded transaction cannot be decoded", "job", id, "err", err)
 		}
