@@ -76,6 +76,10 @@ type TransactionSigned struct {
 	TxHash string `json:"txHash"`
 	// RawTx is the signed transaction, 0x-prefixed hex.
 	RawTx string `json:"rawTx"`
+	// StartedAt is when the transaction's start was granted by the kind's rate (D), before it was
+	// prepared: the rate holds over these times. At is when it was signed. Zero in events recorded
+	// before the two were told apart (At was then the start).
+	StartedAt time.Time `json:"startedAt,omitzero"`
 }
 
 // TransactionReset: recovery found the recorded transaction is not on chain and never will be

@@ -49,6 +49,8 @@ type SignTransaction struct {
 	Nonce  uint64
 	TxHash string
 	RawTx  string
+	// StartedAt is when the rate granted the start (TransactionSigned.StartedAt); may be zero.
+	StartedAt time.Time
 }
 
 // ResetTransaction sends a tx_in_flight job back to processing: its recorded transaction is
@@ -273,7 +275,7 @@ func Decide(s State, c Command) ([]Event, error) {
 		if s.Status != Processing {
 			return illegal()
 		}
-		return move(TxInFlight, TransactionSigned{h, c.From, c.Nonce, c.TxHash, c.RawTx})
+		return move(TxInFlight, TransactionSigned{h, c.From, c.Nonce, c.TxHash, c.RawTx, c.StartedAt})
 	case ResetTransaction:
 		if s.Status != TxInFlight {
 			return illegal()

@@ -126,7 +126,7 @@ var commandMakers = []func(g *gen, s State) Command{
 	func(g *gen, s State) Command { return TimeOutReadiness{At{g.at}} },
 	func(g *gen, s State) Command { return FailReadiness{At{g.at}, g.label(), "readiness"} },
 	func(g *gen, s State) Command {
-		return SignTransaction{At{g.at}, g.orEmpty(testFrom), uint64(g.r.IntN(4)), g.orEmpty(txHashFor(g.r.IntN(3))), g.orEmpty(testRawTx)}
+		return SignTransaction{At{g.at}, g.orEmpty(testFrom), uint64(g.r.IntN(4)), g.orEmpty(txHashFor(g.r.IntN(3))), g.orEmpty(testRawTx), time.Time{}}
 	},
 	func(g *gen, s State) Command { return ResetTransaction{At{g.at}, pick(g.r, "", "dropped")} },
 	func(g *gen, s State) Command {

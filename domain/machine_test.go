@@ -740,9 +740,9 @@ func TestCommandsMissingWhatTheyMustCarryAreInvalid(t *testing.T) {
 		c Command
 	}{
 		{q, FailReadiness{At{t0}, "", "why"}},
-		{p, SignTransaction{At{t0}, "", 1, "0x1", "0x2"}},
-		{p, SignTransaction{At{t0}, testFrom, 1, "", "0x2"}},
-		{p, SignTransaction{At{t0}, testFrom, 1, "0x1", ""}},
+		{p, SignTransaction{At: At{t0}, Nonce: 1, TxHash: "0x1", RawTx: "0x2"}},
+		{p, SignTransaction{At: At{t0}, From: testFrom, Nonce: 1, RawTx: "0x2"}},
+		{p, SignTransaction{At: At{t0}, From: testFrom, Nonce: 1, TxHash: "0x1"}},
 		{p, FailTransaction{At{t0}, "", "why"}},
 		{p, Fail{At{t0}, "", "why"}},
 		{q, Fail{At{t0}, "", "why"}},
@@ -808,7 +808,7 @@ func TestATransactionResetClearsTheTransactionSoANewOneMayBeSigned(t *testing.T)
 		if s.Status != Processing || s.TxHash != "" || s.RawTx != "" {
 			t.Errorf("after a reset the %s job is %s with tx %q raw %q, want processing and no transaction", k, s.Status, s.TxHash, s.RawTx)
 		}
-		next := SignTransaction{At{t0}, testFrom, 8, txHashFor(100), testRawTx}
+		next := SignTransaction{At: At{t0}, From: testFrom, Nonce: 8, TxHash: txHashFor(100), RawTx: testRawTx}
 		s = apply(s, mustDecide(t, s, next))
 		if s.Status != TxInFlight || s.TxHash != next.TxHash || s.Nonce != 8 || s.From != testFrom || s.RawTx != testRawTx {
 			t.Errorf("after a new signature the job is %+v", s)
@@ -869,7 +869,7 @@ func sampleEvents() []Event {
 		ReadinessPassed{h},
 		ReadinessTimedOut{h},
 		ReadinessFailed{h, LabelReadinessCheckFailed, "not ready"},
-		TransactionSigned{h, testFrom, 12, txHashFor(1), testRawTx},
+		TransactionSigned{EventHeader: h, From: testFrom, Nonce: 12, TxHash: txHashFor(1), RawTx: testRawTx, StartedAt: h.At.Add(-time.Second).UTC()},
 		TransactionReset{h, txHashFor(1), "dropped"},
 		ReceiptRecorded{h, txHashFor(1), 77, "123"},
 		TransactionFailed{h, txHashFor(1), LabelTransactionReverted, "reverted"},

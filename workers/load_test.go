@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/big"
@@ -330,7 +331,7 @@ func readJobHistories(t *testing.T, env *engineEnv, jobs map[domain.JobID]*loadJ
 		case domain.ReadinessCheckStarted:
 			h.picked = append(h.picked, id)
 		case domain.TransactionSigned:
-			h.signed[j.kind.Family().Ordinal()] = append(h.signed[j.kind.Family().Ordinal()], e.At)
+			h.signed[j.kind.Family().Ordinal()] = append(h.signed[j.kind.Family().Ordinal()], cmp.Or(e.StartedAt, e.At))
 		case domain.ReceiptRecorded:
 			h.receipts[j.kind.Family().Ordinal()] = append(h.receipts[j.kind.Family().Ordinal()], e)
 		}

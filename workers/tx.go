@@ -169,8 +169,8 @@ func (w *txWorker) run(ctx context.Context, k domain.Kind) error {
 }
 
 // start prepares, records and broadcasts job it's transaction. at is the start the rate
-// window granted: the time TransactionSigned carries, so that the rate measured from the log
-// is the rate the window kept.
+// window granted: TransactionSigned carries it as StartedAt, so that the rate measured from the
+// log is the rate the window kept, and the signing's own time as At.
 func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.Time, limited time.Duration) {
 	e := w.e
 	s := it.state
@@ -225,7 +225,7 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 		return
 	}
 	out, ok, err := e.executeOn(ctx, it.id, s, domain.SignTransaction{
-		At: domain.At{At: at}, From: p.From.Hex(), Nonce: p.Nonce, TxHash: p.Hash.Hex(), RawTx: "0x" + hex.EncodeToString(p.Raw),
+		At: domain.At{At: e.now()}, StartedAt: at, From: p.From.Hex(), Nonce: p.Nonce, TxHash: p.Hash.Hex(), RawTx: "0x" + hex.EncodeToString(p.Raw),
 	}, it.cause)
 	if errors.Is(err, lease.ErrDeposed) {
 		// The engine lease was lost: this process sends nothing more, and its nonce is not its

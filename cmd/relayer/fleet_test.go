@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -397,7 +398,7 @@ func checkFleetPace(t *testing.T, jobs map[string]*crashLogJob) {
 			switch e := ev.(type) {
 			case domain.TransactionSigned:
 				k := j.state.Kind.Family()
-				signed[k] = append(signed[k], e.At)
+				signed[k] = append(signed[k], cmp.Or(e.StartedAt, e.At)) // the rate holds over the starts
 			case domain.ReadinessCheckStarted:
 				from = e.At
 			case domain.ReadinessPassed, domain.ReadinessFailed, domain.ReadinessTimedOut:
