@@ -383,7 +383,8 @@ func nanosTime(n int64) time.Time {
 // deadlines; its ChainOutageEnded moves every pending deadline later by the part of the outage
 // its job waited through (from the outage's start, or the job's entry into its status if that
 // came later, to the outage's end), so that the time the relayer could not see the chain is
-// not counted against any job.
+// not counted against any job. Stage durations that overlap an outage are not taken as samples
+// of the stages (stats.duringOutage), so the adaptive hints do not learn the outage.
 func (s *Set) applyOutage(rec *eventstore.Record) error {
 	switch rec.Type {
 	case "ChainOutageStarted":
@@ -393,6 +394,7 @@ func (s *Set) applyOutage(rec *eventstore.Record) error {
 		}
 		if s.outage == 0 {
 			s.outage = max(e.Since.UnixNano(), 1)
+			s.stats.outageSince = s.outage
 		}
 	case "ChainOutageEnded":
 		var e domain.ChainOutageEnded
@@ -403,7 +405,11 @@ func (s *Set) applyOutage(rec *eventstore.Record) error {
 			return nil // an end without a start this Set saw: nothing stood still
 		}
 		since, until := s.outage, e.Until.UnixNano()
-		s.outage = 0
+		s.outage, s.stats.outageSince = 0, 0
+		s.stats.outages = append(s.stats.outages, [2]int64{since, until})
+		if len(s.stats.outages) > maxOutagesKept {
+			s.stats.outages = s.stats.outages[1:]
+		}
 		for k := range s.timers.items {
 			it := &s.timers.items[k]
 			j := s.jobs.at(it.job)

@@ -69,23 +69,31 @@ type stageStat struct {
 	ewma     float64 // nanoseconds
 	min, max int64   // nanoseconds
 	buckets  [numBuckets]uint64
-	// recent is a ring of the last StageWindow durations (nanoseconds): sample number count-1
-	// (the newest) is at (count-1) % StageWindow.
+	// recent is a ring of the last StageWindow durations (nanoseconds) that are samples of the
+	// stage's usual pace: ring of them so far, the newest at (ring-1) % StageWindow. A duration
+	// that waited on a chain outage counts in the histogram, not here.
 	recent [StageWindow]int64
-	// lastAt is the event time (unix nanoseconds) of the newest sample; 0 before the first.
+	ring   uint64
+	// lastAt is the event time (unix nanoseconds) of the ring's newest sample; 0 before the first.
 	lastAt int64
 }
 
 // observe records a stage that took d and ended at event time at. It stays O(1) without
 // allocation: it runs on the apply path for every stage of every job; the window's median is
 // computed when it is read.
-func (s *stageStat) observe(d, at int64, alpha float64) {
+func (s *stageStat) observe(d, at int64, alpha float64, outage bool) {
 	if d < 0 {
 		// Clocks of different workers may disagree by a little; a stage cannot take less than
 		// nothing.
 		d = 0
 	}
-	s.recent[s.count%StageWindow] = d
+	if !outage {
+		s.recent[s.ring%StageWindow] = d
+		s.ring++
+		// The newest by event time, not by order of application: a worker whose clock is a
+		// little behind must not make the observations look older than they are.
+		s.lastAt = max(s.lastAt, at)
+	}
 	s.count++
 	s.sum += d
 	if s.count == 1 {
@@ -94,9 +102,6 @@ func (s *stageStat) observe(d, at int64, alpha float64) {
 		s.ewma += alpha * (float64(d) - s.ewma)
 		s.min, s.max = min(s.min, d), max(s.max, d)
 	}
-	// The newest by event time, not by order of application: a worker whose clock is a little
-	// behind must not make the observations look older than they are.
-	s.lastAt = max(s.lastAt, at)
 	b := 0
 	for b < len(histogramBounds) && time.Duration(d) > histogramBounds[b] {
 		b++
@@ -106,10 +111,10 @@ func (s *stageStat) observe(d, at int64, alpha float64) {
 
 // window returns the samples the ring holds, oldest first, appended to dst.
 func (s *stageStat) window(dst []int64) []int64 {
-	if s.count <= StageWindow {
-		return append(dst, s.recent[:s.count]...)
+	if s.ring <= StageWindow {
+		return append(dst, s.recent[:s.ring]...)
 	}
-	at := s.count % StageWindow
+	at := s.ring % StageWindow
 	dst = append(dst, s.recent[at:]...)
 	return append(dst, s.recent[:at]...)
 }
@@ -275,6 +280,28 @@ type stats struct {
 	// 0 before the first.
 	lastDrain [2][numKinds]int64
 	stages    [numKinds][numStages]stageStat
+	// outages are the latest chain outages ended (unix nanoseconds, since and until) and
+	// outageSince the start of the one in progress (0: none), from the chain stream: a stage that
+	// lasted through an outage measured the outage, not the relayer's or the chain's usual pace,
+	// so it does not enter the recent window the adaptive hints trust.
+	outages     [][2]int64
+	outageSince int64
+}
+
+// maxOutagesKept bounds stats.outages: a sample that spans more outages than that is long past.
+const maxOutagesKept = 16
+
+// duringOutage tells whether [from, to] overlaps a chain outage.
+func (s *stats) duringOutage(from, to int64) bool {
+	if s.outageSince != 0 && to >= s.outageSince {
+		return true
+	}
+	for _, o := range s.outages {
+		if from <= o[1] && to >= o[0] {
+			return true
+		}
+	}
+	return false
 }
 
 // drain indexes stats.drains.
@@ -303,7 +330,7 @@ func (s *stats) observe(k domain.Kind, st Stage, from, to int64) {
 	if from == 0 {
 		return // the start of the stage was never recorded
 	}
-	s.stages[k.Ordinal()][st].observe(to-from, to, s.alpha)
+	s.stages[k.Ordinal()][st].observe(to-from, to, s.alpha, s.duringOutage(from, to))
 }
 
 // rate returns the drain rate per second of drain d for kind (all kinds when kind < 0) over

@@ -99,8 +99,8 @@ func TestStageDurationsAreObservedPerKind(t *testing.T) {
 
 func TestANegativeStageDurationCountsAsZero(t *testing.T) {
 	var s stageStat
-	s.observe(-5, 1, 0.1)
-	s.observe(10, 2, 0.1)
+	s.observe(-5, 1, 0.1, false)
+	s.observe(10, 2, 0.1, false)
 	if s.min != 0 || s.max != 10 || s.count != 2 || s.sum != 10 || math.Abs(s.ewma-1) > 1e-9 {
 		t.Fatalf("%+v", s)
 	}

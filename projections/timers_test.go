@@ -202,3 +202,22 @@ func TestDeadlinesStandStillThroughAChainOutage(t *testing.T) {
 		t.Fatal("the outage ended but the Set still has it")
 	}
 }
+
+// A stage that waited on a chain outage is counted, but it is not a sample of the stage's usual
+// pace: the recent window the adaptive hints trust leaves it out.
+func TestAStageThatWaitedOnAnOutageStaysOutOfTheRecentWindow(t *testing.T) {
+	h := newHarness(t, Config{})
+	through := h.accept(domain.InputProof, 5*time.Second)
+	h.outage(domain.ChainOutageStarted{Since: h.at(10 * time.Second).At, At: h.at(11 * time.Second).At})
+	h.outage(domain.ChainOutageEnded{Since: h.at(10 * time.Second).At, Until: h.at(70 * time.Second).At, At: h.at(71 * time.Second).At})
+	h.sign(through, 80*time.Second) // its TX queue stage spans the outage
+	after := h.accept(domain.InputProof, 100*time.Second)
+	h.sign(after, 101*time.Second)
+	st := h.s.StageStats(domain.InputProof, StageTxQueue)
+	if st.Count != 2 {
+		t.Fatalf("both stages are counted; count %d", st.Count)
+	}
+	if st.Recent.Samples != 1 || st.Recent.Median != time.Second {
+		t.Fatalf("the recent window holds %d samples, median %s; want the one after the outage (1s)", st.Recent.Samples, st.Recent.Median)
+	}
+}

@@ -182,7 +182,7 @@ func BenchmarkRecentStage(b *testing.B) {
 	}
 	for k := range s.stats.stages {
 		for i := range 3 * StageWindow {
-			s.stats.stages[k][StageResponse].observe(int64(i*7919%1000)*int64(time.Millisecond), int64(i+1), 0.1)
+			s.stats.stages[k][StageResponse].observe(int64(i*7919%1000)*int64(time.Millisecond), int64(i+1), 0.1, false)
 		}
 	}
 	kinds := domain.Kinds()
