@@ -8,7 +8,6 @@ import (
 
 	"relayer/domain"
 	"relayer/eventstore"
-	"relayer/projections"
 	"relayer/workers/gateway"
 )
 
@@ -81,7 +80,7 @@ func (e *Engine) outages(ctx context.Context) error {
 // recordOutage appends c's start or end to the chain stream unless the stream says so already,
 // trying again (the log may be what failed) until it is recorded or ctx ends.
 func (e *Engine) recordOutage(ctx context.Context, stream *eventstore.Folded[outageState], c gateway.OutageChange) {
-	codec := projections.NewCodec()
+	codec := e.exec.Codec
 	for {
 		err := stream.Catch(ctx, e.store, codec, domain.ChainStream, foldOutage)
 		if err == nil {

@@ -180,7 +180,6 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem, s domain.
 	cause := it.cause
 	started := time.Now()
 	var chain, waited time.Duration
-	deadline := w.deadline(id)
 	call := func(f func(context.Context) (bool, error)) (bool, error) {
 		t := time.Now()
 		ok, err := f(ctx)
@@ -199,7 +198,7 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem, s domain.
 			}
 			break
 		}
-		if !w.pause(ctx, id, s, cause, deadline, err, &waited) {
+		if !w.pause(ctx, id, s, cause, err, &waited) {
 			return
 		}
 	}
@@ -214,7 +213,7 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem, s domain.
 		if err == nil {
 			err = errNotReady
 		}
-		if !w.pause(ctx, id, s, cause, deadline, err, &waited) {
+		if !w.pause(ctx, id, s, cause, err, &waited) {
 			return
 		}
 	}
@@ -226,7 +225,7 @@ var errNotReady = errors.New("not ready yet")
 // false when the check must stop (ctx ended, the job left queued, its deadline passed and the
 // timeout is recorded, or the gateway refused the question for good). The deadline is read
 // again each time, and does not pass while the chain cannot be read (applyOutage).
-func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.State, cause string, deadline time.Time, err error, waited *time.Duration) bool {
+func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.State, cause string, err error, waited *time.Duration) bool {
 	e := w.e
 	if !errors.Is(err, errNotReady) && !gateway.Retryable(err) {
 		w.finish(ctx, id, s, domain.FailReadiness{At: domain.At{At: e.now()}, Label: domain.LabelReadinessCheckFailed, Message: err.Error()}, cause)
@@ -236,10 +235,8 @@ func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.S
 		e.logChain("readiness: gateway unavailable; asking again", "job", id, "err", err)
 	}
 	wait := e.cfg.ReadinessPollInterval
-	if d := w.deadline(id); !d.IsZero() {
-		deadline = d // it moves later by the length of a chain outage the job waited through
-	}
-	if !deadline.IsZero() {
+	// Read at every pause: it moves later by the length of a chain outage the job waited through.
+	if deadline := w.deadline(id); !deadline.IsZero() {
 		left := time.Until(deadline)
 		_, outage := e.set.ChainOutage()
 		if left <= 0 && !outage && e.gw.Health().Reachable {

@@ -54,12 +54,6 @@ type responsesWorker struct {
 	// after ResponseBufferTTL.
 	ended  map[responseKey]time.Time
 	buffer map[responseKey][]bufferedResponse
-	// unhandled holds the batches published and not handled yet, by message, with their first
-	// block. On GoChannel a Publish returns once handled, so it is empty when the cursor is
-	// saved; on NATS it returns once the server stored the batch, and the cursor is not saved
-	// past a batch before its handler kept or recorded its responses (a restart reads it again;
-	// the server delivers it again too, to this instance or the key's next holder).
-	unhandled map[string]uint64
 
 	cursor eventstore.Folded[BlockCursorSaved] // the block cursor as last saved, and its stream's version
 }
@@ -78,7 +72,7 @@ type bufferedResponse struct {
 func newResponsesWorker(e *Engine) *responsesWorker {
 	return &responsesWorker{
 		e: e, index: map[responseKey]domain.JobID{}, byJob: map[domain.JobID]responseKey{}, states: map[domain.JobID]domain.State{},
-		ended: map[responseKey]time.Time{}, buffer: map[responseKey][]bufferedResponse{}, unhandled: map[string]uint64{},
+		ended: map[responseKey]time.Time{}, buffer: map[responseKey][]bufferedResponse{},
 		cursor: eventstore.NewFolded(BlockCursorSaved{}),
 	}
 }
@@ -92,15 +86,9 @@ func keyOf(k domain.Kind, requestID string) responseKey {
 // s, when not zero, is the job's state after its receipt.
 func (w *responsesWorker) register(ctx context.Context, k domain.Kind, requestID string, id domain.JobID, s domain.State) error {
 	key := keyOf(k, requestID)
-	if !w.e.shard.owns(id) {
-		// Another key's job (Leader): its responses are that shard's to record.
-		w.mu.Lock()
-		w.ended[key] = time.Now()
-		delete(w.buffer, key)
-		w.mu.Unlock()
-		return nil
-	}
-	if j, ok := w.e.set.Job(id); ok && j.Status.Terminal() {
+	// A job that ended, or another key's (Leader: its responses are that shard's to record):
+	// its responses are dropped here.
+	if j, ok := w.e.set.Job(id); !w.e.shard.owns(id) || ok && j.Status.Terminal() {
 		w.mu.Lock()
 		w.ended[key] = time.Now()
 		delete(w.buffer, key)
@@ -195,11 +183,6 @@ func (w *responsesWorker) buffered() int {
 // side by side (those of one request in order), and the message is acknowledged only once all
 // are recorded or kept, so the listener saves its cursor after them.
 func (w *responsesWorker) handle(msg *message.Message) error {
-	defer func() {
-		w.mu.Lock()
-		delete(w.unhandled, msg.UUID)
-		w.mu.Unlock()
-	}()
 	var evs []gateway.Event
 	if err := json.Unmarshal(msg.Payload, &evs); err != nil {
 		return Permanent(fmt.Errorf("gateway response message %s: %w", msg.UUID, err))
@@ -424,19 +407,15 @@ func (w *responsesWorker) listen(ctx context.Context, from gateway.Cursor) error
 			e.log.Warn("responses: follow the gateway's logs", "err", err)
 			continue
 		}
-		msgs, err := responsesMessages(b, maxResponsesPayload)
-		if err != nil {
-			return err
-		}
-		for _, m := range msgs {
-			m.msg.Metadata.Set(metaDeliveredAt, strconv.FormatInt(time.Now().UnixNano(), 10))
-			w.mu.Lock()
-			w.unhandled[m.msg.UUID] = m.from
-			w.mu.Unlock()
-			if err := e.local.Publisher.Publish(TopicGatewayResponses, m.msg); err != nil {
-				w.mu.Lock()
-				delete(w.unhandled, m.msg.UUID)
-				w.mu.Unlock()
+		if len(b.Events) > 0 {
+			msg, err := responsesMessage(b)
+			if err != nil {
+				return err
+			}
+			msg.Metadata.Set(metaDeliveredAt, strconv.FormatInt(time.Now().UnixNano(), 10))
+			// In process: Publish returns once the handler recorded or kept every response, so
+			// the cursor saved below never passes one.
+			if err := e.local.Publisher.Publish(TopicGatewayResponses, msg); err != nil {
 				if ctx.Err() != nil {
 					return nil
 				}
@@ -459,17 +438,14 @@ func (w *responsesWorker) listen(ctx context.Context, from gateway.Cursor) error
 	return nil
 }
 
-// safeCursor is c, or the block of the oldest response still kept or not yet handled when that
-// is lower: a restart must read it again. Kept responses older than ResponseBufferTTL are dropped first:
+// safeCursor is c, or the block of the oldest response still kept when that is lower: a
+// restart must read it again. Kept responses older than ResponseBufferTTL are dropped first:
 // no receipt will name them any more (the job's tx_in_flight deadline is long past, or the
 // request is not this relayer's).
 func (w *responsesWorker) safeCursor(c gateway.Cursor) gateway.Cursor {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	low := c.Block
-	for _, from := range w.unhandled {
-		low = min(low, from)
-	}
 	for key, at := range w.ended {
 		if time.Since(at) > w.e.cfg.ResponseBufferTTL {
 			delete(w.ended, key)
@@ -500,55 +476,18 @@ func (w *responsesWorker) safeCursor(c gateway.Cursor) gateway.Cursor {
 
 var responseNamespace = uuid.MustParse("0b7a2a4c-49a4-4a58-9d0e-96d7f3a1c5e0")
 
-// maxResponsesPayload bounds a responses message's payload: a listener that resumes from an old
-// cursor reads many blocks at once, and NATS refuses a message above its max_payload (1 MiB by
-// default).
-const maxResponsesPayload = 256 << 10
-
-// responsesMessage is one message of a batch's events, with the block of its first event.
-type responsesMessage struct {
-	msg  *message.Message
-	from uint64
-}
-
-// responsesMessages are the messages carrying batch b's events, in order, each payload at most
-// limit bytes (or one event, if that alone is more). A message's UUID names the blocks and its
-// last event, so a re-delivery of the same range is recognisably the same messages.
-func responsesMessages(b gateway.Batch, limit int) ([]responsesMessage, error) {
-	var out []responsesMessage
-	var chunk []json.RawMessage
-	size := 2
-	flush := func(last gateway.Event) {
-		payload := make([]byte, 0, size)
-		payload = append(payload, '[')
-		for i, c := range chunk {
-			if i > 0 {
-				payload = append(payload, ',')
-			}
-			payload = append(payload, c...)
-		}
-		payload = append(payload, ']')
-		id := uuid.NewSHA1(responseNamespace, []byte(fmt.Sprintf("%d-%d/%s/%d", b.From, b.To, last.BlockHash.Hex(), last.LogIndex))).String()
-		msg := message.NewMessage(id, payload)
-		msg.Metadata.Set(MetaType, "GatewayResponses")
-		msg.Metadata.Set("blocks", fmt.Sprintf("%d-%d", b.From, b.To))
-		msg.Metadata.Set(MetaCorrelationID, "gateway-blocks-"+fmt.Sprintf("%d-%d", b.From, b.To))
-		out = append(out, responsesMessage{msg: msg, from: b.From}) // a restart reads the whole range again
-		chunk, size = chunk[:0], 2
+// responsesMessage is the message carrying batch b's events; its UUID names the blocks and
+// their hashes' last event, so a re-delivery of the same range is recognisably the same message.
+func responsesMessage(b gateway.Batch) (*message.Message, error) {
+	payload, err := json.Marshal(b.Events)
+	if err != nil {
+		return nil, err
 	}
-	for i, ev := range b.Events {
-		raw, err := json.Marshal(ev)
-		if err != nil {
-			return nil, err
-		}
-		if len(chunk) > 0 && size+1+len(raw) > limit {
-			flush(b.Events[i-1])
-		}
-		chunk = append(chunk, raw)
-		size += 1 + len(raw)
-	}
-	if len(chunk) > 0 {
-		flush(b.Events[len(b.Events)-1])
-	}
-	return out, nil
+	last := b.Events[len(b.Events)-1]
+	id := uuid.NewSHA1(responseNamespace, []byte(fmt.Sprintf("%d-%d/%s/%d", b.From, b.To, last.BlockHash.Hex(), last.LogIndex))).String()
+	msg := message.NewMessage(id, payload)
+	msg.Metadata.Set(MetaType, "GatewayResponses")
+	msg.Metadata.Set("blocks", fmt.Sprintf("%d-%d", b.From, b.To))
+	msg.Metadata.Set(MetaCorrelationID, "gateway-blocks-"+fmt.Sprintf("%d-%d", b.From, b.To))
+	return msg, nil
 }

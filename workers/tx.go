@@ -416,13 +416,6 @@ func (w *txWorker) unpark() {
 	}
 }
 
-// parkedCount is how many jobs wait parked.
-func (w *txWorker) parkedCount() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.parked)
-}
-
 func (w *txWorker) requeueLater(ctx context.Context, k domain.Kind, it txItem) {
 	if sleepCtx(ctx, w.e.cfg.TxRetryDelay) {
 		w.add(k, txItem{id: it.id, cause: it.cause}, true)

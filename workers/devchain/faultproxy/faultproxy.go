@@ -140,14 +140,7 @@ func (p *Proxy) SetMode(m Mode) error {
 	}
 	switch {
 	case m == Refuse:
-		if p.ln != nil {
-			_ = p.ln.Close()
-			p.ln = nil
-		}
-		for c := range p.conns {
-			c.close()
-			delete(p.conns, c)
-		}
+		p.shut()
 	case p.ln == nil:
 		ln, err := relisten(p.addr)
 		if err != nil {
@@ -164,6 +157,18 @@ func (p *Proxy) SetMode(m Mode) error {
 	}
 	p.mode = m
 	return nil
+}
+
+// shut stops listening and closes every connection; p.mu is held.
+func (p *Proxy) shut() {
+	if p.ln != nil {
+		_ = p.ln.Close()
+		p.ln = nil
+	}
+	for c := range p.conns {
+		c.close()
+		delete(p.conns, c)
+	}
 }
 
 // relisten takes addr back, retrying for relistenFor.
@@ -184,14 +189,7 @@ func (p *Proxy) Close() error {
 	p.mu.Lock()
 	if !p.closed {
 		p.closed = true
-		if p.ln != nil {
-			_ = p.ln.Close()
-			p.ln = nil
-		}
-		for c := range p.conns {
-			c.close()
-			delete(p.conns, c)
-		}
+		p.shut()
 	}
 	p.mu.Unlock()
 	p.wg.Wait()
