@@ -54,11 +54,11 @@ func (s *Server) adaptations(rc *runtimeConfig) []retryafter.Adaptation {
 
 // observations gathers the stats projection's drain rates and stage durations in the form the
 // adaptive policy takes, with the age of each one's newest sample as of now. A drain rate's
-// samples are the departures it counts (rate times the drain window); a duration's are the
+// samples are the departures it counts (over the drain window less what chain outages took of
+// it); a duration's are the
 // recent window's samples (projections.StageWindow per kind, the median over them), leaving out
 // a kind whose newest sample is already past rc's staleness horizon unless all of them are.
 func (s *Server) observations(rc *runtimeConfig, now time.Time) retryafter.Observed {
-	window := s.set.Config().DrainWindow.Seconds()
 	age := func(last time.Time) time.Duration {
 		if last.IsZero() {
 			return 0 // no sample: the zero count says so
@@ -67,14 +67,16 @@ func (s *Server) observations(rc *runtimeConfig, now time.Time) retryafter.Obser
 	}
 	rate := func(q projections.Queue, kinds ...domain.Kind) retryafter.Rate {
 		var r float64
+		var n int
 		var last time.Time
 		for _, k := range kinds {
-			r += s.set.DrainRate(q, k)
+			kr, kn := s.set.Drain(q, k)
+			r, n = r+kr, n+kn
 			if t := s.set.LastDrain(q, k); t.After(last) {
 				last = t
 			}
 		}
-		return retryafter.Rate{PerSecond: r, Samples: int(math.Round(r * window)), Age: age(last)}
+		return retryafter.Rate{PerSecond: r, Samples: n, Age: age(last)}
 	}
 	since := now.Add(-time.Duration(rc.retry.AdaptiveStaleAfterSeconds) * time.Second)
 	sample := func(st projections.Stage, kinds ...domain.Kind) retryafter.Sample {

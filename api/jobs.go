@@ -96,13 +96,19 @@ func stageOf(q projections.Queue) retryafter.Stage {
 }
 
 // estimate is the Retry-After policy's answer for a job of kind k in status st waiting at loc,
-// with the TX queue's length txLen and elapsed time in its status.
+// with the TX queue's length txLen and elapsed time in its status, and the chain outage in
+// progress, if any, as the log has it.
 func (s *Server) estimate(rc *runtimeConfig, k domain.Kind, st domain.Status, loc projections.Location, txLen int, elapsed time.Duration) retryafter.Estimate {
 	cfg := &rc.retry
 	if rc.adaptive {
 		cfg = s.adaptiveConfig(rc)
 	}
+	var outage time.Duration
+	if since, down := s.set.ChainOutage(); down {
+		outage = max(s.now().Sub(since), 0)
+	}
 	in := retryafter.Input{
+		Outage:     outage,
 		Kind:       k,
 		Status:     st,
 		Stage:      stageOf(loc.Queue),
@@ -657,7 +663,7 @@ func failureStatus(label string) (code int, public string) {
 	switch label {
 	case domain.LabelNotAllowedOnHostACL:
 		return http.StatusBadRequest, label
-	case domain.LabelReadinessCheckTimedOut, domain.LabelResponseTimedOut, domain.LabelProtocolPaused:
+	case domain.LabelReadinessCheckTimedOut, domain.LabelResponseTimedOut, domain.LabelProtocolPaused, domain.LabelInsufficientBalance:
 		return http.StatusServiceUnavailable, label
 	}
 	return http.StatusInternalServerError, labelInternal
@@ -673,6 +679,7 @@ var failureMessages = map[string]string{
 	domain.LabelTxInFlightTimedOut:     "the gateway transaction was not confirmed in time",
 	domain.LabelProtocolPaused:         "the protocol is paused",
 	domain.LabelInternalServerError:    "internal error",
+	domain.LabelInsufficientBalance:    "the relayer cannot pay for the gateway transaction; contact the operator",
 }
 
 // failedEnvelope is the envelope of a failed job: the error carries, besides the label, the

@@ -15,6 +15,7 @@ import (
 	"relayer/domain"
 	"relayer/domain/retryafter"
 	"relayer/eventstore"
+	"relayer/projections"
 )
 
 func allKinds() []domain.Kind {
@@ -519,6 +520,8 @@ func TestFailedJobsMapTheirLabelsOntoTheirStatusCodes(t *testing.T) {
 	env.exec1(paused, domain.Fail{At: env.clock.At(0), Label: domain.LabelProtocolPaused, Message: "paused"})
 	rev := env.accept(domain.PublicDecrypt, 5)
 	env.exec1(rev, domain.PassReadiness{At: env.clock.At(0)}, env.sign(5), domain.FailTransaction{At: env.clock.At(0), Label: domain.LabelTransactionReverted, Message: "execution reverted"})
+	broke := env.accept(domain.InputProof, 6)
+	env.exec1(broke, domain.FailTransaction{At: env.clock.At(0), Label: domain.LabelInsufficientBalance, Message: "insufficient funds for gas * price + value"})
 
 	cases := []struct {
 		kind         domain.Kind
@@ -531,6 +534,7 @@ func TestFailedJobsMapTheirLabelsOntoTheirStatusCodes(t *testing.T) {
 		{domain.InputProof, resp, 503, domain.LabelResponseTimedOut, ""},
 		{domain.InputProof, paused, 503, domain.LabelProtocolPaused, ""},
 		{domain.PublicDecrypt, rev, 500, domain.LabelInternalServerError, domain.LabelTransactionReverted},
+		{domain.InputProof, broke, 503, domain.LabelInsufficientBalance, ""},
 	}
 	for _, c := range cases {
 		res := env.do("GET", "/v2/"+c.kind.String()+"/"+c.id.String(), nil)
@@ -721,4 +725,55 @@ func TestARequestThatFailedEveryGenerationIsRefusedWith400NotA500(t *testing.T) 
 	}
 	// Another request is not affected.
 	env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, 43)).want(t, http.StatusAccepted, "")
+}
+
+// jtOutage appends an event of the chain stream and waits for the projections to apply it.
+func jtOutage(t *testing.T, env *jtEnv, e eventstore.Typed) {
+	t.Helper()
+	ev, err := projections.NewCodec().Encode(e, eventstore.Metadata{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	pos, err := env.store.Append(ctx, domain.ChainStream, eventstore.Any, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.set.WaitFor(ctx, pos); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// During a chain outage the hint is the job's usual wait plus the outage's age (its likely
+// remaining length), on GETs and POSTs; after it, the usual wait again.
+func TestRetryAfterDuringAChainOutageAddsTheOutagesAge(t *testing.T) {
+	env := startJT(t, jtNominal)
+	id := env.accept(domain.InputProof, 1)
+	in := retryafter.Input{Kind: retryafter.InputProof, Status: retryafter.Processing, Stage: retryafter.StageTxQueue, Position: 0, TxQueueLen: 1}
+	usual := jtCompute(env, in).Seconds
+	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != usual {
+		t.Fatalf("before the outage: Retry-After %d, want %d", got, usual)
+	}
+	since := env.clock.Now()
+	jtOutage(t, env, domain.ChainOutageStarted{Since: since, Reason: "test", At: since})
+	for _, age := range []time.Duration{2 * time.Second, 10 * time.Second, 60 * time.Second} {
+		env.clock.Set(since.Add(age))
+		in.Outage = age
+		want := jtCompute(env, in).Seconds
+		if want < usual+int(age/time.Second) {
+			t.Fatalf("the policy's hint %d s after %v of outage, below %d + %v", want, age, usual, age)
+		}
+		if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != want {
+			t.Fatalf("GET after %v of outage: Retry-After %d, want %d", age, got, want)
+		}
+	}
+	in.Position, in.TxQueueLen = 1, 2
+	if got, want := env.do("POST", "/v2/input-proof", jtBody(domain.InputProof, 9)).retryAfter(t), jtCompute(env, in).Seconds; got != want {
+		t.Fatalf("POST after a minute of outage: Retry-After %d, want %d", got, want)
+	}
+	jtOutage(t, env, domain.ChainOutageEnded{Since: since, Until: env.clock.Now(), At: env.clock.Now()})
+	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != usual {
+		t.Fatalf("after the outage: Retry-After %d, want %d again", got, usual)
+	}
 }

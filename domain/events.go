@@ -31,6 +31,9 @@ const (
 	LabelProtocolPaused         = "protocol_paused"
 	LabelProofRejected          = "proof_rejected"
 	LabelInternalServerError    = "internal_server_error"
+	// LabelInsufficientBalance: the relayer's signing key cannot pay for the transaction; an
+	// operator must fund it (the reference relayer's label and status, 503).
+	LabelInsufficientBalance = "insufficient_balance"
 )
 
 // RequestAccepted starts a stream: the request was valid and is now queued (decrypts) or
@@ -80,6 +83,24 @@ type TransactionSigned struct {
 	// prepared: the rate holds over these times. At is when it was signed. Zero in events recorded
 	// before the two were told apart (At was then the start).
 	StartedAt time.Time `json:"startedAt,omitzero"`
+}
+
+// TransactionReplaced records a replacement of the job's transaction in flight, signed and
+// recorded before it is broadcast: the same nonce, call and gas limit with higher fees, because
+// the transaction before it was not mined in time (a fee bump). Any of the job's transactions of
+// that nonce may be the one mined, never two of them (they share the nonce), so the job still has
+// at most one gateway request on chain, and the receipt of any of them is the job's. It does
+// not change the status.
+type TransactionReplaced struct {
+	EventHeader
+	// Replaces is the hash of the transaction replaced: the job's latest before this one.
+	Replaces string `json:"replaces"`
+	TxHash   string `json:"txHash"`
+	// RawTx is the signed replacement, 0x-prefixed hex.
+	RawTx string `json:"rawTx"`
+	// GasFeeCap and GasTipCap are the replacement's fees per gas, in wei (decimal).
+	GasFeeCap string `json:"gasFeeCap"`
+	GasTipCap string `json:"gasTipCap"`
 }
 
 // TransactionReset: recovery found the recorded transaction is not on chain and never will be
@@ -148,6 +169,7 @@ func (ReadinessTimedOut) EventType() string     { return "ReadinessTimedOut" }
 func (ReadinessFailed) EventType() string       { return "ReadinessFailed" }
 func (TransactionSigned) EventType() string     { return "TransactionSigned" }
 func (TransactionReset) EventType() string      { return "TransactionReset" }
+func (TransactionReplaced) EventType() string   { return "TransactionReplaced" }
 func (ReceiptRecorded) EventType() string       { return "ReceiptRecorded" }
 func (TransactionFailed) EventType() string     { return "TransactionFailed" }
 func (ShareReceived) EventType() string         { return "ShareReceived" }
@@ -162,7 +184,7 @@ func EventPrototypes() []Event {
 		RequestAccepted{}, ReadinessCheckStarted{}, ReadinessPassed{}, ReadinessTimedOut{},
 		ReadinessFailed{}, TransactionSigned{}, TransactionReset{}, ReceiptRecorded{},
 		TransactionFailed{}, ShareReceived{}, RequestCompleted{}, ProofRejected{},
-		ResponseTimedOut{}, RequestFailed{},
+		ResponseTimedOut{}, RequestFailed{}, TransactionReplaced{},
 	}
 }
 

@@ -53,6 +53,16 @@ type SignTransaction struct {
 	StartedAt time.Time
 }
 
+// ReplaceTransaction records a replacement of the job's latest transaction (Replaces): the same
+// nonce with higher fees, signed and not yet broadcast (see TransactionReplaced).
+type ReplaceTransaction struct {
+	At
+	Replaces             string
+	TxHash               string
+	RawTx                string
+	GasFeeCap, GasTipCap string
+}
+
 // ResetTransaction sends a tx_in_flight job back to processing: its recorded transaction is
 // known not to be on chain and never will be.
 type ResetTransaction struct {
@@ -103,20 +113,21 @@ type Fail struct {
 	Label, Message string
 }
 
-func (Accept) CommandName() string           { return "accept" }
-func (StartReadiness) CommandName() string   { return "start readiness" }
-func (PassReadiness) CommandName() string    { return "pass readiness" }
-func (TimeOutReadiness) CommandName() string { return "time out readiness" }
-func (FailReadiness) CommandName() string    { return "fail readiness" }
-func (SignTransaction) CommandName() string  { return "sign transaction" }
-func (ResetTransaction) CommandName() string { return "reset transaction" }
-func (RecordReceipt) CommandName() string    { return "record receipt" }
-func (FailTransaction) CommandName() string  { return "fail transaction" }
-func (RecordShare) CommandName() string      { return "record share" }
-func (Complete) CommandName() string         { return "complete" }
-func (RejectProof) CommandName() string      { return "reject proof" }
-func (TimeOutResponse) CommandName() string  { return "time out response" }
-func (Fail) CommandName() string             { return "fail" }
+func (Accept) CommandName() string             { return "accept" }
+func (StartReadiness) CommandName() string     { return "start readiness" }
+func (PassReadiness) CommandName() string      { return "pass readiness" }
+func (TimeOutReadiness) CommandName() string   { return "time out readiness" }
+func (FailReadiness) CommandName() string      { return "fail readiness" }
+func (SignTransaction) CommandName() string    { return "sign transaction" }
+func (ResetTransaction) CommandName() string   { return "reset transaction" }
+func (ReplaceTransaction) CommandName() string { return "replace transaction" }
+func (RecordReceipt) CommandName() string      { return "record receipt" }
+func (FailTransaction) CommandName() string    { return "fail transaction" }
+func (RecordShare) CommandName() string        { return "record share" }
+func (Complete) CommandName() string           { return "complete" }
+func (RejectProof) CommandName() string        { return "reject proof" }
+func (TimeOutResponse) CommandName() string    { return "time out response" }
+func (Fail) CommandName() string               { return "fail" }
 
 // State is a request as its events leave it. The zero State is a stream with no events.
 type State struct {
@@ -134,11 +145,43 @@ type State struct {
 	Nonce            uint64
 	TxHash           string
 	RawTx            string
+	// Replaced are the transactions of the same nonce that the latest (TxHash, RawTx) replaced,
+	// oldest first: any of them may still be the one mined.
+	Replaced         []SentTx
 	GatewayRequestID string
 	Shares           []Share
 	Result           *Result
 	Label            string
 	Message          string
+}
+
+// SentTx is one signed transaction of a job: its hash and its raw bytes (0x-prefixed hex).
+type SentTx struct {
+	TxHash, RawTx string
+}
+
+// Sent returns the job's transactions of its current nonce, the latest first: the one it sends
+// now, then the ones it replaced, newest first. Empty when no transaction is in flight.
+func (s State) Sent() []SentTx {
+	if s.TxHash == "" {
+		return nil
+	}
+	out := make([]SentTx, 0, 1+len(s.Replaced))
+	out = append(out, SentTx{s.TxHash, s.RawTx})
+	for i := len(s.Replaced) - 1; i >= 0; i-- {
+		out = append(out, s.Replaced[i])
+	}
+	return out
+}
+
+// sent tells whether hash is one of the job's transactions of its current nonce.
+func (s State) sent(hash string) bool {
+	for _, t := range s.Sent() {
+		if t.TxHash == hash {
+			return true
+		}
+	}
+	return false
 }
 
 var (
@@ -276,6 +319,20 @@ func Decide(s State, c Command) ([]Event, error) {
 			return illegal()
 		}
 		return move(TxInFlight, TransactionSigned{h, c.From, c.Nonce, c.TxHash, c.RawTx, c.StartedAt})
+	case ReplaceTransaction:
+		if c.TxHash == "" || c.RawTx == "" || c.Replaces == "" {
+			return nil, fmt.Errorf("%s: %w: tx hash, raw transaction and the replaced hash are required", c.CommandName(), ErrInvalidCommand)
+		}
+		if s.Status != TxInFlight {
+			return illegal()
+		}
+		if c.Replaces != s.TxHash {
+			return nil, fmt.Errorf("%s: %w: replaces %s, but the job's latest transaction is %s", c.CommandName(), ErrInvalidCommand, c.Replaces, s.TxHash)
+		}
+		if s.sent(c.TxHash) {
+			return nil, fmt.Errorf("%s: %w: %s is already one of the job's transactions", c.CommandName(), ErrInvalidCommand, c.TxHash)
+		}
+		return []Event{TransactionReplaced{h, c.Replaces, c.TxHash, c.RawTx, c.GasFeeCap, c.GasTipCap}}, nil
 	case ResetTransaction:
 		if s.Status != TxInFlight {
 			return illegal()
@@ -288,7 +345,7 @@ func Decide(s State, c Command) ([]Event, error) {
 		if s.Status != TxInFlight {
 			return illegal()
 		}
-		if c.TxHash != s.TxHash {
+		if !s.sent(c.TxHash) {
 			return nil, fmt.Errorf("%s: %w: receipt for %s, job recorded %s", c.CommandName(), ErrInvalidCommand, c.TxHash, s.TxHash)
 		}
 		return move(ReceiptReceived, ReceiptRecorded{h, c.TxHash, c.BlockNumber, c.GatewayRequestID})
@@ -399,9 +456,12 @@ func Evolve(s State, e Event) State {
 	case ReadinessFailed:
 		s.Message = e.Message
 	case TransactionSigned:
-		s.From, s.Nonce, s.TxHash, s.RawTx = e.From, e.Nonce, e.TxHash, e.RawTx
+		s.From, s.Nonce, s.TxHash, s.RawTx, s.Replaced = e.From, e.Nonce, e.TxHash, e.RawTx, nil
+	case TransactionReplaced:
+		s.Replaced = append(slices.Clip(s.Replaced), SentTx{s.TxHash, s.RawTx})
+		s.TxHash, s.RawTx = e.TxHash, e.RawTx
 	case TransactionReset:
-		s.TxHash, s.RawTx = "", ""
+		s.TxHash, s.RawTx, s.Replaced = "", "", nil
 	case ReceiptRecorded:
 		s.GatewayRequestID = e.GatewayRequestID
 	case TransactionFailed:

@@ -871,6 +871,7 @@ func sampleEvents() []Event {
 		ReadinessFailed{h, LabelReadinessCheckFailed, "not ready"},
 		TransactionSigned{EventHeader: h, From: testFrom, Nonce: 12, TxHash: txHashFor(1), RawTx: testRawTx, StartedAt: h.At.Add(-time.Second).UTC()},
 		TransactionReset{h, txHashFor(1), "dropped"},
+		TransactionReplaced{h, txHashFor(1), txHashFor(2), testRawTx, "2000000000", "1100000000"},
 		ReceiptRecorded{h, txHashFor(1), 77, "123"},
 		TransactionFailed{h, txHashFor(1), LabelTransactionReverted, "reverted"},
 		ShareReceived{h, share(3)},
@@ -890,8 +891,8 @@ func TestEveryEventTypeHasADistinctNameAndASample(t *testing.T) {
 		}
 		seen[n] = true
 	}
-	if len(seen) != 14 {
-		t.Errorf("EventPrototypes has %d event types, the lifecycle has 14", len(seen))
+	if len(seen) != 15 {
+		t.Errorf("EventPrototypes has %d event types, the lifecycle has 15", len(seen))
 	}
 	for _, e := range sampleEvents() {
 		if !seen[e.EventType()] {
@@ -921,9 +922,9 @@ func TestStatusAfterAgreesWithEvolveForEveryEventType(t *testing.T) {
 	}
 	for _, p := range EventPrototypes() {
 		_, changes := StatusAfter(p)
-		quiet := p.EventType() == "ShareReceived" || p.EventType() == "ReadinessCheckStarted"
+		quiet := p.EventType() == "ShareReceived" || p.EventType() == "ReadinessCheckStarted" || p.EventType() == "TransactionReplaced"
 		if changes == quiet {
-			t.Errorf("StatusAfter(%s) changes the status: %v; only ShareReceived and ReadinessCheckStarted leave it", p.EventType(), changes)
+			t.Errorf("StatusAfter(%s) changes the status: %v; only ShareReceived, ReadinessCheckStarted and TransactionReplaced leave it", p.EventType(), changes)
 		}
 	}
 }
@@ -1158,6 +1159,51 @@ func TestRecordingAShareNeverWritesIntoTheStatesSharesArray(t *testing.T) {
 		b := Evolve(s, ShareReceived{EventHeader{testJob, t0}, share(2)})
 		if !reflect.DeepEqual(backing, want) || a.Shares[1] != share(1) || b.Shares[1] != share(2) {
 			t.Fatalf("Evolve(ShareReceived) shares the state's backing array: a %+v b %+v backing %+v", a.Shares, b.Shares, backing)
+		}
+	}
+}
+
+// A fee bump replaces the job's latest transaction at the same nonce: the status stays
+// tx_in_flight, the replacement is what is sent from then on, and the receipt of any of the
+// job's transactions of that nonce is the job's (only one of them can be mined).
+func TestAReplacedTransactionKeepsEveryHashOfItsNonceForTheReceipt(t *testing.T) {
+	for _, k := range everyKind {
+		s, _ := driveTo(t, k, TxInFlight)
+		first := s.TxHash
+		s1 := apply(s, mustDecide(t, s, ReplaceTransaction{At{t0}, first, txHashFor(50), testRawTx + "01", "2", "1"}))
+		if s1.Status != TxInFlight || s1.TxHash != txHashFor(50) || s1.RawTx != testRawTx+"01" || len(s1.Replaced) != 1 || s1.Replaced[0].TxHash != first {
+			t.Fatalf("%s after a replacement: %+v", k, s1)
+		}
+		// Only the latest can be replaced, and by a transaction the job does not have yet.
+		for _, c := range []ReplaceTransaction{
+			{At{t0}, first, txHashFor(51), testRawTx, "3", "1"},
+			{At{t0}, txHashFor(50), first, testRawTx, "3", "1"},
+			{At{t0}, txHashFor(50), "", testRawTx, "3", "1"},
+			{At{t0}, txHashFor(50), txHashFor(51), "", "3", "1"},
+		} {
+			if evs, err := Decide(s1, c); !errors.Is(err, ErrInvalidCommand) || len(evs) != 0 {
+				t.Errorf("%s: replace %s by %s gave %d events and %v, want ErrInvalidCommand", k, c.Replaces, c.TxHash, len(evs), err)
+			}
+		}
+		s2 := apply(s1, mustDecide(t, s1, ReplaceTransaction{At{t0}, txHashFor(50), txHashFor(51), testRawTx + "02", "3", "1"}))
+		if got := s2.Sent(); len(got) != 3 || got[0].TxHash != txHashFor(51) || got[1].TxHash != txHashFor(50) || got[2].TxHash != first {
+			t.Fatalf("%s: Sent() = %+v, want the latest first", k, got)
+		}
+		// The first transaction was the one mined: its receipt is the job's.
+		r := apply(s2, mustDecide(t, s2, RecordReceipt{At{t0}, first, 9, "17"}))
+		if r.Status != ReceiptReceived || r.GatewayRequestID != "17" {
+			t.Fatalf("%s: receipt of the replaced transaction: %+v", k, r)
+		}
+		if evs, err := Decide(s2, RecordReceipt{At{t0}, txHashFor(999), 9, "17"}); !errors.Is(err, ErrInvalidCommand) || len(evs) != 0 {
+			t.Errorf("%s: a receipt for a transaction the job never had gave %d events and %v", k, len(evs), err)
+		}
+		// A reset forgets them all; the next signing starts a new nonce's list.
+		p := apply(s2, mustDecide(t, s2, ResetTransaction{At{t0}, "nonce taken"}))
+		if p.Status != Processing || p.TxHash != "" || len(p.Replaced) != 0 || len(p.Sent()) != 0 {
+			t.Fatalf("%s after a reset: %+v", k, p)
+		}
+		if evs, err := Decide(p, ReplaceTransaction{At{t0}, txHashFor(51), txHashFor(52), testRawTx, "4", "1"}); !errors.Is(err, ErrIllegalTransition) || len(evs) != 0 {
+			t.Errorf("%s: a replacement in processing gave %d events and %v, want ErrIllegalTransition", k, len(evs), err)
 		}
 	}
 }

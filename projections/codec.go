@@ -20,6 +20,7 @@ func NewCodec() *eventstore.Codec {
 		eventstore.Register[domain.ReadinessFailed],
 		eventstore.Register[domain.TransactionSigned],
 		eventstore.Register[domain.TransactionReset],
+		eventstore.Register[domain.TransactionReplaced],
 		eventstore.Register[domain.ReceiptRecorded],
 		eventstore.Register[domain.TransactionFailed],
 		eventstore.Register[domain.ShareReceived],

@@ -121,6 +121,7 @@ var fieldsOf = func() (m [numEventTypes][]field) {
 	m[evRequestAccepted] = with(fKind, fStatus, fContentHash)
 	m[evReadinessFailed] = with(fLabel, fMessage)
 	m[evTransactionSigned] = with(fTxHash)
+	m[evTransactionReplaced] = with(fTxHash)
 	m[evReceiptRecorded] = with(fTxHash, fGatewayRequestID)
 	m[evTransactionFailed] = with(fTxHash, fLabel, fMessage)
 	m[evRequestCompleted] = with(fResult)

@@ -27,6 +27,7 @@ const (
 	evProofRejected
 	evResponseTimedOut
 	evRequestFailed
+	evTransactionReplaced
 	numEventTypes
 )
 
@@ -34,7 +35,7 @@ var eventTypeNames = [numEventTypes]string{
 	"", "RequestAccepted", "ReadinessCheckStarted", "ReadinessPassed", "ReadinessTimedOut",
 	"ReadinessFailed", "TransactionSigned", "TransactionReset", "ReceiptRecorded",
 	"TransactionFailed", "ShareReceived", "RequestCompleted", "ProofRejected",
-	"ResponseTimedOut", "RequestFailed",
+	"ResponseTimedOut", "RequestFailed", "TransactionReplaced",
 }
 
 func eventTypeOf(name string) eventType {
@@ -73,7 +74,7 @@ type fact struct {
 	kind        domain.Kind
 	status      domain.Status
 	contentHash []byte
-	// TransactionSigned, ReceiptRecorded, TransactionFailed
+	// TransactionSigned, TransactionReplaced, ReceiptRecorded, TransactionFailed
 	txHash []byte
 	// ReceiptRecorded
 	gatewayRequestID []byte
@@ -97,6 +98,8 @@ func (d *decoder) factOf(rec *eventstore.Record, e domain.Event) (fact, error) {
 	case domain.ReadinessFailed:
 		f.label, f.message = []byte(e.Label), []byte(e.Message)
 	case domain.TransactionSigned:
+		f.txHash = []byte(e.TxHash)
+	case domain.TransactionReplaced:
 		f.txHash = []byte(e.TxHash)
 	case domain.ReceiptRecorded:
 		f.txHash, f.gatewayRequestID = []byte(e.TxHash), []byte(e.GatewayRequestID)

@@ -219,8 +219,12 @@ func (g *generator) advance(j *genJob) (genAppend, bool) {
 			cmd = domain.ResetTransaction{At: at, Reason: "recovery: transaction not on chain and never will be"}
 		case r < 12:
 			cmd = domain.FailTransaction{At: at, Label: domain.LabelTransactionReverted, Message: "execution reverted"}
+		case r < 20:
+			cmd = domain.ReplaceTransaction{At: at, Replaces: s.TxHash, TxHash: g.hex(32), RawTx: g.hex(120), GasFeeCap: fmt.Sprint(g.rng.Uint64()), GasTipCap: "1000000000"}
 		default:
-			cmd = domain.RecordReceipt{At: at, TxHash: s.TxHash, BlockNumber: 1000 + g.nonce, GatewayRequestID: fmt.Sprint(g.rng.Uint64())}
+			// Any of the nonce's transactions may be the one mined.
+			sent := s.Sent()
+			cmd = domain.RecordReceipt{At: at, TxHash: sent[int(g.rng.Uint64()%uint64(len(sent)))].TxHash, BlockNumber: 1000 + g.nonce, GatewayRequestID: fmt.Sprint(g.rng.Uint64())}
 		}
 	case domain.ReceiptReceived:
 		switch {

@@ -289,7 +289,16 @@ func (s *Set) View(id domain.JobID) (View, bool) {
 // DrainRate returns how many jobs per second left queue q into service (readiness checks
 // started, for ReadinessQueue; transactions signed, for TxQueue) over the drain window ending at
 // the latest event, for kind k (every kind for the zero Kind). Other queues have no drain rate.
+// The seconds of the window a chain outage took are not counted (see Drain).
 func (s *Set) DrainRate(q Queue, k domain.Kind) float64 {
+	r, _ := s.Drain(q, k)
+	return r
+}
+
+// Drain is DrainRate with the number of departures the rate is measured on. The window is the
+// drain window less the part chain outages took: a window the outage took whole measures nothing
+// (0, 0), so that the adaptive hints fall back on the nominal rate rather than learn the outage.
+func (s *Set) Drain(q Queue, k domain.Kind) (perSecond float64, departures int) {
 	var d int
 	switch q {
 	case ReadinessQueue:
@@ -297,11 +306,12 @@ func (s *Set) DrainRate(q Queue, k domain.Kind) float64 {
 	case TxQueue:
 		d = drainTx
 	default:
-		return 0
+		return 0, 0
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.stats.rate(d, k.Ordinal())
+	r, n := s.stats.rate(d, k.Ordinal())
+	return r, int(n)
 }
 
 // StageStats returns the observed durations of stage st for kind k.

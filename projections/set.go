@@ -294,6 +294,8 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 		s.stats.observe(k, StageTxQueue, j.entered[domain.Processing.Ordinal()], at)
 		s.dequeue(j)
 		s.scratch = j.setField(fieldTxHash, f.txHash, s.scratch)
+	case evTransactionReplaced:
+		s.scratch = j.setField(fieldTxHash, f.txHash, s.scratch)
 	case evTransactionReset:
 		s.scratch = j.setField(fieldTxHash, nil, s.scratch)
 		s.enqueue(idx, j, TxQueue)

@@ -210,12 +210,14 @@ func (s *Set) appendStats(b []byte) []byte {
 		b = append(b, '"')
 		b = append(b, name...)
 		b = append(b, `":{"perSecond":`...)
-		b = appendFloat(b, st.rate(d, -1))
+		r, _ := st.rate(d, -1)
+		b = appendFloat(b, r)
 		for _, k := range domain.Kinds() {
 			b = append(b, `,"`...)
 			b = append(b, k.String()...)
 			b = append(b, `":`...)
-			b = appendFloat(b, st.rate(d, k.Ordinal()))
+			r, _ := st.rate(d, k.Ordinal())
+			b = appendFloat(b, r)
 		}
 		b = append(b, `,"lastAt":{`...)
 		for ki, k := range domain.Kinds() {

@@ -334,13 +334,38 @@ func (s *stats) observe(k domain.Kind, st Stage, from, to int64) {
 }
 
 // rate returns the drain rate per second of drain d for kind (all kinds when kind < 0) over
-// the window ending at the latest event.
-func (s *stats) rate(d int, kind int) float64 {
+// the window ending at the latest event, and the departures it counted. The seconds of the
+// window that a chain outage took are left out of it: nothing can leave a queue for the chain
+// while the chain cannot be reached, and a rate that counted that stillness would tell the
+// clients waiting after the outage that the backlog drains at a fraction of its real pace. A
+// window that the outage took whole (or all but a second of) measures nothing: rate 0, no
+// departures.
+func (s *stats) rate(d int, kind int) (float64, uint64) {
 	if s.latest == minSecond {
-		return 0
+		return 0, 0
 	}
 	w := &s.drains[d]
-	return float64(w.count(floorSecond(s.latest), kind)) / float64(len(w.buckets))
+	now := floorSecond(s.latest)
+	seen := time.Duration(len(w.buckets))*time.Second - s.outageWithin((now+1-int64(len(w.buckets)))*int64(time.Second), (now+1)*int64(time.Second))
+	if seen < time.Second {
+		return 0, 0
+	}
+	n := w.count(now, kind)
+	return float64(n) / seen.Seconds(), n
+}
+
+// outageWithin returns how much of [from, to) (unix nanoseconds) chain outages took, the one in
+// progress running to s.latest.
+func (s *stats) outageWithin(from, to int64) time.Duration {
+	overlap := func(since, until int64) int64 { return max(min(until, to)-max(since, from), 0) }
+	var n int64
+	for _, o := range s.outages {
+		n += overlap(o[0], o[1])
+	}
+	if s.outageSince != 0 {
+		n += overlap(s.outageSince, max(s.latest, s.outageSince))
+	}
+	return time.Duration(min(n, to-from))
 }
 
 // LastDrain returns the event time of the latest departure from queue q into service (as

@@ -105,3 +105,42 @@ func TestANegativeStageDurationCountsAsZero(t *testing.T) {
 		t.Fatalf("%+v", s)
 	}
 }
+
+// The seconds of the drain window a chain outage took are not counted: nothing leaves a queue
+// for the chain while it cannot be reached, and a rate that counted the stillness would tell
+// the clients waiting after the outage that the backlog drains at a fraction of its real pace.
+func TestDrainRatesLeaveOutTheSecondsAChainOutageTook(t *testing.T) {
+	h := newHarness(t, Config{DrainWindow: 10 * time.Second})
+	var ids []domain.JobID
+	for range 8 {
+		ids = append(ids, h.accept(domain.InputProof, 0))
+	}
+	for i, id := range ids[:4] {
+		h.sign(id, time.Duration(i+3)*time.Second) // at 3, 4, 5 and 6 s
+	}
+	h.outage(domain.ChainOutageStarted{Since: h.at(7 * time.Second).At, At: h.at(8 * time.Second).At})
+	h.accept(domain.InputProof, 12*time.Second)
+	// The window's ten seconds end at 12 s; the outage took its last five (7 s to 12 s).
+	r, n := h.s.Drain(TxQueue, domain.InputProof)
+	if n != 4 || math.Abs(r-4.0/5) > 0.01 {
+		t.Fatalf("during the outage: %g/s over %d departures, want 4 in the 5 s the outage left", r, n)
+	}
+	// Twenty seconds on, the outage has taken the whole window: it measures nothing.
+	h.accept(domain.InputProof, 30*time.Second)
+	if r, n := h.s.Drain(TxQueue, domain.InputProof); r != 0 || n != 0 {
+		t.Fatalf("a window the outage took whole: %g/s over %d departures, want nothing", r, n)
+	}
+	// The outage ends at 32 s and the backlog leaves at two a second: the rate is over the
+	// seconds since, not over the window.
+	h.outage(domain.ChainOutageEnded{Since: h.at(7 * time.Second).At, Until: h.at(32 * time.Second).At, At: h.at(32 * time.Second).At})
+	h.sign(ids[4], 32*time.Second+100*time.Millisecond)
+	h.sign(ids[5], 32*time.Second+600*time.Millisecond)
+	h.sign(ids[6], 33*time.Second+100*time.Millisecond)
+	h.sign(ids[7], 33*time.Second+600*time.Millisecond)
+	if r, n := h.s.Drain(TxQueue, domain.InputProof); n != 4 || r < 1.5 || r > 2.5 {
+		t.Fatalf("after the outage: %g/s over %d departures, want about 2/s over 4", r, n)
+	}
+	if got := h.s.DrainRate(TxQueue, domain.InputProof); got*10 < 5 {
+		t.Fatalf("DrainRate %g/s counts the outage's seconds", got)
+	}
+}

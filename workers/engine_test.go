@@ -2,9 +2,11 @@ package workers
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	dto "github.com/prometheus/client_model/go"
 
@@ -486,5 +489,59 @@ func TestAnIdleEngineSavesTheGatewayCursorAtMostOncePerInterval(t *testing.T) {
 	}
 	if n > 1 {
 		t.Fatalf("%d cursor events over %d idle blocks, want the first one only", n, now-head)
+	}
+}
+
+// A relayer whose key cannot pay for its transactions fails the jobs it cannot send with
+// insufficient_balance (503 for the client: contact the operator), not a generic failure.
+func TestEngineWithAnEmptyKeyFailsWithInsufficientBalance(t *testing.T) {
+	chain := startTestChain(t, devchain.Config{})
+	drainKey(t, chain, chain.RelayerKey())
+	env := startEngine(t, engineOpts{chain: chain, cfg: Config{TxAttempts: 2, TxRetryDelay: 50 * time.Millisecond}})
+	id := env.accept(env.request(domain.InputProof, contracts.ScenarioNone))
+	s := env.waitTerminal(id, 30*time.Second)
+	if s.Status != domain.Failure || s.Label != domain.LabelInsufficientBalance {
+		t.Fatalf("with an empty key: %s %q (%s), want failure %q", s.Status, s.Label, s.Message, domain.LabelInsufficientBalance)
+	}
+}
+
+// drainKey sends all but dust of key's balance away, in a plain transfer it pays for itself.
+func drainKey(t *testing.T, chain *devchain.Chain, key *ecdsa.PrivateKey) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := chain.Client()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	bal, err := c.BalanceAt(ctx, from, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonce, err := c.PendingNonceAt(ctx, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip := big.NewInt(2_000_000_000)
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	fee := new(big.Int).Mul(feeCap, big.NewInt(21000))
+	value := new(big.Int).Sub(bal, fee)
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chain.ChainID()), &types.DynamicFeeTx{
+		ChainID: chain.ChainID(), Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: 21000,
+		To: &common.Address{0xde, 0xad}, Value: value,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chain.WaitReceipt(ctx, tx.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	if left, err := c.BalanceAt(ctx, from, nil); err != nil || left.Cmp(fee) > 0 {
+		t.Fatalf("the key still holds %v (%v)", left, err)
 	}
 }

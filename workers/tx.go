@@ -338,6 +338,8 @@ func (w *txWorker) fail(ctx context.Context, id domain.JobID, cause string, s do
 		label = domain.LabelProtocolPaused
 	case errors.Is(err, gateway.ErrReverted):
 		label = domain.LabelTransactionReverted
+	case errors.Is(err, gateway.ErrInsufficientFunds):
+		label = domain.LabelInsufficientBalance
 	}
 	msg := err.Error()
 	if gateway.Retryable(err) {

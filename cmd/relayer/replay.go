@@ -200,6 +200,10 @@ func details(e domain.Event) string {
 		add("tx", short(e.TxHash))
 		add("nonce", fmt.Sprint(e.Nonce))
 		add("from", e.From)
+	case domain.TransactionReplaced:
+		add("tx", short(e.TxHash))
+		add("replaces", short(e.Replaces))
+		add("maxFeePerGas", e.GasFeeCap)
 	case domain.TransactionReset:
 		add("tx", short(e.TxHash))
 		add("reason", e.Reason)

@@ -21,6 +21,10 @@ type Input struct {
 	// Elapsed is E, the time since the job entered its current status. Only ReceiptReceived uses
 	// it (the remaining time P − E, or the backoff table); negative values are taken as 0.
 	Elapsed time.Duration
+	// Outage is how long the chain outage in progress has lasted (0 when the chain can be
+	// reached): nothing moves toward the chain until it ends, so its likely remaining length is
+	// added to every wait (see Compute). Negative values are taken as 0.
+	Outage time.Duration
 }
 
 // Formula names the row of the seed's tables an Estimate came from.
@@ -64,6 +68,9 @@ type Estimate struct {
 	HintMs int64
 	// Formula is the row of the seed's tables that was used.
 	Formula Formula
+	// Outage is the part of ETA that is the chain outage's expected remaining length (0 when
+	// there is no outage).
+	Outage time.Duration
 }
 
 const (
@@ -109,6 +116,15 @@ const lateFactor = 2
 //     would have landed anyway; a late poll costs its lateness in lag. Half up, half down is
 //     the unbiased choice between the two; M, when set, buys fewer requests with more lag.
 //
+// During a chain outage (Input.Outage > 0), nothing reaches the chain: no readiness check, no
+// transaction, no response. The seed has no row for it; every non-terminal ETA gets the outage's
+// expected remaining length added, taken to be as long again as it has lasted so far (an outage
+// that has lasted a second likely ends soon, one that has lasted a minute likely does not: the
+// median remaining life of a heavy-tailed duration is its age). A client that obeys polls at
+// the outage's doublings, a handful of times in all, and comes back at most one doubling after
+// the chain does; the backlog's own time is still added for after the outage. A late
+// receipt_received job's backoff B(E) is raised to the outage's length when that is longer.
+//
 // cfg should be valid (Validate); Compute never panics on an invalid one but pulls each value
 // into its valid range first (a rate of 0 becomes 0.001, min above max becomes max = min, an
 // empty backoff table becomes the default).
@@ -136,13 +152,18 @@ func Compute(cfg Config, in Input) Estimate {
 	// of an item per second take n·1e6/r ms.
 	var n1, r1, n2, r2, k uint64 = 0, 1, 0, 1, pMs + tMs
 	f := FormulaTxQueue
+	oMs := nominalMs(durationMs(in.Outage))
 	switch {
 	case in.Status == ReceiptReceived:
 		e := uint64(durationMs(in.Elapsed))
 		if pMs == 0 || e > lateFactor*pMs {
 			b := backoffSeconds(cfg.ReceiptBackoff, int64(e))
+			var outage time.Duration
+			if o := int64(oMs+milliPerSec-1) / milliPerSec; o > b {
+				b, outage = o, time.Duration(o)*time.Second
+			}
 			eta := time.Duration(b) * time.Second
-			return Estimate{Seconds: int(clamp(b, lo, hi)), ETA: eta, EtaSeconds: b, HintMs: b * milliPerSec, Formula: FormulaReceiptBackoff}
+			return Estimate{Seconds: int(clamp(b, lo, hi)), ETA: eta, EtaSeconds: b, HintMs: b * milliPerSec, Formula: FormulaReceiptBackoff, Outage: outage}
 		}
 		k, f = pMs-min(e, pMs), FormulaReceiptRemaining
 	case in.Status == TxInFlight:
@@ -160,6 +181,7 @@ func Compute(cfg Config, in Input) Estimate {
 		}
 	}
 
+	k += oMs
 	// One fraction num/den (ms) for the whole sum, so nothing is rounded before the final step.
 	den := r1 * r2
 	num := mul64(n1*ppm, r2).add(mul64(n2*ppm, r1)).add(mul64(k, den))
@@ -179,6 +201,7 @@ func Compute(cfg Config, in Input) Estimate {
 		EtaSeconds: etaSec,
 		HintMs:     scaled.divCeil(den).divCeil(ppm).sat(math.MaxInt64),
 		Formula:    f,
+		Outage:     time.Duration(oMs) * time.Millisecond,
 	}
 }
 

@@ -581,3 +581,52 @@ func TestNamesRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestAChainOutageAddsItsAgeToEveryWait(t *testing.T) {
+	cfg := DefaultConfig()
+	cases := []Input{
+		{Kind: InputProof, Status: Processing, Position: 3},
+		{Kind: PublicDecrypt, Status: Queued, Stage: StageReadinessQueue, Position: 2, TxQueueLen: 5},
+		{Kind: UserDecrypt, Status: TxInFlight},
+		{Kind: UserDecrypt, Status: ReceiptReceived, Elapsed: 100 * time.Millisecond},
+	}
+	for _, in := range cases {
+		base := Compute(cfg, in)
+		if base.Outage != 0 {
+			t.Fatalf("%v %v without an outage: Outage = %v", in.Kind, in.Status, base.Outage)
+		}
+		for _, age := range []time.Duration{1500 * time.Millisecond, 7 * time.Second, 40 * time.Second} {
+			in.Outage = age
+			got := Compute(cfg, in)
+			if got.ETA != base.ETA+age || got.Outage != age || got.Formula != base.Formula {
+				t.Errorf("%v %v after %v of outage: ETA %v (outage part %v, %v), want %v + %v (%v)",
+					in.Kind, in.Status, age, got.ETA, got.Outage, got.Formula, base.ETA, age, base.Formula)
+			}
+			want := int(((base.ETA + age).Milliseconds() + 500) / 1000)
+			if got.Seconds != min(max(want, cfg.MinSeconds), cfg.MaxSeconds) {
+				t.Errorf("%v %v after %v of outage: Retry-After %d s, want %d s", in.Kind, in.Status, age, got.Seconds, want)
+			}
+		}
+	}
+	// A terminal job has nothing to wait for, outage or not.
+	if got := Compute(cfg, Input{Kind: InputProof, Status: Completed, Outage: time.Minute}); got.Seconds != 0 || got.Outage != 0 {
+		t.Fatalf("a completed job during an outage: %+v", got)
+	}
+}
+
+func TestALateJobDuringAnOutageBacksOffAtLeastTheOutagesLength(t *testing.T) {
+	cfg := DefaultConfig()
+	late := Input{Kind: UserDecrypt, Status: ReceiptReceived, Elapsed: 10 * time.Second}
+	base := Compute(cfg, late)
+	if base.Formula != FormulaReceiptBackoff {
+		t.Fatalf("a decrypt 10 s in receipt_received: formula %v, want the backoff", base.Formula)
+	}
+	late.Outage = time.Duration(base.Seconds-1)*time.Second + time.Millisecond
+	if got := Compute(cfg, late); got.Seconds != base.Seconds || got.Outage != 0 {
+		t.Fatalf("an outage shorter than the backoff step: %+v, want the step %d s", got, base.Seconds)
+	}
+	late.Outage = 95*time.Second + time.Millisecond
+	if got := Compute(cfg, late); got.Seconds != 96 || got.Outage != 96*time.Second || got.ETA != 96*time.Second {
+		t.Fatalf("a 95.001 s outage: %+v, want 96 s", got)
+	}
+}
