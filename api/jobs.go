@@ -99,6 +99,12 @@ func stageOf(q projections.Queue) retryafter.Stage {
 // with the TX queue's length txLen and elapsed time in its status, and the chain outage in
 // progress, if any, as the log has it.
 func (s *Server) estimate(rc *runtimeConfig, k domain.Kind, st domain.Status, loc projections.Location, txLen int, elapsed time.Duration) retryafter.Estimate {
+	return s.estimateDeferred(rc, k, st, loc, txLen, elapsed, 0)
+}
+
+// estimateDeferred is estimate for a job whose next try of a failed step is deferred by
+// deferred (RetryScheduled).
+func (s *Server) estimateDeferred(rc *runtimeConfig, k domain.Kind, st domain.Status, loc projections.Location, txLen int, elapsed, deferred time.Duration) retryafter.Estimate {
 	cfg := &rc.retry
 	if rc.adaptive {
 		cfg = s.adaptiveConfig(rc)
@@ -109,6 +115,7 @@ func (s *Server) estimate(rc *runtimeConfig, k domain.Kind, st domain.Status, lo
 	}
 	in := retryafter.Input{
 		Outage:     outage,
+		Deferred:   deferred,
 		Kind:       k,
 		Status:     st,
 		Stage:      stageOf(loc.Queue),
@@ -125,7 +132,11 @@ func (s *Server) viewEstimate(rc *runtimeConfig, v *projections.View, now time.T
 	if since := v.Job.Since(); !since.IsZero() {
 		elapsed = max(now.Sub(since), 0)
 	}
-	return s.estimate(rc, v.Job.Kind, v.Job.Status, v.Location, v.Queues.Tx, elapsed), elapsed
+	var deferred time.Duration
+	if !v.Job.RetryAt.IsZero() {
+		deferred = max(v.Job.RetryAt.Sub(now), 0)
+	}
+	return s.estimateDeferred(rc, v.Job.Kind, v.Job.Status, v.Location, v.Queues.Tx, elapsed, deferred), elapsed
 }
 
 // bufPool holds response buffers for the hand-written JSON of the hot paths.

@@ -777,3 +777,33 @@ func TestRetryAfterDuringAChainOutageAddsTheOutagesAge(t *testing.T) {
 		t.Fatalf("after the outage: Retry-After %d, want %d again", got, usual)
 	}
 }
+
+// A job whose transaction could not be prepared waits for its scheduled retry: its hint is the
+// wait until then plus its usual wait, and goes back to the usual one once the job moves on.
+func TestRetryAfterFollowsAScheduledRetry(t *testing.T) {
+	env := startJT(t, jtNominal)
+	id := env.accept(domain.InputProof, 1)
+	in := retryafter.Input{Kind: retryafter.InputProof, Status: retryafter.Processing, Stage: retryafter.StageTxQueue, Position: 0, TxQueueLen: 1}
+	usual := jtCompute(env, in).Seconds
+	env.exec1(id, domain.ScheduleRetry{At: env.clock.At(0), Step: "prepare", Attempt: 3, Reason: "transport error", NextAt: env.clock.Now().Add(40 * time.Second)})
+	env.clock.Advance(10 * time.Second)
+	in.Deferred = 30 * time.Second
+	want := jtCompute(env, in).Seconds
+	if want < usual+30 {
+		t.Fatalf("the policy's hint %d s for a retry 30 s away, below %d + 30", want, usual)
+	}
+	res := env.do("GET", "/v2/input-proof/"+id.String(), nil)
+	if got := res.retryAfter(t); got != want {
+		t.Fatalf("GET 30 s before the scheduled retry: Retry-After %d, want %d", got, want)
+	}
+	// Past the retry's time, nothing more is added.
+	env.clock.Advance(45 * time.Second)
+	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != usual {
+		t.Fatalf("after the scheduled retry: Retry-After %d, want %d", got, usual)
+	}
+	env.exec1(id, env.sign(1))
+	in = retryafter.Input{Kind: retryafter.InputProof, Status: retryafter.TxInFlight}
+	if got, want := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t), jtCompute(env, in).Seconds; got != want {
+		t.Fatalf("signed: Retry-After %d, want %d (the retry is over)", got, want)
+	}
+}

@@ -103,6 +103,22 @@ type TransactionReplaced struct {
 	GasTipCap string `json:"gasTipCap"`
 }
 
+// RetryScheduled records that a step of the job failed for a reason that passes (the node
+// unreachable or overloaded, rate limited) and is tried again at NextAt, on the long-tail
+// schedule: the job waits, it is not failed. The job's Retry-After follows NextAt. It does not
+// change the status.
+type RetryScheduled struct {
+	EventHeader
+	// Step is what is tried again: "prepare" (building and signing the transaction).
+	Step string `json:"step"`
+	// Attempt counts the retries of the step so far, this one included (1 for the first).
+	Attempt int    `json:"attempt"`
+	Reason  string `json:"reason"`
+	// NextAt is when the step is tried again, at the latest (sooner when the chain is seen
+	// again after an outage).
+	NextAt time.Time `json:"nextAt"`
+}
+
 // TransactionReset: recovery found the recorded transaction is not on chain and never will be
 // (tx_in_flight -> processing).
 type TransactionReset struct {
@@ -170,6 +186,7 @@ func (ReadinessFailed) EventType() string       { return "ReadinessFailed" }
 func (TransactionSigned) EventType() string     { return "TransactionSigned" }
 func (TransactionReset) EventType() string      { return "TransactionReset" }
 func (TransactionReplaced) EventType() string   { return "TransactionReplaced" }
+func (RetryScheduled) EventType() string        { return "RetryScheduled" }
 func (ReceiptRecorded) EventType() string       { return "ReceiptRecorded" }
 func (TransactionFailed) EventType() string     { return "TransactionFailed" }
 func (ShareReceived) EventType() string         { return "ShareReceived" }
@@ -184,7 +201,7 @@ func EventPrototypes() []Event {
 		RequestAccepted{}, ReadinessCheckStarted{}, ReadinessPassed{}, ReadinessTimedOut{},
 		ReadinessFailed{}, TransactionSigned{}, TransactionReset{}, ReceiptRecorded{},
 		TransactionFailed{}, ShareReceived{}, RequestCompleted{}, ProofRejected{},
-		ResponseTimedOut{}, RequestFailed{}, TransactionReplaced{},
+		ResponseTimedOut{}, RequestFailed{}, TransactionReplaced{}, RetryScheduled{},
 	}
 }
 

@@ -63,6 +63,16 @@ type ReplaceTransaction struct {
 	GasFeeCap, GasTipCap string
 }
 
+// ScheduleRetry records that a processing job's Step failed for a passing reason and is tried
+// again at NextAt (see RetryScheduled).
+type ScheduleRetry struct {
+	At
+	Step    string
+	Attempt int
+	Reason  string
+	NextAt  time.Time
+}
+
 // ResetTransaction sends a tx_in_flight job back to processing: its recorded transaction is
 // known not to be on chain and never will be.
 type ResetTransaction struct {
@@ -121,6 +131,7 @@ func (FailReadiness) CommandName() string      { return "fail readiness" }
 func (SignTransaction) CommandName() string    { return "sign transaction" }
 func (ResetTransaction) CommandName() string   { return "reset transaction" }
 func (ReplaceTransaction) CommandName() string { return "replace transaction" }
+func (ScheduleRetry) CommandName() string      { return "schedule retry" }
 func (RecordReceipt) CommandName() string      { return "record receipt" }
 func (FailTransaction) CommandName() string    { return "fail transaction" }
 func (RecordShare) CommandName() string        { return "record share" }
@@ -139,7 +150,11 @@ type State struct {
 	// Events is how many events the stream holds; the stream's version is Events-1.
 	Events int
 	// EnteredAt is when the job entered its current status.
-	EnteredAt        time.Time
+	EnteredAt time.Time
+	// Retries is how many retries of a step were scheduled in the current status
+	// (RetryScheduled.Attempt of the latest), and RetryAt when the latest is due.
+	Retries          int
+	RetryAt          time.Time
 	ReadinessStarted bool
 	From             string
 	Nonce            uint64
@@ -333,6 +348,14 @@ func Decide(s State, c Command) ([]Event, error) {
 			return nil, fmt.Errorf("%s: %w: %s is already one of the job's transactions", c.CommandName(), ErrInvalidCommand, c.TxHash)
 		}
 		return []Event{TransactionReplaced{h, c.Replaces, c.TxHash, c.RawTx, c.GasFeeCap, c.GasTipCap}}, nil
+	case ScheduleRetry:
+		if c.Step == "" || c.Attempt < 1 || c.NextAt.IsZero() {
+			return nil, fmt.Errorf("%s: %w: a step, an attempt of at least 1 and the next attempt's time are required", c.CommandName(), ErrInvalidCommand)
+		}
+		if s.Status != Processing {
+			return illegal()
+		}
+		return []Event{RetryScheduled{h, c.Step, c.Attempt, c.Reason, c.NextAt}}, nil
 	case ResetTransaction:
 		if s.Status != TxInFlight {
 			return illegal()
@@ -446,6 +469,7 @@ func Evolve(s State, e Event) State {
 	if to, ok := StatusAfter(e); ok && to != s.Status {
 		s.Status = to
 		s.EnteredAt = e.Header().At
+		s.Retries, s.RetryAt = 0, time.Time{}
 	}
 	switch e := e.(type) {
 	case RequestAccepted:
@@ -457,6 +481,8 @@ func Evolve(s State, e Event) State {
 		s.Message = e.Message
 	case TransactionSigned:
 		s.From, s.Nonce, s.TxHash, s.RawTx, s.Replaced = e.From, e.Nonce, e.TxHash, e.RawTx, nil
+	case RetryScheduled:
+		s.Retries, s.RetryAt = e.Attempt, e.NextAt
 	case TransactionReplaced:
 		s.Replaced = append(slices.Clip(s.Replaced), SentTx{s.TxHash, s.RawTx})
 		s.TxHash, s.RawTx = e.TxHash, e.RawTx

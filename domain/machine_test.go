@@ -872,6 +872,7 @@ func sampleEvents() []Event {
 		TransactionSigned{EventHeader: h, From: testFrom, Nonce: 12, TxHash: txHashFor(1), RawTx: testRawTx, StartedAt: h.At.Add(-time.Second).UTC()},
 		TransactionReset{h, txHashFor(1), "dropped"},
 		TransactionReplaced{h, txHashFor(1), txHashFor(2), testRawTx, "2000000000", "1100000000"},
+		RetryScheduled{h, "prepare", 2, "transport error", h.At.Add(10 * time.Second).UTC()},
 		ReceiptRecorded{h, txHashFor(1), 77, "123"},
 		TransactionFailed{h, txHashFor(1), LabelTransactionReverted, "reverted"},
 		ShareReceived{h, share(3)},
@@ -891,8 +892,8 @@ func TestEveryEventTypeHasADistinctNameAndASample(t *testing.T) {
 		}
 		seen[n] = true
 	}
-	if len(seen) != 15 {
-		t.Errorf("EventPrototypes has %d event types, the lifecycle has 15", len(seen))
+	if len(seen) != 16 {
+		t.Errorf("EventPrototypes has %d event types, the lifecycle has 16", len(seen))
 	}
 	for _, e := range sampleEvents() {
 		if !seen[e.EventType()] {
@@ -922,9 +923,9 @@ func TestStatusAfterAgreesWithEvolveForEveryEventType(t *testing.T) {
 	}
 	for _, p := range EventPrototypes() {
 		_, changes := StatusAfter(p)
-		quiet := p.EventType() == "ShareReceived" || p.EventType() == "ReadinessCheckStarted" || p.EventType() == "TransactionReplaced"
+		quiet := p.EventType() == "ShareReceived" || p.EventType() == "ReadinessCheckStarted" || p.EventType() == "TransactionReplaced" || p.EventType() == "RetryScheduled"
 		if changes == quiet {
-			t.Errorf("StatusAfter(%s) changes the status: %v; only ShareReceived, ReadinessCheckStarted and TransactionReplaced leave it", p.EventType(), changes)
+			t.Errorf("StatusAfter(%s) changes the status: %v; only ShareReceived, ReadinessCheckStarted, TransactionReplaced and RetryScheduled leave it", p.EventType(), changes)
 		}
 	}
 }
@@ -1204,6 +1205,36 @@ func TestAReplacedTransactionKeepsEveryHashOfItsNonceForTheReceipt(t *testing.T)
 		}
 		if evs, err := Decide(p, ReplaceTransaction{At{t0}, txHashFor(51), txHashFor(52), testRawTx, "4", "1"}); !errors.Is(err, ErrIllegalTransition) || len(evs) != 0 {
 			t.Errorf("%s: a replacement in processing gave %d events and %v, want ErrIllegalTransition", k, len(evs), err)
+		}
+	}
+}
+
+// A processing job whose transaction could not be prepared for a passing reason records when it
+// is tried again; it stays processing. Only a processing job can, and only with what it needs.
+func TestARetryIsScheduledOnlyForAProcessingJob(t *testing.T) {
+	next := t0.Add(time.Minute)
+	for _, k := range everyKind {
+		p, _ := driveTo(t, k, Processing)
+		s := apply(p, mustDecide(t, p, ScheduleRetry{At{t0}, "prepare", 1, "transport error", next}))
+		if s.Status != Processing || s.Events != p.Events+1 || s.Retries != 1 || !s.RetryAt.Equal(next) {
+			t.Fatalf("%s after a scheduled retry: %+v", k, s)
+		}
+		s2 := apply(s, mustDecide(t, s, ScheduleRetry{At{t0}, "prepare", 2, "transport error", next.Add(time.Minute)}))
+		if s2.Retries != 2 {
+			t.Fatalf("%s after a second retry: %d retries", k, s2.Retries)
+		}
+		// Signing the transaction ends the step: the count starts again in the next status.
+		if f := apply(s2, mustDecide(t, s2, SignTransaction{At: At{t0}, From: testFrom, Nonce: 1, TxHash: txHashFor(7), RawTx: testRawTx})); f.Retries != 0 || !f.RetryAt.IsZero() {
+			t.Fatalf("%s: a signed job keeps %d retries due %v", k, f.Retries, f.RetryAt)
+		}
+		for _, c := range []ScheduleRetry{{At{t0}, "", 1, "x", next}, {At{t0}, "prepare", 0, "x", next}, {At{t0}, "prepare", 1, "x", time.Time{}}} {
+			if evs, err := Decide(p, c); !errors.Is(err, ErrInvalidCommand) || len(evs) != 0 {
+				t.Errorf("%s: %+v gave %d events and %v, want ErrInvalidCommand", k, c, len(evs), err)
+			}
+		}
+		f, _ := driveTo(t, k, TxInFlight)
+		if evs, err := Decide(f, ScheduleRetry{At{t0}, "prepare", 1, "x", next}); !errors.Is(err, ErrIllegalTransition) || len(evs) != 0 {
+			t.Errorf("%s in tx_in_flight: %d events and %v, want ErrIllegalTransition", k, len(evs), err)
 		}
 	}
 }

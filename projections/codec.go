@@ -21,6 +21,7 @@ func NewCodec() *eventstore.Codec {
 		eventstore.Register[domain.TransactionSigned],
 		eventstore.Register[domain.TransactionReset],
 		eventstore.Register[domain.TransactionReplaced],
+		eventstore.Register[domain.RetryScheduled],
 		eventstore.Register[domain.ReceiptRecorded],
 		eventstore.Register[domain.TransactionFailed],
 		eventstore.Register[domain.ShareReceived],

@@ -106,10 +106,11 @@ const (
 	fMessage
 	fResult
 	fExtraData
+	fNextAt
 	numFields
 )
 
-var fieldNames = [numFields]string{"jobId", "at", "kind", "status", "contentHash", "txHash", "gatewayRequestId", "label", "message", "result", "extraData"}
+var fieldNames = [numFields]string{"jobId", "at", "kind", "status", "contentHash", "txHash", "gatewayRequestId", "label", "message", "result", "extraData", "nextAt"}
 
 // fieldsOf lists, per event type, the members decodeFast reads; every other member is skipped.
 var fieldsOf = func() (m [numEventTypes][]field) {
@@ -122,6 +123,7 @@ var fieldsOf = func() (m [numEventTypes][]field) {
 	m[evReadinessFailed] = with(fLabel, fMessage)
 	m[evTransactionSigned] = with(fTxHash)
 	m[evTransactionReplaced] = with(fTxHash)
+	m[evRetryScheduled] = with(fNextAt)
 	m[evReceiptRecorded] = with(fTxHash, fGatewayRequestID)
 	m[evTransactionFailed] = with(fTxHash, fLabel, fMessage)
 	m[evRequestCompleted] = with(fResult)
@@ -217,12 +219,16 @@ func (f *fact) set(fl field, v []byte) error {
 		return nil // null leaves a field as it was
 	}
 	switch fl {
-	case fAt:
+	case fAt, fNextAt:
 		var t time.Time
 		if err := t.UnmarshalJSON(v); err != nil {
 			return err
 		}
-		f.at = unixNanos(domain.EventHeader{At: t})
+		if fl == fAt {
+			f.at = unixNanos(domain.EventHeader{At: t})
+		} else {
+			f.nextAt = unixNanos(domain.EventHeader{At: t})
+		}
 		return nil
 	case fResult:
 		if v[0] != '{' {

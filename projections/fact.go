@@ -28,6 +28,7 @@ const (
 	evResponseTimedOut
 	evRequestFailed
 	evTransactionReplaced
+	evRetryScheduled
 	numEventTypes
 )
 
@@ -35,7 +36,7 @@ var eventTypeNames = [numEventTypes]string{
 	"", "RequestAccepted", "ReadinessCheckStarted", "ReadinessPassed", "ReadinessTimedOut",
 	"ReadinessFailed", "TransactionSigned", "TransactionReset", "ReceiptRecorded",
 	"TransactionFailed", "ShareReceived", "RequestCompleted", "ProofRejected",
-	"ResponseTimedOut", "RequestFailed", "TransactionReplaced",
+	"ResponseTimedOut", "RequestFailed", "TransactionReplaced", "RetryScheduled",
 }
 
 func eventTypeOf(name string) eventType {
@@ -83,6 +84,8 @@ type fact struct {
 	// RequestCompleted: the result's JSON as stored; ProofRejected: extraData
 	result    []byte
 	extraData []byte
+	// RetryScheduled: when the step is tried again (unix nanoseconds)
+	nextAt int64
 }
 
 // factOf returns the fact of event e, which is rec decoded.
@@ -101,6 +104,8 @@ func (d *decoder) factOf(rec *eventstore.Record, e domain.Event) (fact, error) {
 		f.txHash = []byte(e.TxHash)
 	case domain.TransactionReplaced:
 		f.txHash = []byte(e.TxHash)
+	case domain.RetryScheduled:
+		f.nextAt = unixNanos(domain.EventHeader{At: e.NextAt})
 	case domain.ReceiptRecorded:
 		f.txHash, f.gatewayRequestID = []byte(e.TxHash), []byte(e.GatewayRequestID)
 	case domain.TransactionFailed:

@@ -209,6 +209,8 @@ func (g *generator) advance(j *genJob) (genAppend, bool) {
 			cmd = domain.FailTransaction{At: at, Label: domain.LabelTransactionFailed, Message: "nonce too low"}
 		case r < 5:
 			cmd = domain.Fail{At: at, Label: domain.LabelInternalServerError}
+		case r < 10:
+			cmd = domain.ScheduleRetry{At: at, Step: "prepare", Attempt: int(r), Reason: "transport error", NextAt: at.At.Add(time.Duration(r) * time.Second)}
 		default:
 			g.nonce++
 			cmd = domain.SignTransaction{At: at, From: "0xa1" + g.hex(19)[2:], Nonce: g.nonce, TxHash: g.hex(32), RawTx: g.hex(120)}

@@ -35,6 +35,9 @@ type job struct {
 	entered [domain.NumStatuses]int64
 	// checkAt is when a readiness worker last picked the job up (0 when none did).
 	checkAt int64
+	// retryAt is when a step of the job that failed for a passing reason is tried again
+	// (RetryScheduled; 0 when none is pending): it holds until the job's status changes.
+	retryAt int64
 	// hash is the packed content hash.
 	hash string
 	// text holds the packed text fields back to back; ends[f] is where field f ends in it.

@@ -20,6 +20,9 @@ type Job struct {
 	Entered [domain.NumStatuses]time.Time
 	// ReadinessCheckAt is when a readiness worker last picked the job up (zero when none did).
 	ReadinessCheckAt time.Time
+	// RetryAt is when a step that failed for a passing reason is tried again (RetryScheduled),
+	// zero when none is pending in the job's current status.
+	RetryAt time.Time
 	ContentHash      string
 	// TxHash is the hash of the job's current transaction (empty before one is signed and after
 	// a reset).
@@ -52,6 +55,7 @@ func (s *Set) jobView(j *job) Job {
 	v := Job{
 		ID: j.id, Kind: j.kind, Status: j.status,
 		ReadinessCheckAt: nanosTime(j.checkAt),
+		RetryAt:          nanosTime(j.retryAt),
 		ContentHash:      unpackString(j.hash),
 		TxHash:           unpackString(j.field(fieldTxHash)),
 		GatewayRequestID: unpackString(j.field(fieldGatewayRequestID)),

@@ -322,8 +322,11 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 		if len(f.message) > 0 {
 			s.scratch = j.setField(fieldMessage, f.message, s.scratch)
 		}
+	case evRetryScheduled:
+		j.retryAt = f.nextAt
 	}
 	if to := statusAfter[f.typ]; !to.IsZero() && to != j.status {
+		j.retryAt = 0
 		s.counts[k.Ordinal()][j.status.Ordinal()]--
 		s.counts[k.Ordinal()][to.Ordinal()]++
 		s.transitions[k.Ordinal()][to.Ordinal()]++

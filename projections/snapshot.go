@@ -170,6 +170,10 @@ func (s *Set) appendJob(b []byte, j *job) []byte {
 		b = append(b, `,"readinessCheckAt":`...)
 		b = appendTime(b, j.checkAt)
 	}
+	if j.retryAt != 0 {
+		b = append(b, `,"retryAt":`...)
+		b = appendTime(b, j.retryAt)
+	}
 	b = append(b, `,"contentHash":`...)
 	b = appendJSONString(b, unpackText(nil, j.hash))
 	for _, f := range [...]struct {

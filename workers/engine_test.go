@@ -49,6 +49,8 @@ type engineOpts struct {
 	chainCfg devchain.Config
 	// wrap, when set, wraps the store the engine writes to (the projections read the real one).
 	wrap func(eventstore.Store) eventstore.Store
+	// gateway, when set, edits the engine's gateway adapter's configuration.
+	gateway func(*gateway.Config)
 }
 
 func startEngine(t testing.TB, o engineOpts) *engineEnv {
@@ -86,14 +88,18 @@ func startTestChain(t testing.TB, cfg devchain.Config) *devchain.Chain {
 
 // newTestAdapter is a gateway adapter on chain with the relayer's key, configured as the
 // engine's in startEngine. The caller closes it.
-func newTestAdapter(t testing.TB, chain *devchain.Chain) *gateway.Adapter {
+func newTestAdapter(t testing.TB, chain *devchain.Chain, edit ...func(*gateway.Config)) *gateway.Adapter {
 	t.Helper()
 	a := chain.Addresses()
-	gw, err := gateway.New(context.Background(), chain.Client(), gateway.Config{
+	cfg := gateway.Config{
 		ChainID:      chain.ChainID().Uint64(),
 		Contracts:    gateway.Contracts{Decryption: a.Decryption, InputVerification: a.InputVerification, ACL: a.ACL},
 		PollInterval: 100 * time.Millisecond, ReceiptPollMin: 10 * time.Millisecond, GapFillDelay: 300 * time.Millisecond,
-	}, testLogger(t), gateway.WithSigner(gateway.NewSigner(chain.RelayerKey())))
+	}
+	for _, e := range edit {
+		e(&cfg)
+	}
+	gw, err := gateway.New(context.Background(), chain.Client(), cfg, testLogger(t), gateway.WithSigner(gateway.NewSigner(chain.RelayerKey())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +113,11 @@ func newTestAdapter(t testing.TB, chain *devchain.Chain) *gateway.Adapter {
 func startEngineOn(t testing.TB, store eventstore.Store, chain *devchain.Chain, o engineOpts) (*projections.Set, *Engine, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	gw := newTestAdapter(t, chain)
+	var edits []func(*gateway.Config)
+	if o.gateway != nil {
+		edits = append(edits, o.gateway)
+	}
+	gw := newTestAdapter(t, chain, edits...)
 	set, err := projections.New(o.pcfg)
 	if err != nil {
 		t.Fatal(err)

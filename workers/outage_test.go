@@ -121,6 +121,29 @@ func TestAChainOutageLongerThanTheDeadlinesFailsAndTimesOutNoJob(t *testing.T) {
 		}
 	}
 	t.Logf("every job ended %s after the chain came back", time.Since(back).Round(time.Millisecond))
+	// The input proof that came during the outage could not be prepared: each wait is in its
+	// history, numbered, with when it was to be tried again.
+	var retries []domain.RetryScheduled
+	for r, err := range store.ReadStream(ctx, ids[0].Stream(), 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Type == "RetryScheduled" {
+			ev, err := exec.Codec.Decode(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			retries = append(retries, ev.(domain.RetryScheduled))
+		}
+	}
+	if len(retries) == 0 {
+		t.Error("the input proof that waited out the outage has no RetryScheduled in its history")
+	}
+	for i, r := range retries {
+		if r.Step != "prepare" || r.Attempt != i+1 || !r.NextAt.After(r.At) || r.Reason == "" {
+			t.Errorf("retry %d: %+v, want step prepare, attempt %d, a reason and a later next attempt", i, r, i+1)
+		}
+	}
 	var started, ended int
 	for r, err := range store.ReadStream(ctx, domain.ChainStream, 0) {
 		if err != nil {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"relayer/domain"
 	"relayer/workers/gateway"
 	"relayer/workers/lease"
@@ -187,7 +189,7 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 	}
 	if !e.gw.Health().Reachable {
 		// The chain is in an outage: the job waits for it, without calls that would fail.
-		w.park(ctx, k, it, errChainDown)
+		w.park(ctx, k, it, s, errChainDown)
 		return
 	}
 	var err error
@@ -218,7 +220,7 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 			// Nothing was signed and the failure is the node's (unreachable, overloaded, rate
 			// limited): the job waits, it does not fail. It goes back to its queue on the
 			// long-tail schedule, or at once when the chain is seen again.
-			w.park(ctx, k, it, err)
+			w.park(ctx, k, it, s, err)
 			return
 		}
 		w.fail(ctx, it.id, it.cause, s, err, attempt)
@@ -267,6 +269,21 @@ func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID
 			return
 		}
 		switch {
+		case errors.Is(err, gateway.ErrStalled), errors.Is(err, gateway.ErrUnderpriced) && len(s.Replaced) > 0:
+			// Not mined after the blocks allowed (or a replacement the node found too cheap):
+			// replace it at the same nonce with higher fees, recorded before it is sent.
+			if np, ns, ok := w.replace(ctx, id, p, s, cause, err); ok {
+				p, s, attempt = np, ns, 0
+				continue
+			}
+			if attempt >= e.cfg.TxAttempts {
+				e.log.Warn("tx: not mined and not replaced; the timeouts worker sends it again at its deadline", "job", id, "tx", p.Hash, "err", err)
+				return
+			}
+			continue // no replacement (the fees are at their caps): wait on it as it is
+		case errors.Is(err, gateway.ErrNonceTooLow) && w.adoptMined(ctx, k, id, p, s, cause, signedAt):
+			// One of the job's earlier transactions of this nonce was mined, not this one: adopted.
+			return
 		case errors.Is(err, gateway.ErrNonceTooLow):
 			// Another transaction took the nonce and ours is not mined: it never will be.
 			if w.retry(ctx, id, cause, s, domain.ResetTransaction{At: domain.At{At: e.now()}, Reason: fmt.Sprintf("nonce %d taken by another transaction; %s can never be mined", p.Nonce, p.Hash.Hex())}) {
@@ -279,7 +296,7 @@ func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID
 			// Mined: the nonce is used, nothing can be sent again for this record.
 			w.fail(ctx, id, cause, s, err, attempt)
 			return
-		case refused(err) && attempt >= e.cfg.TxAttempts && !signedAt.IsZero():
+		case refused(err) && attempt >= e.cfg.TxAttempts && !signedAt.IsZero() && len(s.Replaced) == 0:
 			// The node never took these bytes: give the nonce back, so it is reused or
 			// filled and the recorded transaction can never be mined later. (Bytes re-sent by
 			// recovery or at the deadline hold a nonce this process cannot give back: they
@@ -302,6 +319,61 @@ func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID
 			return // settled meanwhile (timeouts worker)
 		}
 	}
+}
+
+// replace signs p's replacement with higher fees (gateway.Replacement), records it
+// (TransactionReplaced, before it is ever sent) and returns it with the job's state after it.
+// False when there is none: the fees are at their caps, the record failed, or the job moved on.
+func (w *txWorker) replace(ctx context.Context, id domain.JobID, p *gateway.Prepared, s domain.State, cause string, why error) (*gateway.Prepared, domain.State, bool) {
+	e := w.e
+	np, err := e.gw.Replacement(ctx, p)
+	if err != nil {
+		e.log.Warn("tx: a stalled transaction cannot be replaced; waiting on it", "job", id, "tx", p.Hash, "nonce", p.Nonce, "why", why, "err", err)
+		return nil, s, false
+	}
+	out, ok, err := e.executeOn(ctx, id, s, domain.ReplaceTransaction{
+		At: domain.At{At: e.now()}, Replaces: p.Hash.Hex(), TxHash: np.Hash.Hex(), RawTx: "0x" + hex.EncodeToString(np.Raw),
+		GasFeeCap: np.GasFeeCap.String(), GasTipCap: np.GasTipCap.String(),
+	}, cause)
+	if err != nil || !ok {
+		if err != nil {
+			e.log.Warn("tx: record a replacement; waiting on the transaction as it is", "job", id, "tx", p.Hash, "err", err)
+		}
+		return nil, s, false
+	}
+	e.log.Info("tx: replaced a stalled transaction with higher fees", "job", id, "nonce", p.Nonce, "tx", np.Hash, "replaces", p.Hash,
+		"max_fee_per_gas", np.GasFeeCap, "max_priority_fee_per_gas", np.GasTipCap, "why", why)
+	return np, out.State, true
+}
+
+// adoptMined looks up the job's other transactions of p's nonce after the node said the nonce
+// was used and p was not the one mined: the receipt of the one that was is recorded (or its
+// revert). True when the nonce is accounted for or cannot be told yet (a lookup failed), so that
+// the job is never sent back for a new transaction while one of its own may be on chain; false
+// when none of them was mined (another transaction took the nonce).
+func (w *txWorker) adoptMined(ctx context.Context, k domain.Kind, id domain.JobID, p *gateway.Prepared, s domain.State, cause string, signedAt time.Time) bool {
+	e := w.e
+	for _, t := range s.Sent() {
+		if t.TxHash == p.Hash.Hex() {
+			continue
+		}
+		rec, err := e.gw.ReceiptByHash(ctx, common.HexToHash(t.TxHash))
+		switch {
+		case err == nil:
+			e.log.Info("tx: an earlier transaction of the job's nonce was mined; adopted", "job", id, "tx", t.TxHash, "nonce", p.Nonce)
+			w.recordReceipt(ctx, k, id, rec, cause, s, signedAt, 0)
+			return true
+		case errors.Is(err, gateway.ErrPaused), errors.Is(err, gateway.ErrReverted):
+			w.fail(ctx, id, cause, s, err, 1)
+			return true
+		case errors.Is(err, gateway.ErrTxNotFound):
+			continue
+		default:
+			e.log.Warn("tx: cannot tell whether an earlier transaction of the job's nonce was mined; the timeouts worker looks again", "job", id, "tx", t.TxHash, "err", err)
+			return true
+		}
+	}
+	return false
 }
 
 // refused tells errors after which the node certainly does not hold the transaction.
@@ -354,30 +426,41 @@ func (w *txWorker) retry(ctx context.Context, id domain.JobID, cause string, s d
 	return ok
 }
 
-// park puts job it aside after its preparation failed on the node TxAttempts times in a row: it
-// is queued again after the long-tail schedule's next delay (upstream.Schedule, from 5 s, capped
-// at parkMax: a parked job is woken early when the chain is seen again, see unpark), counting
-// its parks, so that an outage is waited out and a job is never failed because the chain could
-// not be reached.
-func (w *txWorker) park(ctx context.Context, k domain.Kind, it txItem, err error) {
+// park puts job it (in state s) aside after its preparation failed on the node TxAttempts times
+// in a row, or at once during an outage: it is queued again after the long-tail schedule's next
+// delay (upstream.Schedule, from 5 s, capped at parkMax, jittered: a parked job is woken early
+// when the chain is seen again, see unpark), so that an outage is waited out and a job is never
+// failed because the chain could not be reached. Each park is recorded in the job's history
+// (RetryScheduled: the attempt, the reason, when it is tried again), and the job's Retry-After
+// follows it; the attempt count is the history's, so it survives restarts and hand-overs.
+func (w *txWorker) park(ctx context.Context, k domain.Kind, it txItem, s domain.State, err error) {
+	e := w.e
+	attempt := s.Retries + 1
+	d := upstream.Schedule{Cap: parkMax}.Next(attempt, nil)
+	until := time.Now().Add(d)
+	if _, ok, rerr := e.executeOn(ctx, it.id, s, domain.ScheduleRetry{
+		At: domain.At{At: e.now()}, Step: "prepare", Attempt: attempt, Reason: err.Error(), NextAt: e.now().Add(d),
+	}, it.cause); rerr != nil || !ok {
+		if rerr != nil {
+			// Not recorded: the job still waits, it only goes without its history's line.
+			e.log.Warn("tx: record a scheduled retry", "job", it.id, "err", rerr)
+		} else {
+			return // the job moved on meanwhile
+		}
+	}
 	w.mu.Lock()
 	if w.parked == nil {
 		w.parked = map[domain.JobID]parkedJob{}
 	}
-	p := w.parked[it.id]
-	p.n++
-	p.kind, p.item = k, txItem{id: it.id, cause: it.cause}
-	d := min(upstream.Schedule{}.Next(p.n, nil), parkMax)
-	p.until = time.Now().Add(d)
-	w.parked[it.id] = p
+	w.parked[it.id] = parkedJob{n: attempt, kind: k, item: txItem{id: it.id, cause: it.cause}, until: until}
 	n := len(w.parked)
 	w.mu.Unlock()
-	w.e.logChain("tx: the node cannot prepare the transaction; the job waits and is tried again", "job", it.id, "retry", p.n, "in", d.Round(time.Millisecond), "parked", n, "err", err)
+	e.logChain("tx: the node cannot prepare the transaction; the job waits and is tried again", "job", it.id, "retry", attempt, "in", d.Round(time.Millisecond), "parked", n, "err", err)
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
 		if sleepCtx(ctx, d) {
-			w.unparkOne(it.id, p.until)
+			w.unparkOne(it.id, until)
 		}
 	}()
 }

@@ -200,6 +200,11 @@ func details(e domain.Event) string {
 		add("tx", short(e.TxHash))
 		add("nonce", fmt.Sprint(e.Nonce))
 		add("from", e.From)
+	case domain.RetryScheduled:
+		add("step", e.Step)
+		add("attempt", fmt.Sprint(e.Attempt))
+		add("next", e.NextAt.UTC().Format(time.RFC3339Nano))
+		add("reason", e.Reason)
 	case domain.TransactionReplaced:
 		add("tx", short(e.TxHash))
 		add("replaces", short(e.Replaces))

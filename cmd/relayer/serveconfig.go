@@ -74,7 +74,9 @@ import (
 //	        contracts: {decryption: "", input_verification: "", acl: ""},
 //	        signer: {key_env: "", keystore: "", password_file: ""},
 //	        extra_signers: [] (a fleet's further keys, each {key_env: ...} or {keystore: ..., password_file: ...}),
-//	        confirmation_depth: 0, poll_interval: 1s, receipt_timeout: 2m, user_decrypt_threshold: 0}
+//	        confirmation_depth: 0, poll_interval: 1s, receipt_timeout: 2m, user_decrypt_threshold: 0,
+//	        max_fee_per_gas: 500000000000, max_priority_fee_per_gas: 10000000000,  # wei
+//	        bump_after_blocks: 5, fee_bump_percent: 12}
 //	workers: {readiness_poll_interval: 500ms, tx_attempts: 5, tx_retry_delay: 200ms,
 //	          response_buffer_ttl: 10m, timeouts_poll: 1s, transport: gochannel,  # or nats
 //	          nats: {url: nats://127.0.0.1:4222, prefix: relayer, ack_wait: 30s, ...},

@@ -371,6 +371,7 @@ func TestServeHelpListsEverySettingAndNoOther(t *testing.T) {
 		chain.rpc_url chain.ws_url chain.host_rpc_url chain.chain_id chain.contracts.decryption
 		chain.contracts.input_verification chain.contracts.acl chain.signer.key_env chain.signer.keystore
 		chain.signer.password_file chain.extra_signers chain.confirmation_depth chain.poll_interval chain.receipt_timeout chain.call_timeout
+		chain.max_fee_per_gas chain.max_priority_fee_per_gas chain.bump_after_blocks chain.fee_bump_percent
 		chain.user_decrypt_threshold
 		workers.readiness_poll_interval workers.tx_attempts workers.tx_retry_delay workers.response_buffer_ttl
 		workers.timeouts_poll workers.transport workers.fleet.enabled workers.fleet.instance workers.fleet.lease_duration

@@ -25,6 +25,10 @@ type Input struct {
 	// reached): nothing moves toward the chain until it ends, so its likely remaining length is
 	// added to every wait (see Compute). Negative values are taken as 0.
 	Outage time.Duration
+	// Deferred is how long until the job's next try of a step that failed for a passing reason
+	// (RetryScheduled.NextAt less now; 0 when none is pending): the job cannot move before then.
+	// Negative values are taken as 0.
+	Deferred time.Duration
 }
 
 // Formula names the row of the seed's tables an Estimate came from.
@@ -68,8 +72,8 @@ type Estimate struct {
 	HintMs int64
 	// Formula is the row of the seed's tables that was used.
 	Formula Formula
-	// Outage is the part of ETA that is the chain outage's expected remaining length (0 when
-	// there is no outage).
+	// Outage is the part of ETA that is the chain outage's expected remaining length, or the
+	// wait for the job's scheduled retry when that is longer (0 when there is neither).
 	Outage time.Duration
 }
 
@@ -124,6 +128,9 @@ const lateFactor = 2
 // the outage's doublings, a handful of times in all, and comes back at most one doubling after
 // the chain does; the backlog's own time is still added for after the outage. A late
 // receipt_received job's backoff B(E) is raised to the outage's length when that is longer.
+// A job whose step failed for a passing reason and waits for its scheduled retry
+// (Input.Deferred) gets the same treatment with the time until the retry, the longer of the two
+// when both apply (a job parked by an outage is woken when it ends).
 //
 // cfg should be valid (Validate); Compute never panics on an invalid one but pulls each value
 // into its valid range first (a rate of 0 becomes 0.001, min above max becomes max = min, an
@@ -152,7 +159,7 @@ func Compute(cfg Config, in Input) Estimate {
 	// of an item per second take n·1e6/r ms.
 	var n1, r1, n2, r2, k uint64 = 0, 1, 0, 1, pMs + tMs
 	f := FormulaTxQueue
-	oMs := nominalMs(durationMs(in.Outage))
+	oMs := nominalMs(max(durationMs(in.Outage), durationMs(in.Deferred)))
 	switch {
 	case in.Status == ReceiptReceived:
 		e := uint64(durationMs(in.Elapsed))

@@ -630,3 +630,21 @@ func TestALateJobDuringAnOutageBacksOffAtLeastTheOutagesLength(t *testing.T) {
 		t.Fatalf("a 95.001 s outage: %+v, want 96 s", got)
 	}
 }
+
+func TestAScheduledRetryAddsTheWaitUntilItAndTheLongerOfItAndAnOutage(t *testing.T) {
+	cfg := DefaultConfig()
+	in := Input{Kind: InputProof, Status: Processing, Position: 0}
+	base := Compute(cfg, in)
+	in.Deferred = 20 * time.Second
+	if got := Compute(cfg, in); got.ETA != base.ETA+20*time.Second || got.Outage != 20*time.Second {
+		t.Fatalf("a retry due in 20 s: %+v, want ETA %v + 20 s", got, base.ETA)
+	}
+	in.Outage = 5 * time.Second
+	if got := Compute(cfg, in); got.ETA != base.ETA+20*time.Second {
+		t.Fatalf("a retry due in 20 s during a 5 s outage: ETA %v, want %v + 20 s", got.ETA, base.ETA)
+	}
+	in.Outage = 45 * time.Second
+	if got := Compute(cfg, in); got.ETA != base.ETA+45*time.Second {
+		t.Fatalf("a retry due in 20 s during a 45 s outage: ETA %v, want %v + 45 s", got.ETA, base.ETA)
+	}
+}

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/big"
 	"strings"
 	"time"
@@ -180,10 +181,26 @@ func (a *Adapter) minedReceipt(ctx context.Context, hash common.Hash) (*types.Re
 // to PollInterval and at most receiptRecheck PollIntervals: N transactions waiting make N polls
 // per block, not N per poll interval, and none while the chain stands still or cannot be
 // reached. Transport errors are waited out too: the transaction is in the pool.
+//
+// With Config.BumpAfterBlocks set, a transaction still not mined once that many new heads were
+// seen is ErrStalled: the caller replaces it (Replacement) rather than wait on fees the chain
+// has left behind.
 func (a *Adapter) waitReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
 	wait := a.cfg.ReceiptPollMin
+	first := a.health.snapshot().Head
 	for {
 		head := a.health.snapshot().Head
+		if first == 0 {
+			first = head // no head seen yet when the wait began
+		}
+		if a.cfg.BumpAfterBlocks > 0 && first > 0 && head >= first+uint64(a.cfg.BumpAfterBlocks) {
+			rec, err := a.client.TransactionReceipt(ctx, hash)
+			if err == nil {
+				return rec, nil
+			}
+			return nil, &TxError{Kind: ErrStalled, Op: "wait for receipt", TxHash: hash,
+				Err: fmt.Errorf("not mined in %d blocks (%d to %d)", head-first, first, head)}
+		}
 		rec, err := a.client.TransactionReceipt(ctx, hash)
 		if err == nil {
 			return rec, nil

@@ -45,9 +45,17 @@ type Config struct {
 	// MaxFeePerGas caps a transaction's max fee per gas, in wei (default 500 gwei). A base fee
 	// above it makes Prepare fail with ErrFeeCapExceeded instead of signing a transaction that
 	// would wait in the pool.
-	MaxFeePerGas uint64
+	MaxFeePerGas uint64 `yaml:"max_fee_per_gas"`
 	// MaxPriorityFeePerGas caps the tip per gas, in wei (default 10 gwei).
-	MaxPriorityFeePerGas uint64
+	MaxPriorityFeePerGas uint64 `yaml:"max_priority_fee_per_gas"`
+	// BumpAfterBlocks: a sent transaction still not mined after this many new blocks is
+	// reported stalled by Broadcast (ErrStalled), so that the caller replaces it with higher fees
+	// (Replacement) (default 5; -1: never, Broadcast waits for the receipt until ReceiptTimeout).
+	BumpAfterBlocks int `yaml:"bump_after_blocks"`
+	// FeeBumpPercent is how much a replacement raises both fees, at least (default 12: a
+	// go-ethereum node takes a replacement only when both are at least 10% higher; the rest covers
+	// nodes that round).
+	FeeBumpPercent int `yaml:"fee_bump_percent"`
 
 	// ConfirmationDepth is how many blocks the listener stays behind the head: it delivers block
 	// n once the head is at least n+ConfirmationDepth. 0 delivers the head itself; reorgs are
@@ -107,6 +115,8 @@ const (
 	DefaultReorgWindow          = 128
 	DefaultGapFillDelay         = 3 * time.Second
 	DefaultCallTimeout          = 10 * time.Second
+	DefaultBumpAfterBlocks      = 5
+	DefaultFeeBumpPercent       = 12
 
 	maxGasMarginPercent = 1000
 	// A call timeout below a few hundred milliseconds fails healthy calls; one above a few
@@ -148,6 +158,12 @@ func (c *Config) setDefaults() {
 	}
 	if c.CallTimeout == 0 {
 		c.CallTimeout = DefaultCallTimeout
+	}
+	if c.BumpAfterBlocks == 0 {
+		c.BumpAfterBlocks = DefaultBumpAfterBlocks
+	}
+	if c.FeeBumpPercent == 0 {
+		c.FeeBumpPercent = DefaultFeeBumpPercent
 	}
 }
 
@@ -246,6 +262,12 @@ func (c Config) Validate() error {
 	}
 	if c.MaxPriorityFeePerGas > c.MaxFeePerGas {
 		bad("max_priority_fee_per_gas", "is %d wei, above max_fee_per_gas (%d wei)", c.MaxPriorityFeePerGas, c.MaxFeePerGas)
+	}
+	if c.BumpAfterBlocks < -1 {
+		bad("bump_after_blocks", "is %d, want a number of blocks, or -1 for never", c.BumpAfterBlocks)
+	}
+	if c.FeeBumpPercent < 10 || c.FeeBumpPercent > 1000 {
+		bad("fee_bump_percent", "is %d, want 10..1000 (nodes refuse a replacement less than 10%% dearer)", c.FeeBumpPercent)
 	}
 	if c.PollInterval < 0 {
 		bad("poll_interval", "is %v, want > 0", c.PollInterval)

@@ -50,6 +50,8 @@ func TestValidateAcceptsACompleteConfigAndListsEveryProblemOfABadOne(t *testing.
 		PollInterval:         -time.Second,
 		ReceiptTimeout:       -time.Second,
 		GapFillDelay:         -time.Second,
+		BumpAfterBlocks:      -3,
+		FeeBumpPercent:       5,
 		Upstream:             upstream.Config{MaxAttempts: -1},
 	}
 	err := bad.Validate()
@@ -61,7 +63,7 @@ func TestValidateAcceptsACompleteConfigAndListsEveryProblemOfABadOne(t *testing.
 		"contracts.acl: is not set", "is the same address", "KeyEnv must be an environment variable name",
 		"both set", "needs Signer.PasswordFile", "gas_margin_percent: is -5", "max_gas_limit: is 100",
 		"max_priority_fee_per_gas: is 20 wei, above max_fee_per_gas (10 wei)", "poll_interval", "receipt_timeout",
-		"gap_fill_delay", "upstream",
+		"gap_fill_delay", "upstream", "bump_after_blocks: is -3", "fee_bump_percent: is 5",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate does not say %q:\n%v", want, err)

@@ -64,6 +64,10 @@ var (
 	// ErrReceiptTimeout: the transaction was sent but no receipt came within
 	// Config.ReceiptTimeout. It may still be mined; retry as for ErrCanceled.
 	ErrReceiptTimeout = errors.New("no receipt within the receipt timeout")
+	// ErrStalled: the transaction was sent but is still not mined after Config.BumpAfterBlocks
+	// new blocks (its fees are likely too low for the chain now): replace it with Replacement.
+	// It may still be mined; retry as for ErrCanceled.
+	ErrStalled = errors.New("not mined after the blocks allowed; replace it with higher fees")
 	// ErrTxNotFound: ReceiptByHash found neither a receipt nor the transaction in the pool
 	// (including a node that is still indexing transactions).
 	ErrTxNotFound = errors.New("transaction not found")
@@ -150,7 +154,7 @@ func (e *TxError) Retryable() bool { return retryableKind(e.Kind) }
 func retryableKind(k error) bool {
 	switch k {
 	case ErrTransport, ErrUnderpriced, ErrInsufficientFunds, ErrFeeCapExceeded, ErrReceiptTimeout,
-		ErrCanceled, ErrTxPending, ErrAlreadyKnown:
+		ErrCanceled, ErrTxPending, ErrAlreadyKnown, ErrStalled:
 		return true
 	}
 	return false

@@ -98,6 +98,63 @@ func (a *Adapter) Prepare(ctx context.Context, req domain.Request) (*Prepared, e
 	}, nil
 }
 
+// Replacement signs a replacement of p, a transaction sent and not mined (ErrStalled): the same
+// nonce, call and gas limit, with both fees raised by at least Config.FeeBumpPercent over p's and
+// to at least what Prepare would pick now, within MaxFeePerGas and MaxPriorityFeePerGas. Nothing
+// is sent; the caller records the replacement (its bytes, like the first transaction's) before
+// it broadcasts it. Whichever of the two is mined, the other never can be: they share the nonce.
+//
+// MaxPriorityFeePerGas bounds the tip Prepare picks, not a replacement's: a node takes a
+// replacement only with both fees raised, and a first tip at that cap would leave none.
+// ErrFeeCapExceeded when MaxFeePerGas leaves no room for the raise: p waits as it is. A
+// replacement holds no nonce of its own: Release does nothing for it (p's nonce stays taken).
+func (a *Adapter) Replacement(ctx context.Context, p *Prepared) (*Prepared, error) {
+	if a.signer == nil {
+		return nil, &TxError{Kind: ErrNoSigner, Op: "replace"}
+	}
+	if p == nil || p.tx == nil {
+		return nil, &TxError{Kind: ErrInvalidRequest, Op: "replace", Err: errors.New("not a Prepared from Prepare or DecodePrepared")}
+	}
+	if p.From != a.signer.Address() {
+		return nil, &TxError{Kind: ErrInvalidRequest, Op: "replace", TxHash: p.Hash,
+			Err: fmt.Errorf("the transaction is from %s, the adapter signs as %s", p.From, a.signer.Address())}
+	}
+	tip, feeCap, err := a.fees(ctx)
+	if err != nil && !errors.Is(err, ErrFeeCapExceeded) {
+		return nil, err
+	}
+	bump := func(v *big.Int) *big.Int {
+		// ⌈v × (100 + pct) / 100⌉, so that rounding never leaves it under the node's minimum.
+		n := new(big.Int).Mul(v, big.NewInt(int64(100+a.cfg.FeeBumpPercent)))
+		return n.Add(n, big.NewInt(99)).Div(n, big.NewInt(100))
+	}
+	newTip, newCap := bump(p.GasTipCap), bump(p.GasFeeCap)
+	if tip != nil && tip.Cmp(newTip) > 0 {
+		newTip = tip
+	}
+	if feeCap != nil && feeCap.Cmp(newCap) > 0 {
+		newCap = feeCap
+	}
+	if maxFee := new(big.Int).SetUint64(a.cfg.MaxFeePerGas); newCap.Cmp(maxFee) > 0 || newTip.Cmp(newCap) > 0 {
+		return nil, &TxError{Kind: ErrFeeCapExceeded, Op: "replace", TxHash: p.Hash,
+			Err: fmt.Errorf("a replacement needs max fee %s and tip %s wei; MaxFeePerGas is %s wei", newCap, newTip, maxFee)}
+	}
+	signed, err := a.signer.sign(types.NewTx(&types.DynamicFeeTx{
+		ChainID: a.chainID, Nonce: p.Nonce, GasTipCap: newTip, GasFeeCap: newCap, Gas: p.GasLimit, To: &p.To, Data: p.tx.Data(), Value: p.tx.Value(),
+	}), a.chainID)
+	if err != nil {
+		return nil, &TxError{Kind: ErrRejected, Op: "sign", Err: err}
+	}
+	raw, err := signed.MarshalBinary()
+	if err != nil {
+		return nil, &TxError{Kind: ErrRejected, Op: "encode", Err: err}
+	}
+	return &Prepared{
+		Kind: p.Kind, Raw: raw, Hash: signed.Hash(), Nonce: p.Nonce, From: p.From, To: p.To,
+		GasLimit: p.GasLimit, GasFeeCap: newCap, GasTipCap: newTip, tx: signed,
+	}, nil
+}
+
 func (a *Adapter) pendingNonce(ctx context.Context) (uint64, error) {
 	return a.client.PendingNonceAt(ctx, a.signer.Address())
 }

@@ -1,0 +1,242 @@
+package workers
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
+	"math/big"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"relayer/domain"
+	"relayer/workers/devchain"
+	"relayer/workers/gateway"
+	"relayer/workers/gateway/contracts"
+)
+
+// burnInit is contract-creation code that loops until its gas runs out, reading the balance of a
+// new (cold, 2,600 gas) address each time round: a transaction carrying it uses all the gas it is
+// given, so a few of them fill a block, in a few thousand cheap steps rather than millions.
+//
+//	PUSH1 0; JUMPDEST; PUSH1 1; ADD; DUP1; BALANCE; POP; PUSH1 2; JUMP
+var burnInit = []byte{0x60, 0x00, 0x5b, 0x60, 0x01, 0x01, 0x80, 0x31, 0x50, 0x60, 0x02, 0x56}
+
+// feeSpike fills the chain's blocks from key with gas-burning transactions that pay a high tip,
+// as a busy chain does, until ctx ends: every full block raises the base fee by an eighth, so
+// transactions signed before the spike fall under it and stall. It returns how many it sent.
+func feeSpike(ctx context.Context, t *testing.T, chain *devchain.Chain, key *ecdsa.PrivateKey) int {
+	c := chain.Client()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	signer := types.LatestSignerForChainID(chain.ChainID())
+	nonce, err := c.PendingNonceAt(ctx, from)
+	if err != nil {
+		t.Error(err)
+		return 0
+	}
+	sent := 0
+	var last uint64
+	for ctx.Err() == nil {
+		head, err := c.HeaderByNumber(ctx, nil)
+		if err != nil {
+			if ctx.Err() == nil {
+				t.Logf("fee spike: read the head: %v", err)
+			}
+			break
+		}
+		if head.Number.Uint64() == last {
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		if last == 0 || head.Number.Uint64()%10 == 0 {
+			t.Logf("fee spike: block %d, base fee %s wei, gas used %d of %d", head.Number, head.BaseFee, head.GasUsed, head.GasLimit)
+		}
+		last = head.Number.Uint64()
+		// A tip far above the relayer's, so the spike's transactions go first; gas per
+		// transaction small enough that its fee stays under the node's 1 ether cap.
+		tip := big.NewInt(2_000_000_000)
+		feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+		const gas = 4_000_000
+		// The next block's worth and no more, so that the spike ends when the sending does.
+		for range head.GasLimit / gas {
+			tx, err := types.SignNewTx(key, signer, &types.DynamicFeeTx{
+				ChainID: chain.ChainID(), Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, Data: burnInit,
+			})
+			if err != nil {
+				t.Error(err)
+				return sent
+			}
+			if err := c.SendTransaction(ctx, tx); err != nil {
+				if ctx.Err() == nil {
+					t.Logf("fee spike: send: %v", err)
+				}
+				break
+			}
+			nonce++
+			sent++
+		}
+	}
+	return sent
+}
+
+// A fee spike leaves the relayer's transactions under the base fee: each is replaced at its
+// nonce with higher fees, the replacement recorded before it is sent, and the jobs complete
+// through the replacements, each with exactly one gateway request on chain.
+func TestEngineReplacesTransactionsAFeeSpikeStalled(t *testing.T) {
+	chain := startTestChain(t, devchain.Config{})
+	// The relayer tips little (as a thrifty operator's would), so the spike's transactions go
+	// first and a few full blocks take the base fee above what it signed for.
+	env := startEngine(t, engineOpts{chain: chain, cfg: Config{TxAttempts: 3, TxRetryDelay: 50 * time.Millisecond},
+		gateway: func(c *gateway.Config) { c.MaxPriorityFeePerGas = 1_000_000 }})
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	var spam int
+	wg.Go(func() { spam = feeSpike(ctx, t, chain, chain.UserKey(1)) })
+	// The spike is under way once the blocks are full: the base fee has doubled.
+	baseFee := func() *big.Int {
+		h, err := chain.Client().HeaderByNumber(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h.BaseFee
+	}
+	start := baseFee()
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end) && baseFee().Cmp(new(big.Int).Mul(start, big.NewInt(2))) < 0; {
+		time.Sleep(50 * time.Millisecond)
+	}
+	var ids []domain.JobID
+	var reqs []domain.Request
+	for _, k := range []domain.Kind{domain.InputProof, domain.PublicDecrypt, domain.UserDecrypt, domain.InputProof} {
+		req := env.request(k, contracts.ScenarioNone)
+		ids, reqs = append(ids, env.accept(req)), append(reqs, req)
+	}
+	// The spike lasts until a replacement is recorded (or 20 s), then the base fee falls back.
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) && env.countEvents("TransactionReplaced") == 0 {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(time.Second)
+	stop()
+	wg.Wait()
+	replaced := env.countEvents("TransactionReplaced")
+	t.Logf("%d gas-burning transactions sent; %d replacements recorded", spam, replaced)
+	if replaced == 0 {
+		t.Fatal("no transaction was replaced during the fee spike")
+	}
+	for i, id := range ids {
+		s := env.waitTerminal(id, 2*time.Minute)
+		if s.Status != domain.Completed {
+			t.Errorf("job %d: %s %q (%s), want completed", i, s.Status, s.Label, s.Message)
+		}
+		if got := requestsOnChain(t, chain, reqs[i]); len(got) != 1 {
+			t.Errorf("job %d: %d gateway requests on chain, want exactly one", i, len(got))
+		}
+	}
+	// Every replacement was recorded before it was sent: its bytes are in the log, at the same
+	// nonce as the transaction it replaced, with fees at least the bump above.
+	for _, id := range ids {
+		var prev *types.Transaction
+		for rec, err := range env.store.ReadStream(context.Background(), id.Stream(), 0) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, err := env.exec.Codec.Decode(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var raw string
+			switch e := ev.(type) {
+			case domain.TransactionSigned:
+				raw = e.RawTx
+			case domain.TransactionReplaced:
+				raw = e.RawTx
+			default:
+				continue
+			}
+			b, err := decodeRawTx(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tx := new(types.Transaction)
+			if err := tx.UnmarshalBinary(b); err != nil {
+				t.Fatal(err)
+			}
+			if _, replacement := ev.(domain.TransactionReplaced); replacement {
+				if prev == nil || tx.Nonce() != prev.Nonce() || string(tx.Data()) != string(prev.Data()) {
+					t.Fatalf("job %s: a replacement at another nonce or with another call", id)
+				}
+				for _, f := range [][2]*big.Int{{tx.GasFeeCap(), prev.GasFeeCap()}, {tx.GasTipCap(), prev.GasTipCap()}} {
+					if new(big.Int).Mul(f[0], big.NewInt(100)).Cmp(new(big.Int).Mul(f[1], big.NewInt(110))) < 0 {
+						t.Fatalf("job %s: replacement fee %s not 10%% above %s", id, f[0], f[1])
+					}
+				}
+			}
+			prev = tx
+		}
+	}
+}
+
+// countEvents counts the events of type typ in the whole log.
+func (env *engineEnv) countEvents(typ string) int {
+	n := 0
+	for rec, err := range env.store.ReadAll(context.Background(), 0) {
+		if err != nil {
+			env.t.Fatal(err)
+		}
+		if rec.Type == typ {
+			n++
+		}
+	}
+	return n
+}
+
+// The crashed engine recorded a replacement and died before sending it, while the transaction
+// it replaced was mined after all: the new engine sends the replacement, the node says its nonce
+// is used, and the receipt of the one mined is adopted. The job is never sent back for a second
+// transaction, and the chain holds one gateway request for it.
+func TestRecoveryAdoptsTheReplacedTransactionThatWasMined(t *testing.T) {
+	r := newCrashRig(t, devchain.Config{})
+	ctx := context.Background()
+	req := r.request(domain.InputProof, contracts.ScenarioNone)
+	id := r.accept(req)
+	gw := newTestAdapter(t, r.chain)
+	first := r.prepareAndRecord(gw, id, req)
+	repl, err := gw.Replacement(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repl.Nonce != first.Nonce || repl.Hash == first.Hash || string(repl.Transaction().Data()) != string(first.Transaction().Data()) {
+		t.Fatalf("replacement %+v of %+v: not the same call at the same nonce", repl, first)
+	}
+	for _, f := range [][2]*big.Int{{repl.GasFeeCap, first.GasFeeCap}, {repl.GasTipCap, first.GasTipCap}} {
+		if new(big.Int).Mul(f[0], big.NewInt(100)).Cmp(new(big.Int).Mul(f[1], big.NewInt(112))) < 0 {
+			t.Fatalf("replacement fee %s is not 12%% above %s", f[0], f[1])
+		}
+	}
+	r.execute(id, domain.ReplaceTransaction{At: domain.At{At: time.Now()}, Replaces: first.Hash.Hex(), TxHash: repl.Hash.Hex(),
+		RawTx: "0x" + hex.EncodeToString(repl.Raw), GasFeeCap: repl.GasFeeCap.String(), GasTipCap: repl.GasTipCap.String()})
+	// The first one is mined (it was in a pool the crash did not reach).
+	if _, err := gw.Broadcast(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	gw.Close()
+
+	r.start(engineOpts{})
+	s := r.waitTerminal(id, 20*time.Second)
+	if s.Status != domain.Completed {
+		t.Fatalf("%s %q (%s), want completed", s.Status, s.Label, s.Message)
+	}
+	_, evs := r.events(id)
+	want := []string{"RequestAccepted", "TransactionSigned", "TransactionReplaced", "ReceiptRecorded", "RequestCompleted"}
+	if got := typesOf(evs); !slices.Equal(got, want) {
+		t.Fatalf("events %v, want %v", got, want)
+	}
+	if rec := evs[3].(domain.ReceiptRecorded); rec.TxHash != first.Hash.Hex() {
+		t.Errorf("receipt of %s, want the mined first transaction %s", rec.TxHash, first.Hash.Hex())
+	}
+	wantOneRequest(t, r.chain, "input proof", req, first.Hash)
+}
