@@ -22,8 +22,8 @@ type Job struct {
 	ReadinessCheckAt time.Time
 	// RetryAt is when a step that failed for a passing reason is tried again (RetryScheduled),
 	// zero when none is pending in the job's current status.
-	RetryAt time.Time
-	ContentHash      string
+	RetryAt     time.Time
+	ContentHash string
 	// TxHash is the hash of the job's current transaction (empty before one is signed and after
 	// a reset).
 	TxHash           string
