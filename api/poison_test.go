@@ -185,9 +185,10 @@ func TestPoisonEventsPassTheStatusFilterAndTheKindFilterUnlessTheirJobIsOfAnothe
 	}
 }
 
-// The projections must not see poisoned messages: a log with poison records builds, live and
-// rebuilt (with either decoder), the same read models as the same log without them.
-func TestPoisonRecordsLeaveTheProjectionsAndTheirRebuildsUnchanged(t *testing.T) {
+// The projections must not see poisoned messages nor upstream rate limits: a log with poison and
+// rate-limit records builds, live and rebuilt (with either decoder), the same read models as the
+// same log without them.
+func TestPoisonAndRateLimitRecordsLeaveTheProjectionsAndTheirRebuildsUnchanged(t *testing.T) {
 	env := startOps(t, opsTuning{})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -195,6 +196,10 @@ func TestPoisonRecordsLeaveTheProjectionsAndTheirRebuildsUnchanged(t *testing.T)
 		id := env.accept(k, n)
 		env.poison(env.poisonOf(id, "RequestAccepted", env.head(), n))
 		env.toProcessing(id, k)
+		env.rateLimit(domain.RateLimitEncountered{RateLimitCall: domain.RateLimitCall{Source: "https://rpc.example.com",
+			Attempt: 1, Class: "rate_limited", Status: 429, At: env.now().At}},
+			domain.RateLimitRecovered{RateLimitCall: domain.RateLimitCall{Source: "https://rpc.example.com",
+				Attempt: 2, Class: "ok", Status: 200, At: env.now().At}})
 		env.toReceipt(id, n)
 		env.poison(env.poisonOf(id, "ReceiptRecorded", env.head(), 10+n))
 		if n != 1 {
@@ -210,7 +215,7 @@ func TestPoisonRecordsLeaveTheProjectionsAndTheirRebuildsUnchanged(t *testing.T)
 	for _, full := range []bool{false, true} {
 		rebuilt, _, err := projections.Rebuild(ctx, env.store, projections.Config{FullDecode: full})
 		if err != nil {
-			t.Fatalf("rebuild (full decode %v) over poison records: %v", full, err)
+			t.Fatalf("rebuild (full decode %v) over poison and rate-limit records: %v", full, err)
 		}
 		snap, err := rebuilt.Snapshot()
 		if err != nil {
@@ -221,22 +226,26 @@ func TestPoisonRecordsLeaveTheProjectionsAndTheirRebuildsUnchanged(t *testing.T)
 		}
 	}
 
-	// The same log without its poison records (the others keep their positions).
+	// The same log without its poison and rate-limit records (the others keep their positions).
 	without, err := projections.New(projections.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	codec := projections.NewCodec()
-	poisons := 0
+	poisons, limits := 0, 0
 	for rec, err := range env.store.ReadAll(ctx, 0) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rec.Stream == domain.PoisonStream {
+		if rec.Stream == domain.PoisonStream || rec.Stream == domain.RateLimitStream {
 			if _, err := codec.Decode(rec); err != nil {
-				t.Fatalf("the codec cannot read a poison record: %v", err)
+				t.Fatalf("the codec cannot read a %s record: %v", rec.Stream, err)
 			}
-			poisons++
+			if rec.Stream == domain.PoisonStream {
+				poisons++
+			} else {
+				limits++
+			}
 			continue
 		}
 		e, err := projections.DecodeEvent(codec, rec)
@@ -247,8 +256,8 @@ func TestPoisonRecordsLeaveTheProjectionsAndTheirRebuildsUnchanged(t *testing.T)
 			t.Fatal(err)
 		}
 	}
-	if poisons != 7 {
-		t.Fatalf("%d poison records in the log, want 7", poisons)
+	if poisons != 7 || limits != 6 {
+		t.Fatalf("%d poison and %d rate-limit records in the log, want 7 and 6", poisons, limits)
 	}
 	snap, err := without.Snapshot()
 	if err != nil {
@@ -257,9 +266,9 @@ func TestPoisonRecordsLeaveTheProjectionsAndTheirRebuildsUnchanged(t *testing.T)
 	// Only the checkpoint and the count of events applied may differ.
 	models := func(b []byte) []byte { return b[bytes.Index(b, []byte(`"config"`)):] }
 	if !bytes.Equal(models(live), models(snap)) {
-		t.Fatal("the poison records changed a read model")
+		t.Fatal("the poison or rate-limit records changed a read model")
 	}
-	if env.set.Events() != without.Events()+uint64(poisons) {
-		t.Fatalf("%d events applied with the poison records, %d without", env.set.Events(), without.Events())
+	if env.set.Events() != without.Events()+uint64(poisons+limits) {
+		t.Fatalf("%d events applied with the poison and rate-limit records, %d without", env.set.Events(), without.Events())
 	}
 }

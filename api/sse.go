@@ -32,6 +32,9 @@ const (
 	sseEventTransition = "transition"
 	// ssePoison is a message a worker gave up on (domain.MessagePoisoned, in the poison stream).
 	ssePoison = "poison"
+	// sseRateLimit is a rate limit an upstream call met (domain.RateLimitEncountered and its
+	// siblings, in the rate-limit stream).
+	sseRateLimit = "ratelimit"
 )
 
 // sseMessage is one Server-Sent Event: its id (a global position), its name and its one-line
@@ -78,13 +81,25 @@ type Poisoned struct {
 	At        time.Time `json:"at"`
 }
 
+// RateLimit is the data of a "ratelimit" event of GET /v1/transitions: a rate limit one of the
+// relayer's upstream calls met (the gateway chain's JSON-RPC node, say), as recorded in the log's
+// rate-limit stream: EventType is RateLimitEncountered, RateLimitBackoff, RateLimitRecovered or
+// RateLimitGaveUp, Position the record's global position (also the SSE id), and the rest the
+// event's own fields (domain.RateLimitCall). It names the upstream by scheme and host only.
+type RateLimit struct {
+	EventType string `json:"eventType"`
+	Position  uint64 `json:"position"`
+	domain.RateLimitCall
+}
+
 // transitionFilter selects transitions by the job's kind and the status entered; an empty set
 // lets everything through. Poison events pass the status filter (they enter no status) and the
 // kind filter unless their job's kind is known and not among kinds; noPoison drops them all.
+// Rate-limit events belong to no job and pass both filters; noRateLimit drops them all.
 type transitionFilter struct {
 	// kinds and statuses are sets of ordinals (bit i for ordinal i); zero means any.
-	kinds, statuses uint32
-	noPoison        bool
+	kinds, statuses       uint32
+	noPoison, noRateLimit bool
 }
 
 func (f *transitionFilter) match(k domain.Kind, to domain.Status) bool {
@@ -106,17 +121,19 @@ func (s *Server) heartbeatFor(r *http.Request) time.Duration {
 }
 
 // transitions answers GET /v1/transitions: a Server-Sent Events stream of every transition (a
-// request event that changes the job's status), one "transition" event each, and of every
-// poisoned message (a record of the poison stream), one "poison" event each, with the record's
-// global position as the SSE id, in the log's order.
+// request event that changes the job's status), one "transition" event each, of every poisoned
+// message (a record of the poison stream), one "poison" event each, and of every rate limit an
+// upstream call met (a record of the rate-limit stream), one "ratelimit" event each, with the
+// record's global position as the SSE id, in the log's order.
 //
 // Query: kind and status filter by the job's kind and by the status entered (comma-separated
-// lists, or the parameter repeated); poison=false leaves out the poison events. A poison event
-// passes any status filter, and the kind filter unless its job's kind is known and not asked
-// for. An unknown value is refused with 400 validation_failed naming the parameter. The stream
-// starts after a position: the Last-Event-ID header (what an EventSource sends when it
-// reconnects), else the after or from query parameter (for curl; both mean "after this
-// position", so from=0 replays the whole log), else the log's head (live only).
+// lists, or the parameter repeated); poison=false leaves out the poison events, ratelimit=false
+// the rate-limit events. A poison event passes any status filter, and the kind filter unless its
+// job's kind is known and not asked for; a rate-limit event passes both. An unknown value is
+// refused with 400 validation_failed naming the parameter. The stream starts after a position:
+// the Last-Event-ID header (what an EventSource sends when it reconnects), else the after or from
+// query parameter (for curl; both mean "after this position", so from=0 replays the whole log),
+// else the log's head (live only).
 // It follows the store's subscription from there, so a resumed stream has no gap and no
 // duplicate. An idle stream sends a ": heartbeat" comment every DefaultHeartbeat. It ends when
 // the client goes away, when the server shuts down (the request's context ends) or when the
@@ -260,8 +277,9 @@ type followTrack struct {
 	status domain.Status
 }
 
-// followTransitions reads the log after position after and sends the transitions and poison
-// events filter lets through to out, until ctx ends (it then returns nil) or the store fails.
+// followTransitions reads the log after position after and sends the transitions, poison and
+// rate-limit events filter lets through to out, until ctx ends (it then returns nil) or the
+// store fails.
 //
 // The kind of a job comes from its RequestAccepted when the stream saw it, else from the
 // projections, else from the first event of the job's stream in the store. The stream keeps the
@@ -275,6 +293,25 @@ func (s *Server) followTransitions(ctx context.Context, after eventstore.Positio
 				return nil
 			}
 			return err
+		}
+		if rec.Stream == domain.RateLimitStream {
+			if filter.noRateLimit {
+				continue
+			}
+			msg, ok := s.rateLimited(rec)
+			if !ok {
+				continue
+			}
+			data, err := json.Marshal(msg)
+			if err != nil {
+				return err
+			}
+			select {
+			case out <- sseMessage{id: rec.Position, event: sseRateLimit, data: data}:
+			case <-ctx.Done():
+				return nil
+			}
+			continue
 		}
 		if rec.Stream == domain.PoisonStream {
 			if filter.noPoison {
@@ -383,6 +420,22 @@ func (s *Server) poisoned(ctx context.Context, rec eventstore.Record, filter tra
 	return msg, true
 }
 
+// rateLimited turns a record of the rate-limit stream into a ratelimit event's data; ok is false
+// when the record cannot be decoded.
+func (s *Server) rateLimited(rec eventstore.Record) (RateLimit, bool) {
+	v, err := s.codec.Decode(rec)
+	e, isRateLimit := v.(domain.RateLimitEvent)
+	if err != nil || !isRateLimit {
+		if err == nil {
+			err = fmt.Errorf("a %s record in the %s stream", rec.Type, domain.RateLimitStream)
+		}
+		s.log.Warn("transitions: skip a rate-limit record this build cannot decode",
+			"stream", rec.Stream, "version", int64(rec.Version), "position", uint64(rec.Position), "err", err)
+		return RateLimit{}, false
+	}
+	return RateLimit{EventType: e.EventType(), Position: uint64(rec.Position), RateLimitCall: e.Call()}, true
+}
+
 // kindOf returns the kind of job id: from the projections, or, when they do not hold the job yet,
 // from the job's first event in the store. The zero Kind when neither knows it.
 func (s *Server) kindOf(ctx context.Context, id domain.JobID) domain.Kind {
@@ -403,7 +456,7 @@ func (s *Server) kindOf(ctx context.Context, id domain.JobID) domain.Kind {
 	return domain.Kind{}
 }
 
-// parseTransitionFilter reads the kind, status and poison query parameters.
+// parseTransitionFilter reads the kind, status, poison and ratelimit query parameters.
 func parseTransitionFilter(r *http.Request) (transitionFilter, []domain.FieldIssue) {
 	q := r.URL.Query()
 	var f transitionFilter
@@ -426,12 +479,17 @@ func parseTransitionFilter(r *http.Request) (transitionFilter, []domain.FieldIss
 		}
 		f.statuses |= 1 << st.Ordinal()
 	}
-	if v := strings.TrimSpace(q.Get("poison")); v != "" {
-		send, err := strconv.ParseBool(v)
-		if err != nil {
-			issues = append(issues, domain.FieldIssue{Field: "poison", Issue: fmt.Sprintf("must be true or false, got %q", v)})
+	for _, p := range []struct {
+		name string
+		drop *bool
+	}{{"poison", &f.noPoison}, {"ratelimit", &f.noRateLimit}} {
+		if v := strings.TrimSpace(q.Get(p.name)); v != "" {
+			send, err := strconv.ParseBool(v)
+			if err != nil {
+				issues = append(issues, domain.FieldIssue{Field: p.name, Issue: fmt.Sprintf("must be true or false, got %q", v)})
+			}
+			*p.drop = !send
 		}
-		f.noPoison = !send
 	}
 	return f, issues
 }

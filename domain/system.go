@@ -71,3 +71,83 @@ type ChainOutageEnded struct {
 }
 
 func (ChainOutageEnded) EventType() string { return "ChainOutageEnded" }
+
+// RateLimitStream is the stream of the rate limits the relayer met calling its upstreams (the
+// gateway chain's JSON-RPC node, its host chain's), as each instance's own calls saw them.
+const RateLimitStream = "ratelimit"
+
+// RateLimitCall is what a rate-limit event says of one upstream call at one point of it: the
+// four events (RateLimitEncountered, RateLimitBackoff, RateLimitRecovered, RateLimitGaveUp)
+// carry it, each filling what applies to it. It never holds a secret: Source is a scheme and
+// host (never a URL's userinfo, path or query, where RPC providers put API keys), and no
+// header, body or error text is copied into it. Durations are whole milliseconds.
+type RateLimitCall struct {
+	// Source names the upstream: scheme and host, "https://rpc.example.com".
+	Source string `json:"source"`
+	// Instance names the relayer instance whose call it was, in a fleet (where several share the
+	// log); absent for a relayer alone on its log.
+	Instance string `json:"instance,omitempty"`
+	// Attempt is, for RateLimitEncountered, the attempt that was refused; for RateLimitBackoff,
+	// the attempt that failed (the next is Attempt+1); for RateLimitRecovered and
+	// RateLimitGaveUp, the number of attempts made.
+	Attempt int `json:"attempt"`
+	// Class is the class of the attempt's outcome (rate_limited, server_error, transport_error,
+	// permanent, canceled; ok for RateLimitRecovered): a call once limited may fail otherwise later.
+	Class string `json:"class"`
+	// Status is the attempt's HTTP status (absent when there was no response); RPCCode the
+	// JSON-RPC error code, when the limit came as a JSON-RPC error.
+	Status  int   `json:"status,omitempty"`
+	RPCCode int64 `json:"rpcCode,omitempty"`
+	// WaitMs is, for RateLimitEncountered, the wait the server asked for; for RateLimitBackoff,
+	// the wait about to be slept; for RateLimitGaveUp, the wait the call would have needed.
+	// WaitFrom is the header family a server's wait came from (Retry-After, RateLimit,
+	// "RateLimit-Limit/Remaining/Reset", X-RateLimit); absent when the wait is the relayer's
+	// own backoff.
+	WaitMs   int64  `json:"waitMs,omitempty"`
+	WaitFrom string `json:"waitFrom,omitempty"`
+	// What the response said of the quota: Header is the family Limit, Remaining, Reset,
+	// WindowMs and Policy came from (absent with all of them when it said nothing); Limit and
+	// Remaining are absent when not stated.
+	Header    string    `json:"header,omitempty"`
+	Policy    string    `json:"policy,omitempty"`
+	Limit     *int64    `json:"limit,omitempty"`
+	Remaining *int64    `json:"remaining,omitempty"`
+	Reset     time.Time `json:"reset,omitzero"`
+	WindowMs  int64     `json:"windowMs,omitempty"`
+	// TotalBackoffMs is the sum of the call's waits so far (a RateLimitBackoff's own included);
+	// ElapsedMs the time since its first attempt started.
+	TotalBackoffMs int64 `json:"totalBackoffMs"`
+	ElapsedMs      int64 `json:"elapsedMs"`
+	// Reason is why the call gave up (RateLimitGaveUp only): "attempts exhausted", "time budget
+	// exhausted", "context deadline before the next attempt", "not retryable", "canceled".
+	Reason string    `json:"reason,omitempty"`
+	At     time.Time `json:"at"`
+}
+
+// Call returns the event's RateLimitCall (see RateLimitEvent).
+func (c RateLimitCall) Call() RateLimitCall { return c }
+
+// RateLimitEvent is one of the four events of the rate-limit stream.
+type RateLimitEvent interface {
+	EventType() string
+	Call() RateLimitCall
+}
+
+// RateLimitEncountered records an attempt an upstream refused with a rate limit (HTTP 429 or a
+// JSON-RPC limit error), once per refused attempt.
+type RateLimitEncountered struct{ RateLimitCall }
+
+// RateLimitBackoff records a wait before the next attempt of a call that has been rate limited
+// (whatever failure preceded this wait).
+type RateLimitBackoff struct{ RateLimitCall }
+
+// RateLimitRecovered records that a call that had been rate limited succeeded.
+type RateLimitRecovered struct{ RateLimitCall }
+
+// RateLimitGaveUp records that a call that had been rate limited stopped without success.
+type RateLimitGaveUp struct{ RateLimitCall }
+
+func (RateLimitEncountered) EventType() string { return "RateLimitEncountered" }
+func (RateLimitBackoff) EventType() string     { return "RateLimitBackoff" }
+func (RateLimitRecovered) EventType() string   { return "RateLimitRecovered" }
+func (RateLimitGaveUp) EventType() string      { return "RateLimitGaveUp" }

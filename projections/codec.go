@@ -8,8 +8,9 @@ import (
 )
 
 // NewCodec returns the codec for every domain event, and the system events (configuration
-// changes, poisoned messages), at their current schema versions. It is the one
-// place domain events meet the store's encoding; workers, the API and the commands all use it.
+// changes, poisoned messages, chain outages, upstream rate limits), at their current schema
+// versions. It is the one place domain events meet the store's encoding; workers, the API and
+// the commands all use it.
 func NewCodec() *eventstore.Codec {
 	c := eventstore.NewCodec()
 	for _, register := range []func(*eventstore.Codec, int) error{
@@ -40,6 +41,10 @@ func NewCodec() *eventstore.Codec {
 		eventstore.Register[domain.MessagePoisoned],
 		eventstore.Register[domain.ChainOutageStarted],
 		eventstore.Register[domain.ChainOutageEnded],
+		eventstore.Register[domain.RateLimitEncountered],
+		eventstore.Register[domain.RateLimitBackoff],
+		eventstore.Register[domain.RateLimitRecovered],
+		eventstore.Register[domain.RateLimitGaveUp],
 	}
 	for _, register := range system {
 		if err := register(c, 1); err != nil {

@@ -2,6 +2,7 @@ package workers
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -64,7 +65,16 @@ type FleetConfig struct {
 
 // leaseConfig is the engine lease's configuration.
 func (f FleetConfig) leaseConfig() lease.Config {
-	return lease.Config{Name: EngineLease, Holder: f.Instance, Duration: f.LeaseDuration, Renew: f.LeaseRenew}
+	return lease.Config{Name: EngineLease, Holder: f.InstanceName(), Duration: f.LeaseDuration, Renew: f.LeaseRenew}
+}
+
+// InstanceName is Instance, or its default: the host name and the process id.
+func (f FleetConfig) InstanceName() string {
+	if f.Instance != "" {
+		return f.Instance
+	}
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s pid %d", host, os.Getpid())
 }
 
 // EngineLease names the lease the fleet's engine runs under.
@@ -168,11 +178,7 @@ func (c Config) Validate() error {
 		bad("responses_cursor_every", "%s is negative", c.ResponsesCursorEvery)
 	}
 	if c.Fleet.Enabled {
-		lc := c.Fleet.leaseConfig()
-		if lc.Holder == "" {
-			lc.Holder = "unnamed" // the default is set at start
-		}
-		if err := lc.Validate(); err != nil {
+		if err := c.Fleet.leaseConfig().Validate(); err != nil {
 			bad("fleet", "%s", strings.TrimPrefix(err.Error(), "lease: "))
 		}
 	}

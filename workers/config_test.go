@@ -2,6 +2,8 @@ package workers
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -46,5 +48,17 @@ func TestValidateNamesEveryProblemByItsSettingAndKeepsTheTransportsError(t *test
 	c = Config{UserDecryptThreshold: 1, Transport: TransportConfig{NATS: NATSConfig{AckWait: -1}}}
 	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "nats.ack_wait") {
 		t.Fatalf("a negative ack wait: %v", err)
+	}
+}
+
+func TestAnInstanceIsNamedByItsSettingElseByItsHostAndPid(t *testing.T) {
+	if got := (FleetConfig{Instance: "relayer-eu-1"}).InstanceName(); got != "relayer-eu-1" {
+		t.Errorf("named instance: %q", got)
+	}
+	if got := (FleetConfig{}).InstanceName(); !strings.HasSuffix(got, fmt.Sprintf(" pid %d", os.Getpid())) {
+		t.Errorf("default instance name %q, want the host name and this pid", got)
+	}
+	if got := (FleetConfig{}).leaseConfig().Holder; got != (FleetConfig{}).InstanceName() {
+		t.Errorf("the lease's holder %q is not the instance's name", got)
 	}
 }

@@ -22,6 +22,11 @@
 //   - recovery at start: re-dispatch by status; a tx_in_flight job's recorded bytes are looked
 //     up and sent again, never re-signed, so no job ever has two gateway requests.
 //
+// Beside the engine, RateLimitRecorder is the upstream.Sink serve gives the gateway adapter: the
+// rate limits its JSON-RPC calls meet are counted (relayer_upstream_ratelimit_*) and recorded in
+// the log's "ratelimit" stream, which GET /v1/transitions shows as "ratelimit" events. It never
+// holds a call up: a full buffer drops (and counts) the event.
+//
 // C and D are read from the Retry-After policy in force (Deps.Tuning), so the admin API changes
 // them at run time and the hints clients get follow the pace the workers keep. Every step is a
 // command through the projections' Executor, appended with the stream's expected version: a

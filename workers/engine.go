@@ -367,20 +367,29 @@ func (e *Engine) executeOn(ctx context.Context, id domain.JobID, s domain.State,
 }
 
 // record executes cmd until it is recorded, no longer applies, or ctx ends (then false), pausing
-// pause between tries: an outcome a worker has decided must not be lost to a passing failure of
-// the log. The first try decides on s.
+// about pause between tries (retryEvery): an outcome a worker has decided must not be lost to a
+// passing failure of the log. The first try decides on s.
 func (e *Engine) record(ctx context.Context, id domain.JobID, s domain.State, cmd domain.Command, cause string, pause time.Duration) (projections.Outcome, bool) {
-	for {
+	retry := retryEvery(pause)
+	for failures := 1; ; failures++ {
 		out, ok, err := e.executeOn(ctx, id, s, cmd, cause)
 		if err == nil {
 			return out, ok
 		}
 		s = domain.State{} // read it again
 		e.log.Warn("record an outcome; trying again", "job", id, "command", cmd.CommandName(), "err", err)
-		if !sleepCtx(ctx, pause) {
+		if !sleepCtx(ctx, retry.Delay(failures, nil)) {
 			return projections.Outcome{}, false
 		}
 	}
+}
+
+// retryEvery is the wait of a worker's loop that tries again every d until it succeeds (a write
+// to the log that must not be lost, a chain read the worker cannot go on without): d, jittered
+// down to half, so that the loops one failure started together (every job's, when the log
+// fails) do not all try again at the same instant. docs/RETRIES.md lists each loop.
+func retryEvery(d time.Duration) upstream.Backoff {
+	return upstream.Backoff{Base: d, Jitter: upstream.EqualJitter}
 }
 
 // isRuleViolation tells a command the job's state refused from a failure to read or write.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -88,10 +87,6 @@ func NewLeader(cfg Config, deps Deps) (*Leader, error) {
 		}
 	}
 	lc := cfg.Fleet.leaseConfig()
-	if lc.Holder == "" {
-		host, _ := os.Hostname()
-		lc.Holder = fmt.Sprintf("%s pid %d", host, os.Getpid())
-	}
 	l := &Leader{cfg: cfg, deps: deps, metrics: newEngineMetrics(), ready: make(chan struct{}),
 		terms: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "relayer_engine_terms_total", Help: "Terms of the engine's or the signing keys' leases this instance has held.",

@@ -81,7 +81,8 @@ func (e *Engine) outages(ctx context.Context) error {
 // trying again (the log may be what failed) until it is recorded or ctx ends.
 func (e *Engine) recordOutage(ctx context.Context, stream *eventstore.Folded[outageState], c gateway.OutageChange) {
 	codec := e.exec.Codec
-	for {
+	retry := retryEvery(time.Second)
+	for failures := 1; ; failures++ {
 		err := stream.Catch(ctx, e.store, codec, domain.ChainStream, foldOutage)
 		if err == nil {
 			_, err = eventstore.Update(ctx, e.store, codec, domain.ChainStream, stream, foldOutage,
@@ -99,7 +100,7 @@ func (e *Engine) recordOutage(ctx context.Context, stream *eventstore.Folded[out
 			return
 		}
 		e.log.Warn("record the chain's outage in the log; trying again", "down", c.Down, "err", err)
-		if !sleepCtx(ctx, time.Second) {
+		if !sleepCtx(ctx, retry.Delay(failures, nil)) {
 			return
 		}
 	}

@@ -277,7 +277,7 @@ func (w *readinessWorker) requeueLater(ctx context.Context, it readinessItem) {
 	w.known[it.id] = true
 	w.mu.Unlock()
 	go func() {
-		if !sleepCtx(ctx, w.e.cfg.ReadinessPollInterval) {
+		if !sleepCtx(ctx, retryEvery(w.e.cfg.ReadinessPollInterval).Delay(1, nil)) {
 			return
 		}
 		w.mu.Lock()

@@ -76,13 +76,14 @@ func (e *Engine) recover(ctx context.Context) error {
 		}
 	}
 	// New transactions must not take the nonces of the recorded ones sent again below.
-	for {
+	retry := retryEvery(time.Second)
+	for failures := 1; ; failures++ {
 		err := e.gw.AdoptNonces(ctx, nonces)
 		if err == nil {
 			break
 		}
 		e.log.Warn("recovery: read the key's pending nonce; trying again", "err", err)
-		if !sleepCtx(ctx, time.Second) {
+		if !sleepCtx(ctx, retry.Delay(failures, nil)) {
 			return ctx.Err()
 		}
 	}

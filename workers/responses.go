@@ -357,13 +357,14 @@ func (w *responsesWorker) loadCursor(ctx context.Context) (gateway.Cursor, error
 			"saved_block", c.Block)
 	}
 	var c gateway.Cursor
-	for {
+	retry := retryEvery(time.Second)
+	for failures := 1; ; failures++ {
 		var err error
 		if c, err = w.e.gw.HeadCursor(ctx); err == nil {
 			break
 		}
 		w.e.log.Warn("responses: read the gateway's head; trying again", "err", err)
-		if !sleepCtx(ctx, time.Second) {
+		if !sleepCtx(ctx, retry.Delay(failures, nil)) {
 			return c, ctx.Err()
 		}
 	}

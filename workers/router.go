@@ -14,6 +14,7 @@ import (
 	"relayer/domain"
 	"relayer/eventstore"
 	"relayer/projections"
+	"relayer/workers/upstream"
 )
 
 // RouterConfig configures the handlers' router.
@@ -21,11 +22,15 @@ type RouterConfig struct {
 	// MaxRetries is how many times a failed handler is retried before its message goes to the
 	// poison topic. Default 5; -1 means no retry.
 	MaxRetries int
-	// InitialInterval is the wait before the first retry. Default 100ms.
+	// InitialInterval is the nominal wait before the first retry. Default 100ms.
 	InitialInterval time.Duration
-	// Multiplier scales the wait after each retry. Default 2.
+	// Multiplier scales the nominal wait after each retry. Default 2.
 	Multiplier float64
-	// MaxInterval caps the wait between retries. Default 5s.
+	// MaxInterval caps the nominal wait between retries. Default 5s. Each wait is drawn at
+	// random between half the nominal one and all of it (upstream.Backoff, EqualJitter), so that
+	// the messages one failure hit (the log unreadable for a moment) are not all retried at the
+	// same instant, yet a message is poisoned only after a failure that outlasted at least half
+	// the nominal waits: with the defaults, 5 retries over 1.55s to 3.1s.
 	MaxInterval time.Duration
 	// CloseTimeout is how long Close waits for handlers in progress. Default 10s.
 	CloseTimeout time.Duration
@@ -92,8 +97,9 @@ func Permanent(err error) error {
 }
 
 // Router runs event handlers on a watermill router with, from the outside in: correlation ids,
-// the poison queue (after the retries are exhausted), retries with exponential backoff, and
-// panic recovery (a panic is an error like any other, so it is retried and then poisoned).
+// the poison queue (after the retries are exhausted), retries with jittered exponential backoff
+// (retrying), and panic recovery (a panic is an error like any other, so it is retried and then
+// poisoned).
 type Router struct {
 	*message.Router
 	transport *Transport
@@ -126,20 +132,36 @@ func NewRouter(cfg RouterConfig, t *Transport, logger *slog.Logger) (*Router, er
 	if err != nil {
 		return nil, err
 	}
-	retry := middleware.Retry{
-		MaxRetries:          cfg.MaxRetries,
-		InitialInterval:     cfg.InitialInterval,
-		Multiplier:          cfg.Multiplier,
-		MaxInterval:         cfg.MaxInterval,
-		ResetContextOnRetry: true,
-		ShouldRetry: func(p middleware.RetryParams) bool {
-			var perm *PermanentError
-			return !errors.As(p.Err, &perm)
-		},
-		Logger: wlog,
-	}
-	mr.AddMiddleware(middleware.CorrelationID, poison, retry.Middleware, middleware.Recoverer)
+	mr.AddMiddleware(middleware.CorrelationID, poison, retrying(cfg, logger), middleware.Recoverer)
 	return r, nil
+}
+
+// retrying calls a handler again after an error, cfg.MaxRetries times at most, waiting
+// upstream.Backoff{InitialInterval, MaxInterval, Multiplier, EqualJitter} between tries, unless
+// the error is a *PermanentError. Each try gets the message's original context (a failed try may
+// have cancelled the one it was given). When that context ends during a wait, the context's error
+// is returned. cfg has its defaults.
+func retrying(cfg RouterConfig, log *slog.Logger) message.HandlerMiddleware {
+	b := upstream.Backoff{Base: cfg.InitialInterval, Max: cfg.MaxInterval, Multiplier: cfg.Multiplier, Jitter: upstream.EqualJitter}
+	return func(h message.HandlerFunc) message.HandlerFunc {
+		return func(msg *message.Message) ([]*message.Message, error) {
+			ctx := msg.Context()
+			for n := 1; ; n++ {
+				msg.SetContext(ctx)
+				out, err := h(msg)
+				var perm *PermanentError
+				if err == nil || n > cfg.MaxRetries || errors.As(err, &perm) {
+					return out, err
+				}
+				wait := b.Delay(n, nil)
+				log.Warn("handler failed; retrying", "handler", message.HandlerNameFromCtx(ctx), "uuid", msg.UUID,
+					"retry", n, "of", cfg.MaxRetries, "in", wait, "err", err)
+				if !sleepCtx(ctx, wait) {
+					return out, context.Cause(ctx)
+				}
+			}
+		}
+	}
 }
 
 // Poisoned counts the messages published to the poison topic, for metrics.

@@ -121,6 +121,80 @@ func TestAPermanentErrorGoesToThePoisonTopicWithoutRetries(t *testing.T) {
 	}
 }
 
+func TestAFailingHandlerIsRetriedMaxRetriesTimesWithinTheBackoffsBudget(t *testing.T) {
+	cfg := RouterConfig{MaxRetries: 3, InitialInterval: 20 * time.Millisecond, MaxInterval: 40 * time.Millisecond}
+	cfg.setDefaults()
+	var calls []time.Time
+	h := retrying(cfg, testLogger(t))(func(msg *message.Message) ([]*message.Message, error) {
+		calls = append(calls, time.Now())
+		return nil, errors.New("the log is unreadable")
+	})
+	_, err := h(message.NewMessage("m", nil))
+	if err == nil || err.Error() != "the log is unreadable" {
+		t.Fatalf("err = %v, want the handler's last error", err)
+	}
+	if len(calls) != cfg.MaxRetries+1 {
+		t.Fatalf("%d calls, want %d", len(calls), cfg.MaxRetries+1)
+	}
+	// Nominal waits 20, 40, 40ms; each drawn between half of it and all of it.
+	for i, nominal := range []time.Duration{20, 40, 40} {
+		nominal *= time.Millisecond
+		if gap := calls[i+1].Sub(calls[i]); gap < nominal/2 || gap > nominal+time.Second {
+			t.Errorf("wait %d was %v, want between %v and about %v", i+1, gap, nominal/2, nominal)
+		}
+	}
+}
+
+func TestAMessageWhoseContextEndsWhileItWaitsForARetryIsNotRetried(t *testing.T) {
+	cfg := RouterConfig{MaxRetries: 3, InitialInterval: time.Hour, MaxInterval: time.Hour}
+	cfg.setDefaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls atomic.Int32
+	h := retrying(cfg, testLogger(t))(func(msg *message.Message) ([]*message.Message, error) {
+		calls.Add(1)
+		cancel()
+		return nil, errors.New("failed")
+	})
+	msg := message.NewMessage("m", nil)
+	msg.SetContext(ctx)
+	done := make(chan error, 1)
+	go func() { _, err := h(msg); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the retry went on waiting after the message's context ended")
+	}
+	if calls.Load() != 1 {
+		t.Fatalf("%d calls, want 1", calls.Load())
+	}
+}
+
+func TestEveryTryOfAHandlerGetsTheMessagesOriginalContext(t *testing.T) {
+	cfg := RouterConfig{MaxRetries: 2, InitialInterval: time.Millisecond, MaxInterval: time.Millisecond}
+	cfg.setDefaults()
+	type key struct{}
+	var seen []any
+	h := retrying(cfg, testLogger(t))(func(msg *message.Message) ([]*message.Message, error) {
+		seen = append(seen, msg.Context().Value(key{}))
+		// A try that replaces the message's context (and cancels it) must not spoil the next.
+		ctx, cancel := context.WithCancel(context.WithValue(msg.Context(), key{}, "spoiled"))
+		cancel()
+		msg.SetContext(ctx)
+		return nil, errors.New("failed")
+	})
+	msg := message.NewMessage("m", nil)
+	msg.SetContext(context.WithValue(context.Background(), key{}, "original"))
+	if _, err := h(msg); err == nil {
+		t.Fatal("no error")
+	}
+	if len(seen) != 3 || seen[0] != "original" || seen[1] != "original" || seen[2] != "original" {
+		t.Fatalf("the tries saw %v, want the original context three times", seen)
+	}
+}
+
 func TestHandlersGetTheTypedDomainEvent(t *testing.T) {
 	got := make(chan domain.Event, 4)
 	s, _, _ := pipeline(t, func(r *Router) {

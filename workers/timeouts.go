@@ -18,7 +18,8 @@ import (
 // (a failed job's request answered later, and the client's new request, would make two gateway
 // requests): its recorded bytes are looked up and sent again, as recovery does, and the outcome
 // recorded (the receipt; a reset when another transaction took the nonce; a revert). While the
-// transaction stays pending this is tried again every TxInFlightRecheck.
+// transaction stays pending this is tried again every txInFlightRecheck (jittered down to half,
+// so that the jobs one outage left past their deadline are not all sent again together).
 type timeoutsWorker struct {
 	e *Engine
 	// retryAt holds jobs to look at again later, with when.
@@ -52,7 +53,7 @@ func (w *timeoutsWorker) run(ctx context.Context) error {
 			}
 			if t.Status == domain.TxInFlight {
 				w.resend(ctx, t.JobID)
-				w.retryAt[t.JobID] = now.Add(txInFlightRecheck)
+				w.retryAt[t.JobID] = now.Add(retryEvery(txInFlightRecheck).Delay(1, nil))
 				continue
 			}
 			pos, err := w.settle(ctx, t.JobID, t.Status)

@@ -195,7 +195,6 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 	var err error
 	var p *gateway.Prepared
 	var chain, waited time.Duration
-	delay := e.cfg.TxRetryDelay
 	for attempt := 1; ; attempt++ {
 		t := time.Now()
 		p, err = e.gw.Prepare(ctx, s.Request)
@@ -209,11 +208,10 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 		if gateway.Retryable(err) && attempt < e.cfg.TxAttempts {
 			e.logChain("tx: prepare failed; trying again", "job", it.id, "attempt", attempt, "err", err)
 			t := time.Now()
-			if !sleepCtx(ctx, delay) {
+			if !sleepCtx(ctx, w.backoff().Delay(attempt, nil)) {
 				return
 			}
 			waited += time.Since(t)
-			delay *= 2
 			continue
 		}
 		if gateway.Retryable(err) {
@@ -256,7 +254,6 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID, p *gateway.Prepared, signedAt time.Time, cause string, s domain.State) {
 	e := w.e
 	var chain, waited time.Duration
-	delay := e.cfg.TxRetryDelay
 	for attempt := 1; ; attempt++ {
 		t := time.Now()
 		rec, err := e.gw.Broadcast(ctx, p)
@@ -310,11 +307,10 @@ func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID
 		}
 		e.log.Warn("tx: broadcast failed; sending the same bytes again", "job", id, "tx", p.Hash, "attempt", attempt, "err", err)
 		t = time.Now()
-		if !sleepCtx(ctx, delay) {
+		if !sleepCtx(ctx, w.backoff().Delay(attempt, nil)) {
 			return
 		}
 		waited += time.Since(t)
-		delay = min(2*delay, 10*time.Second)
 		if j, ok := e.set.Job(id); ok && (j.Status != domain.TxInFlight || j.TxHash != p.Hash.Hex()) {
 			return // settled meanwhile (timeouts worker)
 		}
@@ -375,6 +371,15 @@ func (w *txWorker) adoptMined(ctx context.Context, k domain.Kind, id domain.JobI
 	}
 	return false
 }
+
+// backoff is the wait between two attempts of a start or a broadcast: TxRetryDelay doubling up
+// to txRetryMax, fully jittered (docs/RETRIES.md).
+func (w *txWorker) backoff() upstream.Backoff {
+	return upstream.Backoff{Base: w.e.cfg.TxRetryDelay, Max: txRetryMax}
+}
+
+// txRetryMax caps the wait between two attempts of a start or a broadcast.
+const txRetryMax = 10 * time.Second
 
 // refused tells errors after which the node certainly does not hold the transaction.
 func refused(err error) bool {
@@ -501,8 +506,10 @@ func (w *txWorker) unpark() {
 	}
 }
 
+// requeueLater queues it again after a jittered TxRetryDelay: the log could not be read or
+// written, and the job is taken up again rather than lost.
 func (w *txWorker) requeueLater(ctx context.Context, k domain.Kind, it txItem) {
-	if sleepCtx(ctx, w.e.cfg.TxRetryDelay) {
+	if sleepCtx(ctx, upstream.Backoff{Base: w.e.cfg.TxRetryDelay, Jitter: upstream.EqualJitter}.Delay(1, nil)) {
 		w.add(k, txItem{id: it.id, cause: it.cause}, true)
 	}
 }

@@ -14,12 +14,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"relayer/eventstore"
 	"relayer/projections"
 	"relayer/workers"
 	"relayer/workers/lease"
+	"relayer/workers/upstream"
 )
 
 // serveEnviron is the environment serve reads its RELAYER_* settings from (tests replace it).
@@ -134,10 +136,33 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return fmt.Errorf("serve: read models: %w", err)
 	}
+	// The rate limits the chain's JSON-RPC calls meet are recorded in the log (stream ratelimit)
+	// by a goroutine of their own, from before the chain is dialled until the workers are down;
+	// a call never waits for it (see workers.RateLimitRecorder). In a fleet each instance
+	// records what its own calls saw, under its name.
+	var instance string
+	if settings.Workers.Fleet.Enabled {
+		instance = settings.Workers.Fleet.InstanceName()
+	}
+	limits, err := workers.NewRateLimitRecorder(store, workers.RateLimitRecorderConfig{Instance: instance}, log.With("component", "ratelimit"))
+	if err != nil {
+		return err
+	}
+	lctx, cancelLimits := context.WithCancel(context.WithoutCancel(ctx))
+	limitsDone := make(chan error, 1)
+	go func() { limitsDone <- limits.Run(lctx) }()
+	stopLimits := sync.OnceFunc(func() {
+		cancelLimits()
+		if err := <-limitsDone; err != nil {
+			log.Error("the rate-limit recorder stopped with an error", "err", err)
+		}
+	})
+	defer stopLimits()
+
 	// The workers run until the server is down and the requests in flight are answered.
 	wctx, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
 	workErr := make(chan error, 1)
-	rel, err := startRelayer(ctx, wctx, settings, store, set, log, workErr)
+	rel, err := startRelayer(ctx, wctx, settings, store, set, limits, log, workErr)
 	if err != nil {
 		stopWorkers()
 		if rel != nil { // interrupted while the workers started
@@ -198,13 +223,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("serve: %w", err)
 	}
 	log.Info("stopped", "url", url)
-	// The workers stop before the digest is taken, so it covers everything they appended;
-	// `relayer rebuild` with the same configuration must print the same one.
+	// The workers, then the rate-limit recorder (which appends what it holds), stop before the
+	// digest is taken, so it covers everything they appended; `relayer rebuild` with the same
+	// configuration must print the same one. (A rate limit met after this, by a call the gateway
+	// adapter makes of its own until the chain is closed, is counted in the metrics only.)
 	stopWorkers()
 	if werr := <-workErr; werr != nil && !errors.Is(werr, context.Canceled) {
 		log.Error("workers stopped with an error", "err", werr)
 	}
 	workErr <- nil // for the deferred wait
+	stopLimits()
 	fmt.Fprintln(stdout, "relayer serve: stopped")
 	if head, err := store.Head(context.WithoutCancel(ctx)); err == nil {
 		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
@@ -295,10 +323,11 @@ func printStarted(w io.Writer, url, path string, head eventstore.Position, set *
 // followLog runs the projections until ctx ends or they meet a record they cannot decode or
 // apply (a *eventstore.RecordError) or a closed store. Any other error is a failed read of the
 // log (a busy or failing disk, say): Run stops at its checkpoint and is started again after a
-// pause that grows with consecutive failures, so one transient error does not stop the server.
+// pause that grows with consecutive failures (100ms doubling to 5s, full jitter; see
+// docs/RETRIES.md), so one transient error does not stop the server.
 func followLog(ctx context.Context, set *projections.Set, store eventstore.Store, log *slog.Logger) error {
-	const maxPause = 5 * time.Second
-	pause := 100 * time.Millisecond
+	retry := upstream.Backoff{Base: 100 * time.Millisecond, Max: 5 * time.Second}
+	failures := 0
 	for {
 		before := set.Position()
 		err := set.Run(ctx, store)
@@ -310,14 +339,13 @@ func followLog(ctx context.Context, set *projections.Set, store eventstore.Store
 			return err
 		}
 		if set.Position() > before {
-			pause = 100 * time.Millisecond // it made progress: the failure is not a streak
+			failures = 0 // it made progress: the failure is not a streak
 		}
+		failures++
+		pause := retry.Delay(failures, nil)
 		log.Warn("projections: reading the log failed; following it again", "err", err, "retry_in", pause.String(), "position", uint64(set.Position()))
-		select {
-		case <-ctx.Done():
+		if upstream.RealClock().Sleep(ctx, pause) != nil {
 			return ctx.Err()
-		case <-time.After(pause):
 		}
-		pause = min(2*pause, maxPause)
 	}
 }

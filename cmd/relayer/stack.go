@@ -18,6 +18,7 @@ import (
 	"relayer/workers"
 	"relayer/workers/devchain"
 	"relayer/workers/gateway"
+	"relayer/workers/upstream"
 )
 
 // chainSide is the gateway chain serve drives: the in-process development chain with its
@@ -42,10 +43,11 @@ func (c *chainSide) Close() {
 	}
 }
 
-// startChain starts the development chain (settings.Chain nil) or dials the external one.
-func startChain(ctx context.Context, s serveSettings, log *slog.Logger) (*chainSide, error) {
+// startChain starts the development chain (settings.Chain nil) or dials the external one, whose
+// JSON-RPC calls report the rate limits they meet to limits.
+func startChain(ctx context.Context, s serveSettings, limits upstream.Sink, log *slog.Logger) (*chainSide, error) {
 	if s.Chain != nil {
-		gw, err := gateway.Dial(ctx, *s.Chain, log)
+		gw, err := gateway.Dial(ctx, *s.Chain, log, gateway.WithUpstream(upstream.WithSink(limits)))
 		if err != nil {
 			return nil, fmt.Errorf("gateway chain: %w", err)
 		}
@@ -107,11 +109,13 @@ type workerRunner interface {
 }
 
 // startRelayer builds the API and the workers on a caught-up store and projections and starts
-// the workers under ctx (which outlives the server); their failure is sent on errs. It returns
-// early when interrupt ends (a signal while the chain is unreachable at start, say): the
-// caller then cancels ctx. The caller serves srv and closes chain.
-func startRelayer(interrupt, ctx context.Context, s serveSettings, store eventstore.Store, set *projections.Set, log *slog.Logger, errs chan<- error) (*relayer, error) {
-	chain, err := startChain(interrupt, s, log)
+// the workers under ctx (which outlives the server); their failure is sent on errs. The chain's
+// calls report their rate limits to limits, whose metrics /metrics serves. It returns early
+// when interrupt ends (a signal while the chain is unreachable at start, say): the caller then
+// cancels ctx. The caller serves srv, closes chain and runs limits.
+func startRelayer(interrupt, ctx context.Context, s serveSettings, store eventstore.Store, set *projections.Set,
+	limits *workers.RateLimitRecorder, log *slog.Logger, errs chan<- error) (*relayer, error) {
+	chain, err := startChain(interrupt, s, limits, log)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +146,7 @@ func startRelayer(interrupt, ctx context.Context, s serveSettings, store eventst
 		apiCfg.Admission.DecryptionContract = chain.dev.Addresses().Decryption.Hex()
 	}
 	srv, err = api.New(ctx, apiCfg, api.Deps{Store: store, Projections: set, Logger: log,
-		Collectors: slices.Concat(engine.Collectors(), chain.gw.Collectors()),
+		Collectors: slices.Concat(engine.Collectors(), chain.gw.Collectors(), limits.Collectors()),
 		Chain:      chainChecks{chain.gw}})
 	if err != nil {
 		chain.Close()

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"relayer/api"
+	"relayer/workers/upstream"
 )
 
 // Reconnection tuning of `relayer watch` (the first delay is the --retry-delay flag).
@@ -28,14 +28,16 @@ const (
 	watchIdleTimeout = 60 * time.Second
 )
 
-// runWatch follows GET /v1/transitions and prints one line per transition until ctx ends.
+// runWatch follows GET /v1/transitions and prints one line per transition, and per rate limit an
+// upstream call met, until ctx ends.
 func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("watch", stderr)
 	base := fs.String("url", "http://127.0.0.1:8080", "base URL of the relayer's HTTP API")
 	kind := fs.String("kind", "", "only jobs of these kinds (comma-separated)")
 	status := fs.String("status", "", "only transitions into these statuses (comma-separated)")
 	from := fs.String("from", "", "start after this global position (default: live only)")
-	asJSON := fs.Bool("json", false, "print each transition's JSON data line as received")
+	asJSON := fs.Bool("json", false, "print each event's JSON data line as received")
+	rateLimits := fs.Bool("ratelimit", true, "also print the rate limits the relayer's upstream calls met (ratelimit events); --ratelimit=false leaves them out")
 	retryDelay := fs.Duration("retry-delay", time.Second, "first reconnection delay, until the server suggests one (it doubles up to 5s)")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2, err: err}
@@ -62,6 +64,9 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *status != "" {
 		q.Set("status", *status)
+	}
+	if !*rateLimits {
+		q.Set("ratelimit", "false")
 	}
 	if *from != "" {
 		n, err := strconv.ParseUint(strings.TrimSpace(*from), 10, 64)
@@ -153,18 +158,15 @@ func (w *watcher) pause(ctx context.Context, attempt int, reason string) int {
 }
 
 // backoff is the delay before reconnection attempt n (0-based): the server's retry hint (else
-// initialDelay) doubled each attempt, capped at watchMaxDelay, with jitter down to half.
+// initialDelay) doubled each attempt, capped at watchMaxDelay, with jitter down to half (the
+// server asked for its hint: full jitter would come back far sooner).
 func (w *watcher) backoff(n int) time.Duration {
-	d := w.initialDelay
+	base := w.initialDelay
 	if w.retry > 0 {
-		d = w.retry
+		base = w.retry
 	}
-	for i := 0; i < n && d < watchMaxDelay; i++ {
-		d *= 2
-	}
-	d = min(d, watchMaxDelay)
-	half := d / 2
-	return half + rand.N(half+1)
+	b := upstream.Backoff{Base: min(base, watchMaxDelay), Max: watchMaxDelay, Jitter: upstream.EqualJitter}
+	return b.Delay(n+1, nil)
 }
 
 // pinHead reads the log's head from /healthz and makes it the start; when the server does not
@@ -254,8 +256,9 @@ func (w *watcher) stream(ctx context.Context) (got bool, err error) {
 				continue // already printed: never twice
 			}
 		}
-		if ev.event == "transition" {
-			if err := w.print(ev.data); err != nil {
+		switch ev.event {
+		case "transition", "ratelimit":
+			if err := w.print(ev.event, ev.data); err != nil {
 				return got, err
 			}
 			got = true
@@ -273,10 +276,19 @@ func (w *watcher) stream(ctx context.Context) (got bool, err error) {
 	return got, nil
 }
 
-// print writes one transition.
-func (w *watcher) print(data string) error {
+// print writes one event: a transition or a rate limit.
+func (w *watcher) print(event, data string) error {
 	if w.json {
 		_, err := fmt.Fprintln(w.out, data)
+		return err
+	}
+	if event == "ratelimit" {
+		var r api.RateLimit
+		if err := json.Unmarshal([]byte(data), &r); err != nil {
+			fmt.Fprintf(w.log, "watch: skip a rate-limit event that is not JSON: %q\n", data)
+			return nil
+		}
+		_, err := fmt.Fprintln(w.out, rateLimitLine(r))
 		return err
 	}
 	var t api.Transition
@@ -295,6 +307,86 @@ func (w *watcher) print(data string) error {
 	}
 	_, err := fmt.Fprintln(w.out, line)
 	return err
+}
+
+// rateLimitPhases name the rate-limit events in watch's lines.
+var rateLimitPhases = map[string]string{
+	"RateLimitEncountered": "encountered",
+	"RateLimitBackoff":     "backoff",
+	"RateLimitRecovered":   "recovered",
+	"RateLimitGaveUp":      "gave-up",
+}
+
+// rateLimitLine is a rate-limit event on one line: its time and position, as a transition's, then
+// "ratelimit", its phase and what it says as key=value pairs, e.g.
+//
+//	2026-05-01T09:00:00.000Z  1240  ratelimit encountered source=https://rpc.example.com status=429 retry-after=1s attempt=1
+func rateLimitLine(r api.RateLimit) string {
+	phase, ok := rateLimitPhases[r.EventType]
+	if !ok {
+		phase = r.EventType
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  %d  ratelimit %s", r.At.UTC().Format("2006-01-02T15:04:05.000Z07:00"), r.Position, phase)
+	add := func(k, v string) {
+		if strings.ContainsAny(v, " \t\"") {
+			v = strconv.Quote(v)
+		}
+		b.WriteString(" " + k + "=" + v)
+	}
+	ms := func(n int64) string { return (time.Duration(n) * time.Millisecond).String() }
+	add("source", r.Source)
+	if r.Instance != "" {
+		add("instance", r.Instance)
+	}
+	if r.Status != 0 {
+		add("status", strconv.Itoa(r.Status))
+	}
+	if r.RPCCode != 0 {
+		add("rpc-code", strconv.FormatInt(r.RPCCode, 10))
+	}
+	if r.Class != "" && r.Class != "rate_limited" && r.Class != "ok" {
+		add("class", r.Class)
+	}
+	switch {
+	case r.EventType == "RateLimitEncountered" && r.WaitFrom == upstream.HeaderRetryAfter:
+		add("retry-after", ms(r.WaitMs))
+	case r.WaitMs > 0 || r.WaitFrom != "":
+		add("wait", ms(r.WaitMs))
+		if r.WaitFrom != "" {
+			add("wait-from", r.WaitFrom)
+		}
+	}
+	if r.EventType == "RateLimitRecovered" || r.EventType == "RateLimitGaveUp" {
+		add("attempts", strconv.Itoa(r.Attempt))
+	} else {
+		add("attempt", strconv.Itoa(r.Attempt))
+	}
+	if r.Limit != nil {
+		add("limit", strconv.FormatInt(*r.Limit, 10))
+	}
+	if r.Remaining != nil {
+		add("remaining", strconv.FormatInt(*r.Remaining, 10))
+	}
+	if !r.Reset.IsZero() {
+		add("reset", r.Reset.UTC().Format(time.RFC3339))
+	}
+	if r.WindowMs > 0 {
+		add("window", ms(r.WindowMs))
+	}
+	if r.Policy != "" {
+		add("policy", r.Policy)
+	}
+	if r.TotalBackoffMs > 0 {
+		add("total-backoff", ms(r.TotalBackoffMs))
+	}
+	if r.EventType == "RateLimitRecovered" || r.EventType == "RateLimitGaveUp" {
+		add("elapsed", ms(r.ElapsedMs))
+	}
+	if r.Reason != "" {
+		add("reason", r.Reason)
+	}
+	return b.String()
 }
 
 // serverMessage describes a non-200 answer, with the error envelope's message when it has one.

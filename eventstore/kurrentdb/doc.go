@@ -102,8 +102,8 @@
 // (KurrentDB writes $all with a single writer, so commit order and position order agree). When
 // the server drops the subscription (a restart, a lost connection), SubscribeAll subscribes
 // again from the last event it received, after RetryInterval (doubling, up to 32 times, while it
-// keeps failing), and logs it; it skips any event at or before the last one it yielded, so it
-// never repeats one either. Errors the server would give again (access denied, unauthenticated,
+// keeps failing, with jitter: upstream.Backoff), and logs it; it skips any event at or before the
+// last one it yielded, so it never repeats one either. Errors the server would give again (access denied, unauthenticated,
 // a request it does not know) are yielded to the caller.
 //
 // # The client's failure modes this package works around

@@ -50,7 +50,8 @@ type Config struct {
 	PageSize int
 	// RetryInterval is how long a subscription waits before it subscribes again after the
 	// server dropped it; the wait doubles with each failure in a row, up to 32 times
-	// RetryInterval. Default 250ms.
+	// RetryInterval, and is drawn at random below that (full jitter, so that subscribers
+	// dropped together do not come back together). Default 250ms.
 	RetryInterval time.Duration
 	// Logger receives the store's warnings (a subscription dropped and resumed, a client
 	// replaced) and, at debug level, the client's own log lines. Default slog.Default().

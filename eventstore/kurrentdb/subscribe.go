@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"relayer/eventstore"
+	"relayer/workers/upstream"
 )
 
 // SubscribeAll implements eventstore.Store with the client's catch-up subscription to $all,
@@ -18,12 +19,12 @@ import (
 // doc.go). The server sends what is stored, then what is committed, in commit order.
 //
 // Should the server drop the subscription (a restart, a lost connection), SubscribeAll logs it
-// and subscribes again after RetryInterval, doubling while it keeps failing, from the last
-// event it received: nothing is skipped or repeated. An error the server would give again
-// (access denied, a request it does not know) is yielded instead; a caller that goes on
-// iterating gets the same retry. Besides ctx's error, SubscribeAll ends by yielding an error
-// matching eventstore.ErrClosed when the store is closed. An event that cannot be read back
-// yields a *eventstore.RecordError wrapping eventstore.ErrCorruptRecord.
+// and subscribes again after resubscribe's wait (RetryInterval doubling while it keeps failing,
+// jittered), from the last event it received: nothing is skipped or repeated. An error the
+// server would give again (access denied, a request it does not know) is yielded instead; a
+// caller that goes on iterating gets the same retry. Besides ctx's error, SubscribeAll ends by
+// yielding an error matching eventstore.ErrClosed when the store is closed. An event that cannot
+// be read back yields a *eventstore.RecordError wrapping eventstore.ErrCorruptRecord.
 func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
 	return func(yield func(eventstore.Record, error) bool) {
 		ctx, stop := s.opContext(ctx)
@@ -32,7 +33,8 @@ func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) ite
 		var from *esdb.Position // the last event of $all received, nil for none
 		resolved := false
 		last := after // the Position of the last event yielded
-		wait := s.cfg.RetryInterval
+		retry := s.resubscribe()
+		failures := 0 // in a row, since the last event received
 		timer := time.NewTimer(0)
 		<-timer.C
 		defer timer.Stop()
@@ -45,7 +47,7 @@ func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) ite
 			stopped := false
 			if err == nil {
 				err = s.follow(ctx, &from, func(e *esdb.RecordedEvent) bool {
-					wait = s.cfg.RetryInterval
+					failures = 0
 					if !s.names.ours(e.StreamID, e.EventType) {
 						return true
 					}
@@ -63,6 +65,8 @@ func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) ite
 					return true
 				})
 			}
+			failures++
+			wait := retry.Delay(failures, nil)
 			switch {
 			case stopped:
 				return
@@ -84,9 +88,14 @@ func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) ite
 				yield(eventstore.Record{}, s.readErr(ctx, what, ctx.Err()))
 				return
 			}
-			wait = min(2*wait, maxRetryBackoff*s.cfg.RetryInterval)
 		}
 	}
+}
+
+// resubscribe is the wait before subscribing again after failures in a row: RetryInterval
+// doubling up to maxRetryBackoff times it, full jitter (docs/RETRIES.md).
+func (s *Store) resubscribe() upstream.Backoff {
+	return upstream.Backoff{Base: s.cfg.RetryInterval, Max: maxRetryBackoff * s.cfg.RetryInterval}
 }
 
 // received is one event of a subscription, or the error that ended it.

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"relayer/workers/upstream"
 )
 
 // listener keeps one connection LISTENing to the channel every append transaction NOTIFYs, and
@@ -15,11 +17,13 @@ import (
 // A notification is only a wake-up: subscribers read the log from where they are, so one
 // notification for many commits, or one that comes late, loses nothing. When the connection
 // fails, the listener wakes the subscribers (the commits it missed while deaf are in the log),
-// logs it and connects again every PollInterval; meanwhile subscribers poll at that interval.
+// logs it and connects again every PollInterval (jittered down to half, so that the instances
+// a database restart cut off together do not all reconnect at the same instant); meanwhile
+// subscribers poll at that interval.
 type listener struct {
 	connCfg *pgx.ConnConfig
 	channel string
-	retry   time.Duration
+	retry   time.Duration // the nominal wait between two attempts to connect
 	wake    func()
 	log     *slog.Logger
 	where   string
@@ -89,7 +93,9 @@ func (l *listener) run(ctx context.Context, conn *pgx.Conn) {
 		_ = conn.Close(context.Background())
 		conn = nil
 		l.wake()
-		timer := time.NewTimer(l.retry)
+		retry := upstream.Backoff{Base: l.retry, Jitter: upstream.EqualJitter}
+		failures := 1
+		timer := time.NewTimer(retry.Delay(failures, nil))
 		for conn == nil {
 			select {
 			case <-ctx.Done():
@@ -99,7 +105,8 @@ func (l *listener) run(ctx context.Context, conn *pgx.Conn) {
 			}
 			if conn, err = l.connect(ctx); err != nil {
 				conn = nil
-				timer.Reset(l.retry)
+				failures++
+				timer.Reset(retry.Delay(failures, nil))
 			}
 		}
 		timer.Stop()

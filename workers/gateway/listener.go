@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"relayer/workers/gateway/contracts"
+	"relayer/workers/upstream"
 )
 
 // ChainReader is what the listener reads blocks and logs through. *ethclient.Client implements
@@ -146,8 +147,15 @@ func (l *Listener) Listen(ctx context.Context, from Cursor) iter.Seq2[Batch, err
 		}
 		w := l.newWaker(ctx)
 		defer w.stop()
+		// After a failed read the listener waits a poll interval, jittered, growing to
+		// followRetryMax while the reads keep failing (docs/RETRIES.md).
+		retry := upstream.Backoff{Base: l.poll, Max: max(l.poll, followRetryMax), Jitter: upstream.EqualJitter}
+		failures := 0
 		for ctx.Err() == nil {
 			b, ok, err := l.step(ctx, st)
+			if err == nil {
+				failures = 0
+			}
 			switch {
 			case err != nil:
 				if ctx.Err() != nil {
@@ -156,7 +164,8 @@ func (l *Listener) Listen(ctx context.Context, from Cursor) iter.Seq2[Batch, err
 				if !yield(Batch{}, classifyErr(l.redact, "follow logs", err)) {
 					return
 				}
-				if sleep(ctx, l.poll) != nil {
+				failures++
+				if sleep(ctx, retry.Delay(failures, nil)) != nil {
 					return
 				}
 			case ok:
@@ -396,6 +405,9 @@ type waker struct {
 
 // resubscribeEvery bounds how often a lost head subscription is re-established.
 const resubscribeEvery = 30 * time.Second
+
+// followRetryMax caps the wait after failed reads of the chain's logs.
+const followRetryMax = 10 * time.Second
 
 func (l *Listener) newWaker(ctx context.Context) *waker {
 	ctx, cancel := context.WithCancel(ctx)

@@ -6,7 +6,10 @@
 // to the caller as events (RateLimitEncountered, RateLimitBackoff, RateLimitRecovered,
 // RateLimitGaveUp) through a Sink. Transport packages all of it as an http.RoundTripper, so the
 // go-ethereum adapter gets it for every JSON-RPC call by handing Transport to its HTTP client.
-// Schedule is the long-tail timetable for re-trying one step of a job over minutes to hours.
+// Backoff is the same capped, jittered backoff for the loops that retry on their own (a
+// reconnection, a resubscription, a write that must not be lost): every retry in the relayer
+// waits one way, and docs/RETRIES.md lists each with its bounds. Schedule is the long-tail
+// timetable for re-trying one step of a job over minutes to hours.
 //
 // What it must never do:
 //

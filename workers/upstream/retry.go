@@ -130,24 +130,18 @@ func (c Config) Validate() error {
 
 // Backoff is the client's own wait after failed attempt n (1 for the first): the class's base
 // delay times Multiplier^(n-1), capped at MaxDelay, then jittered with rnd (nil: the default
-// source). c must be valid; zero fields take their defaults.
+// source) over [0, d] (FullJitter) or [d/2, d] (EqualJitter). It is the formula of the Backoff
+// type, which loops outside a Retrier use. c must be valid; zero fields take their defaults.
 func (c Config) Backoff(n int, class Class, rnd Rand) time.Duration {
 	c.setDefaults()
 	if rnd == nil {
 		rnd = DefaultRand()
 	}
-	if n < 1 {
-		n = 1
-	}
 	base := c.BaseDelay
 	if class == RateLimited {
 		base = c.RateLimitBaseDelay
 	}
-	d := c.MaxDelay
-	if f := float64(base) * math.Pow(c.Multiplier, float64(n-1)); f < float64(c.MaxDelay) {
-		d = time.Duration(f)
-	}
-	return jitter(d, c.Jitter, rnd)
+	return jitter(grow(base, c.MaxDelay, c.Multiplier, n), c.Jitter, rnd)
 }
 
 func jitter(d time.Duration, mode Jitter, rnd Rand) time.Duration {
