@@ -32,7 +32,7 @@ const (
 	labelUnsupportedMediaType = "unsupported_media_type"
 	labelInternal             = domain.LabelInternalServerError
 	// labelGatewayNotReachable: a check needed the chain, which could not be reached (503).
-	labelGatewayNotReachable = "gateway_not_reachable"
+	labelGatewayNotReachable = domain.LabelGatewayNotReachable
 )
 
 // maxCorrelationID bounds an X-Correlation-ID header.
@@ -674,7 +674,8 @@ func failureStatus(label string) (code int, public string) {
 	switch label {
 	case domain.LabelNotAllowedOnHostACL:
 		return http.StatusBadRequest, label
-	case domain.LabelReadinessCheckTimedOut, domain.LabelResponseTimedOut, domain.LabelProtocolPaused, domain.LabelInsufficientBalance:
+	case domain.LabelReadinessCheckTimedOut, domain.LabelResponseTimedOut, domain.LabelProtocolPaused, domain.LabelInsufficientBalance,
+		domain.LabelGatewayNotReachable:
 		return http.StatusServiceUnavailable, label
 	}
 	return http.StatusInternalServerError, labelInternal
@@ -691,6 +692,7 @@ var failureMessages = map[string]string{
 	domain.LabelProtocolPaused:         "the protocol is paused",
 	domain.LabelInternalServerError:    "internal error",
 	domain.LabelInsufficientBalance:    "the relayer cannot pay for the gateway transaction; contact the operator",
+	domain.LabelGatewayNotReachable:    "the gateway chain could not be reached before the request's deadline; nothing was sent, submit the request again",
 }
 
 // failedEnvelope is the envelope of a failed job: the error carries, besides the label, the

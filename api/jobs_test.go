@@ -520,6 +520,9 @@ func TestFailedJobsMapTheirLabelsOntoTheirStatusCodes(t *testing.T) {
 	env.exec1(paused, domain.Fail{At: env.clock.At(0), Label: domain.LabelProtocolPaused, Message: "paused"})
 	rev := env.accept(domain.PublicDecrypt, 5)
 	env.exec1(rev, domain.PassReadiness{At: env.clock.At(0)}, env.sign(5), domain.FailTransaction{At: env.clock.At(0), Label: domain.LabelTransactionReverted, Message: "execution reverted"})
+	unreachable := env.accept(domain.InputProof, 7)
+	env.exec1(unreachable, domain.ScheduleRetry{At: env.clock.At(0), Step: "prepare", Attempt: 1, Reason: "transport error", NextAt: env.clock.Now().Add(time.Second), Label: domain.LabelGatewayNotReachable},
+		domain.ExpireProcessing{At: env.clock.At(0), Label: domain.LabelGatewayNotReachable, Message: "nothing was sent"})
 	broke := env.accept(domain.InputProof, 6)
 	env.exec1(broke, domain.FailTransaction{At: env.clock.At(0), Label: domain.LabelInsufficientBalance, Message: "insufficient funds for gas * price + value"})
 
@@ -535,6 +538,7 @@ func TestFailedJobsMapTheirLabelsOntoTheirStatusCodes(t *testing.T) {
 		{domain.InputProof, paused, 503, domain.LabelProtocolPaused, ""},
 		{domain.PublicDecrypt, rev, 500, domain.LabelInternalServerError, domain.LabelTransactionReverted},
 		{domain.InputProof, broke, 503, domain.LabelInsufficientBalance, ""},
+		{domain.InputProof, unreachable, 503, domain.LabelGatewayNotReachable, ""},
 	}
 	for _, c := range cases {
 		res := env.do("GET", "/v2/"+c.kind.String()+"/"+c.id.String(), nil)

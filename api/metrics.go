@@ -350,7 +350,7 @@ var (
 			"readiness_in_progress (being checked) and tx (in processing, waiting for their transaction).",
 		[]string{"queue"}, nil)
 	descDrain = prometheus.NewDesc("relayer_queue_drain_rate",
-		"Jobs per second leaving a queue into service over the projections' drain window, by queue and kind.",
+		"Jobs per second a queue serves while work waits in it (departures over busy time, chain outages left out), over the projections' drain window, by queue and kind; 0 when the window saw no backlog.",
 		[]string{"queue", "kind"}, nil)
 	descStage = prometheus.NewDesc("relayer_stage_duration_seconds",
 		"Observed durations of each stage of a request's life, by kind and stage, from the stats projection.",

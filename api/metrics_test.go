@@ -74,9 +74,12 @@ func opValue(m *dto.Metric) float64 {
 
 func TestTheMetricsEndpointExposesEveryFamilyWithSaneValues(t *testing.T) {
 	env := startOps(t, opsTuning{})
-	// Two completed jobs, one failed, one pending in each queue.
+	// Two completed jobs, one failed, one pending in each queue, and one input proof that waited
+	// behind another (so the TX queue was seen to drain with work waiting).
 	env.lifecycle(domain.PublicDecrypt, 1)
+	behind := env.accept(domain.InputProof, 7)
 	env.lifecycle(domain.InputProof, 2)
+	env.toReceipt(behind, 7)
 	failed := env.accept(domain.UserDecrypt, 3)
 	env.run(failed, domain.FailReadiness{At: env.now(), Label: domain.LabelNotAllowedOnHostACL})
 	queued := env.accept(domain.PublicDecrypt, 4)
@@ -152,7 +155,7 @@ func TestTheMetricsEndpointExposesEveryFamilyWithSaneValues(t *testing.T) {
 	}{
 		{"public-decrypt", "queued", 2}, {"public-decrypt", "completed", 1},
 		{"public-decrypt", "processing", 1}, {"public-decrypt", "tx_in_flight", 1}, {"public-decrypt", "receipt_received", 1},
-		{"input-proof", "processing", 2}, {"input-proof", "completed", 1},
+		{"input-proof", "processing", 3}, {"input-proof", "completed", 1}, {"input-proof", "receipt_received", 2},
 		{"user-decrypt", "queued", 1}, {"user-decrypt", "failure", 1}, {"user-decrypt", "completed", 0},
 	} {
 		if v := opValue(opSample(t, fams, "relayer_transitions_total", "kind", c.kind, "to", c.to)); v != c.want {
@@ -167,7 +170,7 @@ func TestTheMetricsEndpointExposesEveryFamilyWithSaneValues(t *testing.T) {
 		}
 	}
 	if v := opValue(opSample(t, fams, "relayer_queue_drain_rate", "queue", "tx", "kind", "input-proof")); v <= 0 {
-		t.Errorf("tx drain rate of input proofs %g, want > 0 after a signed transaction", v)
+		t.Errorf("tx drain rate of input proofs %g, want > 0 after a transaction signed with another waiting", v)
 	}
 
 	// Stages: one completed public decrypt went through each stage once.
@@ -216,8 +219,8 @@ func TestTheMetricsEndpointExposesEveryFamilyWithSaneValues(t *testing.T) {
 	if v := opValue(opSample(t, fams, "relayer_store_up")); v != 1 {
 		t.Errorf("store_up %g", v)
 	}
-	if v := opValue(opSample(t, fams, "relayer_projection_jobs")); v != 5 {
-		t.Errorf("projection jobs %g, want 5", v)
+	if v := opValue(opSample(t, fams, "relayer_projection_jobs")); v != 6 {
+		t.Errorf("projection jobs %g, want 6", v)
 	}
 	if v := opValue(opSample(t, fams, "relayer_projection_events_total")); v != float64(env.set.Events()) {
 		t.Errorf("events applied %g, want %d", v, env.set.Events())

@@ -34,6 +34,10 @@ const (
 	// LabelInsufficientBalance: the relayer's signing key cannot pay for the transaction; an
 	// operator must fund it (the reference relayer's label and status, 503).
 	LabelInsufficientBalance = "insufficient_balance"
+	// LabelGatewayNotReachable: the job's transaction could not be prepared before its
+	// processing deadline because the gateway chain kept failing (unreachable, overloaded, rate
+	// limited); nothing was sent, so submitting again is safe (the reference's label, 503).
+	LabelGatewayNotReachable = "gateway_not_reachable"
 )
 
 // RequestAccepted starts a stream: the request was valid and is now queued (decrypts) or
@@ -114,6 +118,9 @@ type RetryScheduled struct {
 	// Attempt counts the retries of the step so far, this one included (1 for the first).
 	Attempt int    `json:"attempt"`
 	Reason  string `json:"reason"`
+	// Label is what the job fails with if its processing deadline comes before the step
+	// succeeds (protocol_paused, gateway_not_reachable).
+	Label string `json:"label,omitempty"`
 	// NextAt is when the step is tried again, at the latest (sooner when the chain is seen
 	// again after an outage).
 	NextAt time.Time `json:"nextAt"`

@@ -71,6 +71,15 @@ type ScheduleRetry struct {
 	Attempt int
 	Reason  string
 	NextAt  time.Time
+	// Label is the failure the job ends with if its processing deadline comes first.
+	Label string
+}
+
+// ExpireProcessing ends a processing job whose transaction could not be prepared before its
+// processing deadline: nothing was signed, so nothing can be on chain (processing -> failure).
+type ExpireProcessing struct {
+	At
+	Label, Message string
 }
 
 // ResetTransaction sends a tx_in_flight job back to processing: its recorded transaction is
@@ -132,6 +141,7 @@ func (SignTransaction) CommandName() string    { return "sign transaction" }
 func (ResetTransaction) CommandName() string   { return "reset transaction" }
 func (ReplaceTransaction) CommandName() string { return "replace transaction" }
 func (ScheduleRetry) CommandName() string      { return "schedule retry" }
+func (ExpireProcessing) CommandName() string   { return "expire processing" }
 func (RecordReceipt) CommandName() string      { return "record receipt" }
 func (FailTransaction) CommandName() string    { return "fail transaction" }
 func (RecordShare) CommandName() string        { return "record share" }
@@ -155,6 +165,7 @@ type State struct {
 	// (RetryScheduled.Attempt of the latest), and RetryAt when the latest is due.
 	Retries          int
 	RetryAt          time.Time
+	RetryLabel       string
 	ReadinessStarted bool
 	From             string
 	Nonce            uint64
@@ -355,7 +366,15 @@ func Decide(s State, c Command) ([]Event, error) {
 		if s.Status != Processing {
 			return illegal()
 		}
-		return []Event{RetryScheduled{h, c.Step, c.Attempt, c.Reason, c.NextAt}}, nil
+		return []Event{RetryScheduled{h, c.Step, c.Attempt, c.Reason, c.Label, c.NextAt}}, nil
+	case ExpireProcessing:
+		if c.Label == "" {
+			return nil, fmt.Errorf("%s: %w: no label", c.CommandName(), ErrInvalidCommand)
+		}
+		if s.Status != Processing {
+			return illegal()
+		}
+		return move(Failure, TransactionFailed{h, "", c.Label, c.Message})
 	case ResetTransaction:
 		if s.Status != TxInFlight {
 			return illegal()
@@ -469,7 +488,7 @@ func Evolve(s State, e Event) State {
 	if to, ok := StatusAfter(e); ok && to != s.Status {
 		s.Status = to
 		s.EnteredAt = e.Header().At
-		s.Retries, s.RetryAt = 0, time.Time{}
+		s.Retries, s.RetryAt, s.RetryLabel = 0, time.Time{}, ""
 	}
 	switch e := e.(type) {
 	case RequestAccepted:
@@ -482,7 +501,7 @@ func Evolve(s State, e Event) State {
 	case TransactionSigned:
 		s.From, s.Nonce, s.TxHash, s.RawTx, s.Replaced = e.From, e.Nonce, e.TxHash, e.RawTx, nil
 	case RetryScheduled:
-		s.Retries, s.RetryAt = e.Attempt, e.NextAt
+		s.Retries, s.RetryAt, s.RetryLabel = e.Attempt, e.NextAt, e.Label
 	case TransactionReplaced:
 		s.Replaced = append(slices.Clip(s.Replaced), SentTx{s.TxHash, s.RawTx})
 		s.TxHash, s.RawTx = e.TxHash, e.RawTx

@@ -291,7 +291,7 @@ func (q *sequence) equal(a, b State) bool {
 func statesEqual(a, b State) bool {
 	return a.JobID == b.JobID && a.Kind == b.Kind && a.Status == b.Status && a.ContentHash == b.ContentHash &&
 		requestsEqual(a.Request, b.Request) && a.Events == b.Events && a.EnteredAt == b.EnteredAt &&
-		a.Retries == b.Retries && a.RetryAt.Equal(b.RetryAt) &&
+		a.Retries == b.Retries && a.RetryAt.Equal(b.RetryAt) && a.RetryLabel == b.RetryLabel &&
 		a.ReadinessStarted == b.ReadinessStarted && a.From == b.From && a.Nonce == b.Nonce &&
 		a.TxHash == b.TxHash && a.RawTx == b.RawTx && slices.Equal(a.Replaced, b.Replaced) && a.GatewayRequestID == b.GatewayRequestID &&
 		slices.Equal(a.Shares, b.Shares) && resultsEqual(a.Result, b.Result) &&
@@ -339,7 +339,7 @@ func resultsEqual(a, b *Result) bool {
 // so that the property test's equality never silently ignores part of the state.
 func TestStatesEqualKnowsEveryField(t *testing.T) {
 	for typ, n := range map[reflect.Type]int{
-		reflect.TypeFor[State]():                       20,
+		reflect.TypeFor[State]():                       21,
 		reflect.TypeFor[Request]():                     4,
 		reflect.TypeFor[DelegatedUserDecryptRequest](): 10,
 		reflect.TypeFor[PublicDecryptRequest]():        2,

@@ -872,7 +872,7 @@ func sampleEvents() []Event {
 		TransactionSigned{EventHeader: h, From: testFrom, Nonce: 12, TxHash: txHashFor(1), RawTx: testRawTx, StartedAt: h.At.Add(-time.Second).UTC()},
 		TransactionReset{h, txHashFor(1), "dropped"},
 		TransactionReplaced{h, txHashFor(1), txHashFor(2), testRawTx, "2000000000", "1100000000"},
-		RetryScheduled{h, "prepare", 2, "transport error", h.At.Add(10 * time.Second).UTC()},
+		RetryScheduled{h, "prepare", 2, "transport error", LabelGatewayNotReachable, h.At.Add(10 * time.Second).UTC()},
 		ReceiptRecorded{h, txHashFor(1), 77, "123"},
 		TransactionFailed{h, txHashFor(1), LabelTransactionReverted, "reverted"},
 		ShareReceived{h, share(3)},
@@ -1215,25 +1215,37 @@ func TestARetryIsScheduledOnlyForAProcessingJob(t *testing.T) {
 	next := t0.Add(time.Minute)
 	for _, k := range everyKind {
 		p, _ := driveTo(t, k, Processing)
-		s := apply(p, mustDecide(t, p, ScheduleRetry{At{t0}, "prepare", 1, "transport error", next}))
+		s := apply(p, mustDecide(t, p, ScheduleRetry{At{t0}, "prepare", 1, "transport error", next, LabelGatewayNotReachable}))
 		if s.Status != Processing || s.Events != p.Events+1 || s.Retries != 1 || !s.RetryAt.Equal(next) {
 			t.Fatalf("%s after a scheduled retry: %+v", k, s)
 		}
-		s2 := apply(s, mustDecide(t, s, ScheduleRetry{At{t0}, "prepare", 2, "transport error", next.Add(time.Minute)}))
-		if s2.Retries != 2 {
-			t.Fatalf("%s after a second retry: %d retries", k, s2.Retries)
+		s2 := apply(s, mustDecide(t, s, ScheduleRetry{At{t0}, "prepare", 2, "transport error", next.Add(time.Minute), LabelProtocolPaused}))
+		if s2.Retries != 2 || s2.RetryLabel != LabelProtocolPaused {
+			t.Fatalf("%s after a second retry: %d retries, label %q", k, s2.Retries, s2.RetryLabel)
+		}
+		// At its processing deadline the job fails with the label its retries named; only a
+		// processing job can expire so, and never one whose transaction is signed.
+		x := apply(s2, mustDecide(t, s2, ExpireProcessing{At{t0}, s2.RetryLabel, "paused since"}))
+		if x.Status != Failure || x.Label != LabelProtocolPaused {
+			t.Fatalf("%s expired: %s %q", k, x.Status, x.Label)
+		}
+		if evs, err := Decide(s2, ExpireProcessing{At{t0}, "", "x"}); !errors.Is(err, ErrInvalidCommand) || len(evs) != 0 {
+			t.Errorf("%s: an expiry without a label gave %d events and %v", k, len(evs), err)
 		}
 		// Signing the transaction ends the step: the count starts again in the next status.
 		if f := apply(s2, mustDecide(t, s2, SignTransaction{At: At{t0}, From: testFrom, Nonce: 1, TxHash: txHashFor(7), RawTx: testRawTx})); f.Retries != 0 || !f.RetryAt.IsZero() {
 			t.Fatalf("%s: a signed job keeps %d retries due %v", k, f.Retries, f.RetryAt)
 		}
-		for _, c := range []ScheduleRetry{{At{t0}, "", 1, "x", next}, {At{t0}, "prepare", 0, "x", next}, {At{t0}, "prepare", 1, "x", time.Time{}}} {
+		for _, c := range []ScheduleRetry{{At{t0}, "", 1, "x", next, ""}, {At{t0}, "prepare", 0, "x", next, ""}, {At{t0}, "prepare", 1, "x", time.Time{}, ""}} {
 			if evs, err := Decide(p, c); !errors.Is(err, ErrInvalidCommand) || len(evs) != 0 {
 				t.Errorf("%s: %+v gave %d events and %v, want ErrInvalidCommand", k, c, len(evs), err)
 			}
 		}
 		f, _ := driveTo(t, k, TxInFlight)
-		if evs, err := Decide(f, ScheduleRetry{At{t0}, "prepare", 1, "x", next}); !errors.Is(err, ErrIllegalTransition) || len(evs) != 0 {
+		if evs, err := Decide(f, ExpireProcessing{At{t0}, LabelGatewayNotReachable, "x"}); !errors.Is(err, ErrIllegalTransition) || len(evs) != 0 {
+			t.Errorf("%s in tx_in_flight: expiry gave %d events and %v, want ErrIllegalTransition", k, len(evs), err)
+		}
+		if evs, err := Decide(f, ScheduleRetry{At{t0}, "prepare", 1, "x", next, ""}); !errors.Is(err, ErrIllegalTransition) || len(evs) != 0 {
 			t.Errorf("%s in tx_in_flight: %d events and %v, want ErrIllegalTransition", k, len(evs), err)
 		}
 	}

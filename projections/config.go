@@ -11,6 +11,7 @@ const (
 	DefaultReadinessTimeout  = 5 * time.Minute
 	DefaultTxInFlightTimeout = 2 * time.Minute
 	DefaultResponseTimeout   = 30 * time.Minute
+	DefaultProcessingTimeout = 30 * time.Minute
 	DefaultDrainWindow       = time.Minute
 	DefaultDurationAlpha     = 0.1
 )
@@ -33,6 +34,12 @@ type Config struct {
 	// ResponseTimeout is how long a job may wait in receipt_received for its response.
 	// Default 30m.
 	ResponseTimeout time.Duration `yaml:"response"`
+	// ProcessingTimeout is how long a job may stay in processing, counted from when it entered
+	// it, before the timeouts worker looks at it: a job whose transaction could not be prepared
+	// meanwhile (its retries scheduled for a passing failure of the chain, or a paused gateway)
+	// fails with the label its retries named; one that only waits its turn in the TX queue is
+	// left to wait. Default 30m.
+	ProcessingTimeout time.Duration `yaml:"processing"`
 	// DrainWindow is the sliding window, in event time, over which drain rates are measured.
 	// Whole seconds, 1s to 1h. Default 1m.
 	DrainWindow time.Duration `yaml:"drain_window"`
@@ -62,6 +69,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.ResponseTimeout == 0 {
 		c.ResponseTimeout = DefaultResponseTimeout
+	}
+	if c.ProcessingTimeout == 0 {
+		c.ProcessingTimeout = DefaultProcessingTimeout
 	}
 	if c.DrainWindow == 0 {
 		c.DrainWindow = DefaultDrainWindow
@@ -107,6 +117,7 @@ func (c Config) Validate() error {
 		{"readiness", c.ReadinessTimeout, DefaultReadinessTimeout},
 		{"tx_in_flight", c.TxInFlightTimeout, DefaultTxInFlightTimeout},
 		{"response", c.ResponseTimeout, DefaultResponseTimeout},
+		{"processing", c.ProcessingTimeout, DefaultProcessingTimeout},
 	} {
 		if t.v < 0 {
 			add(t.field, "is %s, want a positive duration (0 for the default %s)", t.v, t.def)

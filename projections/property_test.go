@@ -236,6 +236,8 @@ func checkAgainstHistory(t *testing.T, s *Set, recs []eventstore.Record) {
 			switch st.Status {
 			case domain.Queued:
 				due = x.acceptedAt.Add(cfg.ReadinessTimeout)
+			case domain.Processing:
+				due = st.EnteredAt.Add(cfg.ProcessingTimeout)
 			case domain.TxInFlight:
 				due = st.EnteredAt.Add(cfg.TxInFlightTimeout)
 			case domain.ReceiptReceived:

@@ -72,6 +72,8 @@ type Set struct {
 	// transitions counts, per kind, how often jobs entered each status (acceptance included).
 	transitions Counts
 	queues      [numQueues]fifo // queues[NotQueued] stays empty
+	// queuedKinds counts each queue's jobs per kind.
+	queuedKinds [numQueues][numKinds]int32
 	timers      timerHeap
 	stats       stats
 	// renumber updates a job's slot when a fifo compacts; made once, not per call.
@@ -265,6 +267,7 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 			s.timers.set(&s.jobs, idx, at+int64(s.cfg.ReadinessTimeout))
 		} else {
 			s.enqueue(idx, j, TxQueue)
+			s.timers.set(&s.jobs, idx, at+int64(s.cfg.ProcessingTimeout))
 		}
 		j.version, j.pos = uint32(rec.Version), rec.Position
 		s.watchers.changed(f.job)
@@ -277,22 +280,23 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 		if j.queue == ReadinessQueue {
 			s.dequeue(j)
 			s.enqueue(idx, j, ReadinessInProgress)
-			s.stats.drained(drainReadiness, k, at)
+			s.stats.drained(drainReadiness, k, at, s.waiting(ReadinessQueue, k))
 		}
 		j.checkAt = at
 	case evReadinessPassed:
-		if j.queue == ReadinessQueue {
-			// Passed without a recorded pickup: it still left the queue into service.
-			s.stats.drained(drainReadiness, k, at)
-		}
+		fromQueue := j.queue == ReadinessQueue
 		s.stats.observe(k, StageReadiness, j.entered[domain.Queued.Ordinal()], at)
 		s.stats.observe(k, StageReadinessCheck, j.checkAt, at)
 		s.dequeue(j)
+		if fromQueue {
+			// Passed without a recorded pickup: it still left the queue into service.
+			s.stats.drained(drainReadiness, k, at, s.waiting(ReadinessQueue, k))
+		}
 		s.enqueue(idx, j, TxQueue)
 	case evTransactionSigned:
-		s.stats.drained(drainTx, k, at)
 		s.stats.observe(k, StageTxQueue, j.entered[domain.Processing.Ordinal()], at)
 		s.dequeue(j)
+		s.stats.drained(drainTx, k, at, s.waiting(TxQueue, k))
 		s.scratch = j.setField(fieldTxHash, f.txHash, s.scratch)
 	case evTransactionReplaced:
 		s.scratch = j.setField(fieldTxHash, f.txHash, s.scratch)
@@ -334,11 +338,13 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 		j.entered[to.Ordinal()] = at
 		s.watchers.changed(j.id)
 		switch to {
+		case domain.Processing:
+			s.timers.set(&s.jobs, idx, at+int64(s.cfg.ProcessingTimeout))
 		case domain.TxInFlight:
 			s.timers.set(&s.jobs, idx, at+int64(s.cfg.TxInFlightTimeout))
 		case domain.ReceiptReceived:
 			s.timers.set(&s.jobs, idx, at+int64(s.cfg.ResponseTimeout))
-		default: // processing has no deadline; a terminal job needs none and leaves its queue
+		default: // a terminal job needs no deadline and leaves its queue
 			s.timers.clear(&s.jobs, idx)
 			if to.Terminal() {
 				s.dequeue(j)
@@ -357,14 +363,19 @@ func rejectedProofResult(extraData []byte) []byte {
 
 func (s *Set) enqueue(idx int32, j *job, q Queue) {
 	j.queue, j.slot = q, s.queues[q].push(idx)
+	s.queuedKinds[q][j.kind.Ordinal()]++
 }
 
 func (s *Set) dequeue(j *job) {
 	if j.queue != NotQueued {
 		s.queues[j.queue].remove(j.slot, s.renumber)
+		s.queuedKinds[j.queue][j.kind.Ordinal()]--
 		j.queue, j.slot = NotQueued, -1
 	}
 }
+
+// waiting tells whether queue q holds jobs of kind k.
+func (s *Set) waiting(q Queue, k domain.Kind) bool { return s.queuedKinds[q][k.Ordinal()] > 0 }
 
 // notify wakes the WaitFor calls waiting for events to be applied.
 func (s *Set) notify() {

@@ -53,6 +53,8 @@ func (s *Set) WriteSnapshot(w io.Writer) error {
 	b = strconv.AppendInt(b, int64(s.cfg.TxInFlightTimeout), 10)
 	b = append(b, `,"responseTimeout":`...)
 	b = strconv.AppendInt(b, int64(s.cfg.ResponseTimeout), 10)
+	b = append(b, `,"processingTimeout":`...)
+	b = strconv.AppendInt(b, int64(s.cfg.ProcessingTimeout), 10)
 	b = append(b, `,"drainWindow":`...)
 	b = strconv.AppendInt(b, int64(s.cfg.DrainWindow), 10)
 	b = append(b, `,"durationAlpha":`...)

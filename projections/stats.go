@@ -206,8 +206,9 @@ func (s *Set) RecentStage(st Stage, since time.Time, kinds ...domain.Kind) Recen
 }
 
 // window counts events per kind per second of event time over the last W seconds, in a ring of
-// W one-second buckets. Each bucket carries the second it counts, so a bucket left from an
-// earlier lap of the ring is recognised as stale without clearing it.
+// W one-second buckets, with the busy time each one ended (see stats.drained). Each bucket
+// carries the second it counts, so a bucket left from an earlier lap of the ring is recognised
+// as stale without clearing it.
 type window struct {
 	buckets []windowBucket
 	// latest is the latest second counted.
@@ -217,6 +218,8 @@ type window struct {
 type windowBucket struct {
 	sec int64
 	n   [numKinds]uint32
+	// busy is the busy time (nanoseconds) the departures counted in n ended.
+	busy [numKinds]int64
 }
 
 func newWindow(size time.Duration) window {
@@ -234,7 +237,8 @@ func floorSecond(nanos int64) int64 {
 	return s
 }
 
-func (w *window) add(sec int64, kind int) {
+// add counts one departure of kind at second sec that ended busy nanoseconds of busy time.
+func (w *window) add(sec int64, kind int, busy int64) {
 	size := int64(len(w.buckets))
 	if w.latest != minSecond && sec <= w.latest-size {
 		return // older than the window: it no longer counts
@@ -245,26 +249,25 @@ func (w *window) add(sec int64, kind int) {
 		*b = windowBucket{sec: sec}
 	}
 	b.n[kind]++
+	b.busy[kind] += busy
 }
 
 // count returns how many events of kind (all kinds when kind < 0) fell in the seconds
-// (now-W, now].
-func (w *window) count(now int64, kind int) uint64 {
+// (now-W, now], and the busy time they ended.
+func (w *window) count(now int64, kind int) (n uint64, busy time.Duration) {
 	size := int64(len(w.buckets))
-	var n uint64
 	for i := range w.buckets {
 		b := &w.buckets[i]
 		if b.sec > now-size && b.sec <= now {
-			if kind < 0 {
-				for _, c := range b.n {
-					n += uint64(c)
+			for k := range b.n {
+				if kind < 0 || k == kind {
+					n += uint64(b.n[k])
+					busy += time.Duration(b.busy[k])
 				}
-			} else {
-				n += uint64(b.n[kind])
 			}
 		}
 	}
-	return n
+	return n, busy
 }
 
 // stats is the stats projection: drain rates of the readiness and TX queues and durations of
@@ -279,7 +282,10 @@ type stats struct {
 	// lastDrain is the event time (unix nanoseconds) of each drain's latest departure per kind;
 	// 0 before the first.
 	lastDrain [2][numKinds]int64
-	stages    [numKinds][numStages]stageStat
+	// backlog says whether each drain's latest departure per kind left others of its kind
+	// waiting in the queue: the time to the next departure is then busy time (see drained).
+	backlog [2][numKinds]bool
+	stages  [numKinds][numStages]stageStat
 	// outages are the latest chain outages ended (unix nanoseconds, since and until) and
 	// outageSince the start of the one in progress (0: none), from the chain stream: a stage that
 	// lasted through an outage measured the outage, not the relayer's or the chain's usual pace,
@@ -320,10 +326,23 @@ func newStats(cfg Config) stats {
 
 func (s *stats) seen(at int64) { s.latest = max(s.latest, at) }
 
-func (s *stats) drained(d int, k domain.Kind, at int64) {
-	s.drains[d].add(floorSecond(at), k.Ordinal())
-	last := &s.lastDrain[d][k.Ordinal()]
-	*last = max(*last, at)
+// drained records a departure of kind k from drain d's queue at at, which left backlog others
+// of its kind waiting. The drain rates measure how fast the relayer serves a queue that has work
+// waiting, not how fast work arrives: a queue that empties after each departure says nothing
+// about its capacity (a rate of arrivals taken for one would tell the clients behind the next
+// backlog that it drains at the pace the jobs came). So only the time from a departure that left
+// a backlog to the next departure of its kind counts, as busy time, less what chain outages took
+// of it (nothing leaves for the chain while it cannot be reached); the rate is the departures
+// that ended busy time over that time.
+func (s *stats) drained(d int, k domain.Kind, at int64, backlog bool) {
+	o := k.Ordinal()
+	last := &s.lastDrain[d][o]
+	if s.backlog[d][o] && *last != 0 && at > *last {
+		if busy := at - *last - int64(s.outageWithin(*last, at)); busy > 0 {
+			s.drains[d].add(floorSecond(at), o, busy)
+		}
+	}
+	*last, s.backlog[d][o] = max(*last, at), backlog
 }
 
 func (s *stats) observe(k domain.Kind, st Stage, from, to int64) {
@@ -334,24 +353,18 @@ func (s *stats) observe(k domain.Kind, st Stage, from, to int64) {
 }
 
 // rate returns the drain rate per second of drain d for kind (all kinds when kind < 0) over
-// the window ending at the latest event, and the departures it counted. The seconds of the
-// window that a chain outage took are left out of it: nothing can leave a queue for the chain
-// while the chain cannot be reached, and a rate that counted that stillness would tell the
-// clients waiting after the outage that the backlog drains at a fraction of its real pace. A
-// window that the outage took whole (or all but a second of) measures nothing: rate 0, no
-// departures.
+// the window ending at the latest event: the departures that ended busy time in it over that
+// busy time (see drained), and how many departures that is. A window without busy time (the
+// queue never had work waiting) measures nothing: rate 0, no departures.
 func (s *stats) rate(d int, kind int) (float64, uint64) {
 	if s.latest == minSecond {
 		return 0, 0
 	}
-	w := &s.drains[d]
-	now := floorSecond(s.latest)
-	seen := time.Duration(len(w.buckets))*time.Second - s.outageWithin((now+1-int64(len(w.buckets)))*int64(time.Second), (now+1)*int64(time.Second))
-	if seen < time.Second {
+	n, busy := s.drains[d].count(floorSecond(s.latest), kind)
+	if n == 0 || busy <= 0 {
 		return 0, 0
 	}
-	n := w.count(now, kind)
-	return float64(n) / seen.Seconds(), n
+	return float64(n) / busy.Seconds(), n
 }
 
 // outageWithin returns how much of [from, to) (unix nanoseconds) chain outages took, the one in

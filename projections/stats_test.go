@@ -8,29 +8,30 @@ import (
 	"relayer/domain"
 )
 
-func TestDrainRatesCountDeparturesIntoServiceOverTheWindow(t *testing.T) {
+// A drain rate is how fast a queue with work waiting is served: the departures that left others
+// of their kind waiting, over the time from each to the next. A failure is not service.
+func TestDrainRatesMeasureServiceWhileWorkWaits(t *testing.T) {
 	h := newHarness(t, Config{DrainWindow: 10 * time.Second})
 	var ids []domain.JobID
 	for range 6 {
 		ids = append(ids, h.accept(domain.PublicDecrypt, 0))
 	}
 	proof := h.accept(domain.InputProof, 0)
-	// Four pickups within the window, one without a recorded pickup (it passes straight away),
-	// one that fails: a failure is not service.
+	// Pickups at 1, 2, 3 and 4 s, one without a recorded pickup at 5 s (it passes straight
+	// away), each leaving others waiting; the last fails: not service.
 	for i, id := range ids[:4] {
 		h.do(id, domain.StartReadiness{At: h.at(time.Duration(i+1) * time.Second)})
 	}
 	h.do(ids[4], domain.PassReadiness{At: h.at(5 * time.Second)})
 	h.do(ids[5], domain.FailReadiness{At: h.at(5 * time.Second), Label: domain.LabelNotAllowedOnHostACL})
 	h.sign(proof, 6*time.Second)
-	if got := h.s.DrainRate(ReadinessQueue, domain.Kind{}); got != 0.5 {
-		t.Fatalf("readiness drain %g/s, want 5 in 10 s", got)
+	r, n := h.s.Drain(ReadinessQueue, domain.Kind{})
+	if n != 4 || math.Abs(r-1) > 1e-9 {
+		t.Fatalf("readiness drain %g/s over %d departures, want 1/s over the 4 that followed a departure leaving work", r, n)
 	}
-	if got := h.s.DrainRate(TxQueue, domain.InputProof); got != 0.1 {
-		t.Fatalf("input proof TX drain %g/s, want 1 in 10 s", got)
-	}
-	if got := h.s.DrainRate(TxQueue, domain.PublicDecrypt); got != 0 {
-		t.Fatalf("public decrypt TX drain %g/s, want 0", got)
+	// The input proof never waited behind another: its queue's capacity was not seen.
+	if r, n := h.s.Drain(TxQueue, domain.InputProof); r != 0 || n != 0 {
+		t.Fatalf("input proof TX drain %g/s over %d, want nothing measured", r, n)
 	}
 	// Twenty seconds later the window has moved past all of them.
 	h.accept(domain.InputProof, 30*time.Second)
@@ -39,20 +40,44 @@ func TestDrainRatesCountDeparturesIntoServiceOverTheWindow(t *testing.T) {
 	}
 }
 
+// Jobs that arrive slowly and leave at once say how fast they arrive, not how fast the relayer
+// can serve them: nothing is measured, and the hints keep the configured rate.
+func TestDrainRatesDoNotMistakeArrivalsForCapacity(t *testing.T) {
+	h := newHarness(t, Config{DrainWindow: 10 * time.Second})
+	for i := range 8 {
+		id := h.accept(domain.InputProof, time.Duration(i)*time.Second)
+		h.sign(id, time.Duration(i)*time.Second+10*time.Millisecond)
+	}
+	if r, n := h.s.Drain(TxQueue, domain.InputProof); r != 0 || n != 0 {
+		t.Fatalf("one job a second, each signed at once: %g/s over %d departures, want nothing measured", r, n)
+	}
+	// A backlog served at one job every two seconds measures 0.5/s, not one a second.
+	var ids []domain.JobID
+	for range 4 {
+		ids = append(ids, h.accept(domain.InputProof, 10*time.Second))
+	}
+	for i, id := range ids {
+		h.sign(id, 10*time.Second+time.Duration(2*i+1)*time.Second)
+	}
+	if r, n := h.s.Drain(TxQueue, domain.InputProof); n != 3 || math.Abs(r-0.5) > 1e-9 {
+		t.Fatalf("a backlog served every 2 s: %g/s over %d departures, want 0.5/s over 3", r, n)
+	}
+}
+
 func TestAnEventTimeOlderThanTheWindowIsNotCounted(t *testing.T) {
 	w := newWindow(5 * time.Second)
-	w.add(100, 0)
-	w.add(95, 0) // just outside (95, 100]
-	w.add(96, 1)
-	if got := w.count(100, -1); got != 2 {
-		t.Fatalf("count %d, want 2", got)
+	w.add(100, 0, int64(time.Second))
+	w.add(95, 0, int64(time.Second)) // just outside (95, 100]
+	w.add(96, 1, int64(2*time.Second))
+	if n, busy := w.count(100, -1); n != 2 || busy != 3*time.Second {
+		t.Fatalf("count %d over %v, want 2 over 3s", n, busy)
 	}
-	if got := w.count(104, 0); got != 1 {
-		t.Fatalf("count at 104 %d, want 1", got)
+	if n, busy := w.count(104, 0); n != 1 || busy != time.Second {
+		t.Fatalf("count at 104 %d over %v, want 1 over 1s", n, busy)
 	}
-	w.add(-3, 0) // far in the past: ignored, and harmless
-	if got := w.count(100, -1); got != 2 {
-		t.Fatalf("count %d after an ancient event, want 2", got)
+	w.add(-3, 0, 1) // far in the past: ignored, and harmless
+	if n, _ := w.count(100, -1); n != 2 {
+		t.Fatalf("count %d after an ancient event, want 2", n)
 	}
 }
 
@@ -106,41 +131,29 @@ func TestANegativeStageDurationCountsAsZero(t *testing.T) {
 	}
 }
 
-// The seconds of the drain window a chain outage took are not counted: nothing leaves a queue
-// for the chain while it cannot be reached, and a rate that counted the stillness would tell
-// the clients waiting after the outage that the backlog drains at a fraction of its real pace.
-func TestDrainRatesLeaveOutTheSecondsAChainOutageTook(t *testing.T) {
-	h := newHarness(t, Config{DrainWindow: 10 * time.Second})
+// The time a chain outage took is not busy time: nothing leaves a queue for the chain while it
+// cannot be reached, and a rate that counted the stillness would tell the clients waiting after
+// the outage that the backlog drains at a fraction of its real pace.
+func TestDrainRatesLeaveOutTheTimeAChainOutageTook(t *testing.T) {
+	h := newHarness(t, Config{DrainWindow: 60 * time.Second})
 	var ids []domain.JobID
 	for range 8 {
 		ids = append(ids, h.accept(domain.InputProof, 0))
 	}
-	for i, id := range ids[:4] {
-		h.sign(id, time.Duration(i+3)*time.Second) // at 3, 4, 5 and 6 s
+	h.sign(ids[0], 1*time.Second)
+	h.sign(ids[1], 2*time.Second) // one job a second, with work waiting
+	h.outage(domain.ChainOutageStarted{Since: h.at(2500 * time.Millisecond).At, At: h.at(3 * time.Second).At})
+	h.accept(domain.InputProof, 20*time.Second)
+	if r, n := h.s.Drain(TxQueue, domain.InputProof); n != 1 || math.Abs(r-1) > 1e-9 {
+		t.Fatalf("during the outage: %g/s over %d departures, want 1/s over 1", r, n)
 	}
-	h.outage(domain.ChainOutageStarted{Since: h.at(7 * time.Second).At, At: h.at(8 * time.Second).At})
-	h.accept(domain.InputProof, 12*time.Second)
-	// The window's ten seconds end at 12 s; the outage took its last five (7 s to 12 s).
-	r, n := h.s.Drain(TxQueue, domain.InputProof)
-	if n != 4 || math.Abs(r-4.0/5) > 0.01 {
-		t.Fatalf("during the outage: %g/s over %d departures, want 4 in the 5 s the outage left", r, n)
+	// The outage ends at 22.5 s; the backlog leaves at two a second.
+	h.outage(domain.ChainOutageEnded{Since: h.at(2500 * time.Millisecond).At, Until: h.at(22500 * time.Millisecond).At, At: h.at(22500 * time.Millisecond).At})
+	for i, id := range ids[2:6] {
+		h.sign(id, 23*time.Second+time.Duration(i)*500*time.Millisecond)
 	}
-	// Twenty seconds on, the outage has taken the whole window: it measures nothing.
-	h.accept(domain.InputProof, 30*time.Second)
-	if r, n := h.s.Drain(TxQueue, domain.InputProof); r != 0 || n != 0 {
-		t.Fatalf("a window the outage took whole: %g/s over %d departures, want nothing", r, n)
-	}
-	// The outage ends at 32 s and the backlog leaves at two a second: the rate is over the
-	// seconds since, not over the window.
-	h.outage(domain.ChainOutageEnded{Since: h.at(7 * time.Second).At, Until: h.at(32 * time.Second).At, At: h.at(32 * time.Second).At})
-	h.sign(ids[4], 32*time.Second+100*time.Millisecond)
-	h.sign(ids[5], 32*time.Second+600*time.Millisecond)
-	h.sign(ids[6], 33*time.Second+100*time.Millisecond)
-	h.sign(ids[7], 33*time.Second+600*time.Millisecond)
-	if r, n := h.s.Drain(TxQueue, domain.InputProof); n != 4 || r < 1.5 || r > 2.5 {
-		t.Fatalf("after the outage: %g/s over %d departures, want about 2/s over 4", r, n)
-	}
-	if got := h.s.DrainRate(TxQueue, domain.InputProof); got*10 < 5 {
-		t.Fatalf("DrainRate %g/s counts the outage's seconds", got)
+	// Busy time: 1 s, then 2 s to 23 s less the 20 s outage (1 s), then three half seconds.
+	if r, n := h.s.Drain(TxQueue, domain.InputProof); n != 5 || math.Abs(r-5/3.5) > 1e-9 {
+		t.Fatalf("after the outage: %g/s over %d departures, want 5 over 3.5 s of busy time", r, n)
 	}
 }

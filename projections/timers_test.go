@@ -12,7 +12,7 @@ import (
 )
 
 func TestEachStageHasItsDeadline(t *testing.T) {
-	h := newHarness(t, Config{ReadinessTimeout: time.Minute, TxInFlightTimeout: 2 * time.Minute, ResponseTimeout: 3 * time.Minute})
+	h := newHarness(t, Config{ReadinessTimeout: time.Minute, TxInFlightTimeout: 2 * time.Minute, ResponseTimeout: 3 * time.Minute, ProcessingTimeout: 4 * time.Minute})
 	id := h.accept(domain.UserDecrypt, 0)
 	deadline := func() (Timer, time.Time) {
 		t.Helper()
@@ -31,8 +31,8 @@ func TestEachStageHasItsDeadline(t *testing.T) {
 		t.Fatalf("after the pickup, deadline %s", d)
 	}
 	h.do(id, domain.PassReadiness{At: h.at(20 * time.Second)})
-	if tm, d := deadline(); !d.IsZero() || !tm.EnteredAt.Equal(h.at(20*time.Second).At) {
-		t.Fatalf("processing has no deadline: %+v", tm)
+	if tm, d := deadline(); !d.Equal(h.at(20*time.Second+4*time.Minute).At) || !tm.EnteredAt.Equal(h.at(20*time.Second).At) {
+		t.Fatalf("processing deadline: %+v", tm)
 	}
 	h.sign(id, 30*time.Second)
 	if _, d := deadline(); !d.Equal(h.at(30*time.Second + 2*time.Minute).At) {

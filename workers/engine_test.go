@@ -358,8 +358,10 @@ func TestEngineEachKindAndScenarioEndsAsDesigned(t *testing.T) {
 	}
 }
 
+// A paused gateway is waited out until the job's processing deadline, then the job fails with
+// protocol_paused; nothing was sent for it.
 func TestEnginePausedGatewayFailsWithProtocolPaused(t *testing.T) {
-	env := startEngine(t, engineOpts{})
+	env := startEngine(t, engineOpts{pcfg: projections.Config{ProcessingTimeout: 3 * time.Second}})
 	if err := env.chain.Pause(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -553,5 +555,36 @@ func drainKey(t *testing.T, chain *devchain.Chain, key *ecdsa.PrivateKey) {
 	}
 	if left, err := c.BalanceAt(ctx, from, nil); err != nil || left.Cmp(fee) > 0 {
 		t.Fatalf("the key still holds %v (%v)", left, err)
+	}
+}
+
+// A pause shorter than the processing deadline is waited out: the job's waits are in its
+// history, and it completes once the gateway is unpaused, with one transaction.
+func TestEngineWaitsOutAShortPause(t *testing.T) {
+	env := startEngine(t, engineOpts{pcfg: projections.Config{ProcessingTimeout: time.Minute}})
+	if err := env.chain.Pause(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	req := env.request(domain.InputProof, contracts.ScenarioNone)
+	id := env.accept(req)
+	eventually(t, func() bool {
+		s, err := env.exec.Load(context.Background(), id)
+		return err == nil && s.Retries > 0
+	}, "the job to schedule a retry while the gateway is paused")
+	s, err := env.exec.Load(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Status != domain.Processing || s.RetryLabel != domain.LabelProtocolPaused || !s.RetryAt.After(time.Now()) {
+		t.Fatalf("while paused: %s, retry label %q due %v", s.Status, s.RetryLabel, s.RetryAt)
+	}
+	if err := env.chain.Unpause(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if s := env.waitTerminal(id, 40*time.Second); s.Status != domain.Completed {
+		t.Fatalf("after the pause: %s %q (%s), want completed", s.Status, s.Label, s.Message)
+	}
+	if got := requestsOnChain(t, env.chain, req); len(got) != 1 {
+		t.Fatalf("%d gateway requests on chain, want one", len(got))
 	}
 }

@@ -1,7 +1,9 @@
 package workers
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -10,9 +12,11 @@ import (
 )
 
 // timeoutsWorker ends the jobs whose stage deadline passed, from the timers projection:
-// readiness (queued) and response (receipt_received). Each timeout is a command like any other,
-// appended with the expected version, so one that races a real completion loses cleanly: the
-// completion's event is there first and the timeout no longer applies.
+// readiness (queued), response (receipt_received), and processing for a job whose transaction
+// could not be prepared meanwhile (a job that only waits its turn in the TX queue is left to
+// wait). Each timeout is a command like any other, appended with the expected version, so one
+// that races a real completion loses cleanly: the completion's event is there first and the
+// timeout no longer applies.
 //
 // A job past its tx_in_flight deadline is not failed while its transaction may still be mined
 // (a failed job's request answered later, and the client's new request, would make two gateway
@@ -28,6 +32,17 @@ type timeoutsWorker struct {
 	mu       sync.Mutex
 	inFlight map[domain.JobID]bool
 }
+
+// expirable tells whether processing job id, past its processing deadline, is failing (its
+// transaction's preparation has scheduled retries) rather than waiting its turn.
+func (w *timeoutsWorker) expirable(ctx context.Context, id domain.JobID) bool {
+	s, err := w.e.exec.Load(ctx, id)
+	return err == nil && s.Status == domain.Processing && s.Retries > 0
+}
+
+// processingRecheck is how long a processing job past its deadline that only waits its turn
+// waits before the timeouts worker looks at it again.
+const processingRecheck = 30 * time.Second
 
 // txInFlightRecheck is how long a job past its tx_in_flight deadline waits between two
 // re-sends of its transaction.
@@ -54,6 +69,11 @@ func (w *timeoutsWorker) run(ctx context.Context) error {
 			if t.Status == domain.TxInFlight {
 				w.resend(ctx, t.JobID)
 				w.retryAt[t.JobID] = now.Add(retryEvery(txInFlightRecheck).Delay(1, nil))
+				continue
+			}
+			if t.Status == domain.Processing && !w.expirable(ctx, t.JobID) {
+				// Waiting its turn in the TX queue, not failing: no verdict; look again later.
+				w.retryAt[t.JobID] = now.Add(retryEvery(processingRecheck).Delay(1, nil))
 				continue
 			}
 			pos, err := w.settle(ctx, t.JobID, t.Status)
@@ -84,8 +104,11 @@ func (w *timeoutsWorker) run(ctx context.Context) error {
 		wait := e.cfg.TimeoutsPoll
 		if t, ok := e.set.NextDeadline(); ok && e.shard.owns(t.JobID) {
 			// (Another shard's next deadline is that shard's: this one looks again after
-			// TimeoutsPoll, not in a loop until the other settles it.)
-			wait = min(wait, max(t.Deadline.Sub(e.now()), 5*time.Millisecond))
+			// TimeoutsPoll, not in a loop until the other settles it. A deadline already past
+			// is one this loop just looked at and left for later: the poll finds the rest.)
+			if d := t.Deadline.Sub(e.now()); d > 0 {
+				wait = min(wait, max(d, 5*time.Millisecond))
+			}
 		}
 		if !sleepCtx(ctx, wait) {
 			return nil
@@ -104,6 +127,18 @@ func (w *timeoutsWorker) settle(ctx context.Context, id domain.JobID, st domain.
 		cmd = domain.TimeOutReadiness{At: at}
 	case domain.ReceiptReceived:
 		cmd = domain.TimeOutResponse{At: at}
+	case domain.Processing:
+		s, err := e.exec.Load(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		if s.Status != domain.Processing || s.Retries == 0 {
+			return 0, nil
+		}
+		label := cmp.Or(s.RetryLabel, domain.LabelGatewayNotReachable)
+		cmd = domain.ExpireProcessing{At: at, Label: label,
+			Message: fmt.Sprintf("the transaction could not be prepared before the processing deadline (%d tries); nothing was sent", s.Retries)}
+		e.log.Warn("timeouts: a job whose transaction could not be prepared reached its processing deadline", "job", id, "tries", s.Retries, "label", label)
 	default:
 		return 0, nil
 	}

@@ -221,6 +221,13 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 			w.park(ctx, k, it, s, err)
 			return
 		}
+		if errors.Is(err, gateway.ErrPaused) {
+			// The gateway is paused: a pause passes, and nothing was signed. The job waits for
+			// it on the long-tail schedule, and fails with protocol_paused only if it is still
+			// paused at the job's processing deadline.
+			w.park(ctx, k, it, s, err)
+			return
+		}
 		w.fail(ctx, it.id, it.cause, s, err, attempt)
 		return
 	}
@@ -443,8 +450,12 @@ func (w *txWorker) park(ctx context.Context, k domain.Kind, it txItem, s domain.
 	attempt := s.Retries + 1
 	d := upstream.Schedule{Cap: parkMax}.Next(attempt, nil)
 	until := time.Now().Add(d)
+	label := domain.LabelGatewayNotReachable
+	if errors.Is(err, gateway.ErrPaused) {
+		label = domain.LabelProtocolPaused
+	}
 	if _, ok, rerr := e.executeOn(ctx, it.id, s, domain.ScheduleRetry{
-		At: domain.At{At: e.now()}, Step: "prepare", Attempt: attempt, Reason: err.Error(), NextAt: e.now().Add(d),
+		At: domain.At{At: e.now()}, Step: "prepare", Attempt: attempt, Reason: err.Error(), NextAt: e.now().Add(d), Label: label,
 	}, it.cause); rerr != nil || !ok {
 		if rerr != nil {
 			// Not recorded: the job still waits, it only goes without its history's line.

@@ -306,7 +306,7 @@ func printStarted(w io.Writer, url, path string, head eventstore.Position, set *
 	} else {
 		fmt.Fprintf(w, "  workers: readiness, tx, responses, timeouts (transport %s)\n", transport)
 	}
-	fmt.Fprintf(w, "  timeouts: readiness %s, tx_in_flight %s, response %s\n", s.Projections.ReadinessTimeout, s.Projections.TxInFlightTimeout, s.Projections.ResponseTimeout)
+	fmt.Fprintf(w, "  timeouts: readiness %s, tx_in_flight %s, response %s, processing %s\n", s.Projections.ReadinessTimeout, s.Projections.TxInFlightTimeout, s.Projections.ResponseTimeout, s.Projections.ProcessingTimeout)
 	fmt.Fprintf(w, "  host chains: %s\n\n", strings.Join(chains, ", "))
 	chain := s.API.Validation.HostChainIDs[0]
 	fmt.Fprintf(w, "Try:\n")

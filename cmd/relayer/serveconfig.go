@@ -69,7 +69,7 @@ import (
 //	      queue_shed_margin: 0, adaptive_retry_after: true}
 //	http: {read_header_timeout: 5s, read_timeout: 30s, write_timeout: 30s, idle_timeout: 2m,
 //	       shutdown_timeout: 10s, max_header_bytes: 65536}
-//	timeouts: {readiness: 5m, tx_in_flight: 2m, response: 30m, drain_window: 1m}
+//	timeouts: {readiness: 5m, tx_in_flight: 2m, response: 30m, processing: 30m, drain_window: 1m}
 //	chain: {rpc_url: "", ws_url: "", host_rpc_url: "", chain_id: 0,
 //	        contracts: {decryption: "", input_verification: "", acl: ""},
 //	        signer: {key_env: "", keystore: "", password_file: ""},
@@ -213,6 +213,7 @@ const (
 	devReadinessTimeout  = 10 * time.Second
 	devTxInFlightTimeout = 60 * time.Second
 	devResponseTimeout   = 20 * time.Second
+	devProcessingTimeout = 60 * time.Second
 )
 
 // defaultFileConfig is every setting's default: the packages' own. The chain's and validation's
@@ -528,6 +529,7 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 		{"readiness", &pc.ReadinessTimeout, devReadinessTimeout},
 		{"tx_in_flight", &pc.TxInFlightTimeout, devTxInFlightTimeout},
 		{"response", &pc.ResponseTimeout, devResponseTimeout},
+		{"processing", &pc.ProcessingTimeout, devProcessingTimeout},
 	} {
 		if devChain && !given["timeouts."+t.name] {
 			*t.v = t.dev

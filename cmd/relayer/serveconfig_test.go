@@ -367,7 +367,7 @@ func TestServeHelpListsEverySettingAndNoOther(t *testing.T) {
 		api.cors_allowed_origins
 		http.read_header_timeout http.read_timeout http.write_timeout http.idle_timeout http.shutdown_timeout
 		http.max_header_bytes
-		timeouts.readiness timeouts.tx_in_flight timeouts.response timeouts.drain_window
+		timeouts.readiness timeouts.tx_in_flight timeouts.response timeouts.processing timeouts.drain_window
 		chain.rpc_url chain.ws_url chain.host_rpc_url chain.chain_id chain.contracts.decryption
 		chain.contracts.input_verification chain.contracts.acl chain.signer.key_env chain.signer.keystore
 		chain.signer.password_file chain.extra_signers chain.confirmation_depth chain.poll_interval chain.receipt_timeout chain.call_timeout
