@@ -2,6 +2,7 @@ package workers
 
 import (
 	"context"
+	"encoding/hex"
 	"testing"
 	"time"
 
@@ -21,53 +22,8 @@ import (
 func TestAChainOutageLongerThanTheDeadlinesFailsAndTimesOutNoJob(t *testing.T) {
 	// Slow KMS answers, so that a decrypt waits in receipt_received when the chain goes away.
 	chain := startTestChain(t, devchain.Config{HTTPAddr: "127.0.0.1:0", ResponseDelayMin: 1500 * time.Millisecond, ResponseDelayMax: 2 * time.Second})
-	proxy, err := faultproxy.New(chain.HTTPEndpoint())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = proxy.Close() })
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	a := chain.Addresses()
-	gw, err := gateway.Dial(ctx, gateway.Config{
-		RPCURL: proxy.URL(), ChainID: chain.ChainID().Uint64(),
-		Contracts:    gateway.Contracts{Decryption: a.Decryption, InputVerification: a.InputVerification, ACL: a.ACL},
-		PollInterval: 100 * time.Millisecond, ReceiptPollMin: 10 * time.Millisecond, GapFillDelay: 300 * time.Millisecond,
-		CallTimeout: 2 * time.Second,
-	}, testLogger(t), gateway.WithSigner(gateway.NewSigner(chain.RelayerKey())))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gw.Close()
-	store := openStore(t)
 	deadline := 3 * time.Second
-	set, err := projections.New(projections.Config{ReadinessTimeout: deadline, TxInFlightTimeout: 2 * deadline, ResponseTimeout: deadline})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := set.CatchUp(ctx, store); err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = set.Run(ctx, store) }()
-	eng, err := New(Config{UserDecryptThreshold: chain.Threshold(), ReadinessPollInterval: 100 * time.Millisecond, TimeoutsPoll: 100 * time.Millisecond,
-		TxAttempts: 2, TxRetryDelay: 50 * time.Millisecond},
-		Deps{Store: store, Projections: set, Gateway: gw, Tuning: retryafter.DefaultConfig, Logger: testLogger(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- eng.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("engine: %v", err)
-		}
-	}()
-	select {
-	case <-eng.Ready():
-	case <-time.After(30 * time.Second):
-		t.Fatal("engine not ready")
-	}
+	ctx, proxy, store, set := startProxiedEngine(t, chain, projections.Config{ReadinessTimeout: deadline, TxInFlightTimeout: 2 * deadline, ResponseTimeout: deadline})
 	exec := &projections.Executor{Store: store, Codec: projections.NewCodec()}
 	seq := 0
 	accept := func(k domain.Kind) domain.JobID {
@@ -161,5 +117,112 @@ func TestAChainOutageLongerThanTheDeadlinesFailsAndTimesOutNoJob(t *testing.T) {
 	}
 	if _, open := set.ChainOutage(); open {
 		t.Error("the log still says the chain is in an outage")
+	}
+}
+
+// startProxiedEngine starts, on a new log, an engine that reaches chain through a fault proxy
+// (over HTTP, with a 2 s call timeout), and its projections with pcfg; it returns the test's
+// context (cancelled at the end), the proxy, the log and the projections.
+func startProxiedEngine(t *testing.T, chain *devchain.Chain, pcfg projections.Config) (context.Context, *faultproxy.Proxy, eventstore.Store, *projections.Set) {
+	t.Helper()
+	proxy, err := faultproxy.New(chain.HTTPEndpoint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = proxy.Close() })
+	ctx, cancel := context.WithCancel(context.Background())
+	a := chain.Addresses()
+	gw, err := gateway.Dial(ctx, gateway.Config{
+		RPCURL: proxy.URL(), ChainID: chain.ChainID().Uint64(),
+		Contracts:    gateway.Contracts{Decryption: a.Decryption, InputVerification: a.InputVerification, ACL: a.ACL},
+		PollInterval: 100 * time.Millisecond, ReceiptPollMin: 10 * time.Millisecond, GapFillDelay: 300 * time.Millisecond,
+		CallTimeout: 2 * time.Second,
+	}, testLogger(t), gateway.WithSigner(gateway.NewSigner(chain.RelayerKey())))
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	store := openStore(t)
+	set, err := projections.New(pcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := set.CatchUp(ctx, store); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = set.Run(ctx, store) }()
+	eng, err := New(Config{UserDecryptThreshold: chain.Threshold(), ReadinessPollInterval: 100 * time.Millisecond, TimeoutsPoll: 100 * time.Millisecond,
+		TxAttempts: 2, TxRetryDelay: 50 * time.Millisecond},
+		Deps{Store: store, Projections: set, Gateway: gw, Tuning: retryafter.DefaultConfig, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- eng.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("engine: %v", err)
+		}
+		gw.Close()
+	})
+	select {
+	case <-eng.Ready():
+	case <-time.After(30 * time.Second):
+		t.Fatal("engine not ready")
+	}
+	return ctx, proxy, store, set
+}
+
+// A transaction signed and recorded while the chain could not be reached, and never delivered,
+// goes out as soon as the chain answers again, not at its tx_in_flight deadline minutes later:
+// the same bytes, one gateway request.
+func TestTransactionsInFlightAreSentAgainWhenAnOutageEnds(t *testing.T) {
+	chain := startTestChain(t, devchain.Config{HTTPAddr: "127.0.0.1:0"})
+	ctx, proxy, store, set := startProxiedEngine(t, chain, projections.Config{TxInFlightTimeout: 5 * time.Minute})
+	if err := proxy.SetMode(faultproxy.Refuse); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() bool { _, open := set.ChainOutage(); return open }, "the outage to be recorded")
+
+	// What a sender does the instant before its broadcast, while the node is away: the bytes are
+	// signed and recorded (by an adapter on the chain itself, as the engine's own would have).
+	exec := &projections.Executor{Store: store, Codec: projections.NewCodec()}
+	req := testRequest(domain.InputProof, contracts.ScenarioNone, t.Name())
+	id := domain.NewJobID()
+	if _, err := exec.Execute(ctx, id, domain.Accept{At: domain.At{At: time.Now()}, JobID: id, Request: req, ContentHash: id.String()}, eventstore.Metadata{CorrelationID: id.Stream()}); err != nil {
+		t.Fatal(err)
+	}
+	direct := newTestAdapter(t, chain)
+	defer direct.Close()
+	p, err := direct.Prepare(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.Execute(ctx, id, domain.SignTransaction{At: domain.At{At: time.Now()}, From: p.From.Hex(), Nonce: p.Nonce, TxHash: p.Hash.Hex(), RawTx: hex.EncodeToString(p.Raw)}, eventstore.Metadata{CorrelationID: id.Stream()}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	if j, _ := set.Job(id); j.Status != domain.TxInFlight {
+		t.Fatalf("during the outage the job is %s, want tx_in_flight", j.Status)
+	}
+
+	if err := proxy.SetMode(faultproxy.Pass); err != nil {
+		t.Fatal(err)
+	}
+	back := time.Now()
+	for time.Now().Before(back.Add(30 * time.Second)) {
+		if j, _ := set.Job(id); j.Status.Terminal() {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	j, _ := set.Job(id)
+	if j.Status != domain.Completed {
+		t.Fatalf("30 s after the outage (its deadline 5 min away): %s %s, want completed", j.Status, j.Label)
+	}
+	t.Logf("completed %s after the chain came back", time.Since(back).Round(time.Millisecond))
+	if got := requestsOnChain(t, chain, req); len(got) != 1 || got[0] != p.Hash {
+		t.Fatalf("gateway requests on chain %v, want exactly the recorded one %s", got, p.Hash.Hex())
 	}
 }
