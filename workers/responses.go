@@ -405,7 +405,7 @@ func (w *responsesWorker) listen(ctx context.Context, from gateway.Cursor) error
 			if ctx.Err() != nil {
 				return nil
 			}
-			e.log.Warn("responses: follow the gateway's logs", "err", err)
+			e.logChain("responses: follow the gateway's logs", "err", err)
 			continue
 		}
 		if len(b.Events) > 0 {

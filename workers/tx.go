@@ -15,6 +15,7 @@ import (
 	"relayer/domain"
 	"relayer/workers/gateway"
 	"relayer/workers/lease"
+	"relayer/workers/sender"
 	"relayer/workers/upstream"
 )
 
@@ -254,129 +255,79 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 	w.broadcast(ctx, k, it.id, p, time.Now(), it.cause, out.State)
 }
 
-// broadcast sends p, the recorded transaction of job id, and records what became of it:
-// its receipt, a revert, or (nonce taken by another transaction) that it will never be mined.
-// Transient failures send the same bytes again, TxAttempts times; after that the job stays in
-// tx_in_flight and the timeouts worker settles it at its deadline.
+// broadcast sends p, the recorded transaction of job id, with package sender (the same bytes
+// again on passing failures, a replacement with higher fees when they stall, the earlier
+// transaction of the nonce adopted when it was the one mined), and records what became of it:
+// its receipt, a failure, or (nonce taken by another transaction) that it will never be mined.
+// A transaction still pending when the attempts are spent stays in tx_in_flight, and the
+// timeouts worker sends it again at its deadline.
 func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID, p *gateway.Prepared, signedAt time.Time, cause string, s domain.State) {
 	e := w.e
-	var chain, waited time.Duration
-	for attempt := 1; ; attempt++ {
-		t := time.Now()
-		rec, err := e.gw.Broadcast(ctx, p)
-		chain += time.Since(t)
-		if err == nil {
-			w.recordReceipt(ctx, k, id, rec, cause, s, signedAt, chain+waited)
-			return
+	j := &txJournal{w: w, id: id, cause: cause, s: s}
+	r := sender.Send(ctx, e.gw, j, p, sender.Config{
+		Attempts: e.cfg.TxAttempts, Backoff: w.backoff(), Releasable: !signedAt.IsZero(), Log: e.log, Job: id.String(),
+	})
+	s = j.s
+	switch r.Outcome {
+	case sender.Mined:
+		w.recordReceipt(ctx, k, id, r.Receipt, cause, s, signedAt, r.Chain+r.Waited)
+	case sender.Failed:
+		w.fail(ctx, id, cause, s, r.Err, r.Attempts)
+	case sender.NonceTaken:
+		if w.retry(ctx, id, cause, s, domain.ResetTransaction{At: domain.At{At: e.now()}, Reason: fmt.Sprintf("nonce %d taken by another transaction; %s can never be mined", r.Tx.Nonce, r.Tx.Hash.Hex())}) {
+			// Queued again here: the dispatched TransactionReset may find the job still known
+			// while this start winds down.
+			w.add(k, txItem{id: id, enabled: time.Now(), cause: cause}, true)
 		}
-		if ctx.Err() != nil {
-			return
-		}
-		switch {
-		case errors.Is(err, gateway.ErrStalled), errors.Is(err, gateway.ErrUnderpriced) && len(s.Replaced) > 0:
-			// Not mined after the blocks allowed (or a replacement the node found too cheap):
-			// replace it at the same nonce with higher fees, recorded before it is sent.
-			if np, ns, ok := w.replace(ctx, id, p, s, cause, err); ok {
-				p, s, attempt = np, ns, 0
-				continue
-			}
-			if attempt >= e.cfg.TxAttempts {
-				e.log.Warn("tx: not mined and not replaced; the timeouts worker sends it again at its deadline", "job", id, "tx", p.Hash, "err", err)
-				return
-			}
-			continue // no replacement (the fees are at their caps): wait on it as it is
-		case errors.Is(err, gateway.ErrNonceTooLow) && w.adoptMined(ctx, k, id, p, s, cause, signedAt):
-			// One of the job's earlier transactions of this nonce was mined, not this one: adopted.
-			return
-		case errors.Is(err, gateway.ErrNonceTooLow):
-			// Another transaction took the nonce and ours is not mined: it never will be.
-			if w.retry(ctx, id, cause, s, domain.ResetTransaction{At: domain.At{At: e.now()}, Reason: fmt.Sprintf("nonce %d taken by another transaction; %s can never be mined", p.Nonce, p.Hash.Hex())}) {
-				// Queued again here: the dispatched TransactionReset may find the job still
-				// known while this start winds down.
-				w.add(k, txItem{id: id, enabled: time.Now(), cause: cause}, true)
-			}
-			return
-		case errors.Is(err, gateway.ErrPaused), errors.Is(err, gateway.ErrReverted), errors.Is(err, gateway.ErrNoRequestID):
-			// Mined: the nonce is used, nothing can be sent again for this record.
-			w.fail(ctx, id, cause, s, err, attempt)
-			return
-		case refused(err) && attempt >= e.cfg.TxAttempts && !signedAt.IsZero() && len(s.Replaced) == 0:
-			// The node never took these bytes: give the nonce back, so it is reused or
-			// filled and the recorded transaction can never be mined later. (Bytes re-sent by
-			// recovery or at the deadline hold a nonce this process cannot give back: they
-			// stay in tx_in_flight for the timeouts worker to try again.)
-			e.gw.Release(p)
-			w.fail(ctx, id, cause, s, err, attempt)
-			return
-		case attempt >= e.cfg.TxAttempts:
-			e.log.Warn("tx: no receipt yet; the timeouts worker settles the job at its deadline", "job", id, "tx", p.Hash, "err", err)
-			return
-		}
-		e.log.Warn("tx: broadcast failed; sending the same bytes again", "job", id, "tx", p.Hash, "attempt", attempt, "err", err)
-		t = time.Now()
-		if !sleepCtx(ctx, w.backoff().Delay(attempt, nil)) {
-			return
-		}
-		waited += time.Since(t)
-		if j, ok := e.set.Job(id); ok && (j.Status != domain.TxInFlight || j.TxHash != p.Hash.Hex()) {
-			return // settled meanwhile (timeouts worker)
+	case sender.Pending:
+		if r.Err != nil && !j.Settled(r.Tx) {
+			e.log.Warn("tx: no receipt yet; the timeouts worker sends it again at its deadline", "job", id, "tx", r.Tx.Hash, "err", r.Err)
 		}
 	}
 }
 
-// replace signs p's replacement with higher fees (gateway.Replacement), records it
-// (TransactionReplaced, before it is ever sent) and returns it with the job's state after it.
-// False when there is none: the fees are at their caps, the record failed, or the job moved on.
-func (w *txWorker) replace(ctx context.Context, id domain.JobID, p *gateway.Prepared, s domain.State, cause string, why error) (*gateway.Prepared, domain.State, bool) {
-	e := w.e
-	np, err := e.gw.Replacement(ctx, p)
-	if err != nil {
-		e.log.Warn("tx: a stalled transaction cannot be replaced; waiting on it", "job", id, "tx", p.Hash, "nonce", p.Nonce, "why", why, "err", err)
-		return nil, s, false
-	}
-	out, ok, err := e.executeOn(ctx, id, s, domain.ReplaceTransaction{
+// txJournal is a job's history as package sender needs it: a replacement is recorded
+// (TransactionReplaced) before the sender broadcasts it, and s follows what was recorded.
+type txJournal struct {
+	w     *txWorker
+	id    domain.JobID
+	cause string
+	s     domain.State
+}
+
+func (j *txJournal) Replace(ctx context.Context, p, np *gateway.Prepared, why error) bool {
+	e := j.w.e
+	out, ok, err := e.executeOn(ctx, j.id, j.s, domain.ReplaceTransaction{
 		At: domain.At{At: e.now()}, Replaces: p.Hash.Hex(), TxHash: np.Hash.Hex(), RawTx: "0x" + hex.EncodeToString(np.Raw),
 		GasFeeCap: np.GasFeeCap.String(), GasTipCap: np.GasTipCap.String(),
-	}, cause)
+	}, j.cause)
 	if err != nil || !ok {
 		if err != nil {
-			e.log.Warn("tx: record a replacement; waiting on the transaction as it is", "job", id, "tx", p.Hash, "err", err)
+			e.log.Warn("tx: record a replacement; waiting on the transaction as it is", "job", j.id, "tx", p.Hash, "err", err)
 		}
-		return nil, s, false
+		return false
 	}
-	e.log.Info("tx: replaced a stalled transaction with higher fees", "job", id, "nonce", p.Nonce, "tx", np.Hash, "replaces", p.Hash,
+	j.s = out.State
+	e.log.Info("tx: replaced a stalled transaction with higher fees", "job", j.id, "nonce", p.Nonce, "tx", np.Hash, "replaces", p.Hash,
 		"max_fee_per_gas", np.GasFeeCap, "max_priority_fee_per_gas", np.GasTipCap, "why", why)
-	return np, out.State, true
+	return true
 }
 
-// adoptMined looks up the job's other transactions of p's nonce after the node said the nonce
-// was used and p was not the one mined: the receipt of the one that was is recorded (or its
-// revert). True when the nonce is accounted for or cannot be told yet (a lookup failed), so that
-// the job is never sent back for a new transaction while one of its own may be on chain; false
-// when none of them was mined (another transaction took the nonce).
-func (w *txWorker) adoptMined(ctx context.Context, k domain.Kind, id domain.JobID, p *gateway.Prepared, s domain.State, cause string, signedAt time.Time) bool {
-	e := w.e
-	for _, t := range s.Sent() {
-		if t.TxHash == p.Hash.Hex() {
-			continue
-		}
-		rec, err := e.gw.ReceiptByHash(ctx, common.HexToHash(t.TxHash))
-		switch {
-		case err == nil:
-			e.log.Info("tx: an earlier transaction of the job's nonce was mined; adopted", "job", id, "tx", t.TxHash, "nonce", p.Nonce)
-			w.recordReceipt(ctx, k, id, rec, cause, s, signedAt, 0)
-			return true
-		case errors.Is(err, gateway.ErrPaused), errors.Is(err, gateway.ErrReverted):
-			w.fail(ctx, id, cause, s, err, 1)
-			return true
-		case errors.Is(err, gateway.ErrTxNotFound):
-			continue
-		default:
-			e.log.Warn("tx: cannot tell whether an earlier transaction of the job's nonce was mined; the timeouts worker looks again", "job", id, "tx", t.TxHash, "err", err)
-			return true
-		}
+func (j *txJournal) Earlier() []common.Hash {
+	sent := j.s.Sent()
+	if len(sent) < 2 {
+		return nil
 	}
-	return false
+	out := make([]common.Hash, 0, len(sent)-1)
+	for _, t := range sent[1:] {
+		out = append(out, common.HexToHash(t.TxHash))
+	}
+	return out
+}
+
+func (j *txJournal) Settled(p *gateway.Prepared) bool {
+	v, ok := j.w.e.set.Job(j.id)
+	return ok && (v.Status != domain.TxInFlight || v.TxHash != p.Hash.Hex())
 }
 
 // backoff is the wait between two attempts of a start or a broadcast: TxRetryDelay doubling up
@@ -387,13 +338,6 @@ func (w *txWorker) backoff() upstream.Backoff {
 
 // txRetryMax caps the wait between two attempts of a start or a broadcast.
 const txRetryMax = 10 * time.Second
-
-// refused tells errors after which the node certainly does not hold the transaction.
-func refused(err error) bool {
-	return errors.Is(err, gateway.ErrUnderpriced) || errors.Is(err, gateway.ErrInsufficientFunds) ||
-		errors.Is(err, gateway.ErrFeeCapExceeded) || errors.Is(err, gateway.ErrRejected) ||
-		errors.Is(err, gateway.ErrInvalidRequest) || errors.Is(err, gateway.ErrNonceTooHigh)
-}
 
 // recordReceipt records a mined request's receipt and tells the responses worker which job
 // the gateway request id belongs to. It reports whether this call recorded it.

@@ -723,11 +723,12 @@ func nonTerminalJobs(client *http.Client, url string) int {
 
 // crashLogJob is one job as its stream has it.
 type crashLogJob struct {
-	state   domain.State
-	events  []domain.Event
-	signed  []string // TransactionSigned hashes, lowercase, in order
-	reset   []string // TransactionReset hashes, lowercase
-	receipt string   // ReceiptRecorded's hash, lowercase
+	state    domain.State
+	events   []domain.Event
+	signed   []string // TransactionSigned and TransactionReplaced hashes, lowercase, in order
+	reset    []string // TransactionReset hashes, lowercase
+	receipt  string   // ReceiptRecorded's hash, lowercase
+	replaced int      // TransactionReplaced events
 }
 
 // readCrashLog reads the stopped relayer's log and folds every request stream.
@@ -773,6 +774,10 @@ func readLogJobs(t testing.TB, store eventstore.Store) map[string]*crashLogJob {
 		switch e := e.(type) {
 		case domain.TransactionSigned:
 			j.signed = append(j.signed, strings.ToLower(e.TxHash))
+		case domain.TransactionReplaced:
+			// A fee bump: the same nonce, so at most one of the job's transactions is mined.
+			j.signed = append(j.signed, strings.ToLower(e.TxHash))
+			j.replaced++
 		case domain.TransactionReset:
 			j.reset = append(j.reset, strings.ToLower(e.TxHash))
 		case domain.ReceiptRecorded:
@@ -844,6 +849,14 @@ func checkCrashJobs(t testing.TB, acked []crashJob, jobs map[string]*crashLogJob
 		t.Logf("  %-50s %d", k, outcome[k])
 	}
 	t.Logf("TransactionReset: %d events in %d jobs", resets, resetJobs)
+	var replaced, replacedJobs int
+	for _, j := range jobs {
+		replaced += j.replaced
+		if j.replaced > 0 {
+			replacedJobs++
+		}
+	}
+	t.Logf("TransactionReplaced: %d events in %d jobs", replaced, replacedJobs)
 	shown := 0
 	for id, j := range jobs {
 		if len(j.reset) > 0 && shown < 5 {
@@ -864,6 +877,8 @@ func eventTrail(j *crashLogJob) string {
 		switch e := e.(type) {
 		case domain.TransactionSigned:
 			fmt.Fprintf(&b, "(%s nonce %d)", e.TxHash, e.Nonce)
+		case domain.TransactionReplaced:
+			fmt.Fprintf(&b, "(%s replaces %s)", e.TxHash, e.Replaces)
 		case domain.TransactionReset:
 			fmt.Fprintf(&b, "(%s: %s)", e.TxHash, e.Reason)
 		case domain.ReceiptRecorded:

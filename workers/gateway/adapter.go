@@ -46,6 +46,11 @@ type Adapter struct {
 	nonces   nonceSequence
 	clock    chainClock   // ChainTime's cached latest header
 	syncSend atomic.Int32 // syncUnknown, syncSupported, syncUnsupported
+	// sends bounds the transactions being handed to the node at once (maxSends): a send
+	// (eth_sendRawTransactionSync holds its connection while the node waits for the receipt)
+	// never takes more than half the connections, whatever the burst, so that receipt polls,
+	// views and the listener keep theirs.
+	sends chan struct{}
 
 	runCtx    context.Context // ends at Close: background gap filling
 	stop      context.CancelFunc
@@ -61,8 +66,10 @@ type Adapter struct {
 // response's headers within the call timeout, fails the call.
 const (
 	maxConnsPerNode = 64
-	dialTimeout     = 5 * time.Second
-	tlsTimeout      = 5 * time.Second
+	// maxSends is how many transactions are handed to the node at once (Adapter.sends).
+	maxSends    = maxConnsPerNode / 2
+	dialTimeout = 5 * time.Second
+	tlsTimeout  = 5 * time.Second
 )
 
 const (
@@ -249,6 +256,7 @@ func newAdapter(ctx context.Context, client *ethclient.Client, cfg Config, log *
 		decryption:        contracts.NewDecryption(),
 		inputVerification: contracts.NewInputVerification(),
 		acl:               contracts.NewACL(),
+		sends:             make(chan struct{}, maxSends),
 	}
 	if o.host != nil && o.host != client {
 		// Another chain's node: its calls have the deadline but say nothing of the gateway's.
@@ -340,6 +348,7 @@ func (a *Adapter) WithKey(s *Signer) *Adapter {
 		cfg: a.cfg, log: a.log, baseLog: a.baseLog, client: a.client, heads: a.heads, host: a.host,
 		health: a.health, signer: s, chainID: a.chainID, redact: a.redact,
 		decryption: a.decryption, inputVerification: a.inputVerification, acl: a.acl,
+		sends: a.sends, // the same node's connections: one bound for every key
 	}
 	b.syncSend.Store(a.syncSend.Load())
 	b.runCtx, b.stop = context.WithCancel(context.Background())

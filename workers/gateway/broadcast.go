@@ -74,6 +74,19 @@ func (a *Adapter) timeoutKind(parent, ctx context.Context, err error) error {
 }
 
 func (a *Adapter) send(ctx context.Context, p *Prepared) (*types.Receipt, error) {
+	select {
+	case a.sends <- struct{}{}:
+	case <-ctx.Done():
+		return nil, &TxError{Kind: ErrCanceled, Op: "broadcast", TxHash: p.Hash, Err: ctx.Err()}
+	}
+	held := true
+	release := func() {
+		if held {
+			held = false
+			<-a.sends
+		}
+	}
+	defer release()
 	if a.syncSend.Load() != syncUnsupported {
 		// The node's wait (milliseconds, EIP-7966) ends before the call's deadline, so that a
 		// transaction still in the pool comes back as the node's "sync timeout" (then polled)
@@ -89,6 +102,7 @@ func (a *Adapter) send(ctx context.Context, p *Prepared) (*types.Receipt, error)
 		te := classifySend(a.redact, "broadcast", err)
 		te.TxHash = p.Hash
 		if te.Kind != errMethodNotFound {
+			release() // what follows waits for blocks, not for the node's answer to the send
 			return a.afterSendError(ctx, p, te)
 		}
 		if a.syncSend.Swap(syncUnsupported) != syncUnsupported {
@@ -98,8 +112,10 @@ func (a *Adapter) send(ctx context.Context, p *Prepared) (*types.Receipt, error)
 	if err := a.client.CallContext(ctx, nil, "eth_sendRawTransaction", hexutil.Encode(p.Raw)); err != nil {
 		te := classifySend(a.redact, "broadcast", err)
 		te.TxHash = p.Hash
+		release()
 		return a.afterSendError(ctx, p, te)
 	}
+	release() // handed over: the receipt is polled without holding a send
 	a.nonces.sent(p.h)
 	return a.waitReceipt(ctx, p.Hash)
 }

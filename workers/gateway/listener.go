@@ -147,9 +147,10 @@ func (l *Listener) Listen(ctx context.Context, from Cursor) iter.Seq2[Batch, err
 		}
 		w := l.newWaker(ctx)
 		defer w.stop()
-		// After a failed read the listener waits a poll interval, jittered, growing to
-		// followRetryMax while the reads keep failing (docs/RETRIES.md).
-		retry := upstream.Backoff{Base: l.poll, Max: max(l.poll, followRetryMax), Jitter: upstream.EqualJitter}
+		// After a failed read the listener waits a poll interval, jittered, and no longer: the
+		// responses that arrive while the node is away must be read as soon as it is back, or
+		// their jobs' deadlines (frozen only for a recorded outage) run on (docs/RETRIES.md).
+		retry := upstream.Backoff{Base: l.poll, Jitter: upstream.EqualJitter}
 		failures := 0
 		for ctx.Err() == nil {
 			b, ok, err := l.step(ctx, st)
@@ -405,9 +406,6 @@ type waker struct {
 
 // resubscribeEvery bounds how often a lost head subscription is re-established.
 const resubscribeEvery = 30 * time.Second
-
-// followRetryMax caps the wait after failed reads of the chain's logs.
-const followRetryMax = 10 * time.Second
 
 func (l *Listener) newWaker(ctx context.Context) *waker {
 	ctx, cancel := context.WithCancel(ctx)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"net/http/httptrace"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -50,15 +52,34 @@ func (e *CallTimeoutError) Error() string {
 func (e *CallTimeoutError) Unwrap() error { return nil }
 
 // call runs f under the call deadline and reports its outcome to the health tracker.
+//
+// A call over HTTP that timed out while it was still waiting for a connection of the adapter's
+// own pool (every connection busy, none being dialled), or that got one with less than half its
+// deadline left, gave the node no fair chance: it says the relayer is congested, not that the
+// node is away, and the tracker is not told. Otherwise a burst of work after an outage (every
+// held send at once) would exhaust the pool, time calls out in a row and start an outage that
+// stops the very sends that were draining the burst. A node that holds calls it was given time
+// to answer (a black hole) is still seen at once: its calls get their connections at once.
 func call[T any](n *node, ctx context.Context, f func(context.Context) (T, error)) (T, error) {
 	cctx, cancel := context.WithTimeoutCause(ctx, n.timeout, errCallTimeout)
 	defer cancel()
+	var asked atomic.Bool
+	var reached atomic.Int64 // when the call first had (or began dialling) a connection, unix ns
+	reach := func() { reached.CompareAndSwap(0, time.Now().UnixNano()) }
+	cctx = httptrace.WithClientTrace(cctx, &httptrace.ClientTrace{
+		GetConn:      func(string) { asked.Store(true) },
+		ConnectStart: func(string, string) { reach() },
+		GotConn:      func(httptrace.GotConnInfo) { reach() },
+	})
 	start := time.Now()
 	v, err := f(cctx)
 	if err != nil && ctx.Err() == nil && (errors.Is(context.Cause(cctx), errCallTimeout) || isTimeout(err)) {
 		err = &CallTimeoutError{After: n.timeout, Err: n.redact.scrub(err)}
 	}
-	if n.health != nil && (err == nil || ctx.Err() == nil) {
+	var timeout *CallTimeoutError
+	congested := errors.As(err, &timeout) && asked.Load() &&
+		(reached.Load() == 0 || time.Since(time.Unix(0, reached.Load())) < n.timeout/2)
+	if n.health != nil && (err == nil || ctx.Err() == nil) && !congested {
 		n.health.observe(start, n.redact.scrub(err), n.decisive) // the tracker logs the error
 	}
 	return v, err

@@ -2,9 +2,12 @@ package gateway_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -255,5 +258,42 @@ func TestACallerDeadlineLongerThanTheCallTimeoutIsCutToIt(t *testing.T) {
 	_, err := ad.HeadCursor(ctx)
 	if took := time.Since(start); !errors.Is(err, gateway.ErrTransport) || took > 6*time.Second {
 		t.Fatalf("HeadCursor on a blackholed node with a minute's deadline: %v after %v; want ErrTransport after about 1s", err, took)
+	}
+}
+
+// A burst of calls larger than the adapter's connection pool, to a node that answers each in
+// 400 ms: calls that time out while still waiting for a connection of the relayer's own pool
+// never reached the node, and start no outage (an outage would stop the calls draining the
+// burst, as every held send does after a real outage).
+func TestCallsThatTimeOutWaitingForAConnectionStartNoOutage(t *testing.T) {
+	t.Parallel()
+	p := newRPCProxy(t, shared.HTTPEndpoint())
+	p.setHook(func(_ http.ResponseWriter, method string, _ json.RawMessage) bool {
+		if method == "eth_getBlockByNumber" {
+			time.Sleep(400 * time.Millisecond) // then forwarded
+		}
+		return false
+	})
+	ad := dial(t, nextKey(t), func(c *gateway.Config) { c.RPCURL, c.WSURL, c.CallTimeout = p.srv.URL, "", time.Second })
+	outages := watchOutages(t, ad)
+	ctx := testContext(t)
+	var wg sync.WaitGroup
+	var ok, timedOut atomic.Int64
+	for range 400 {
+		wg.Go(func() {
+			if _, err := ad.HeadCursor(ctx); err == nil {
+				ok.Add(1)
+			} else if errors.Is(err, gateway.ErrTransport) {
+				timedOut.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("%d calls answered, %d timed out waiting for a connection", ok.Load(), timedOut.Load())
+	if timedOut.Load() == 0 || ok.Load() == 0 {
+		t.Fatalf("%d answered, %d timed out: the burst did not congest the pool, the test proves nothing", ok.Load(), timedOut.Load())
+	}
+	if got := outages.snapshot(); len(got) != 0 || !ad.Health().Reachable {
+		t.Fatalf("congestion of the relayer's own pool started an outage: %+v", got)
 	}
 }
