@@ -113,7 +113,8 @@ type TransactionReplaced struct {
 // change the status.
 type RetryScheduled struct {
 	EventHeader
-	// Step is what is tried again: "prepare" (building and signing the transaction).
+	// Step is what is tried again: "readiness" (a queued decrypt's readiness check) or
+	// "prepare" (building and signing the transaction).
 	Step string `json:"step"`
 	// Attempt counts the retries of the step so far, this one included (1 for the first).
 	Attempt int    `json:"attempt"`

@@ -63,8 +63,8 @@ type ReplaceTransaction struct {
 	GasFeeCap, GasTipCap string
 }
 
-// ScheduleRetry records that a processing job's Step failed for a passing reason and is tried
-// again at NextAt (see RetryScheduled).
+// ScheduleRetry records that a queued or processing job's Step failed for a passing reason and
+// is tried again at NextAt (see RetryScheduled).
 type ScheduleRetry struct {
 	At
 	Step    string
@@ -363,7 +363,7 @@ func Decide(s State, c Command) ([]Event, error) {
 		if c.Step == "" || c.Attempt < 1 || c.NextAt.IsZero() {
 			return nil, fmt.Errorf("%s: %w: a step, an attempt of at least 1 and the next attempt's time are required", c.CommandName(), ErrInvalidCommand)
 		}
-		if s.Status != Processing {
+		if s.Status != Processing && s.Status != Queued {
 			return illegal()
 		}
 		return []Event{RetryScheduled{h, c.Step, c.Attempt, c.Reason, c.Label, c.NextAt}}, nil

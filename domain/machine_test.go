@@ -1210,8 +1210,16 @@ func TestAReplacedTransactionKeepsEveryHashOfItsNonceForTheReceipt(t *testing.T)
 }
 
 // A processing job whose transaction could not be prepared for a passing reason records when it
-// is tried again; it stays processing. Only a processing job can, and only with what it needs.
-func TestARetryIsScheduledOnlyForAProcessingJob(t *testing.T) {
+// is tried again; it stays processing. A queued decrypt's readiness check can too; no other
+// status can, and only with what it needs.
+func TestARetryIsScheduledOnlyForAQueuedOrProcessingJob(t *testing.T) {
+	for _, k := range decrypts {
+		q, _ := driveTo(t, k, Queued)
+		s := apply(q, mustDecide(t, q, ScheduleRetry{At{t0}, "readiness", 1, "transport error", t0.Add(time.Second), ""}))
+		if s.Status != Queued || s.Retries != 1 {
+			t.Fatalf("%s queued after a scheduled retry: %+v", k, s)
+		}
+	}
 	next := t0.Add(time.Minute)
 	for _, k := range everyKind {
 		p, _ := driveTo(t, k, Processing)

@@ -71,6 +71,7 @@ func (e *Engine) outages(ctx context.Context) error {
 			e.recordOutage(ctx, &stream, c)
 			if !c.Down {
 				e.tx.unpark()
+				e.readiness.chainBack()
 				e.resendInFlight(ctx)
 			}
 		}

@@ -77,27 +77,37 @@ func TestAChainOutageLongerThanTheDeadlinesFailsAndTimesOutNoJob(t *testing.T) {
 		}
 	}
 	t.Logf("every job ended %s after the chain came back", time.Since(back).Round(time.Millisecond))
-	// The input proof that came during the outage could not be prepared: each wait is in its
-	// history, numbered, with when it was to be tried again.
-	var retries []domain.RetryScheduled
-	for r, err := range store.ReadStream(ctx, ids[0].Stream(), 0) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Type == "RetryScheduled" {
-			ev, err := exec.Codec.Decode(r)
+	// The input proof that came during the outage could not be prepared, the user decrypt
+	// could not be checked: each wait is in its history, numbered, with when it was to be tried
+	// again.
+	retriesOf := func(id domain.JobID) []domain.RetryScheduled {
+		var retries []domain.RetryScheduled
+		for r, err := range store.ReadStream(ctx, id.Stream(), 0) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			retries = append(retries, ev.(domain.RetryScheduled))
+			if r.Type == "RetryScheduled" {
+				ev, err := exec.Codec.Decode(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				retries = append(retries, ev.(domain.RetryScheduled))
+			}
 		}
+		return retries
 	}
-	if len(retries) == 0 {
-		t.Error("the input proof that waited out the outage has no RetryScheduled in its history")
-	}
-	for i, r := range retries {
-		if r.Step != "prepare" || r.Attempt != i+1 || !r.NextAt.After(r.At) || r.Reason == "" {
-			t.Errorf("retry %d: %+v, want step prepare, attempt %d, a reason and a later next attempt", i, r, i+1)
+	for _, c := range []struct {
+		id   domain.JobID
+		step string
+	}{{ids[0], "prepare"}, {ids[1], "readiness"}} {
+		retries := retriesOf(c.id)
+		if len(retries) == 0 {
+			t.Errorf("the job that waited out the outage (%s) has no RetryScheduled in its history", c.step)
+		}
+		for i, r := range retries {
+			if r.Step != c.step || r.Attempt != i+1 || !r.NextAt.After(r.At) || r.Reason == "" {
+				t.Errorf("retry %d: %+v, want step %s, attempt %d, a reason and a later next attempt", i, r, c.step, i+1)
+			}
 		}
 	}
 	var started, ended int

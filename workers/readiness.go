@@ -12,6 +12,7 @@ import (
 
 	"relayer/domain"
 	"relayer/workers/gateway"
+	"relayer/workers/upstream"
 )
 
 // readinessWorker checks decrypts before their transaction: the host ACL, then the gateway's
@@ -32,6 +33,30 @@ type readinessWorker struct {
 	known  map[domain.JobID]bool // queued here or being checked
 	active int
 	wake   chan struct{}
+	// back is closed (and replaced) when the chain is seen again after an outage: the checks
+	// waiting out a failure of the gateway ask again at once.
+	back chan struct{}
+}
+
+// chainBack wakes every check that waits after a failure of the gateway: the chain answers
+// again.
+func (w *readinessWorker) chainBack() {
+	w.mu.Lock()
+	if w.back != nil {
+		close(w.back)
+	}
+	w.back = make(chan struct{})
+	w.mu.Unlock()
+}
+
+// backSignal is the channel chainBack closes next.
+func (w *readinessWorker) backSignal() <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.back == nil {
+		w.back = make(chan struct{})
+	}
+	return w.back
 }
 
 type readinessItem struct {
@@ -180,6 +205,7 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem, s domain.
 	cause := it.cause
 	started := time.Now()
 	var chain, waited time.Duration
+	failures := 0 // the gateway's passing failures in a row
 	call := func(f func(context.Context) (bool, error)) (bool, error) {
 		t := time.Now()
 		ok, err := f(ctx)
@@ -198,7 +224,7 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem, s domain.
 			}
 			break
 		}
-		if !w.pause(ctx, id, s, cause, err, &waited) {
+		if !w.pause(ctx, id, s, cause, err, &failures, &waited) {
 			return
 		}
 	}
@@ -213,7 +239,7 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem, s domain.
 		if err == nil {
 			err = errNotReady
 		}
-		if !w.pause(ctx, id, s, cause, err, &waited) {
+		if !w.pause(ctx, id, s, cause, err, &failures, &waited) {
 			return
 		}
 	}
@@ -221,20 +247,37 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem, s domain.
 
 var errNotReady = errors.New("not ready yet")
 
-// pause waits a poll interval before the next question, unless the job is over: it returns
-// false when the check must stop (ctx ended, the job left queued, its deadline passed and the
-// timeout is recorded, or the gateway refused the question for good). The deadline is read
-// again each time, and does not pass while the chain cannot be read (applyOutage).
-func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.State, cause string, err error, waited *time.Duration) bool {
+// readinessRetryMax caps the wait before a readiness question the gateway failed to answer is
+// asked again.
+const readinessRetryMax = 30 * time.Second
+
+// pause waits before the next question, unless the job is over: it returns false when the
+// check must stop (ctx ended, the job left queued, its deadline passed and the timeout is
+// recorded, or the gateway refused the question for good). An answer "not ready" is asked again
+// after a poll interval. A passing failure of the gateway (unreachable, overloaded, rate
+// limited: failures counts them in a row) is asked again after a jittered backoff from the
+// poll interval up to readinessRetryMax, recorded in the job's history (RetryScheduled, step
+// "readiness"), which its Retry-After follows. The deadline is read again each time, and does
+// not pass while the chain cannot be read (applyOutage).
+func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.State, cause string, err error, failures *int, waited *time.Duration) bool {
 	e := w.e
 	if !errors.Is(err, errNotReady) && !gateway.Retryable(err) {
 		w.finish(ctx, id, s, domain.FailReadiness{At: domain.At{At: e.now()}, Label: domain.LabelReadinessCheckFailed, Message: err.Error()}, cause)
 		return false
 	}
-	if !errors.Is(err, errNotReady) {
-		e.logChain("readiness: gateway unavailable; asking again", "job", id, "err", err)
-	}
 	wait := e.cfg.ReadinessPollInterval
+	if errors.Is(err, errNotReady) {
+		*failures = 0
+	} else {
+		*failures++
+		wait = upstream.Backoff{Base: wait, Max: max(wait, readinessRetryMax)}.Delay(*failures, nil)
+		e.logChain("readiness: gateway unavailable; asking again", "job", id, "retry", *failures, "in", wait.Round(time.Millisecond), "err", err)
+		if _, _, rerr := e.executeOn(ctx, id, s, domain.ScheduleRetry{
+			At: domain.At{At: e.now()}, Step: "readiness", Attempt: *failures, Reason: err.Error(), NextAt: e.now().Add(wait),
+		}, cause); rerr != nil {
+			e.log.Warn("readiness: record a scheduled retry", "job", id, "err", rerr)
+		}
+	}
 	// Read at every pause: it moves later by the length of a chain outage the job waited through.
 	if deadline := w.deadline(id); !deadline.IsZero() {
 		left := time.Until(deadline)
@@ -248,8 +291,15 @@ func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.S
 		}
 	}
 	t := time.Now()
-	if !sleepCtx(ctx, wait) {
+	back := w.backSignal()
+	timer := time.NewTimer(wait)
+	select {
+	case <-ctx.Done():
+		timer.Stop()
 		return false
+	case <-timer.C:
+	case <-back:
+		timer.Stop()
 	}
 	*waited += time.Since(t)
 	if j, ok := e.set.Job(id); ok && j.Status != domain.Queued {
