@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
@@ -262,24 +264,37 @@ func TestACallerDeadlineLongerThanTheCallTimeoutIsCutToIt(t *testing.T) {
 }
 
 // A burst of calls larger than the adapter's connection pool, to a node that answers each in
-// 400 ms: calls that time out while still waiting for a connection of the relayer's own pool
+// 300 ms: calls that time out while still waiting for a connection of the relayer's own pool
 // never reached the node, and start no outage (an outage would stop the calls draining the
-// burst, as every held send does after a real outage).
+// burst, as every held send does after a real outage). The node's answer is the chain's own
+// head, read once and served from memory, so that its pace is the test's, not the machine's.
 func TestCallsThatTimeOutWaitingForAConnectionStartNoOutage(t *testing.T) {
 	t.Parallel()
+	direct, err := rpc.Dial(shared.HTTPEndpoint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var head json.RawMessage
+	if err := direct.Call(&head, "eth_getBlockByNumber", "latest", false); err != nil {
+		t.Fatal(err)
+	}
+	direct.Close()
 	p := newRPCProxy(t, shared.HTTPEndpoint())
-	p.setHook(func(_ http.ResponseWriter, method string, _ json.RawMessage) bool {
-		if method == "eth_getBlockByNumber" {
-			time.Sleep(400 * time.Millisecond) // then forwarded
+	p.setHook(func(w http.ResponseWriter, method string, id json.RawMessage) bool {
+		if method != "eth_getBlockByNumber" {
+			return false
 		}
-		return false
+		time.Sleep(300 * time.Millisecond)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, id, head)
+		return true
 	})
-	ad := dial(t, nextKey(t), func(c *gateway.Config) { c.RPCURL, c.WSURL, c.CallTimeout = p.srv.URL, "", time.Second })
+	ad := dial(t, nextKey(t), func(c *gateway.Config) { c.RPCURL, c.WSURL, c.CallTimeout = p.srv.URL, "", 2*time.Second })
 	outages := watchOutages(t, ad)
 	ctx := testContext(t)
 	var wg sync.WaitGroup
 	var ok, timedOut atomic.Int64
-	for range 400 {
+	for range 640 { // ten rounds of the pool's 64 connections at 300 ms: 3 s, past the 2 s timeout
 		wg.Go(func() {
 			if _, err := ad.HeadCursor(ctx); err == nil {
 				ok.Add(1)
