@@ -298,18 +298,10 @@ func (s *Server) followTransitions(ctx context.Context, after eventstore.Positio
 			if filter.noRateLimit {
 				continue
 			}
-			msg, ok := s.rateLimited(rec)
-			if !ok {
-				continue
-			}
-			data, err := json.Marshal(msg)
-			if err != nil {
-				return err
-			}
-			select {
-			case out <- sseMessage{id: rec.Position, event: sseRateLimit, data: data}:
-			case <-ctx.Done():
-				return nil
+			if msg, ok := s.rateLimited(rec); ok {
+				if sent, err := emit(ctx, out, rec.Position, sseRateLimit, msg); !sent {
+					return err
+				}
 			}
 			continue
 		}
@@ -317,18 +309,10 @@ func (s *Server) followTransitions(ctx context.Context, after eventstore.Positio
 			if filter.noPoison {
 				continue
 			}
-			msg, ok := s.poisoned(ctx, rec, filter, jobs)
-			if !ok {
-				continue
-			}
-			data, err := json.Marshal(msg)
-			if err != nil {
-				return err
-			}
-			select {
-			case out <- sseMessage{id: rec.Position, event: ssePoison, data: data}:
-			case <-ctx.Done():
-				return nil
+			if msg, ok := s.poisoned(ctx, rec, filter, jobs); ok {
+				if sent, err := emit(ctx, out, rec.Position, ssePoison, msg); !sent {
+					return err
+				}
 			}
 			continue
 		}
@@ -376,17 +360,26 @@ func (s *Server) followTransitions(ctx context.Context, after eventstore.Positio
 		if !from.IsZero() {
 			msg.From = from.String()
 		}
-		data, err := json.Marshal(msg)
-		if err != nil {
+		if sent, err := emit(ctx, out, rec.Position, sseEventTransition, msg); !sent {
 			return err
-		}
-		select {
-		case out <- sseMessage{id: rec.Position, event: sseEventTransition, data: data}:
-		case <-ctx.Done():
-			return nil
 		}
 	}
 	return nil
+}
+
+// emit sends msg, as JSON, to out as an event of the stream at position pos. It reports false
+// when the stream must end: msg could not be encoded (err) or ctx ended (nil).
+func emit(ctx context.Context, out chan<- sseMessage, pos eventstore.Position, event string, msg any) (bool, error) {
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return false, err
+	}
+	select {
+	case out <- sseMessage{id: pos, event: event, data: data}:
+		return true, nil
+	case <-ctx.Done():
+		return false, nil
+	}
 }
 
 // poisoned turns a record of the poison stream into a poison event's data; ok is false when the
