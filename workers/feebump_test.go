@@ -2,7 +2,6 @@ package workers
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"encoding/hex"
 	"math/big"
 	"slices"
@@ -11,77 +10,12 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"relayer/domain"
 	"relayer/workers/devchain"
 	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
 )
-
-// burnInit is contract-creation code that loops until its gas runs out, reading the balance of a
-// new (cold, 2,600 gas) address each time round: a transaction carrying it uses all the gas it is
-// given, so a few of them fill a block, in a few thousand cheap steps rather than millions.
-//
-//	PUSH1 0; JUMPDEST; PUSH1 1; ADD; DUP1; BALANCE; POP; PUSH1 2; JUMP
-var burnInit = []byte{0x60, 0x00, 0x5b, 0x60, 0x01, 0x01, 0x80, 0x31, 0x50, 0x60, 0x02, 0x56}
-
-// feeSpike fills the chain's blocks from key with gas-burning transactions that pay a high tip,
-// as a busy chain does, until ctx ends: every full block raises the base fee by an eighth, so
-// transactions signed before the spike fall under it and stall. It returns how many it sent.
-func feeSpike(ctx context.Context, t *testing.T, chain *devchain.Chain, key *ecdsa.PrivateKey) int {
-	c := chain.Client()
-	from := crypto.PubkeyToAddress(key.PublicKey)
-	signer := types.LatestSignerForChainID(chain.ChainID())
-	nonce, err := c.PendingNonceAt(ctx, from)
-	if err != nil {
-		t.Error(err)
-		return 0
-	}
-	sent := 0
-	var last uint64
-	for ctx.Err() == nil {
-		head, err := c.HeaderByNumber(ctx, nil)
-		if err != nil {
-			if ctx.Err() == nil {
-				t.Logf("fee spike: read the head: %v", err)
-			}
-			break
-		}
-		if head.Number.Uint64() == last {
-			time.Sleep(10 * time.Millisecond)
-			continue
-		}
-		if last == 0 || head.Number.Uint64()%10 == 0 {
-			t.Logf("fee spike: block %d, base fee %s wei, gas used %d of %d", head.Number, head.BaseFee, head.GasUsed, head.GasLimit)
-		}
-		last = head.Number.Uint64()
-		// A tip far above the relayer's, so the spike's transactions go first; gas per
-		// transaction small enough that its fee stays under the node's 1 ether cap.
-		tip := big.NewInt(2_000_000_000)
-		feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
-		const gas = 4_000_000
-		// The next block's worth and no more, so that the spike ends when the sending does.
-		for range head.GasLimit / gas {
-			tx, err := types.SignNewTx(key, signer, &types.DynamicFeeTx{
-				ChainID: chain.ChainID(), Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, Data: burnInit,
-			})
-			if err != nil {
-				t.Error(err)
-				return sent
-			}
-			if err := c.SendTransaction(ctx, tx); err != nil {
-				if ctx.Err() == nil {
-					t.Logf("fee spike: send: %v", err)
-				}
-				break
-			}
-			nonce++
-			sent++
-		}
-	}
-	return sent
-}
 
 // A fee spike leaves the relayer's transactions under the base fee: each is replaced at its
 // nonce with higher fees, the replacement recorded before it is sent, and the jobs complete
@@ -95,7 +29,13 @@ func TestEngineReplacesTransactionsAFeeSpikeStalled(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	var spam int
-	wg.Go(func() { spam = feeSpike(ctx, t, chain, chain.UserKey(1)) })
+	wg.Go(func() {
+		var err error
+		// A tip far above the relayer's, so the spike's transactions go first.
+		if spam, err = devchain.FillBlocks(ctx, chain.Client(), chain.ChainID(), chain.UserKey(1), big.NewInt(2_000_000_000)); err != nil {
+			t.Errorf("fee spike: %v", err)
+		}
+	})
 	// The spike is under way once the blocks are full: the base fee has doubled.
 	baseFee := func() *big.Int {
 		h, err := chain.Client().HeaderByNumber(context.Background(), nil)
@@ -108,6 +48,7 @@ func TestEngineReplacesTransactionsAFeeSpikeStalled(t *testing.T) {
 	for end := time.Now().Add(30 * time.Second); time.Now().Before(end) && baseFee().Cmp(new(big.Int).Mul(start, big.NewInt(2))) < 0; {
 		time.Sleep(50 * time.Millisecond)
 	}
+	t.Logf("fee spike: base fee %s wei, from %s", baseFee(), start)
 	var ids []domain.JobID
 	var reqs []domain.Request
 	for _, k := range []domain.Kind{domain.InputProof, domain.PublicDecrypt, domain.UserDecrypt, domain.InputProof} {

@@ -19,7 +19,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -138,6 +137,9 @@ type chaosRun struct {
 	url    string
 	client *http.Client
 	post   *crashLoad // for its post
+	// prefix begins every job's content ("chaos-test" when empty): runs against one chain each
+	// take their own, so that each offers new contents.
+	prefix string
 	seq    atomic.Int64
 	polls  sync.WaitGroup
 
@@ -186,7 +188,7 @@ func TestChaosChainOutageIsSurvivedToldAndRecoveredFrom(t *testing.T) {
 	loadDone := make(chan struct{})
 	bg.Go(func() {
 		defer close(loadDone)
-		run.offer(ctx, plan)
+		run.offer(ctx, plan.jobs, plan.rate)
 	})
 
 	phases := chaosPhases(plan)
@@ -229,18 +231,7 @@ func TestChaosChainOutageIsSurvivedToldAndRecoveredFrom(t *testing.T) {
 
 	// serve stops gracefully; one that cannot (a call hung on a dead connection) is a finding,
 	// and is killed so that the log can be read.
-	if err := serve.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-serve.done:
-		if serve.err != nil {
-			t.Errorf("serve stopped with %v", serve.err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Errorf("serve did not stop within 30 s of SIGTERM: killed")
-		serve.kill()
-	}
+	serve.stop(t)
 
 	// The log and the chain, as the crash test checks them.
 	jobs := readCrashLog(t, filepath.Join(dataDir, storeFile))
@@ -264,14 +255,14 @@ func chaosProxy(t *testing.T, target string) *faultproxy.Proxy {
 	return p
 }
 
-// offer POSTs plan.jobs jobs at plan.rate a second, each POST on its own so that a slow answer
-// does not slow the rate, and starts a client for every acknowledged job.
-func (r *chaosRun) offer(ctx context.Context, plan chaosPlan) {
-	tick := time.NewTicker(time.Duration(float64(time.Second) / plan.rate))
+// offer POSTs jobs jobs at rate a second, each POST on its own so that a slow answer does not
+// slow the rate, and starts a client for every acknowledged job.
+func (r *chaosRun) offer(ctx context.Context, jobs int, rate float64) {
+	tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
 	defer tick.Stop()
 	var posts sync.WaitGroup
 	defer posts.Wait()
-	for range plan.jobs {
+	for range jobs {
 		select {
 		case <-ctx.Done():
 			return
@@ -289,8 +280,12 @@ func (r *chaosRun) submit(ctx context.Context) {
 		decrypts := []domain.Kind{domain.PublicDecrypt, domain.UserDecrypt, domain.DelegatedUserDecrypt}
 		j.kind = decrypts[(n/10)%int64(len(decrypts))]
 	}
+	prefix := r.prefix
+	if prefix == "" {
+		prefix = "chaos-test"
+	}
 	at := time.Now()
-	code, id := r.post.post(ctx, r.url+"/v2/"+j.kind.String(), crashBody(j.kind, j.scenario, fmt.Sprintf("chaos-test/%d", n)))
+	code, id := r.post.post(ctx, r.url+"/v2/"+j.kind.String(), crashBody(j.kind, j.scenario, fmt.Sprintf("%s/%d", prefix, n)))
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.posts = append(r.posts, chaosSample{at: at, code: code})
@@ -457,7 +452,7 @@ func readChaosChain(t *testing.T, c crashChain) chaosChain {
 // requestsOf is the job's gateway requests on chain, from the transactions it recorded.
 func (c chaosChain) requestsOf(j *crashLogJob) []chaosRequest {
 	var out []chaosRequest
-	for _, h := range j.signed {
+	for _, h := range j.sent() {
 		out = append(out, c.byTx[h]...)
 	}
 	return out

@@ -317,6 +317,24 @@ func (p *crashProc) kill() {
 	<-p.done
 }
 
+// stop sends SIGTERM and waits up to 30 s for the process to end. One that does not stop is a
+// finding, and is killed so that its log can be read; one that ends with an error too.
+func (p *crashProc) stop(t testing.TB) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatalf("stop %s: %v", p.name, err)
+	}
+	select {
+	case <-p.done:
+		if p.err != nil {
+			t.Errorf("%s stopped with %v", p.name, p.err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Errorf("%s did not stop within 30 s of SIGTERM: killed", p.name)
+		p.kill()
+	}
+}
+
 // await waits for re to match the process's output and returns the submatches.
 func (p *crashProc) await(t testing.TB, re *regexp.Regexp, limit time.Duration) []string {
 	t.Helper()
@@ -366,8 +384,13 @@ func parseDevchain(t testing.TB, out string) crashChain {
 
 // crashConfig is serve's configuration against the devchain: short timeouts, so that a job
 // whose response was lost would show as timed out within the test; TX rates and limits high
-// enough that 500 jobs pass in seconds.
-func crashConfig(c crashChain) string {
+// enough that 500 jobs pass in seconds. chainSettings are more lines of the chain section
+// ("bump_after_blocks: 2").
+func crashConfig(c crashChain, chainSettings ...string) string {
+	var more strings.Builder
+	for _, s := range chainSettings {
+		more.WriteString("  " + s + "\n")
+	}
 	return fmt.Sprintf(`host_chain_ids: [%d]
 timeouts: {readiness: 20s, tx_in_flight: 20s, response: 30s}
 chain:
@@ -378,9 +401,10 @@ chain:
   signer: {key_env: %s}
   user_decrypt_threshold: %d
   poll_interval: 200ms
-retry_after: {input_proof_throttler_tps: 100, user_decrypt_throttler_tps: 100, public_decrypt_throttler_tps: 100, readiness_max_concurrency: 100}
+%sretry_after: {input_proof_throttler_tps: 100, user_decrypt_throttler_tps: 100, public_decrypt_throttler_tps: 100, readiness_max_concurrency: 100}
 rate_limit: {concurrency_limit: 0, rolling_limit: 0, read: {concurrency_limit: 0, rolling_limit: 0}}
-`, contracts.DevHostChainID, c.httpURL, c.wsURL, devchain.ChainID, c.decryption.Hex(), c.inputVerification.Hex(), c.acl.Hex(), crashKeyEnv, c.threshold)
+`, contracts.DevHostChainID, c.httpURL, c.wsURL, devchain.ChainID, c.decryption.Hex(), c.inputVerification.Hex(), c.acl.Hex(), crashKeyEnv, c.threshold,
+		more.String())
 }
 
 // crashJob is an acknowledged job.
@@ -725,10 +749,16 @@ func nonTerminalJobs(client *http.Client, url string) int {
 type crashLogJob struct {
 	state    domain.State
 	events   []domain.Event
-	signed   []string // TransactionSigned and TransactionReplaced hashes, lowercase, in order
+	signed   []string // TransactionSigned hashes, lowercase, in order
+	replaced []string // TransactionReplaced hashes (the replacements'), lowercase, in order
 	reset    []string // TransactionReset hashes, lowercase
 	receipt  string   // ReceiptRecorded's hash, lowercase
-	replaced int      // TransactionReplaced events
+}
+
+// sent is every transaction the job recorded before sending it: each signed one and each
+// replacement. Any of them may be the one mined.
+func (j *crashLogJob) sent() []string {
+	return append(slices.Clone(j.signed), j.replaced...)
 }
 
 // readCrashLog reads the stopped relayer's log and folds every request stream.
@@ -775,9 +805,7 @@ func readLogJobs(t testing.TB, store eventstore.Store) map[string]*crashLogJob {
 		case domain.TransactionSigned:
 			j.signed = append(j.signed, strings.ToLower(e.TxHash))
 		case domain.TransactionReplaced:
-			// A fee bump: the same nonce, so at most one of the job's transactions is mined.
-			j.signed = append(j.signed, strings.ToLower(e.TxHash))
-			j.replaced++
+			j.replaced = append(j.replaced, strings.ToLower(e.TxHash))
 		case domain.TransactionReset:
 			j.reset = append(j.reset, strings.ToLower(e.TxHash))
 		case domain.ReceiptRecorded:
@@ -851,8 +879,8 @@ func checkCrashJobs(t testing.TB, acked []crashJob, jobs map[string]*crashLogJob
 	t.Logf("TransactionReset: %d events in %d jobs", resets, resetJobs)
 	var replaced, replacedJobs int
 	for _, j := range jobs {
-		replaced += j.replaced
-		if j.replaced > 0 {
+		replaced += len(j.replaced)
+		if len(j.replaced) > 0 {
 			replacedJobs++
 		}
 	}
@@ -914,7 +942,7 @@ func checkCrashChain(t testing.TB, c crashChain, jobs map[string]*crashLogJob) {
 	}
 	owner := map[string]string{}
 	for id, j := range jobs {
-		for _, h := range j.signed {
+		for _, h := range j.sent() {
 			if other, ok := owner[h]; ok && other != id {
 				t.Errorf("transaction %s is recorded by jobs %s and %s", h, other, id)
 			}

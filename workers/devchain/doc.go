@@ -45,7 +45,8 @@
 // deployer (owner of the contracts: Pause, Unpause; DeployerKey), Config.RelayerKeys relayer
 // keys (RelayerKeys), Config.KMSNodes KMS signers (KMSKeys), Config.Coprocessors coprocessors
 // (CoprocessorKeys) and UserKeys (16) user keys (UserKey(i), role "user"): end users' accounts
-// for tests that send their own transactions, such as a delegator's. Any other DevKey has no
+// for tests that send their own transactions, such as a delegator's, or a fee spike's
+// (FillBlocks: blocks kept full of gas-burning transactions that tip high). Any other DevKey has no
 // funds. Addresses are the same on every run. They are development keys: public by
 // construction, never to be used on a real chain.
 //

@@ -22,8 +22,10 @@ import (
 //   - A call that could not reach the node (refused, reset, no answer within its deadline, an HTTP
 //     5xx after the upstream retries) is a failure. Two failures in a row, with no success between,
 //     start an outage; so does one probe that gets no answer within probeTimeout (a node that does
-//     not answer eth_blockNumber in that time is of no use). A call the caller cancelled says
-//     nothing.
+//     not answer eth_blockNumber in that time is of no use), unless another call got an answer
+//     while the probe waited: the node is then slow, not away (a provider whose slowest answers
+//     take the probe's timeout would otherwise be declared down while it serves). A call the
+//     caller cancelled says nothing.
 //   - The outage starts when the first of those failures was seen (for a timeout, when the
 //     unanswered call was sent), and ends at the next success.
 //
@@ -116,7 +118,7 @@ func (t *tracker) observe(start time.Time, err error, decisive bool) {
 	var timeout *CallTimeoutError
 	if errors.As(err, &timeout) {
 		at = start
-		if decisive {
+		if decisive && !t.answeredSince(start) {
 			weight = failuresForOutage
 		}
 	}
@@ -141,6 +143,13 @@ func answered(err error) bool {
 		return httpErr.StatusCode < 500
 	}
 	return false
+}
+
+// answeredSince tells whether a call got an answer after start.
+func (t *tracker) answeredSince(start time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.lastSuccess.After(start)
 }
 
 func (t *tracker) succeeded(now time.Time) {

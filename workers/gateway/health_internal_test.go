@@ -105,3 +105,30 @@ func TestAReceiptWaitEndsAtTheNextHeadOrAtItsLongestWait(t *testing.T) {
 		t.Fatalf("an ended context: %v", err)
 	}
 }
+
+// A probe that times out while other calls get answers says the node is slow, not away: it
+// counts as one failure, not as an outage on its own.
+func TestAProbeTimeoutWhileOtherCallsAreAnsweredIsNoOutage(t *testing.T) {
+	t.Parallel()
+	timeout := &CallTimeoutError{After: 2 * time.Second, Err: context.DeadlineExceeded}
+	tr := newTracker(slog.New(slog.DiscardHandler))
+	sent := time.Now().Add(-2 * time.Second)
+	tr.observe(time.Now(), nil, false) // answered after the probe was sent
+	tr.observe(sent, timeout, true)
+	if h := tr.snapshot(); !h.Reachable {
+		t.Fatal("a slow probe among answered calls started an outage")
+	}
+	// A second failure in a row is an outage as usual.
+	tr.observe(time.Now(), syscall.ECONNREFUSED, false)
+	if h := tr.snapshot(); h.Reachable {
+		t.Fatal("a probe timeout and a refusal in a row are not an outage")
+	}
+	// With no answer since it was sent, one probe timeout is enough.
+	tr = newTracker(slog.New(slog.DiscardHandler))
+	tr.observe(time.Now(), nil, false)
+	time.Sleep(10 * time.Millisecond)
+	tr.observe(time.Now(), timeout, true) // sent after the last answer
+	if h := tr.snapshot(); h.Reachable {
+		t.Fatal("an unanswered probe with nothing answered meanwhile started no outage")
+	}
+}

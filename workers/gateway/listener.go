@@ -6,6 +6,7 @@ import (
 	"iter"
 	"log/slog"
 	"math/big"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -307,20 +308,57 @@ func (l *Listener) verifyLogBlocks(ctx context.Context, logs []types.Log, to uin
 		}
 		refs = append(refs, blockRef{lg.BlockNumber, lg.BlockHash})
 	}
+	// The blocks' headers are read a few at once: one after another, a range with many blocks of
+	// responses would take as long as its slowest reads added up (a rate-limited node answers
+	// some of them seconds late), and the responses would come later than their jobs' deadlines.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		slots = make(chan struct{}, headerReads)
+		mu    sync.Mutex
+		first error
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
+			cancel()
+		}
+		mu.Unlock()
+	}
 	for _, r := range refs {
 		if r.number == to {
 			if r.hash != toHash {
-				return nil, errInconsistent
+				fail(errInconsistent)
+				break
 			}
 			continue
 		}
-		h, err := l.header(ctx, r.number)
-		if err != nil {
-			return nil, err
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
 		}
-		if h.Hash() != r.hash {
-			return nil, errInconsistent
+		if ctx.Err() != nil {
+			break
 		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			h, err := l.header(ctx, r.number)
+			switch {
+			case err != nil:
+				fail(err)
+			case h.Hash() != r.hash:
+				fail(errInconsistent)
+			}
+		})
+	}
+	wg.Wait()
+	if first != nil {
+		return nil, first
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if n := len(refs); n == 0 || refs[n-1].number != to {
 		refs = append(refs, blockRef{to, toHash})
@@ -406,6 +444,9 @@ type waker struct {
 
 // resubscribeEvery bounds how often a lost head subscription is re-established.
 const resubscribeEvery = 30 * time.Second
+
+// headerReads is how many block headers verifyLogBlocks reads at once.
+const headerReads = 8
 
 func (l *Listener) newWaker(ctx context.Context) *waker {
 	ctx, cancel := context.WithCancel(ctx)
