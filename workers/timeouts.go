@@ -33,13 +33,6 @@ type timeoutsWorker struct {
 	inFlight map[domain.JobID]bool
 }
 
-// expirable tells whether processing job id, past its processing deadline, is failing (its
-// transaction's preparation has scheduled retries) rather than waiting its turn.
-func (w *timeoutsWorker) expirable(ctx context.Context, id domain.JobID) bool {
-	s, err := w.e.exec.Load(ctx, id)
-	return err == nil && s.Status == domain.Processing && s.Retries > 0
-}
-
 // processingRecheck is how long a processing job past its deadline that only waits its turn
 // waits before the timeouts worker looks at it again.
 const processingRecheck = 30 * time.Second
@@ -71,18 +64,18 @@ func (w *timeoutsWorker) run(ctx context.Context) error {
 				w.retryAt[t.JobID] = now.Add(retryEvery(txInFlightRecheck).Delay(1, nil))
 				continue
 			}
-			if t.Status == domain.Processing && !w.expirable(ctx, t.JobID) {
-				// Waiting its turn in the TX queue, not failing: no verdict; look again later.
-				w.retryAt[t.JobID] = now.Add(retryEvery(processingRecheck).Delay(1, nil))
-				continue
-			}
-			pos, err := w.settle(ctx, t.JobID, t.Status)
+			pos, waiting, err := w.settle(ctx, t.JobID, t.Status)
 			if ctx.Err() != nil {
 				return nil
 			}
 			if err != nil {
 				e.log.Warn("timeouts: could not settle a job past its deadline; trying again", "job", t.JobID, "status", t.Status, "err", err)
 				w.retryAt[t.JobID] = now.Add(e.cfg.TimeoutsPoll)
+				continue
+			}
+			if waiting {
+				// Waiting its turn in the TX queue, not failing: no verdict; look again later.
+				w.retryAt[t.JobID] = now.Add(retryEvery(processingRecheck).Delay(1, nil))
 				continue
 			}
 			delete(w.retryAt, t.JobID)
@@ -117,8 +110,9 @@ func (w *timeoutsWorker) run(ctx context.Context) error {
 }
 
 // settle records the timeout of job id, seen in status st; the position of what it appended
-// (0 when the job had moved on).
-func (w *timeoutsWorker) settle(ctx context.Context, id domain.JobID, st domain.Status) (eventstore.Position, error) {
+// (0 when the job had moved on). waiting is true for a processing job that only waits its turn
+// in the TX queue: it gets no verdict.
+func (w *timeoutsWorker) settle(ctx context.Context, id domain.JobID, st domain.Status) (pos eventstore.Position, waiting bool, err error) {
 	e := w.e
 	at := domain.At{At: e.now()}
 	var cmd domain.Command
@@ -130,23 +124,27 @@ func (w *timeoutsWorker) settle(ctx context.Context, id domain.JobID, st domain.
 	case domain.Processing:
 		s, err := e.exec.Load(ctx, id)
 		if err != nil {
-			return 0, err
+			return 0, false, err
 		}
-		if s.Status != domain.Processing || s.Retries == 0 {
-			return 0, nil
+		if s.Status != domain.Processing {
+			return 0, false, nil
+		}
+		if s.Retries == 0 {
+			return 0, true, nil
 		}
 		label := cmp.Or(s.RetryLabel, domain.LabelGatewayNotReachable)
-		cmd = domain.ExpireProcessing{At: at, Label: label,
-			Message: fmt.Sprintf("the transaction could not be prepared before the processing deadline (%d tries); nothing was sent", s.Retries)}
 		e.log.Warn("timeouts: a job whose transaction could not be prepared reached its processing deadline", "job", id, "tries", s.Retries, "label", label)
+		out, _, err := e.executeOn(ctx, id, s, domain.ExpireProcessing{At: at, Label: label,
+			Message: fmt.Sprintf("the transaction could not be prepared before the processing deadline (%d tries); nothing was sent", s.Retries)}, "timeouts")
+		return out.Position, false, err
 	default:
-		return 0, nil
+		return 0, false, nil
 	}
 	out, _, err := e.execute(ctx, id, cmd, "timeouts")
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	return out.Position, nil
+	return out.Position, false, nil
 }
 
 // resend sends the recorded transaction of job id, past its tx_in_flight deadline or through a

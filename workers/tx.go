@@ -412,7 +412,7 @@ func (w *txWorker) park(ctx context.Context, k domain.Kind, it txItem, s domain.
 	if w.parked == nil {
 		w.parked = map[domain.JobID]parkedJob{}
 	}
-	w.parked[it.id] = parkedJob{n: attempt, kind: k, item: txItem{id: it.id, cause: it.cause}, until: until}
+	w.parked[it.id] = parkedJob{kind: k, item: txItem{id: it.id, cause: it.cause}, until: until}
 	n := len(w.parked)
 	w.mu.Unlock()
 	e.logChain("tx: the node cannot prepare the transaction; the job waits and is tried again", "job", it.id, "retry", attempt, "in", d.Round(time.Millisecond), "parked", n, "err", err)
@@ -429,9 +429,8 @@ func (w *txWorker) park(ctx context.Context, k domain.Kind, it txItem, s domain.
 // that fail alone; a whole chain's outage ends with unpark.
 const parkMax = 30 * time.Second
 
-// parkedJob is a job park put aside: how often, its queue, and until when.
+// parkedJob is a job park put aside: its queue, its item, and until when.
 type parkedJob struct {
-	n     int
 	kind  domain.Kind
 	item  txItem
 	until time.Time
