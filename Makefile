@@ -1,7 +1,7 @@
 # The relayer's everyday commands. `make run` and `make test` are all a newcomer needs.
 GO        ?= go
 DATA_DIR  ?= ./data
-BENCH_PKGS = ./eventstore/sqlite/ ./projections/
+BENCH_PKGS = ./eventstore/sqlite/ ./projections/ ./archive/
 BENCH_COUNT ?= 3
 
 DEVCHAIN_RPC ?= 127.0.0.1:8545
@@ -12,18 +12,25 @@ DEVCHAIN_PROFILE ?= production
 FUZZ_TARGETS = ./domain/:FuzzParseInputProof ./domain/:FuzzParsePublicDecrypt ./domain/:FuzzParseUserDecrypt \
 	./domain/:FuzzParseDelegatedUserDecrypt ./api/:FuzzAdminConfigBody
 FUZZTIME ?= 60s
+# The build tag of the production binary: the relayer without the in-process development chain,
+# which links no go-ethereum node (cmd/relayer/devchain_off.go).
+PRODUCTION_TAGS = nodevchain
 
-.PHONY: run test test-short stress bench fuzz build generate devchain devkeys vet fmt tidy clean
+.PHONY: run test debian-packages test-short stress bench fuzz build build-production generate devchain devkeys vet fmt tidy clean
 
-## run: the whole relayer on 127.0.0.1:8080 with the in-process development chain, whose JSON-RPC
-## (for the public SDK's network setting) is on $(DEVCHAIN_RPC)
+## run: relayer serve with its API on 127.0.0.1:8080, its SQLite store ./data/relayer.db (DATA_DIR)
+## and the in-process development chain in the production latency profile (DEVCHAIN_PROFILE=instant:
+## the tests'), the chain's JSON-RPC for the public SDK on 127.0.0.1:8545 (DEVCHAIN_RPC); the admin
+## API is on when RELAYER_ADMIN_TOKEN is set
 run:
 	RELAYER_DEVCHAIN_PROFILE=$(DEVCHAIN_PROFILE) $(GO) run ./cmd/relayer serve --data-dir $(DATA_DIR) --devchain-rpc $(DEVCHAIN_RPC)
 
-## test: every test, with the race detector (after installing the npm packages the SDK and
-## contract tests use)
-test: node_modules
+## test: go vet (of the production build too), then every test, with the race detector (after
+## installing the npm packages the SDK and contract tests use, the Debian packages the browser
+## and alert-rule tests use, and the KMS emulator)
+test: node_modules debian-packages local-kms
 	$(GO) vet ./...
+	$(GO) vet -tags $(PRODUCTION_TAGS) ./cmd/relayer
 	$(GO) test -race -count=1 -timeout 30m ./...
 	$(MAKE) --no-print-directory fuzz FUZZTIME=10000x
 
@@ -35,10 +42,32 @@ fuzz:
 		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	done
 
-## node_modules: the pinned npm packages (solc, the public SDK), from package-lock.json
+## local-kms: the AWS KMS emulator the KMS signer's tests run against (workers/gateway/kmstest), at the
+## version go.mod pins (a tool directive), installed in $(go env GOPATH)/bin where the tests look for it;
+## without it they skip (and fail with CI=true)
+LOCAL_KMS := $(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin/local-kms
+.PHONY: local-kms
+local-kms: $(LOCAL_KMS)
+$(LOCAL_KMS): go.mod
+	GOBIN=$(dir $(LOCAL_KMS)) $(GO) install github.com/nsmithuk/local-kms
+	@touch $@
+
+## node_modules: the pinned npm packages (solc, the public SDK, hyparquet for the archive's Parquet), from package-lock.json
 node_modules: package.json package-lock.json
 	@if command -v npm >/dev/null 2>&1; then npm ci --no-audit --no-fund && touch node_modules; \
 	else echo "npm is not installed: the SDK and contract tests skip (and fail with CI=true)"; fi
+
+## debian-packages: what the browser and alert-rule tests run, from Debian's packages: chromium (the
+## dashboard's tests drive it with playwright-core) and prometheus (for promtool); installed with
+## apt-get when missing and this runs as root, else named so that whoever can install them does
+DEBIAN_PACKAGES = chromium:chromium prometheus:promtool
+debian-packages:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do command -v $${p##*:} >/dev/null 2>&1 || missing="$$missing $${p%%:*}"; done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing Debian packages:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "missing Debian packages:$$missing (apt-get install$$missing): the tests that need them skip (and fail with CI=true)"; fi
 
 ## test-short: the quick tests, no race detector
 test-short:
@@ -53,6 +82,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=$(BENCH_COUNT) $(BENCH_PKGS)
 	$(GO) test -run '^$$' -bench . -benchtime 100000x -count=$(BENCH_COUNT) ./api/
 	$(GO) test -run '^$$' -bench EndToEndD500 -benchtime 1000x -count=$(BENCH_COUNT) ./workers/
+	$(GO) test -run '^$$' -bench Deliveries -benchtime 4000x -count=$(BENCH_COUNT) ./workers/delivery/
 
 ## chaos: the chain-outage probe alone, without the race detector: the development chain behind fault
 ## proxies that refuse, then black-hole, its JSON-RPC while serve runs jobs; CHAOS=1 is the shortened run
@@ -77,6 +107,20 @@ faults:
 	RELAYER_FAULTS=$(FAULTS) RELAYER_FAULTS_JOBS_PER_SECOND=$(FAULTS_JOBS_PER_SECOND) \
 		$(GO) test -count=1 -v -timeout 40m -run '^TestFault' ./cmd/relayer/
 
+## alerts: promtool's checks of the Prometheus alert rules in deploy/ and their unit tests (Debian's
+## prometheus package has promtool; go test ./cmd/relayer/ also checks the metrics they name exist)
+.PHONY: alerts
+alerts:
+	promtool check rules deploy/prometheus/alerts.yml
+	promtool test rules deploy/prometheus/alerts_test.yml
+
+## webhook-faults: the webhook fault run alone, the long one: serve SIGKILLed ten times while it delivers the
+## transitions of 1,000 jobs (about 4,600) to a receiver that answers 500 and times out by turns (about two
+## minutes; make test runs the shortened one, 220 jobs and four kills, in about 30 s)
+.PHONY: webhook-faults
+webhook-faults:
+	RELAYER_WEBHOOK_FAULTS=full $(GO) test -count=1 -v -timeout 30m -run '^TestWebhookDeliveriesSurvive' ./cmd/relayer/
+
 ## devchain: the development chain on its own (JSON-RPC on 127.0.0.1:8545 and :8546)
 devchain:
 	$(GO) run ./cmd/relayer devchain
@@ -90,11 +134,19 @@ generate:
 	npm ci
 	$(GO) generate ./workers/gateway/...
 
+## build: the relayer with the development chain (bin/relayer): what make run runs, zero setup
 build:
 	$(GO) build -o bin/relayer ./cmd/relayer
 
+## build-production: the relayer without the development chain (bin/production/relayer, built with
+## -tags nodevchain): no go-ethereum node linked, about half the size; serve needs an external chain
+## (chain.rpc_url, chain.contracts, chain.signer, ...) and relayer devchain is not there
+build-production:
+	$(GO) build -tags $(PRODUCTION_TAGS) -o bin/production/relayer ./cmd/relayer
+
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags $(PRODUCTION_TAGS) ./cmd/relayer
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

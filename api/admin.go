@@ -11,11 +11,13 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"relayer/api/ratelimit"
 	"relayer/domain"
 	"relayer/eventstore"
 )
@@ -34,7 +36,47 @@ func (s *Server) adminRoutes() []Route {
 	return []Route{
 		{Method: http.MethodGet, Pattern: "/admin/config", Name: "list runtime parameters", handler: s.admin(s.getConfig)},
 		{Method: http.MethodPost, Pattern: "/admin/config", Name: "change a runtime parameter", handler: s.admin(s.postConfig)},
+		{Method: http.MethodGet, Pattern: "/admin/config/changes", Name: "runtime parameter changes", handler: s.admin(s.configChanges)},
 	}
+}
+
+// maxConfigChanges is how many changes GET /admin/config/changes lists at most: the newest.
+const maxConfigChanges = 200
+
+// configChanges answers GET /admin/config/changes: the newest changes of the runtime parameters,
+// newest first, each as POST /admin/config recorded it (who, old, new, when, its version in the
+// config stream), read from the log.
+func (s *Server) configChanges(w http.ResponseWriter, r *http.Request) {
+	var changes []configChange
+	for rec, err := range s.store.ReadStream(r.Context(), domain.ConfigStream, 0) {
+		if err != nil {
+			if r.Context().Err() != nil {
+				return
+			}
+			s.internalError(w, r, "read the config stream", err)
+			return
+		}
+		e, err := s.codec.Decode(rec)
+		if err != nil {
+			s.internalError(w, r, "decode a config change", err)
+			return
+		}
+		c, ok := e.(domain.ConfigChanged)
+		if !ok {
+			continue
+		}
+		changes = append(changes, configChange{Param: c.Param, Old: c.Old, New: c.New, Who: c.Who, At: c.At, Version: int64(rec.Version)})
+		if len(changes) > 2*maxConfigChanges {
+			changes = append(changes[:0], changes[len(changes)-maxConfigChanges:]...)
+		}
+	}
+	if len(changes) > maxConfigChanges {
+		changes = changes[len(changes)-maxConfigChanges:]
+	}
+	slices.Reverse(changes)
+	writeEnvelope(w, r, http.StatusOK, statusSucceeded, struct {
+		Changes []configChange `json:"changes"`
+	}{Changes: append([]configChange{}, changes...)})
 }
 
 // admin puts h behind the admin token: 403 forbidden when the admin API is off (no token
@@ -115,8 +157,12 @@ func (s *Server) refusedTooOften(w http.ResponseWriter, r *http.Request, fails *
 	}
 	sec := int(math.Ceil(wait.Seconds()))
 	setRetryAfter(w, sec)
-	writeError(w, r, http.StatusTooManyRequests, labelRateLimited,
-		fmt.Sprintf("too many refused requests from this client; try again in %d s", sec), nil)
+	// The inbound limiter's 429 shape (retryAfterMs beside the error), as on every route.
+	writeJSON(w, http.StatusTooManyRequests, ratelimit.DeniedBody{
+		Status: statusFailed, RequestID: requestID(r), RetryAfterMs: sec * 1000,
+		Error: ratelimit.DeniedError{Label: labelRateLimited,
+			Message: fmt.Sprintf("too many refused requests from this client; try again in %d s", sec)},
+	})
 	return true
 }
 
@@ -205,12 +251,9 @@ func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 		At: change.At, Version: int64(s.config.Version)})
 }
 
-// readChange reads {"param": "...", "value": ...}, refusing malformed JSON, missing members and
-// unknown ones (every unknown member is listed).
-func (s *Server) readChange(w http.ResponseWriter, r *http.Request) (string, json.RawMessage, bool) {
-	if !requireJSON(w, r) {
-		return "", nil, false
-	}
+// readAdminBytes reads an admin request's body, at most maxAdminBody bytes; it answers 413 for a
+// larger one and 400 for one that cannot be read.
+func readAdminBytes(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAdminBody))
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -219,6 +262,19 @@ func (s *Server) readChange(w http.ResponseWriter, r *http.Request) (string, jso
 		} else {
 			writeError(w, r, http.StatusBadRequest, domain.LabelMalformedJSON, "the request body could not be read", nil)
 		}
+		return nil, false
+	}
+	return body, true
+}
+
+// readChange reads {"param": "...", "value": ...}, refusing malformed JSON, missing members and
+// unknown ones (every unknown member is listed).
+func (s *Server) readChange(w http.ResponseWriter, r *http.Request) (string, json.RawMessage, bool) {
+	if !requireJSON(w, r) {
+		return "", nil, false
+	}
+	body, ok := readAdminBytes(w, r)
+	if !ok {
 		return "", nil, false
 	}
 	var members map[string]json.RawMessage

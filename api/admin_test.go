@@ -75,6 +75,9 @@ func TestTheAdminAPIListsEveryRuntimeParameterWithItsValueAndConstraint(t *testi
 	for _, p := range env.cfg.RateLimit.Params() {
 		want = append(want, rateLimitPrefix+p.Name)
 	}
+	for _, p := range domain.DefaultRetention().Params() {
+		want = append(want, p.Name)
+	}
 	for _, name := range want {
 		p, ok := ps[name]
 		if !ok {
@@ -95,6 +98,40 @@ func TestTheAdminAPIListsEveryRuntimeParameterWithItsValueAndConstraint(t *testi
 	}
 	if len(ps) != len(want) {
 		t.Fatalf("%d parameters listed, want %d", len(ps), len(want))
+	}
+}
+
+func TestARetentionChangeIsRecordedInTheConfigStreamAndARefusedOneIsNot(t *testing.T) {
+	env := startJT(t, jtAdmin)
+	ps := jtParams(t, env.admin("GET", ""))
+	if v := ps["retention.window.public-decrypt"].Value; v != float64(365*24*3600) {
+		t.Fatalf("retention.window.public-decrypt %v, want the reference's 365 days", v)
+	}
+	if v := ps["retention.enabled"].Value; v != true {
+		t.Fatalf("retention.enabled %v, want on by default", v)
+	}
+	env.admin("POST", `{"param":"retention.window.input-proof","value":0}`).want(t, http.StatusBadRequest, domain.LabelValidationFailed)
+	env.admin("POST", `{"param":"retention.window.no-such-kind","value":60}`).want(t, http.StatusBadRequest, domain.LabelValidationFailed)
+	env.admin("POST", `{"param":"retention.window.input-proof","value":3600}`).want(t, http.StatusOK, "")
+	env.admin("POST", `{"param":"retention.enabled","value":false}`).want(t, http.StatusOK, "")
+	var changes []domain.ConfigChanged
+	for rec, err := range env.store.ReadStream(context.Background(), domain.ConfigStream, 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := projections.NewCodec().Decode(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changes = append(changes, v.(domain.ConfigChanged))
+	}
+	if len(changes) != 2 || changes[0].Param != "retention.window.input-proof" || string(changes[0].Old) != "604800" ||
+		string(changes[0].New) != "3600" || changes[1].Param != "retention.enabled" || string(changes[1].New) != "false" {
+		t.Fatalf("config stream: %+v", changes)
+	}
+	ps = jtParams(t, env.admin("GET", ""))
+	if ps["retention.window.input-proof"].Value != 3600.0 || ps["retention.enabled"].Value != false {
+		t.Fatalf("after the changes: %+v %+v", ps["retention.window.input-proof"], ps["retention.enabled"])
 	}
 }
 

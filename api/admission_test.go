@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"relayer/domain"
+	"relayer/projections"
 )
 
 // The Decryption contract the admission tests sign under.
@@ -160,15 +161,15 @@ func TestAdmissionChecksTheUsersSignature(t *testing.T) {
 				issue string
 				check string
 			}{
-				{"a random signature", admBody(t, kind, 3, admAddr(user), nil, randomSig), "", checkSignature},
-				{"65 zero bytes", admBody(t, kind, 4, admAddr(user), nil, nil), "not a signature", checkSignature},
-				{"a valid signature by another key", admBody(t, kind, 5, admAddr(user), other, nil), "recovers to " + admAddr(other), checkSignature},
+				{"a random signature", admBody(t, kind, 3, admAddr(user), nil, randomSig), "", projections.CheckSignature},
+				{"65 zero bytes", admBody(t, kind, 4, admAddr(user), nil, nil), "not a signature", projections.CheckSignature},
+				{"a valid signature by another key", admBody(t, kind, 5, admAddr(user), other, nil), "recovers to " + admAddr(other), projections.CheckSignature},
 				{"a field changed after signing", admBody(t, kind, 6, admAddr(user), user, func(m map[string]any) {
 					m["publicKey"] = "2000000000000000abce"
-				}), "is not " + signerField + "'s signature", checkSignature},
+				}), "is not " + signerField + "'s signature", projections.CheckSignature},
 				{"the contract list changed after signing", admBody(t, kind, 7, admAddr(user), user, func(m map[string]any) {
 					m["contractAddresses"] = []string{jtAddr(1), jtAddr(9)}
-				}), "is not " + signerField + "'s signature", checkSignature},
+				}), "is not " + signerField + "'s signature", projections.CheckSignature},
 			}
 			for _, c := range cases {
 				before, count := env.head(), env.refusals(kind.String(), c.check)
@@ -249,7 +250,7 @@ func TestAdmissionAsksContractWallets(t *testing.T) {
 	if !strings.Contains(r.Env.Error.Details[0].Issue, "ERC-1271") || env.head() != before {
 		t.Fatalf("refused by the wallet: %s (head %d -> %d)", r.Body, before, env.head())
 	}
-	if env.refusals("user-decrypt", checkWalletSignature) != 1 {
+	if env.refusals("user-decrypt", projections.CheckWalletSignature) != 1 {
 		t.Fatal("the wallet's refusal was not counted")
 	}
 
@@ -262,7 +263,7 @@ func TestAdmissionAsksContractWallets(t *testing.T) {
 	before = env.head()
 	r = env.do(http.MethodPost, "/v2/user-decrypt", admBody(t, domain.UserDecrypt, 5, wallet, owner, nil))
 	r.want(t, http.StatusServiceUnavailable, labelGatewayNotReachable)
-	if r.Header.Get("Retry-After") != strconv.Itoa(walletRetryAfter) || env.head() != before {
+	if r.Header.Get("Retry-After") != strconv.Itoa(int(projections.WalletRetryAfter/time.Second)) || env.head() != before {
 		t.Fatalf("wallet unreachable: Retry-After %q, head %d -> %d", r.Header.Get("Retry-After"), before, env.head())
 	}
 }
@@ -282,7 +283,7 @@ func TestAdmissionJudgesTheWindowByTheChainsTime(t *testing.T) {
 	if d := r.Env.Error.Details; len(d) != 1 || d[0].Field != "requestValidity.durationDays" || !strings.Contains(d[0].Issue, "chain's time "+strconv.FormatInt(chain.now.Unix(), 10)) {
 		t.Fatalf("expired by the chain's time: %s", r.Body)
 	}
-	if env.refusals("user-decrypt", checkValidityEnd) != 1 {
+	if env.refusals("user-decrypt", projections.CheckValidityEnd) != 1 {
 		t.Fatal("the expired window was not counted")
 	}
 

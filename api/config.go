@@ -10,6 +10,9 @@ import (
 	"relayer/api/ratelimit"
 	"relayer/domain"
 	"relayer/domain/retryafter"
+	"relayer/domain/webhook"
+	"relayer/internal/config"
+	"relayer/projections"
 )
 
 // Defaults of DefaultConfig.
@@ -45,8 +48,8 @@ const (
 // Config sets the API's limits, timeouts and parameters. Start from DefaultConfig; Validate lists
 // every problem at once, each by its path in serve's configuration. There, the fields with a yaml
 // name are the api section's settings, and the others sections of their own (http, retry_after,
-// rate_limit, keys, admission, validation) or settings at the root (admin_token, operator_token,
-// host_chain_ids).
+// rate_limit, keys, admission, validation, webhooks) or settings at the root (admin_token,
+// operator_token, host_chain_ids).
 type Config struct {
 	// Validation is what request bodies are checked against: the host chain ids (at least one)
 	// and the payload limits.
@@ -99,14 +102,25 @@ type Config struct {
 	// addresses.
 	APIKeyFile string `yaml:"api_key_file"`
 
-	// Admission is what the checks before acceptance need (admission.go): signatures of user
-	// decrypts, the validity window's skew.
+	// Admission is what the checks before acceptance need (projections.Submitter): signatures
+	// of user decrypts, the validity window's skew.
 	Admission AdmissionConfig
 
 	// CORSAllowedOrigins are the web origins ("https://app.example.org") whose pages may call
 	// the API from a browser (the public SDK's web build). Empty: CORS is off, and browsers keep
 	// other origins' pages from reading any answer.
 	CORSAllowedOrigins []string `yaml:"cors_allowed_origins"`
+
+	// Webhooks is the webhooks section (domain/webhook.Config): the key that seals the
+	// endpoints' secrets in the log, whether private addresses are allowed, the rotation's
+	// overlap and how many endpoints there may be. The admin API registers endpoints with it;
+	// the delivery worker (workers/delivery) reads the same section.
+	Webhooks webhook.Config
+
+	// Retention is the retention policy the archiver (workers/archiver) starts with: the admin
+	// API lists it and records its changes (retention.* parameters) in the config stream, which
+	// the archiver follows. Zero: domain.DefaultRetention.
+	Retention domain.Retention
 }
 
 // StreamsConfig bounds the Server-Sent Events streams. Streams do not take the inbound rate
@@ -152,6 +166,7 @@ func DefaultConfig() Config {
 		QueueCapacity: DefaultQueueCapacity,
 		ShedMargin:    DefaultShedMargin,
 		RetryAfter:    retryafter.DefaultConfig(),
+		Retention:     domain.DefaultRetention(),
 		// Observations replace the nominal values only while they are trusted (enough samples,
 		// fresh ones), so hints follow what the relayer really does when the nominal times are
 		// wrong, and the nominal values stand in until there is enough to go on.
@@ -170,73 +185,46 @@ func DefaultConfig() Config {
 }
 
 // Problem is one thing wrong with a Config: the setting's name and what is wrong with it.
-type Problem struct {
-	Field string `json:"field"`
-	Issue string `json:"issue"`
-}
+type Problem = config.Problem
 
 // ConfigError lists every problem Validate found.
 type ConfigError struct{ Problems []Problem }
 
-func (e *ConfigError) Error() string {
-	var b strings.Builder
-	b.WriteString("invalid API configuration:")
-	for _, p := range e.Problems {
-		b.WriteString("\n  ")
-		b.WriteString(p.Field)
-		b.WriteString(": ")
-		b.WriteString(p.Issue)
-	}
-	return b.String()
-}
+func (e *ConfigError) Error() string { return config.Lines("invalid API configuration:", e.Problems) }
 
 // Validate reports every problem of c at once as a *ConfigError; nil if c is usable. Names are
 // those of the YAML configuration (see cmd/relayer serve).
 func (c Config) Validate() error {
-	var ps []Problem
-	add := func(field, format string, args ...any) {
-		ps = append(ps, Problem{Field: field, Issue: fmt.Sprintf(format, args...)})
-	}
+	var ps config.Problems
 	var ve *domain.ValidationConfigError
 	if err := c.Validation.Validate(); errors.As(err, &ve) {
 		for _, p := range ve.Problems {
 			if p.Field == "host_chain_ids" {
-				add(p.Field, "%s", p.Issue)
+				ps.Add(p.Field, "%s", p.Issue)
 			} else {
-				add("validation."+p.Field, "%s", p.Issue)
+				ps.Add("validation."+p.Field, "%s", p.Issue)
 			}
 		}
 	} else if err != nil {
-		add("validation", "%v", err)
+		ps.Add("validation", "%v", err)
 	}
 	if c.MaxBodyBytes < 1 || c.MaxBodyBytes > maxBodyLimit {
-		add("api.max_body_bytes", "must be 1 <= value <= %d, got %d", maxBodyLimit, c.MaxBodyBytes)
+		ps.Add("api.max_body_bytes", "must be 1 <= value <= %d, got %d", maxBodyLimit, c.MaxBodyBytes)
 	}
-	durations := []struct {
-		name   string
-		v      time.Duration
-		lo, hi time.Duration
-	}{
-		{"api.accept_wait", c.AcceptWait, time.Millisecond, maxWait},
-		{"http.read_header_timeout", c.HTTP.ReadHeaderTimeout, time.Millisecond, time.Hour},
-		{"http.read_timeout", c.HTTP.ReadTimeout, time.Millisecond, time.Hour},
-		{"http.write_timeout", c.HTTP.WriteTimeout, time.Millisecond, time.Hour},
-		{"http.idle_timeout", c.HTTP.IdleTimeout, time.Millisecond, time.Hour},
-		{"http.shutdown_timeout", c.HTTP.ShutdownTimeout, time.Millisecond, time.Hour},
-	}
-	for _, d := range durations {
-		if d.v < d.lo || d.v > d.hi {
-			add(d.name, "must be a duration from %s to %s, got %s", d.lo, d.hi, d.v)
-		}
-	}
+	ps.Duration("api.accept_wait", c.AcceptWait, time.Millisecond, maxWait)
+	ps.Duration("http.read_header_timeout", c.HTTP.ReadHeaderTimeout, time.Millisecond, time.Hour)
+	ps.Duration("http.read_timeout", c.HTTP.ReadTimeout, time.Millisecond, time.Hour)
+	ps.Duration("http.write_timeout", c.HTTP.WriteTimeout, time.Millisecond, time.Hour)
+	ps.Duration("http.idle_timeout", c.HTTP.IdleTimeout, time.Millisecond, time.Hour)
+	ps.Duration("http.shutdown_timeout", c.HTTP.ShutdownTimeout, time.Millisecond, time.Hour)
 	if c.HTTP.MaxHeaderBytes < 1<<10 || c.HTTP.MaxHeaderBytes > 1<<20 {
-		add("http.max_header_bytes", "must be 1024 <= value <= 1048576, got %d", c.HTTP.MaxHeaderBytes)
+		ps.Add("http.max_header_bytes", "must be 1024 <= value <= 1048576, got %d", c.HTTP.MaxHeaderBytes)
 	}
 	if issue := capacityIssue(c.QueueCapacity); issue != "" {
-		add("api.queue_capacity", "%s", issue)
+		ps.Add("api.queue_capacity", "%s", issue)
 	}
 	if issue := marginIssue(c.ShedMargin, c.QueueCapacity); issue != "" {
-		add("api.queue_shed_margin", "%s", issue)
+		ps.Add("api.queue_shed_margin", "%s", issue)
 	}
 	// Both packages report a *retryafter.ValidationError (ratelimit's is an alias of it).
 	for _, sub := range []struct {
@@ -248,43 +236,56 @@ func (c Config) Validate() error {
 		}
 		var ve *retryafter.ValidationError
 		if !errors.As(sub.err, &ve) {
-			add(sub.prefix, "%v", sub.err)
+			ps.Add(sub.prefix, "%v", sub.err)
 			continue
 		}
 		for _, p := range ve.Problems {
-			add(sub.prefix+"."+p.Param, "%s", p.Issue)
+			ps.Add(sub.prefix+"."+p.Param, "%s", p.Issue)
 		}
 	}
 	if c.Streams.MaxOpen < 1 || c.Streams.MaxOpen > 1_000_000 {
-		add("api.max_streams", "must be 1 <= value <= 1000000, got %d", c.Streams.MaxOpen)
+		ps.Add("api.max_streams", "must be 1 <= value <= 1000000, got %d", c.Streams.MaxOpen)
 	}
 	if c.Streams.MaxPerClient < 1 || c.Streams.MaxPerClient > c.Streams.MaxOpen {
-		add("api.max_streams_per_client", "must be 1 <= value <= api.max_streams (%d), got %d", c.Streams.MaxOpen, c.Streams.MaxPerClient)
+		ps.Add("api.max_streams_per_client", "must be 1 <= value <= api.max_streams (%d), got %d", c.Streams.MaxOpen, c.Streams.MaxPerClient)
 	}
 	if c.Streams.WriteTimeout < time.Second || c.Streams.WriteTimeout > time.Hour {
-		add("api.stream_write_timeout", "must be a duration from 1s to 1h, got %s", c.Streams.WriteTimeout)
+		ps.Add("api.stream_write_timeout", "must be a duration from 1s to 1h, got %s", c.Streams.WriteTimeout)
 	}
 	for _, tok := range []struct{ name, v string }{{"admin_token", c.AdminToken}, {"operator_token", c.OperatorToken}} {
 		if tok.v != strings.TrimSpace(tok.v) {
-			add(tok.name, "must not begin or end with white space (HTTP drops it: the token could never be sent)")
+			ps.Add(tok.name, "must not begin or end with white space (HTTP drops it: the token could never be sent)")
 		}
 	}
 	if n := len(c.AdminToken); n > 0 && n < MinAdminTokenBytes {
-		add("admin_token", "must be at least %d bytes, got %d (generate one: openssl rand -hex 32)", MinAdminTokenBytes, n)
+		ps.Add("admin_token", "must be at least %d bytes, got %d (generate one: openssl rand -hex 32)", MinAdminTokenBytes, n)
 	}
 	for i, o := range c.CORSAllowedOrigins {
 		if issue := originIssue(o); issue != "" {
-			add(fmt.Sprintf("api.cors_allowed_origins[%d]", i), "%s", issue)
+			ps.Add(fmt.Sprintf("api.cors_allowed_origins[%d]", i), "%s", issue)
 		}
 	}
 	if n := len(c.OperatorToken); n > 0 && n < MinAdminTokenBytes {
-		add("operator_token", "must be at least %d bytes, got %d (generate one: openssl rand -hex 32)", MinAdminTokenBytes, n)
+		ps.Add("operator_token", "must be at least %d bytes, got %d (generate one: openssl rand -hex 32)", MinAdminTokenBytes, n)
 	}
 	if c.OperatorToken != "" && c.OperatorToken == c.AdminToken {
-		add("operator_token", "must differ from the admin token (it grants reads only)")
+		ps.Add("operator_token", "must differ from the admin token (it grants reads only)")
 	}
 	ps = append(ps, c.Keys.problems()...)
-	ps = append(ps, c.Admission.problems()...)
+	var ae *projections.ConfigError // the only error AdmissionConfig.Validate returns
+	if errors.As(c.Admission.Validate(), &ae) {
+		for _, p := range ae.Problems {
+			ps.Add("admission."+p.Field, "%s", p.Issue)
+		}
+	}
+	var we *webhook.ConfigError
+	if err := c.Webhooks.Validate(); errors.As(err, &we) {
+		for _, p := range we.Problems {
+			ps.Add("webhooks."+p.Field, "%s", p.Issue)
+		}
+	} else if err != nil {
+		ps.Add("webhooks", "%v", err)
+	}
 	if len(ps) == 0 {
 		return nil
 	}
@@ -324,3 +325,11 @@ func originIssue(o string) string {
 	}
 	return ""
 }
+
+// AdmissionConfig is what the admission checks of the submission command need besides the
+// request (projections.Submitter, which runs them).
+type AdmissionConfig = projections.AdmissionConfig
+
+// ChainChecks is the chain side of admission, the submission command's port, which cmd/relayer
+// wires to the gateway adapter (Deps.Chain).
+type ChainChecks = projections.ChainChecks

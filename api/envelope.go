@@ -67,3 +67,22 @@ func writeEnvelope(w http.ResponseWriter, r *http.Request, code int, status stri
 func writeError(w http.ResponseWriter, r *http.Request, code int, label, message string, details []domain.FieldIssue) {
 	writeJSON(w, code, Envelope{Status: statusFailed, RequestID: requestID(r), Error: &ErrorBody{Label: label, Message: message, Details: details}})
 }
+
+// pathJobID reads the {jobId} of r's path, or answers 400 validation_failed naming jobId and
+// returns false. message is the error's message.
+func pathJobID(w http.ResponseWriter, r *http.Request, message string) (domain.JobID, bool) {
+	id, err := domain.ParseJobID(r.PathValue("jobId"))
+	if err != nil {
+		writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, message,
+			[]domain.FieldIssue{{Field: "jobId", Issue: "must be a UUID like 0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"}})
+		return id, false
+	}
+	return id, true
+}
+
+// notCaughtUp answers 503 not_caught_up: a search cursor names jobs this instance has not
+// applied yet (projections.Page.Behind).
+func notCaughtUp(w http.ResponseWriter, r *http.Request) {
+	setRetryAfter(w, 1)
+	writeError(w, r, http.StatusServiceUnavailable, labelNotCaughtUp, "the cursor comes from an instance that has seen more jobs than this one yet; retry in a second", nil)
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"relayer/domain"
+	"relayer/eventstore"
 	"relayer/projections"
 )
 
@@ -42,22 +43,26 @@ type eventEntry struct {
 // the store (this is the audit view: it shows what the log holds, not what the projections made
 // of it). 400 validation_failed for a malformed id, 404 not_found for a job the log does not hold.
 func (s *Server) jobEvents(w http.ResponseWriter, r *http.Request) {
-	raw := r.PathValue("jobId")
-	id, err := domain.ParseJobID(raw)
-	if err != nil {
-		writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, "the job id is not a UUID",
-			[]domain.FieldIssue{{Field: "jobId", Issue: "must be a UUID like 0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"}})
+	id, ok := pathJobID(w, r, "the job id is not a UUID")
+	if !ok {
 		return
 	}
 	res := jobEventsResult{JobID: id.String(), Events: []eventEntry{}}
+	corr := "" // the job's, from its first event
 	for rec, err := range s.store.ReadStream(r.Context(), id.Stream(), 0) {
+		if err == nil {
+			err = eventstore.CheckData(rec) // the data goes out as it is stored
+		}
 		if err != nil {
 			if r.Context().Err() != nil {
 				return // the client went away
 			}
-			s.log.Error("read a job's stream", "job_id", id.String(), "request_id", requestID(r), "err", err)
+			s.log.Error("read a job's stream", "job_id", id.String(), "correlation_id", corr, "request_id", requestID(r), "err", err)
 			writeError(w, r, http.StatusInternalServerError, labelInternal, "the job's history could not be read", nil)
 			return
+		}
+		if len(res.Events) == 0 {
+			corr = rec.Metadata.CorrelationID
 		}
 		entry := eventEntry{
 			Type:          rec.Type,
@@ -76,7 +81,7 @@ func (s *Server) jobEvents(w http.ResponseWriter, r *http.Request) {
 			// The audit view shows every record, even one this build cannot read: that is when
 			// an operator needs to see it.
 			s.log.Warn("job history holds an event this build cannot decode",
-				"job_id", id.String(), "type", rec.Type, "version", int64(rec.Version), "err", err)
+				"job_id", id.String(), "correlation_id", corr, "type", rec.Type, "version", int64(rec.Version), "err", err)
 		} else {
 			at := e.Header().At
 			entry.At = &at
@@ -91,7 +96,7 @@ func (s *Server) jobEvents(w http.ResponseWriter, r *http.Request) {
 		res.Events = append(res.Events, entry)
 	}
 	if len(res.Events) == 0 {
-		writeError(w, r, http.StatusNotFound, labelNotFound, "no job "+id.String(), nil)
+		writeError(w, r, http.StatusNotFound, labelNotFound, s.notFoundJob("no job "+id.String(), id), nil)
 		return
 	}
 	writeEnvelope(w, r, http.StatusOK, statusSucceeded, res)

@@ -3,12 +3,15 @@ package api
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"net/http"
 	"testing"
 	"time"
 
 	"relayer/domain"
+	"relayer/eventstore"
+	"relayer/eventstore/sqlite"
 )
 
 // opEventsEnvelope is GET /v1/jobs/{jobId}/events's answer.
@@ -123,6 +126,40 @@ func TestTheEventsEndpointAnswers404ForAJobTheLogDoesNotHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	if code != http.StatusNotFound || got.Error == nil || got.Error.Label != "not_found" || got.RequestID == "" {
+		t.Fatalf("%d %s", code, body)
+	}
+}
+
+// The store checks an event's data when it is appended and not again on reads; the audit view
+// passes the data on as it is stored, so it checks it itself: data damaged in the file since
+// is a history that cannot be read (500), never an answer that is not JSON.
+func TestTheEventsEndpointAnswers500ForDataDamagedSinceItsAppend(t *testing.T) {
+	env := startOps(t, opsTuning{})
+	id := env.lifecycle(domain.PublicDecrypt, 1)
+	var last eventstore.Position
+	for rec, err := range env.store.ReadStream(context.Background(), id.Stream(), 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = rec.Position
+	}
+	if err := env.set.WaitFor(context.Background(), last); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", env.store.(*sqlite.Store).Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE events SET data = CAST('{"jobId":' AS BLOB) WHERE position = ?`, int64(last)); err != nil {
+		t.Fatal(err)
+	}
+	code, _, body := env.get("/v1/jobs/" + id.String() + "/events")
+	var got opEventsEnvelope
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatalf("the answer is not JSON: %v: %s", err, body)
+	}
+	if code != http.StatusInternalServerError || got.Error == nil || got.Error.Label != domain.LabelInternalServerError {
 		t.Fatalf("%d %s", code, body)
 	}
 }

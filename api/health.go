@@ -32,7 +32,22 @@ type healthReport struct {
 	Projections projectionsHealth `json:"projections"`
 	// Chain is the gateway chain as a dependency; omitted without a ChainHealthSource.
 	Chain *chainReport `json:"chain,omitempty"`
-	Time  time.Time    `json:"time"`
+	// Signers is present while the balance guard has a signing key paused; down (503) when
+	// every key is.
+	Signers *signersReport `json:"signers,omitempty"`
+	Time    time.Time      `json:"time"`
+	// Dependencies is the reference relayer's summary of the same checks (its HealthResponse):
+	// each dependency's name and "ok" or "fail" (degraded counts as fail: it turns the answer
+	// into a 503).
+	Dependencies map[string]string `json:"dependencies"`
+}
+
+// dependencyState is a dependency's status as the reference's health summary writes it.
+func dependencyState(status string) string {
+	if status == healthOK {
+		return "ok"
+	}
+	return "fail"
 }
 
 // ChainHealth is what the relayer knows of reaching the gateway chain's node.
@@ -48,6 +63,20 @@ type ChainHealth struct {
 	Head      uint64
 	HeadAge   time.Duration
 	HeadKnown bool
+	// Providers is each of the chain's RPC providers, in the order configured (chain.providers).
+	Providers []ProviderHealth
+}
+
+// ProviderHealth is what the relayer knows of one of the gateway chain's RPC providers.
+type ProviderHealth struct {
+	// Label is its 1-based place in the list; Endpoint its scheme and host only (the rest of a
+	// provider's URL may carry an API key).
+	Label, Endpoint string
+	Weight          int
+	// Healthy: it takes reads and transactions. Paused: it failed and waits for its probe.
+	Healthy, Paused bool
+	// Head is the latest block it showed, HeadLag how far that was behind the best head seen.
+	Head, HeadLag uint64
 }
 
 // ChainHealthSource is implemented by a Deps.Chain that can tell whether the chain is
@@ -67,6 +96,19 @@ type chainReport struct {
 	LastSuccess *time.Time `json:"lastSuccess,omitempty"`
 	// OutageSince is when the current outage started (down only).
 	OutageSince *time.Time `json:"outageSince,omitempty"`
+	// Providers are the chain's RPC providers; the chain is down only when none is healthy.
+	Providers []providerReport `json:"providers,omitempty"`
+}
+
+type providerReport struct {
+	Provider string `json:"provider"`
+	Endpoint string `json:"endpoint"`
+	Weight   int    `json:"weight"`
+	// Status is ok, paused (it failed; its probe brings it back) or lagging (its head trails the
+	// best one by more than chain.max_head_lag).
+	Status  string `json:"status"`
+	Head    uint64 `json:"head"`
+	HeadLag uint64 `json:"headLag"`
 }
 
 // chainReport reads the chain's health from Deps.Chain, when it can tell; nil otherwise.
@@ -89,6 +131,17 @@ func (s *Server) chainReport() *chainReport {
 	if !h.LastSuccess.IsZero() {
 		last := h.LastSuccess.UTC()
 		rep.LastSuccess = &last
+	}
+	for _, p := range h.Providers {
+		st := healthOK
+		switch {
+		case p.Paused:
+			st = "paused"
+		case !p.Healthy:
+			st = "lagging"
+		}
+		rep.Providers = append(rep.Providers, providerReport{Provider: p.Label, Endpoint: p.Endpoint, Weight: p.Weight,
+			Status: st, Head: p.Head, HeadLag: p.HeadLag})
 	}
 	return rep
 }
@@ -121,8 +174,9 @@ func (s *Server) maxLagFor(r *http.Request) uint64 {
 }
 
 // healthz answers GET /healthz: whether the store answers for its head within a second, how far
-// the projections trail it and, with a ChainHealthSource, whether the gateway chain can be
-// reached. 200 when all are fine, 503 otherwise; the body says which.
+// the projections trail it, with a ChainHealthSource whether the gateway chain can be reached,
+// and whether the balance guard left a signing key able to send. 200 when all are fine, 503
+// otherwise; the body says which.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	rep := healthReport{Status: healthOK, Time: s.now().UTC()}
 	rep.Projections.MaxLag = s.maxLagFor(r)
@@ -160,6 +214,19 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	if rep.Chain = s.chainReport(); rep.Chain != nil && rep.Chain.Status == healthDown {
 		rep.Status = healthDown
 	}
+	if rep.Signers = s.signersReport(); rep.Signers != nil && rep.Signers.Status == healthDown {
+		rep.Status = healthDown
+	}
+	rep.Dependencies = map[string]string{
+		"store":       dependencyState(rep.Store.Status),
+		"projections": dependencyState(rep.Projections.Status),
+	}
+	if rep.Chain != nil {
+		rep.Dependencies["chain"] = dependencyState(rep.Chain.Status)
+	}
+	if rep.Signers != nil {
+		rep.Dependencies["signers"] = dependencyState(rep.Signers.Status)
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	code := http.StatusOK
 	if rep.Status != healthOK {
@@ -175,11 +242,20 @@ func (s *Server) liveness(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "alive"})
 }
 
-// versionInfo is the body of GET /version.
+// versionName is /version's name.
+const versionName = "relayer"
+
+// versionInfo is the body of GET /version: the reference relayer's VersionResponse (name,
+// version, build), and more of the build's facts.
 type versionInfo struct {
+	// Name is the service's name.
+	Name string `json:"name"`
 	// Version is the main module's version ("(devel)" for a build from a work tree).
 	Version string `json:"version"`
-	Module  string `json:"module,omitempty"`
+	// Build is the VCS revision and whether the tree was modified, as the reference writes it
+	// ("<revision>-clean", "<revision>-dirty"; "unknown" parts when the build recorded none).
+	Build  string `json:"build"`
+	Module string `json:"module,omitempty"`
 	// Revision, RevisionTime and Modified are the VCS state the binary was built from, when the
 	// build recorded it (go build -buildvcs).
 	Revision     string `json:"revision,omitempty"`
@@ -190,9 +266,10 @@ type versionInfo struct {
 
 // buildVersion reads the build information the Go toolchain embeds in the binary.
 func buildVersion() versionInfo {
-	v := versionInfo{Version: "unknown", GoVersion: runtime.Version()}
+	v := versionInfo{Name: versionName, Version: "unknown", GoVersion: runtime.Version()}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
+		v.Build = buildLabel(v.Revision, v.Modified)
 		return v
 	}
 	v.Module, v.GoVersion = bi.Main.Path, bi.GoVersion
@@ -210,7 +287,22 @@ func buildVersion() versionInfo {
 			v.Modified = &m
 		}
 	}
+	v.Build = buildLabel(v.Revision, v.Modified)
 	return v
+}
+
+// buildLabel is /version's build: revision-clean or revision-dirty.
+func buildLabel(revision string, modified *bool) string {
+	if revision == "" {
+		revision = "unknown"
+	}
+	switch {
+	case modified == nil:
+		return revision + "-unknown"
+	case *modified:
+		return revision + "-dirty"
+	}
+	return revision + "-clean"
 }
 
 // version answers GET /version with the build's version, VCS revision and Go version.

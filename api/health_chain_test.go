@@ -47,6 +47,7 @@ type chainHealthBody struct {
 		LastSuccess    *time.Time `json:"lastSuccess"`
 		OutageSince    *time.Time `json:"outageSince"`
 	} `json:"chain"`
+	Dependencies map[string]string `json:"dependencies"`
 }
 
 func getChainHealth(t *testing.T, h http.Handler) (int, chainHealthBody, string) {
@@ -84,7 +85,8 @@ func TestHealthIsDownWith503WhileTheChainCannotBeReachedAndOKAgainAfter(t *testi
 	chain.set(ChainHealth{Since: since, LastSuccess: last, Head: 42, HeadAge: 9 * time.Second, HeadKnown: true})
 	code, got, body = getChainHealth(t, srv.Handler())
 	if code != http.StatusServiceUnavailable || got.Status != "down" || got.Chain == nil || got.Chain.Status != "down" ||
-		got.Chain.OutageSince == nil || !got.Chain.OutageSince.Equal(since) || got.Chain.LastSuccess == nil || !got.Chain.LastSuccess.Equal(last) {
+		got.Chain.OutageSince == nil || !got.Chain.OutageSince.Equal(since) || got.Chain.LastSuccess == nil || !got.Chain.LastSuccess.Equal(last) ||
+		got.Dependencies["chain"] != "fail" || got.Dependencies["store"] != "ok" {
 		t.Fatalf("an unreachable chain: want 503 down with the outage's start, got %d %s", code, body)
 	}
 	// Liveness does not depend on the chain.
@@ -96,7 +98,7 @@ func TestHealthIsDownWith503WhileTheChainCannotBeReachedAndOKAgainAfter(t *testi
 
 	chain.set(ChainHealth{Reachable: true, LastSuccess: time.Now()})
 	if code, got, body := getChainHealth(t, srv.Handler()); code != http.StatusOK || got.Status != "ok" || got.Chain == nil ||
-		got.Chain.Status != "ok" || got.Chain.OutageSince != nil || got.Chain.Head != nil {
+		got.Chain.Status != "ok" || got.Chain.OutageSince != nil || got.Chain.Head != nil || got.Dependencies["chain"] != "ok" {
 		t.Fatalf("the chain back (no head seen yet): %d %s", code, body)
 	}
 }

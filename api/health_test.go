@@ -26,6 +26,7 @@ type opHealth struct {
 		Lag      *uint64 `json:"lag"`
 		MaxLag   uint64  `json:"maxLag"`
 	} `json:"projections"`
+	Dependencies map[string]string `json:"dependencies"`
 }
 
 func opGetHealth(t *testing.T, h http.Handler, tuning opsTuning) (int, opHealth) {
@@ -54,6 +55,10 @@ func TestHealthIsOKWhenTheStoreAnswersAndTheProjectionsAreCaughtUp(t *testing.T)
 		got.Projections.MaxLag != DefaultMaxProjectionLag {
 		t.Fatalf("%d %s", code, body)
 	}
+	// The reference relayer's HealthResponse: each dependency ok or fail.
+	if len(got.Dependencies) != 2 || got.Dependencies["store"] != "ok" || got.Dependencies["projections"] != "ok" {
+		t.Fatalf("dependencies: %s", body)
+	}
 }
 
 func TestHealthIsDegradedWith503WhenTheProjectionsTrailTheLogBeyondTheThreshold(t *testing.T) {
@@ -74,7 +79,8 @@ func TestHealthIsDegradedWith503WhenTheProjectionsTrailTheLogBeyondTheThreshold(
 
 	code, got := opGetHealth(t, srv.Handler(), opsTuning{maxLag: head - 1, maxLagSet: true})
 	if code != http.StatusServiceUnavailable || got.Status != "degraded" || got.Store.Status != "ok" ||
-		got.Projections.Status != "degraded" || got.Projections.Lag == nil || *got.Projections.Lag != head {
+		got.Projections.Status != "degraded" || got.Projections.Lag == nil || *got.Projections.Lag != head ||
+		got.Dependencies["store"] != "ok" || got.Dependencies["projections"] != "fail" {
 		t.Fatalf("%d %+v", code, got)
 	}
 	// At the threshold itself it is still fine.
@@ -101,7 +107,8 @@ func TestHealthIsDownWith503WhenTheStoreIsClosed(t *testing.T) {
 	}
 	code, got := opGetHealth(t, srv.Handler(), opsTuning{})
 	if code != http.StatusServiceUnavailable || got.Status != "down" || got.Store.Status != "down" || got.Store.Head != nil ||
-		got.Store.Error == "" || got.Projections.Status != "unknown" || got.Projections.Lag != nil {
+		got.Store.Error == "" || got.Projections.Status != "unknown" || got.Projections.Lag != nil ||
+		got.Dependencies["store"] != "fail" || got.Dependencies["projections"] != "fail" {
 		t.Fatalf("%d %+v", code, got)
 	}
 	// Liveness does not depend on the store.
@@ -133,5 +140,27 @@ func TestVersionReportsTheBuildAndGoVersion(t *testing.T) {
 	}
 	if code != http.StatusOK || got.Version == "" || got.GoVersion != runtime.Version() || got.Module != "relayer" {
 		t.Fatalf("%d %s", code, body)
+	}
+	// The reference relayer's VersionResponse: name, version and build are all there.
+	if got.Name != "relayer" || got.Build == "" {
+		t.Fatalf("name and build: %s", body)
+	}
+}
+
+func TestVersionBuildSaysTheRevisionAndWhetherTheTreeWasModified(t *testing.T) {
+	yes, no := true, false
+	for _, c := range []struct {
+		rev  string
+		mod  *bool
+		want string
+	}{
+		{"a1b2c3d4", &no, "a1b2c3d4-clean"},
+		{"a1b2c3d4", &yes, "a1b2c3d4-dirty"},
+		{"a1b2c3d4", nil, "a1b2c3d4-unknown"},
+		{"", nil, "unknown-unknown"},
+	} {
+		if got := buildLabel(c.rev, c.mod); got != c.want {
+			t.Errorf("buildLabel(%q, %v) = %q, want %q", c.rev, c.mod, got, c.want)
+		}
 	}
 }

@@ -38,8 +38,9 @@ const (
 // maxCorrelationID bounds an X-Correlation-ID header.
 const maxCorrelationID = 128
 
-// jobRoutes are the v2 endpoints: submit and poll each request kind. Both go through the
-// inbound rate limiter.
+// jobRoutes are the v2 endpoints, submit and poll each request kind, and the v3 user decrypt:
+// the unified EIP-712 envelope, another representation of a user decrypt job (its poll answers
+// any user decrypt job, as the v2 one does). All go through the inbound rate limiter.
 func (s *Server) jobRoutes() []Route {
 	var rs []Route
 	for _, k := range []domain.Kind{domain.InputProof, domain.PublicDecrypt, domain.UserDecrypt, domain.DelegatedUserDecrypt} {
@@ -48,7 +49,21 @@ func (s *Server) jobRoutes() []Route {
 			Route{Method: http.MethodGet, Pattern: "/v2/" + k.String() + "/{jobId}", Name: "poll " + k.String(), handler: s.limited(s.poll(k))},
 		)
 	}
-	return rs
+	return append(rs,
+		Route{Method: http.MethodPost, Pattern: "/v3/user-decrypt", Name: "submit user-decrypt (unified EIP-712)",
+			handler: s.limited(s.submitParsed(domain.UserDecrypt, parseUnified))},
+		Route{Method: http.MethodGet, Pattern: "/v3/user-decrypt/{jobId}", Name: "poll user-decrypt (unified EIP-712)",
+			handler: s.limited(s.poll(domain.UserDecrypt))},
+	)
+}
+
+// parseUnified reads a POST /v3/user-decrypt body.
+func parseUnified(body []byte, cfg domain.ValidationConfig) (domain.Request, error) {
+	u, err := domain.ParseUnifiedUserDecrypt(body, cfg)
+	if err != nil {
+		return domain.Request{}, err
+	}
+	return domain.Request{UnifiedUserDecrypt: &u}, nil
 }
 
 // limited puts h behind the API-key gate and the inbound rate limiter.
@@ -59,22 +74,11 @@ func (s *Server) limited(h http.HandlerFunc) http.HandlerFunc {
 	return s.apiKeyGate(s.limiter.Middleware(h).ServeHTTP)
 }
 
-var (
-	// resultKeys are the members of domain.Result's JSON, by kind ordinal, as the prefix of a
-	// result's JSON: `{"inputProof":`.
-	resultKeys [domain.NumKinds]string
-	// queuedOf is where a new job of each kind waits first.
-	queuedOf [domain.NumKinds]projections.Queue
-)
+// resultKeys are the members of domain.Result's JSON, by kind ordinal, as the prefix of a
+// result's JSON: `{"inputProof":`.
+var resultKeys [domain.NumKinds]string
 
 func init() {
-	for _, k := range domain.Kinds() {
-		if k.NeedsReadiness() {
-			queuedOf[k.Ordinal()] = projections.ReadinessQueue
-		} else {
-			queuedOf[k.Ordinal()] = projections.TxQueue
-		}
-	}
 	resultKeys[domain.InputProof.Ordinal()] = `{"inputProof":`
 	resultKeys[domain.PublicDecrypt.Ordinal()] = `{"publicDecrypt":`
 	resultKeys[domain.UserDecrypt.Ordinal()] = `{"userDecrypt":`
@@ -113,6 +117,8 @@ func (s *Server) estimateDeferred(rc *runtimeConfig, k domain.Kind, st domain.St
 	if since, down := s.set.ChainOutage(); down {
 		outage = max(s.now().Sub(since), 0)
 	}
+	cfg, paused := s.withSigners(cfg)
+	outage = max(outage, paused)
 	in := retryafter.Input{
 		Outage:     outage,
 		Deferred:   deferred,
@@ -175,29 +181,18 @@ func setRetryAfter(w http.ResponseWriter, seconds int) {
 
 // --- POST /v2/{kind} ----------------------------------------------------------------------
 
-// admission is what a submission came to: the job that answers it, the position to wait for
-// before answering (0 when the projections show the job already), whether this call created it,
-// or the estimate of a shed submission.
-type admission struct {
-	job     domain.JobID
-	pos     eventstore.Position
-	created bool
-	shed    *shedding
-	// backoff > 0: the content's previous jobs failed; its next one is accepted only after
-	// backoff (see contentBackoff), failed the number of them.
-	backoff time.Duration
-	failed  uint32
-}
-
-type shedding struct {
-	queue  projections.Queue
-	length int
-	est    retryafter.Estimate
-}
-
-// submit answers POST /v2/{kind}: validate, deduplicate by content hash, shed load, accept, wait
-// for the projections, and answer 202 with the job id and a Retry-After from the job's position.
+// submit answers POST /v2/{kind}: parse, submit through the submission command
+// (projections.Submitter: admission, deduplication by content hash, load shedding, acceptance,
+// the wait for the projections), and answer 202 with the job id and a Retry-After from the job's
+// position, or the command's refusal (submitRefused).
 func (s *Server) submit(kind domain.Kind) http.HandlerFunc {
+	return s.submitParsed(kind, func(body []byte, cfg domain.ValidationConfig) (domain.Request, error) {
+		return domain.ParseRequest(kind, body, cfg)
+	})
+}
+
+// submitParsed is submit for a body that parse reads into a request of kind.
+func (s *Server) submitParsed(kind domain.Kind, parse func([]byte, domain.ValidationConfig) (domain.Request, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		rid := requestID(r)
 		corr, issue := correlationID(r, rid)
@@ -214,7 +209,7 @@ func (s *Server) submit(kind domain.Kind) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		req, err := domain.ParseRequest(kind, body, s.cfg.Validation)
+		req, err := parse(body, s.cfg.Validation)
 		if err != nil {
 			var ve *domain.ValidationError
 			if errors.As(err, &ve) {
@@ -224,82 +219,31 @@ func (s *Server) submit(kind domain.Kind) http.HandlerFunc {
 			s.internalError(w, r, "parse request", err)
 			return
 		}
-		if ref := s.admitSigned(r.Context(), req); ref != nil {
-			s.metrics.observeRefusal(kind.String(), ref.check)
-			if ref.status == http.StatusServiceUnavailable {
-				setRetryAfter(w, walletRetryAfter)
-			}
-			writeError(w, r, ref.status, ref.label, ref.message, ref.details)
-			return
-		}
-		hash := domain.ContentHash(req)
-		md := eventstore.Metadata{CorrelationID: corr, CausationID: rid}
 		rc := s.runtime()
-
-		// The write goes on if the client hangs up: the client may poll for the job (its id is
-		// derived from the content) even though it never read the answer.
-		wctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), writeTimeout)
-		a, err := s.admit(wctx, rc, kind, req, hash, md)
-		cancel()
-		if errors.Is(err, errGenerationsExhausted) {
-			writeError(w, r, http.StatusBadRequest, labelRequest, fmt.Sprintf(
-				"this exact request has failed or timed out %d times; it is not accepted again (sign a new request: another validity window makes another request)", maxGenerations), nil)
-			return
-		}
+		res, err := s.sub.Submit(r.Context(), projections.SubmitCommand{
+			Request: req, Metadata: eventstore.Metadata{CorrelationID: corr, CausationID: rid}, ShedAt: rc.shedAt()})
 		if err != nil {
-			s.internalError(w, r, "admit submission", err)
+			s.submitRefused(w, r, rc, kind, err)
 			return
 		}
-		if a.backoff > 0 {
-			sec := int(math.Ceil(a.backoff.Seconds()))
-			s.metrics.observeRetryAfter(kind.String(), labelRateLimited, sec)
-			setRetryAfter(w, sec)
-			w.Header().Set("Cache-Control", "no-store")
-			writeJSON(w, http.StatusTooManyRequests, ratelimit.DeniedBody{
-				Status: statusFailed, RequestID: rid, RetryAfterMs: sec * 1000,
-				Error: ratelimit.DeniedError{Label: labelRateLimited, Message: fmt.Sprintf(
-					"this exact request failed or timed out %d times after its transaction was sent; its next attempt is accepted in %d s (each such failure doubles the wait, up to %s)",
-					a.failed, sec, maxContentBackoff)},
-			})
-			return
-		}
-		if a.shed != nil {
-			sec := a.shed.est.Seconds
-			s.metrics.observeRetryAfter(kind.String(), labelRateLimited, sec)
-			setRetryAfter(w, sec)
-			w.Header().Set("Cache-Control", "no-store")
-			// The inbound limiter's 429 shape, so clients handle both alike: retryAfterMs beside
-			// the error, in step with Retry-After.
-			writeJSON(w, http.StatusTooManyRequests, ratelimit.DeniedBody{
-				Status: statusFailed, RequestID: rid, RetryAfterMs: sec * 1000,
-				Error: ratelimit.DeniedError{Label: labelRateLimited,
-					Message: fmt.Sprintf("the %s queue is full (%d jobs waiting); retry after %d s", a.shed.queue, a.shed.length, sec)},
-			})
-			return
-		}
-		if a.created {
-			s.log.Info("job accepted", "request_id", rid, "job_id", a.job.String(), "kind", kind.String(), "correlation_id", corr)
+		if res.Created {
+			s.log.Info("job accepted", "request_id", rid, "job_id", res.JobID.String(), "kind", kind.String(), "correlation_id", corr)
 		} else if s.log.Enabled(r.Context(), slog.LevelDebug) {
-			s.log.Debug("duplicate submission", "request_id", rid, "job_id", a.job.String(), "kind", kind.String(), "correlation_id", corr)
+			s.log.Debug("duplicate submission", "request_id", rid, "job_id", res.JobID.String(), "kind", kind.String(), "correlation_id", corr)
 		}
-		if a.pos > 0 {
-			ctx, cancel := context.WithTimeout(r.Context(), s.cfg.AcceptWait)
-			err := s.set.WaitFor(ctx, a.pos)
-			cancel()
-			if err != nil {
-				s.log.Warn("projections did not show the accepted job in time; answering anyway",
-					"request_id", rid, "job_id", a.job.String(), "position", uint64(a.pos), "err", err)
-			}
+		if res.Lag != nil {
+			s.log.Warn("projections did not show the accepted job in time; answering anyway",
+				"request_id", rid, "job_id", res.JobID.String(), "position", uint64(res.Position), "err", res.Lag)
 		}
 		var est retryafter.Estimate
 		st := kind.InitialStatus()
-		if v, ok := s.set.View(a.job); ok {
+		if v, ok := s.set.View(res.JobID); ok {
 			est, _ = s.viewEstimate(rc, &v, s.now())
 			st = v.Job.Status
 		} else {
 			// Not visible yet: the position it takes is the end of its first queue.
 			q := s.set.QueueLengths()
-			loc := projections.Location{Queue: queuedOf[kind.Ordinal()]}
+			loc := projections.Location{Queue: projections.QueueOf(kind)}
 			if loc.Queue == projections.ReadinessQueue {
 				loc.Ahead, loc.Length = q.Readiness, q.Readiness+1
 			} else {
@@ -309,12 +253,15 @@ func (s *Server) submit(kind domain.Kind) http.HandlerFunc {
 		}
 		s.metrics.observeRetryAfter(kind.String(), st.String(), est.Seconds)
 		setRetryAfter(w, est.Seconds)
+		if res.Created {
+			s.hints.given(res.JobID, kind, est.Seconds)
+		}
 
 		bp := bufPool.Get().(*[]byte)
 		b := append((*bp)[:0], `{"status":"queued","requestId":"`...)
 		b = append(b, rid...)
 		b = append(b, `","result":{"jobId":"`...)
-		b = appendJobID(b, a.job)
+		b = appendJobID(b, res.JobID)
 		b = append(b, "\"}}\n"...)
 		writeRaw(w, http.StatusAccepted, b)
 		*bp = b
@@ -322,7 +269,54 @@ func (s *Server) submit(kind domain.Kind) http.HandlerFunc {
 	}
 }
 
-// writeTimeout bounds the appends of one submission.
+// submitRefused answers a submission the submission command refused: an admission check (400
+// validation_failed, or 503 gateway_not_reachable with a Retry-After when the chain could not be
+// asked), a content that failed too often (400 request_error, or 429 rate_limited while its next
+// job waits its backoff), a full queue (429 rate_limited, with the Retry-After of the position
+// the job would have taken), or an error that is no refusal (500).
+func (s *Server) submitRefused(w http.ResponseWriter, r *http.Request, rc *runtimeConfig, kind domain.Kind, err error) {
+	var adm *projections.AdmissionError
+	var bo *projections.BackoffError
+	var shed *projections.ShedError
+	switch {
+	case errors.As(err, &adm):
+		s.metrics.observeRefusal(kind.String(), adm.Check)
+		code := http.StatusBadRequest
+		if adm.RetryAfter > 0 {
+			code = http.StatusServiceUnavailable
+			setRetryAfter(w, int(adm.RetryAfter/time.Second))
+		}
+		writeError(w, r, code, adm.Label, adm.Message, adm.Details)
+	case errors.Is(err, projections.ErrGenerationsExhausted):
+		writeError(w, r, http.StatusBadRequest, labelRequest, fmt.Sprintf(
+			"this exact request has failed or timed out %d times; it is not accepted again (sign a new request: another validity window makes another request)", projections.MaxGenerations), nil)
+	case errors.As(err, &bo):
+		sec := int(math.Ceil(bo.Wait.Seconds()))
+		s.tooMany(w, r, kind, sec, fmt.Sprintf(
+			"this exact request failed or timed out %d times after its transaction was sent; its next attempt is accepted in %d s (each such failure doubles the wait, up to %s)",
+			bo.Failed, sec, projections.MaxContentBackoff))
+	case errors.As(err, &shed):
+		loc := projections.Location{Queue: shed.Queue, Ahead: shed.Length, Length: shed.Length + 1}
+		sec := s.estimate(rc, kind, kind.InitialStatus(), loc, shed.Queues.Tx, 0).Seconds
+		s.tooMany(w, r, kind, sec, fmt.Sprintf("the %s queue is full (%d jobs waiting); retry after %d s", shed.Queue, shed.Length, sec))
+	default:
+		s.internalError(w, r, "admit submission", err)
+	}
+}
+
+// tooMany answers 429 rate_limited with Retry-After sec, in the inbound limiter's shape, so
+// clients handle both alike: retryAfterMs beside the error, in step with Retry-After.
+func (s *Server) tooMany(w http.ResponseWriter, r *http.Request, kind domain.Kind, sec int, message string) {
+	s.metrics.observeRetryAfter(kind.String(), labelRateLimited, sec)
+	setRetryAfter(w, sec)
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusTooManyRequests, ratelimit.DeniedBody{
+		Status: statusFailed, RequestID: requestID(r), RetryAfterMs: sec * 1000,
+		Error: ratelimit.DeniedError{Label: labelRateLimited, Message: message},
+	})
+}
+
+// writeTimeout bounds the appends of one request.
 const writeTimeout = 10 * time.Second
 
 // correlationID is the X-Correlation-ID header when present (printable ASCII, at most 128
@@ -405,117 +399,6 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool)
 	return buf.Bytes(), true
 }
 
-// admit finds or creates the job that answers a submission with content hash hash.
-//
-// The jobs of one content hash have ids derived from it (domain.JobIDFor), one per generation:
-// generation 0 is the first job, and each one that failed or timed out is followed by the next.
-// admit walks the generations: a job that is active or completed answers the submission; one
-// that ended otherwise sends it to the next generation; the first generation with no job is
-// accepted. The acceptance appends to the job's own stream expecting NoStream, so of concurrent
-// identical submissions exactly one creates the job and the others, refused by the stream's
-// version, answer with it. One durable append per new job, and nothing to clean up after a crash.
-func (s *Server) admit(ctx context.Context, rc *runtimeConfig, kind domain.Kind, req domain.Request, hash string, md eventstore.Metadata) (admission, error) {
-	var lastEnded time.Time // when the last generation that cost a transaction ended
-	var costly uint32       // how many generations cost a transaction
-	for g := uint32(0); g < maxGenerations; g++ {
-		id := domain.JobIDFor(hash, g)
-		if j, ok := s.set.Job(id); ok {
-			if !endedWithoutResult(j.Status) {
-				return admission{job: id}, nil
-			}
-			if !j.EnteredAt(domain.TxInFlight).IsZero() {
-				costly++
-				lastEnded = j.EnteredAt(j.Status)
-			}
-			continue
-		}
-		// Not in the projections: no job yet, or one they have not applied yet.
-		if wait := lastEnded.Add(contentBackoff(costly)).Sub(s.now()); !lastEnded.IsZero() && wait > 0 {
-			return admission{backoff: wait, failed: costly}, nil
-		}
-		if sh := s.shed(rc, kind); sh != nil {
-			return admission{shed: sh}, nil
-		}
-		out, err := s.exec.Execute(ctx, id, domain.Accept{At: domain.At{At: s.now().UTC()}, JobID: id, Request: req, ContentHash: hash}, md)
-		switch {
-		case err == nil:
-			return admission{job: id, pos: out.Position, created: true}, nil
-		case !errors.Is(err, domain.ErrAlreadyAccepted):
-			return admission{}, err
-		case endedWithoutResult(out.State.Status):
-			continue // it existed, and has ended since: the next generation
-		}
-		// An identical submission accepted it first: answer with it once the projections show it.
-		pos, err := s.acceptedAt(ctx, id)
-		return admission{job: id, pos: pos}, err
-	}
-	return admission{}, fmt.Errorf("content hash %s: %w", hash, errGenerationsExhausted)
-}
-
-// A content whose jobs keep failing after their transaction was sent costs a transaction each
-// time (a request that reverts, say), so its retries slow down: after freeGenerations such
-// failures, the next job starts only contentBackoff(n) after the last of them ended, doubling
-// from a second up to maxContentBackoff. Failures before any transaction (an ACL refusal at the
-// readiness check, a readiness timeout) cost nothing and do not count: otherwise anyone could
-// fail a request early (a public decrypt of a handle not yet public, say) to keep everyone's
-// identical request waiting for an hour. The refusal is a 429 rate_limited with the exact
-// Retry-After (which the public SDK honours).
-const (
-	freeGenerations   = 3
-	maxContentBackoff = time.Hour
-)
-
-// contentBackoff is how long after the last of n failures that cost a transaction the next job
-// of a content may start.
-func contentBackoff(n uint32) time.Duration {
-	if n < freeGenerations {
-		return 0
-	}
-	return min(time.Second<<min(n-freeGenerations, 12), maxContentBackoff)
-}
-
-// maxGenerations bounds the jobs one content hash may have: each failed or timed out. A client
-// re-submitting a request that keeps failing is refused past it with 400 request_error. Since the
-// content hash covers everything the gateway gets (a user decrypt's signature and validity window
-// included), only the request's own author can exhaust it: nobody can block another's request.
-const maxGenerations = 1 << 12
-
-// errGenerationsExhausted: every generation of a content hash failed or timed out.
-var errGenerationsExhausted = fmt.Errorf("%d jobs with it failed or timed out", maxGenerations)
-
-// endedWithoutResult reports whether a job with status st ended without a result, so that an
-// identical submission starts a new job (DESIGN section 3).
-func endedWithoutResult(st domain.Status) bool {
-	return st == domain.Failure || st == domain.TimedOut
-}
-
-// acceptedAt is the global position of a job's acceptance (its stream's first event).
-func (s *Server) acceptedAt(ctx context.Context, id domain.JobID) (eventstore.Position, error) {
-	for rec, err := range s.store.ReadStream(ctx, id.Stream(), 0) {
-		if err != nil {
-			return 0, err
-		}
-		return rec.Position, nil
-	}
-	return 0, fmt.Errorf("job %s: no acceptance in the log", id)
-}
-
-// shed returns the refusal of a new job of kind when the queue it would join is at
-// queue_capacity - queue_shed_margin or beyond, with the estimate for the position it would take.
-func (s *Server) shed(rc *runtimeConfig, kind domain.Kind) *shedding {
-	q := s.set.QueueLengths()
-	loc := projections.Location{Queue: queuedOf[kind.Ordinal()]}
-	n := q.Tx
-	if loc.Queue == projections.ReadinessQueue {
-		n = q.Readiness
-	}
-	if n < rc.shedAt() {
-		return nil
-	}
-	loc.Ahead, loc.Length = n, n+1
-	return &shedding{queue: loc.Queue, length: n, est: s.estimate(rc, kind, kind.InitialStatus(), loc, q.Tx, 0)}
-}
-
 // --- GET /v2/{kind}/{jobId} -----------------------------------------------------------------
 
 // poll answers GET /v2/{kind}/{jobId} from the projections alone. Asked to wait (?wait=N or
@@ -523,11 +406,8 @@ func (s *Server) shed(rc *runtimeConfig, kind domain.Kind) *shedding {
 // changes or the wait ends, then answers as it would have without the wait at that moment.
 func (s *Server) poll(kind domain.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		raw := r.PathValue("jobId")
-		id, err := domain.ParseJobID(raw)
-		if err != nil {
-			writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, "invalid job id",
-				[]domain.FieldIssue{{Field: "jobId", Issue: "must be a UUID like 0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"}})
+		id, ok := pathJobID(w, r, "invalid job id")
+		if !ok {
 			return
 		}
 		wait, ok := s.askedWait(w, r)
@@ -674,8 +554,12 @@ func failureStatus(label string) (code int, public string) {
 	switch label {
 	case domain.LabelNotAllowedOnHostACL:
 		return http.StatusBadRequest, label
+	case domain.LabelCancelled:
+		return http.StatusConflict, label
+	case domain.LabelHostACLFailed:
+		return http.StatusInternalServerError, label
 	case domain.LabelReadinessCheckTimedOut, domain.LabelResponseTimedOut, domain.LabelProtocolPaused, domain.LabelInsufficientBalance,
-		domain.LabelGatewayNotReachable:
+		domain.LabelGatewayNotReachable, domain.LabelSignerUnavailable:
 		return http.StatusServiceUnavailable, label
 	}
 	return http.StatusInternalServerError, labelInternal
@@ -693,6 +577,9 @@ var failureMessages = map[string]string{
 	domain.LabelInternalServerError:    "internal error",
 	domain.LabelInsufficientBalance:    "the relayer cannot pay for the gateway transaction; contact the operator",
 	domain.LabelGatewayNotReachable:    "the gateway chain could not be reached before the request's deadline; nothing was sent, submit the request again",
+	domain.LabelCancelled:              "the relayer's operator cancelled the request; nothing was sent",
+	domain.LabelSignerUnavailable:      "the relayer's signing key service could not sign before the request's deadline; nothing was sent, submit the request again",
+	domain.LabelHostACLFailed:          "the host chain's ACL could not be asked about the request's handles; nothing was sent, submit the request again (contact the operator if it persists)",
 }
 
 // failedEnvelope is the envelope of a failed job: the error carries, besides the label, the
@@ -735,9 +622,41 @@ func (s *Server) writeFailure(w http.ResponseWriter, r *http.Request, j *project
 
 // internalError logs err and answers 500.
 func (s *Server) internalError(w http.ResponseWriter, r *http.Request, what string, err error) {
+	if errors.Is(err, eventstore.ErrStorageFull) {
+		s.storageFull(w, r, what, err)
+		return
+	}
 	s.log.Error(what, "request_id", requestID(r), "method", r.Method, "path", r.URL.Path, "err", err)
 	writeError(w, r, http.StatusInternalServerError, labelInternal, "internal error; the request id identifies it in the logs", nil)
 }
+
+// labelStorageFull: the event store refused a write because its disk is full. Nothing was
+// recorded; the request may be sent again after Retry-After.
+const labelStorageFull = "storage_full"
+
+// storageFullRetryAfter is the Retry-After of a request refused because the store is full: the
+// time an operator (or an archiver) needs to free space is not known, and a client that comes
+// back too early costs one refused write.
+const storageFullRetryAfter = 30
+
+// storageFull answers a request whose write the full store refused: 503 with a Retry-After, and
+// nothing recorded. Reads, streams and the chain side go on; the next write that finds space
+// succeeds. The condition is logged once every storageFullLogEvery, not once per request.
+func (s *Server) storageFull(w http.ResponseWriter, r *http.Request, what string, err error) {
+	s.metrics.observeStorageFull()
+	now := s.now().UnixNano()
+	if last := s.fullLogged.Load(); now-last >= int64(storageFullLogEvery) && s.fullLogged.CompareAndSwap(last, now) {
+		s.log.Warn("the event store is full: writes are refused with 503 storage_full until space returns",
+			"what", what, "request_id", requestID(r), "err", err)
+	}
+	setRetryAfter(w, storageFullRetryAfter)
+	w.Header().Set("Cache-Control", "no-store")
+	writeError(w, r, http.StatusServiceUnavailable, labelStorageFull,
+		fmt.Sprintf("the relayer's storage is full, so nothing was recorded; retry after %d s", storageFullRetryAfter), nil)
+}
+
+// storageFullLogEvery is how often a full store is logged while requests keep finding it full.
+const storageFullLogEvery = 10 * time.Second
 
 // appendJobID appends the canonical text of id without an intermediate string.
 func appendJobID(b []byte, id domain.JobID) []byte {
@@ -749,4 +668,14 @@ func appendJobID(b []byte, id domain.JobID) []byte {
 		b = append(b, hexdigits[x>>4], hexdigits[x&0xf])
 	}
 	return b
+}
+
+// notFoundJob is the message of a 404 for job id: msg, or, for a job the archiver retired, that
+// it was archived (the reference answers 404 not_found for a job its retention deleted; here its
+// history is still in the archive: relayer archive export --job).
+func (s *Server) notFoundJob(msg string, id domain.JobID) string {
+	if s.set.Retired(id) {
+		return fmt.Sprintf("job %s ended longer ago than its retention window and was archived: the live store no longer holds it (its history: relayer archive export --job %s)", id, id)
+	}
+	return msg
 }

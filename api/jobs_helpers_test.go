@@ -148,7 +148,7 @@ func (e *jtEnv) open() {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e.ts = httptest.NewServer(e.srv.Handler())
+	e.ts = httptest.NewServer(contractChecked(tb, e.srv.Handler()))
 	e.exec = &projections.Executor{Store: store, Codec: projections.NewCodec()}
 }
 

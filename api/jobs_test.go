@@ -225,7 +225,7 @@ func TestAfterAFailureOrATimeoutAnIdenticalSubmissionStartsANewJob(t *testing.T)
 }
 
 // A content whose jobs keep failing after their transaction was sent is not retried at once
-// forever (each try costs a transaction): after freeGenerations such failures, the next job waits
+// forever (each try costs a transaction): after projections.FreeGenerations such failures, the next job waits
 // a doubling backoff, refused meanwhile with 429 rate_limited and the exact Retry-After, and
 // nothing appended. Failures before any transaction do not count: anyone could cause those.
 func TestARequestThatKeepsFailingWaitsADoublingBackoffBeforeItsNextJob(t *testing.T) {
@@ -250,7 +250,7 @@ func TestARequestThatKeepsFailingWaitsADoublingBackoffBeforeItsNextJob(t *testin
 		r.want(t, http.StatusAccepted, "")
 		failEarly(r.jobID(t))
 	}
-	for range freeGenerations {
+	for range projections.FreeGenerations {
 		r := env.do("POST", "/v2/public-decrypt", body)
 		r.want(t, http.StatusAccepted, "")
 		failOnChain(r.jobID(t))
@@ -260,9 +260,9 @@ func TestARequestThatKeepsFailingWaitsADoublingBackoffBeforeItsNextJob(t *testin
 		r := env.do("POST", "/v2/public-decrypt", body)
 		r.want(t, http.StatusTooManyRequests, labelRateLimited)
 		if got := r.retryAfter(t); got != want {
-			t.Fatalf("after %d failures: Retry-After %d, want %d", freeGenerations+g, got, want)
+			t.Fatalf("after %d failures: Retry-After %d, want %d", projections.FreeGenerations+g, got, want)
 		}
-		if !strings.Contains(r.Env.Error.Message, fmt.Sprintf("failed or timed out %d times", freeGenerations+g)) || env.countEvents("RequestAccepted") != before {
+		if !strings.Contains(r.Env.Error.Message, fmt.Sprintf("failed or timed out %d times", projections.FreeGenerations+g)) || env.countEvents("RequestAccepted") != before {
 			t.Fatalf("refusal %s (accepted events %d -> %d)", r.Body, before, env.countEvents("RequestAccepted"))
 		}
 		env.clock.Advance(time.Duration(want)*time.Second - time.Millisecond)
@@ -272,7 +272,7 @@ func TestARequestThatKeepsFailingWaitsADoublingBackoffBeforeItsNextJob(t *testin
 		r.want(t, http.StatusAccepted, "")
 		failOnChain(r.jobID(t))
 	}
-	if got, want := contentBackoff(maxGenerations-1), maxContentBackoff; got != want {
+	if got, want := projections.ContentBackoff(projections.MaxGenerations-1), projections.MaxContentBackoff; got != want {
 		t.Fatalf("the backoff of the last generation is %s, want the cap %s", got, want)
 	}
 }
@@ -525,6 +525,8 @@ func TestFailedJobsMapTheirLabelsOntoTheirStatusCodes(t *testing.T) {
 		domain.ExpireProcessing{At: env.clock.At(0), Label: domain.LabelGatewayNotReachable, Message: "nothing was sent"})
 	broke := env.accept(domain.InputProof, 6)
 	env.exec1(broke, domain.FailTransaction{At: env.clock.At(0), Label: domain.LabelInsufficientBalance, Message: "insufficient funds for gas * price + value"})
+	aclDown := env.accept(domain.DelegatedUserDecrypt, 8)
+	env.exec1(aclDown, domain.FailReadiness{At: env.clock.At(0), Label: domain.LabelHostACLFailed, Message: "call isAllowed: execution reverted"})
 
 	cases := []struct {
 		kind         domain.Kind
@@ -539,6 +541,7 @@ func TestFailedJobsMapTheirLabelsOntoTheirStatusCodes(t *testing.T) {
 		{domain.PublicDecrypt, rev, 500, domain.LabelInternalServerError, domain.LabelTransactionReverted},
 		{domain.InputProof, broke, 503, domain.LabelInsufficientBalance, ""},
 		{domain.InputProof, unreachable, 503, domain.LabelGatewayNotReachable, ""},
+		{domain.DelegatedUserDecrypt, aclDown, 500, domain.LabelHostACLFailed, ""},
 	}
 	for _, c := range cases {
 		res := env.do("GET", "/v2/"+c.kind.String()+"/"+c.id.String(), nil)
@@ -688,7 +691,7 @@ func TestARequestThatFailedEveryGenerationIsRefusedWith400NotA500(t *testing.T) 
 	errs := make(chan error, 16)
 	for w := range uint32(16) {
 		wg.Go(func() {
-			for g := w; g < maxGenerations; g += 16 {
+			for g := w; g < projections.MaxGenerations; g += 16 {
 				id := domain.JobIDFor(hash, g)
 				for _, c := range []domain.Command{
 					domain.Accept{At: env.clock.At(0), JobID: id, Request: req, ContentHash: hash},
@@ -717,7 +720,7 @@ func TestARequestThatFailedEveryGenerationIsRefusedWith400NotA500(t *testing.T) 
 	if err := env.set.WaitFor(ctx, eventstore.Position(last.Load())); err != nil {
 		t.Fatal(err)
 	}
-	env.clock.Advance(maxContentBackoff + time.Minute) // past the backoff after the last failure
+	env.clock.Advance(projections.MaxContentBackoff + time.Minute) // past the backoff after the last failure
 	before := env.countEvents("RequestAccepted")
 	res := env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, 42))
 	res.want(t, http.StatusBadRequest, "request_error")

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"relayer/internal/config"
 )
 
 // KeysConfig says where clients download the network's public key material: the FHE public key
@@ -54,13 +56,10 @@ func keyFileETags(files map[string][]byte) map[string]string {
 
 // problems lists what is wrong with k, with fields named as in serve's configuration.
 func (k KeysConfig) problems() []Problem {
-	var ps []Problem
-	add := func(field, format string, args ...any) {
-		ps = append(ps, Problem{Field: field, Issue: fmt.Sprintf(format, args...)})
-	}
+	var ps config.Problems
 	if len(k.PublicKeyURLs) == 0 && len(k.CRSURLs) == 0 {
 		if k.PublicKeyID != "" || k.CRSID != "" {
-			add("keys", "ids are set without URLs: set keys.public_key.urls and keys.crs_2048.urls too")
+			ps.Add("keys", "ids are set without URLs: set keys.public_key.urls and keys.crs_2048.urls too")
 		}
 		return ps
 	}
@@ -70,20 +69,20 @@ func (k KeysConfig) problems() []Problem {
 		urls []string
 	}{{"keys.public_key", k.PublicKeyID, k.PublicKeyURLs}, {"keys.crs_2048", k.CRSID, k.CRSURLs}} {
 		if !dataIDPattern.MatchString(f.id) {
-			add(f.name+".data_id", "must be 0x and 64 hex digits, got %q", f.id)
+			ps.Add(f.name+".data_id", "must be 0x and 64 hex digits, got %q", f.id)
 		}
 		if len(f.urls) == 0 {
-			add(f.name+".urls", "must list at least one URL (both the public key and the CRS are needed)")
+			ps.Add(f.name+".urls", "must list at least one URL (both the public key and the CRS are needed)")
 		}
 		for i, u := range f.urls {
 			if issue := keyURLIssue(u, k.Files); issue != "" {
-				add(fmt.Sprintf("%s.urls[%d]", f.name, i), "%s", issue)
+				ps.Add(fmt.Sprintf("%s.urls[%d]", f.name, i), "%s", issue)
 			}
 		}
 	}
 	for name := range k.Files {
 		if !keyFilePattern.MatchString(name) {
-			add("keys.files", "file name %q must be letters, digits, '.', '_' or '-'", name)
+			ps.Add("keys.files", "file name %q must be letters, digits, '.', '_' or '-'", name)
 		}
 	}
 	return ps

@@ -280,7 +280,7 @@ func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, kind domain.Ki
 // the projections hold the job).
 func (s *Server) answerPoll(w http.ResponseWriter, r *http.Request, kind domain.Kind, id domain.JobID, v *projections.View, found bool) {
 	if !found || v.Job.Kind != kind {
-		writeError(w, r, http.StatusNotFound, labelNotFound, fmt.Sprintf("no %s job %s", kind, id), nil)
+		writeError(w, r, http.StatusNotFound, labelNotFound, s.notFoundJob(fmt.Sprintf("no %s job %s", kind, id), id), nil)
 		return
 	}
 	j := &v.Job

@@ -32,6 +32,7 @@ type metrics struct {
 	durations  *prometheus.HistogramVec
 	retryAfter *prometheus.HistogramVec
 	refusals   *prometheus.CounterVec
+	full       prometheus.Counter
 	longPoll   prometheus.Histogram
 	handler    http.Handler
 
@@ -83,13 +84,17 @@ func (m *metrics) setup() {
 		Name: "relayer_admission_refusals_total",
 		Help: "Submissions turned away by an admission check before anything was appended, by request kind and check (signature, wallet_signature, wallet_unreachable, validity_start, validity_end).",
 	}, []string{"kind", "check"})
+	m.full = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "relayer_store_full_refusals_total",
+		Help: "Requests answered 503 storage_full because the event store's disk was full: nothing of them was recorded.",
+	})
 	m.longPoll = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:    "relayer_long_poll_wait_seconds",
 		Help:    "How long status GETs that asked to wait (?wait=, Prefer: wait=) held before they answered.",
 		Buckets: []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60},
 	})
 	m.reg.MustRegister(
-		m.requests, m.durations, m.retryAfter, m.refusals, m.longPoll,
+		m.requests, m.durations, m.retryAfter, m.refusals, m.full, m.longPoll,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -131,6 +136,15 @@ func (m *metrics) observeRefusal(kind, check string) {
 	}
 	m.setupOnce.Do(m.setup)
 	m.refusals.WithLabelValues(kind, check).Inc()
+}
+
+// observeStorageFull counts a request refused because the store was full.
+func (m *metrics) observeStorageFull() {
+	if m == nil {
+		return
+	}
+	m.setupOnce.Do(m.setup)
+	m.full.Inc()
 }
 
 // observeLongPoll records how long one long-poll waited.
@@ -373,11 +387,17 @@ var (
 		"Status GETs holding now until their job changes (long-polls).", nil, nil)
 	descStoreUp = prometheus.NewDesc("relayer_store_up",
 		"1 when the store answered for its head within the scrape's timeout, 0 otherwise.", nil, nil)
+	descStoreSize = prometheus.NewDesc("relayer_store_size_bytes",
+		"Bytes the event store takes (SQLite: its file and write-ahead log; PostgreSQL: its events table); "+
+			"its growth rate is deriv() of this.", nil, nil)
+	descStoreFree = prometheus.NewDesc("relayer_store_free_bytes",
+		"Bytes left on the filesystem that holds the event store (SQLite only: a database server's disk is not visible to the relayer). "+
+			"At 0, new requests are refused with 503 storage_full until space returns.", nil, nil)
 )
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descJobs, descTransitions, descQueue, descDrain, descStage,
-		descStageEWMA, descPosition, descApplied, descHeld, descHead, descLag, descStoreUp, descWaiting} {
+		descStageEWMA, descPosition, descApplied, descHeld, descHead, descLag, descStoreUp, descWaiting, descStoreSize, descStoreFree} {
 		ch <- d
 	}
 }
@@ -448,6 +468,14 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(descStoreUp, 1)
 	gauge(descHead, float64(head))
 	gauge(descLag, float64(lag(head, pos)))
+	if sr, ok := c.store.(eventstore.SpaceReporter); ok {
+		if sp, err := sr.Space(ctx); err == nil {
+			gauge(descStoreSize, float64(sp.Size))
+			if sp.Free >= 0 {
+				gauge(descStoreFree, float64(sp.Free))
+			}
+		}
+	}
 }
 
 // lag is how far the projections at pos trail a log whose head is head (0 when they are level,

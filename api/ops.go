@@ -10,10 +10,16 @@ import (
 // read the log, so they are under the per-client limits like the v2 endpoints.
 func (s *Server) opsRoutes() []Route {
 	return []Route{
+		{Method: http.MethodGet, Pattern: "/v1/jobs", Name: "job search", handler: s.limited(s.operator(s.searchJobs))},
+		{Method: http.MethodPost, Pattern: "/v1/jobs/cancel", Name: "cancel the jobs a search selects", handler: s.admin(s.cancelJobs)},
+		{Method: http.MethodPost, Pattern: "/v1/jobs/{jobId}/cancel", Name: "cancel a job", handler: s.admin(s.cancelJob)},
+		{Method: http.MethodPost, Pattern: "/v1/jobs/retry", Name: "retry the jobs a search selects", handler: s.admin(s.retryJobs)},
+		{Method: http.MethodPost, Pattern: "/v1/jobs/{jobId}/retry", Name: "retry a job", handler: s.admin(s.retryJob)},
 		{Method: http.MethodGet, Pattern: "/v1/jobs/{jobId}/events", Name: "job events (audit)", handler: s.limited(s.operator(s.jobEvents))},
 		// Not behind the inbound limiter: an open stream would hold one of its client's request
 		// slots for as long as it lasts. Streams have their own caps (StreamsConfig).
 		{Method: http.MethodGet, Pattern: "/v1/transitions", Name: "transitions stream (SSE)", handler: s.operator(s.transitions)},
+		{Method: http.MethodGet, Pattern: "/v1/overview", Name: "operators' overview", handler: s.limited(s.operator(s.overview))},
 		{Method: http.MethodGet, Pattern: "/metrics", Name: "Prometheus metrics", handler: s.serveMetrics},
 		{Method: http.MethodGet, Pattern: "/healthz", Name: "health", handler: s.healthz},
 		{Method: http.MethodGet, Pattern: "/liveness", Name: "liveness", handler: s.liveness},

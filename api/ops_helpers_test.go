@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -18,6 +17,7 @@ import (
 	"relayer/eventstore"
 	"relayer/eventstore/sqlite"
 	"relayer/projections"
+	"relayer/projections/projectionstest"
 )
 
 // Helpers of the operator endpoints' tests (events, transitions, metrics, health, docs). Their
@@ -29,17 +29,15 @@ import (
 // it returns.
 type opEnv struct {
 	t           *testing.T
-	store       *sqlite.Store
+	store       eventstore.Store
 	set         *projections.Set
 	srv         *Server
 	ts          *httptest.Server
 	exec        *projections.Executor
 	tuning      opsTuning
 	streamEnded chan struct{}
-	stop        context.CancelFunc
-	runErr      chan error
-	// at is the time of the next command (advanced a second by each).
-	at time.Time
+	// clock gives the commands' times (advanced a second by each).
+	clock *projectionstest.Clock
 }
 
 // opConfig is DefaultConfig with the inbound rate limiter off.
@@ -56,23 +54,17 @@ func opConfig() Config {
 
 func startOps(t *testing.T, tuning opsTuning) *opEnv {
 	t.Helper()
-	store := opOpenStore(t)
-	set, err := projections.New(projections.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := projectionstest.New(t, projections.Config{})
+	e := &opEnv{t: t, store: h.Store, set: h.Set, exec: h.Exec, clock: h.Clock, tuning: tuning, streamEnded: make(chan struct{}, 64)}
 	ctx, cancel := context.WithCancel(context.Background())
-	e := &opEnv{t: t, store: store, set: set, tuning: tuning, stop: cancel, runErr: make(chan error, 1),
-		streamEnded: make(chan struct{}, 64), at: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}
-	go func() { e.runErr <- set.Run(ctx, store) }()
-	e.srv, err = New(ctx, opConfig(), Deps{Store: store, Projections: set})
+	var err error
+	e.srv, err = New(ctx, opConfig(), Deps{Store: h.Store, Projections: h.Set})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.exec = &projections.Executor{Store: store, Codec: projections.NewCodec()}
-	h := e.srv.Handler()
+	h2 := contractChecked(t, e.srv.Handler())
 	e.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), opsTuningKey{}, e.tuning)))
+		h2.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), opsTuningKey{}, e.tuning)))
 		if r.URL.Path == "/v1/transitions" {
 			e.streamEnded <- struct{}{}
 		}
@@ -80,9 +72,6 @@ func startOps(t *testing.T, tuning opsTuning) *opEnv {
 	t.Cleanup(func() {
 		e.ts.Close()
 		cancel()
-		if err := <-e.runErr; err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("projections stopped: %v", err)
-		}
 	})
 	return e
 }
@@ -100,8 +89,7 @@ func opOpenStore(t *testing.T) *sqlite.Store {
 
 // now returns the time of the next command.
 func (e *opEnv) now() domain.At {
-	e.at = e.at.Add(time.Second)
-	return domain.At{At: e.at}
+	return domain.At{At: e.clock.Advance(time.Second)}
 }
 
 // run executes commands on job id in order, and waits for the projections to apply them.

@@ -23,6 +23,8 @@ type runtimeConfig struct {
 	capacity int
 	margin   int
 	rate     ratelimit.Config
+	// retention is the archiver's policy: the API records its changes, the archiver applies them.
+	retention domain.Retention
 }
 
 // Names of the runtime parameters the API itself owns, beside retryafter's and ratelimit's.
@@ -52,7 +54,8 @@ type paramView struct {
 
 // params lists every runtime parameter with its value and constraint, in a fixed order: the
 // Retry-After policy's (each backoff step as two numbers, then the whole table), the adaptive
-// switch, load shedding, then the rate limiter's.
+// switch, load shedding, the rate limiter's, then the retention policy's (applied by the
+// archiver, which follows the config stream).
 func (rc *runtimeConfig) params() []paramView {
 	var out []paramView
 	for _, p := range rc.retry.Params() {
@@ -74,6 +77,9 @@ func (rc *runtimeConfig) params() []paramView {
 	)
 	for _, p := range rc.rate.Params() {
 		out = append(out, paramView{rateLimitPrefix + p.Name, p.Value, p.Unit, p.Constraint, p.Description, nil})
+	}
+	for _, p := range rc.retention.Params() {
+		out = append(out, paramView{Name: p.Name, Value: p.Value, Unit: p.Unit, Constraint: p.Constraint, Description: p.Description})
 	}
 	return out
 }
@@ -143,6 +149,21 @@ func (rc *runtimeConfig) with(name string, raw json.RawMessage) (next *runtimeCo
 		}
 		next.margin = v
 		return next, mustJSON(rc.margin), mustJSON(v), nil
+	case strings.HasPrefix(name, domain.RetentionPrefix):
+		r, old, nw, err := rc.retention.With(name, raw)
+		var unknown domain.ErrUnknownRetentionParam
+		var ve *domain.ValidationError
+		switch {
+		case errors.As(err, &unknown):
+			return nil, nil, nil, &paramError{unknown: true, issues: []domain.FieldIssue{{Field: "param",
+				Issue: fmt.Sprintf("unknown parameter %q (GET /admin/config lists them)", name)}}}
+		case errors.As(err, &ve):
+			return nil, nil, nil, &paramError{issues: ve.Details}
+		case err != nil:
+			return nil, nil, nil, refuse(name, "%v", err)
+		}
+		next.retention = r
+		return next, old, nw, nil
 	case strings.HasPrefix(name, rateLimitPrefix):
 		inner := strings.TrimPrefix(name, rateLimitPrefix)
 		v, ok := parseNumber(raw)

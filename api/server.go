@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"sync"
@@ -21,6 +22,7 @@ import (
 	"relayer/api/ratelimit"
 	"relayer/domain"
 	"relayer/domain/retryafter"
+	"relayer/domain/webhook"
 	"relayer/eventstore"
 	"relayer/projections"
 )
@@ -38,7 +40,9 @@ type Deps struct {
 	// help) makes New fail; New does not take nil collectors.
 	Collectors []prometheus.Collector
 	// Chain is the chain side of admission (the chain's time, contract wallets' signatures);
-	// nil: the server's clock, and signatures by keys only (see admission.go).
+	// nil: the server's clock, and signatures by keys only (see projections.Submitter). The
+	// health and signer routes also ask it for what it can tell (ChainHealthSource,
+	// SigningKeysSource).
 	Chain ChainChecks
 }
 
@@ -49,12 +53,17 @@ type Server struct {
 	set     *projections.Set
 	codec   *eventstore.Codec
 	exec    *projections.Executor
+	sub     *projections.Submitter // the submission command, over exec and set
 	log     *slog.Logger
 	now     func() time.Time
 	mux     *http.ServeMux
 	metrics *metrics
 	limiter *ratelimit.Limiter
 	chain   ChainChecks
+	// hints follows the jobs this instance accepted, for the overview's hint accuracy.
+	hints hintTracker
+	// fullLogged is when a full store was last logged (unix nanoseconds; see storageFull).
+	fullLogged atomic.Int64
 
 	// rt is the runtime configuration (see runtime.go): read with one atomic load per request,
 	// replaced whole by the admin API.
@@ -79,6 +88,12 @@ type Server struct {
 	apiKeys *apiKeyring
 	// streams counts the open /v1/transitions streams.
 	streams streamSlots
+
+	// hooksMu serializes the webhook endpoints' changes in this process; hooks is the webhooks
+	// stream as this process has folded it, under it. lookupHost resolves an endpoint's host.
+	hooksMu    sync.Mutex
+	hooks      eventstore.Folded[webhook.Registry]
+	lookupHost func(ctx context.Context, host string) ([]netip.Addr, error)
 
 	// observed caches the adaptive Retry-After parameters (see adaptive.go).
 	observed atomic.Pointer[observedConfig]
@@ -123,6 +138,10 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 		s.now = time.Now
 	}
 	s.exec = &projections.Executor{Store: s.store, Codec: s.codec}
+	s.sub = &projections.Submitter{Executor: s.exec, Set: s.set, Chain: deps.Chain, Admission: cfg.Admission,
+		AcceptWait: cfg.AcceptWait, Now: s.now, Log: s.log}
+	s.hooks = eventstore.NewFolded(webhook.NewRegistry())
+	s.lookupHost = lookupHostDefault
 	s.keyETags = keyFileETags(cfg.Keys.Files)
 	s.metrics = newMetrics()
 	if err := s.metrics.register(s.set, s.store, deps.Collectors); err != nil {
@@ -143,6 +162,12 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 		capacity: cfg.QueueCapacity,
 		margin:   cfg.ShedMargin,
 		rate:     cfg.RateLimit.Clone(),
+		retention: func() domain.Retention {
+			if cfg.Retention == (domain.Retention{}) {
+				return domain.DefaultRetention()
+			}
+			return cfg.Retention
+		}(),
 	})
 	s.rt.Store(s.config.State)
 	changes := s.set.NotifyStream(domain.ConfigStream)
@@ -165,7 +190,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 	}
 	s.limiter = lim
 
-	s.routes = slices.Concat(s.jobRoutes(), s.keyRoutes(), s.adminRoutes(), s.opsRoutes())
+	s.routes = slices.Concat(s.jobRoutes(), s.keyRoutes(), s.adminRoutes(), s.webhookRoutes(), s.opsRoutes(), s.uiRoutes())
 	s.mux = http.NewServeMux()
 	for _, r := range s.routes {
 		s.mux.HandleFunc(r.Method+" "+r.Pattern, r.handler)

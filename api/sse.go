@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,6 +36,13 @@ const (
 	// sseRateLimit is a rate limit an upstream call met (domain.RateLimitEncountered and its
 	// siblings, in the rate-limit stream).
 	sseRateLimit = "ratelimit"
+	// sseAction is an operator's action on a job that changes no status (a cancel racing a
+	// transaction in flight, a retry made due now, an ended job retried as a new one); the
+	// actions that do change it (JobCancelled, the new job's RequestAccepted) are transitions.
+	sseAction = "action"
+	// sseSigner is an event of a signing key's stream (domain.SignerStream): the balance guard's
+	// pause and resumption, and the corrections of the key's nonces.
+	sseSigner = "signer"
 )
 
 // sseMessage is one Server-Sent Event: its id (a global position), its name and its one-line
@@ -46,23 +54,8 @@ type sseMessage struct {
 }
 
 // Transition is the data of a "transition" event of GET /v1/transitions: the wire shape that
-// clients (relayer watch among them) decode.
-type Transition struct {
-	JobID string `json:"jobId"`
-	Kind  string `json:"kind"`
-	// From is the status before the event; omitted for an acceptance (there was none) and when
-	// the stream has not seen the job's earlier transitions (it started after them).
-	From      string    `json:"from,omitempty"`
-	To        string    `json:"to"`
-	EventType string    `json:"eventType"`
-	At        time.Time `json:"at"`
-	// Version is the event's version in the job's stream, Position its global position (also the
-	// SSE id).
-	Version  int64  `json:"version"`
-	Position uint64 `json:"position"`
-	// Label says why a job failed or timed out.
-	Label string `json:"label,omitempty"`
-}
+// clients (relayer watch among them) decode, and the body of every webhook delivery.
+type Transition = projections.Transition
 
 // Poisoned is the data of a "poison" event of GET /v1/transitions: a message a worker's handler
 // gave up on for good (domain.MessagePoisoned). The SSE id is the poison record's own global
@@ -92,14 +85,76 @@ type RateLimit struct {
 	domain.RateLimitCall
 }
 
+// Action is the data of an "action" event of GET /v1/transitions: an operator's action on a job
+// that changes no status (CancelRequested, RetryRequested, JobRetried), with who (the admin
+// token's identity, never the token) and why. Status is the job's status, which it stays in.
+type Action struct {
+	JobID     string    `json:"jobId"`
+	Kind      string    `json:"kind"`
+	Status    string    `json:"status,omitempty"`
+	EventType string    `json:"eventType"`
+	Who       string    `json:"who"`
+	Reason    string    `json:"reason"`
+	At        time.Time `json:"at"`
+	Version   int64     `json:"version"`
+	Position  uint64    `json:"position"`
+	// TxHash is the transaction a cancel races (CancelRequested); NewJobID the job an ended
+	// job was retried as (JobRetried).
+	TxHash   string `json:"txHash,omitempty"`
+	NewJobID string `json:"newJobId,omitempty"`
+}
+
+// Signer is the data of a "signer" event of GET /v1/transitions: an event of a signing key's
+// stream (SignerPaused, SignerResumed, NonceCorrected), with the key's address, the record's
+// global position (also the SSE id), and the event as the log holds it.
+type Signer struct {
+	Address   string          `json:"address"`
+	EventType string          `json:"eventType"`
+	Position  uint64          `json:"position"`
+	Event     json.RawMessage `json:"event"`
+}
+
+// isAction tells the event types of the operator's actions that change no status.
+func isAction(eventType string) bool {
+	return eventType == "CancelRequested" || eventType == "RetryRequested" || eventType == "JobRetried"
+}
+
+// action turns such a record into an action event's data; ok is false when the record cannot be
+// decoded or the kind filter drops it.
+func (s *Server) action(ctx context.Context, id domain.JobID, rec eventstore.Record, filter transitionFilter, jobs *projections.Transitions) (Action, bool) {
+	e, err := projections.DecodeEvent(s.codec, rec)
+	if err != nil {
+		s.log.Warn("transitions: skip an event this build cannot decode",
+			"stream", rec.Stream, "version", int64(rec.Version), "position", uint64(rec.Position), "err", err)
+		return Action{}, false
+	}
+	k := jobs.Kind(id)
+	if k.IsZero() {
+		k = s.kindOf(ctx, id)
+	}
+	if filter.excludesKind(k) {
+		return Action{}, false
+	}
+	a := Action{JobID: id.String(), Kind: k.String(), EventType: rec.Type, At: e.Header().At, Version: int64(rec.Version), Position: uint64(rec.Position)}
+	switch e := e.(type) {
+	case domain.CancelRequested:
+		a.Who, a.Reason, a.TxHash, a.Status = e.Who, e.Reason, e.TxHash, domain.TxInFlight.String()
+	case domain.RetryRequested:
+		a.Who, a.Reason, a.Status = e.Who, e.Reason, e.From.String()
+	case domain.JobRetried:
+		a.Who, a.Reason, a.NewJobID = e.Who, e.Reason, e.NewJobID.String()
+	}
+	return a, true
+}
+
 // transitionFilter selects transitions by the job's kind and the status entered; an empty set
 // lets everything through. Poison events pass the status filter (they enter no status) and the
 // kind filter unless their job's kind is known and not among kinds; noPoison drops them all.
 // Rate-limit events belong to no job and pass both filters; noRateLimit drops them all.
 type transitionFilter struct {
 	// kinds and statuses are sets of ordinals (bit i for ordinal i); zero means any.
-	kinds, statuses       uint32
-	noPoison, noRateLimit bool
+	kinds, statuses                           uint32
+	noPoison, noRateLimit, noAction, noSigner bool
 }
 
 func (f *transitionFilter) match(k domain.Kind, to domain.Status) bool {
@@ -123,13 +178,16 @@ func (s *Server) heartbeatFor(r *http.Request) time.Duration {
 // transitions answers GET /v1/transitions: a Server-Sent Events stream of every transition (a
 // request event that changes the job's status), one "transition" event each, of every poisoned
 // message (a record of the poison stream), one "poison" event each, and of every rate limit an
-// upstream call met (a record of the rate-limit stream), one "ratelimit" event each, with the
-// record's global position as the SSE id, in the log's order.
+// upstream call met (a record of the rate-limit stream), one "ratelimit" event each, and of every
+// operator's action that changes no status (Action), one "action" event each, and of every event
+// of a signing key's stream (Signer), one "signer" event each, with the record's global position
+// as the SSE id, in the log's order.
 //
 // Query: kind and status filter by the job's kind and by the status entered (comma-separated
 // lists, or the parameter repeated); poison=false leaves out the poison events, ratelimit=false
-// the rate-limit events. A poison event passes any status filter, and the kind filter unless its
-// job's kind is known and not asked for; a rate-limit event passes both. An unknown value is
+// the rate-limit events, action=false the action events, signer=false the signer events. A poison or action event passes any
+// status filter, and the kind filter unless its job's kind is known and not asked for; a
+// rate-limit event passes both. An unknown value is
 // refused with 400 validation_failed naming the parameter. The stream starts after a position:
 // the Last-Event-ID header (what an EventSource sends when it reconnects), else the after or from
 // query parameter (for curl; both mean "after this position", so from=0 replays the whole log),
@@ -271,12 +329,6 @@ func appendSSE(b []byte, m sseMessage) []byte {
 	return append(b, "\n\n"...)
 }
 
-// followTrack is what the stream knows of a job: its kind and the status it last saw it enter.
-type followTrack struct {
-	kind   domain.Kind
-	status domain.Status
-}
-
 // followTransitions reads the log after position after and sends the transitions, poison and
 // rate-limit events filter lets through to out, until ctx ends (it then returns nil) or the
 // store fails.
@@ -286,7 +338,9 @@ type followTrack struct {
 // kind and last status of each job it has seen until the job ends, so it can say which status a
 // transition left (From); a job first seen mid-life has no From on that first transition.
 func (s *Server) followTransitions(ctx context.Context, after eventstore.Position, filter transitionFilter, out chan<- sseMessage) error {
-	jobs := make(map[domain.JobID]followTrack)
+	jobs := projections.NewTransitions(s.codec, func(ctx context.Context, id domain.JobID, _ eventstore.Version) (domain.Kind, domain.Status, error) {
+		return s.kindOf(ctx, id), domain.Status{}, nil
+	})
 	for rec, err := range s.store.SubscribeAll(ctx, after) {
 		if err != nil {
 			if ctx.Err() != nil {
@@ -316,49 +370,45 @@ func (s *Server) followTransitions(ctx context.Context, after eventstore.Positio
 			}
 			continue
 		}
-		id, ok := domain.JobIDFromStream(rec.Stream)
-		if !ok {
-			continue // other system streams (configuration) have no transitions
+		if address, isSigner := strings.CutPrefix(rec.Stream, domain.SignerStreamPrefix); isSigner {
+			if filter.noSigner {
+				continue
+			}
+			if err := eventstore.CheckData(rec); err != nil {
+				return err // the data goes out as it is stored
+			}
+			msg := Signer{Address: address, EventType: rec.Type, Position: uint64(rec.Position), Event: rec.Data}
+			if sent, err := emit(ctx, out, rec.Position, sseSigner, msg); !sent {
+				return err
+			}
+			continue
 		}
-		e, err := projections.DecodeEvent(s.codec, rec)
+		if id, isJob := domain.JobIDFromStream(rec.Stream); isJob && isAction(rec.Type) {
+			if filter.noAction {
+				continue
+			}
+			if msg, ok := s.action(ctx, id, rec, filter, jobs); ok {
+				if sent, err := emit(ctx, out, rec.Position, sseAction, msg); !sent {
+					return err
+				}
+			}
+			continue
+		}
+		// Other system streams (configuration, webhooks, checkpoints) have no transitions.
+		msg, ok, err := jobs.Next(ctx, rec)
 		if err != nil {
 			// The projections stop on such a record; the stream shows what it can read.
 			s.log.Warn("transitions: skip an event this build cannot decode",
 				"stream", rec.Stream, "version", int64(rec.Version), "position", uint64(rec.Position), "err", err)
 			continue
 		}
-		to, changes := domain.StatusAfter(e)
-		if !changes {
+		if !ok {
 			continue
 		}
-		tr, seen := jobs[id]
-		from := tr.status
-		if a, ok := e.(domain.RequestAccepted); ok {
-			tr, from = followTrack{kind: a.Kind}, domain.Status{}
-		} else if !seen {
-			tr.kind = s.kindOf(ctx, id)
-		}
-		if to.Terminal() {
-			delete(jobs, id)
-		} else {
-			tr.status = to
-			jobs[id] = tr
-		}
-		if !filter.match(tr.kind, to) {
+		k, _ := domain.ParseKind(msg.Kind)
+		to, _ := domain.ParseStatus(msg.To)
+		if !filter.match(k, to) {
 			continue
-		}
-		msg := Transition{
-			JobID:     id.String(),
-			Kind:      tr.kind.String(),
-			To:        to.String(),
-			EventType: rec.Type,
-			At:        e.Header().At,
-			Version:   int64(rec.Version),
-			Position:  uint64(rec.Position),
-			Label:     domain.LabelOf(e),
-		}
-		if !from.IsZero() {
-			msg.From = from.String()
 		}
 		if sent, err := emit(ctx, out, rec.Position, sseEventTransition, msg); !sent {
 			return err
@@ -385,7 +435,7 @@ func emit(ctx context.Context, out chan<- sseMessage, pos eventstore.Position, e
 // poisoned turns a record of the poison stream into a poison event's data; ok is false when the
 // record cannot be decoded or the kind filter drops it. jobs is followTransitions' knowledge of
 // the jobs it saw, read only: a poison event changes no status.
-func (s *Server) poisoned(ctx context.Context, rec eventstore.Record, filter transitionFilter, jobs map[domain.JobID]followTrack) (Poisoned, bool) {
+func (s *Server) poisoned(ctx context.Context, rec eventstore.Record, filter transitionFilter, jobs *projections.Transitions) (Poisoned, bool) {
 	v, err := s.codec.Decode(rec)
 	p, isPoison := v.(domain.MessagePoisoned)
 	if err != nil || !isPoison {
@@ -401,7 +451,7 @@ func (s *Server) poisoned(ctx context.Context, rec eventstore.Record, filter tra
 	if id, ok := domain.JobIDFromStream(p.Stream); ok {
 		msg.JobID = id.String()
 		if filter.kinds != 0 {
-			k := jobs[id].kind
+			k := jobs.Kind(id)
 			if k.IsZero() {
 				k = s.kindOf(ctx, id)
 			}
@@ -449,33 +499,21 @@ func (s *Server) kindOf(ctx context.Context, id domain.JobID) domain.Kind {
 	return domain.Kind{}
 }
 
-// parseTransitionFilter reads the kind, status, poison and ratelimit query parameters.
+// parseTransitionFilter reads the kind, status, poison, ratelimit and action query parameters.
 func parseTransitionFilter(r *http.Request) (transitionFilter, []domain.FieldIssue) {
 	q := r.URL.Query()
 	var f transitionFilter
-	var issues []domain.FieldIssue
-	for _, v := range splitList(q["kind"]) {
-		k, err := domain.ParseKind(v)
-		if err != nil {
-			issues = append(issues, domain.FieldIssue{Field: "kind",
-				Issue: fmt.Sprintf("unknown kind %q (want input-proof, user-decrypt or public-decrypt)", v)})
-			continue
-		}
+	kinds, statuses, issues := parseKindsAndStatuses(q)
+	for _, k := range kinds {
 		f.kinds |= 1 << k.Ordinal()
 	}
-	for _, v := range splitList(q["status"]) {
-		st, err := domain.ParseStatus(v)
-		if err != nil {
-			issues = append(issues, domain.FieldIssue{Field: "status",
-				Issue: fmt.Sprintf("unknown status %q (want one of %s)", v, statusNames())})
-			continue
-		}
+	for _, st := range statuses {
 		f.statuses |= 1 << st.Ordinal()
 	}
 	for _, p := range []struct {
 		name string
 		drop *bool
-	}{{"poison", &f.noPoison}, {"ratelimit", &f.noRateLimit}} {
+	}{{"poison", &f.noPoison}, {"ratelimit", &f.noRateLimit}, {"action", &f.noAction}, {"signer", &f.noSigner}} {
 		if v := strings.TrimSpace(q.Get(p.name)); v != "" {
 			send, err := strconv.ParseBool(v)
 			if err != nil {
@@ -485,6 +523,39 @@ func parseTransitionFilter(r *http.Request) (transitionFilter, []domain.FieldIss
 		}
 	}
 	return f, issues
+}
+
+// parseKindsAndStatuses reads the kind and status filters of a query (comma-separated lists, or
+// the parameter repeated), naming each unknown value.
+func parseKindsAndStatuses(q url.Values) ([]domain.Kind, []domain.Status, []domain.FieldIssue) {
+	var kinds []domain.Kind
+	var statuses []domain.Status
+	var issues []domain.FieldIssue
+	for _, v := range splitList(q["kind"]) {
+		k, err := domain.ParseKind(v)
+		if err != nil {
+			issues = append(issues, domain.FieldIssue{Field: "kind", Issue: fmt.Sprintf("unknown kind %q (want one of %s)", v, kindNames())})
+			continue
+		}
+		kinds = append(kinds, k)
+	}
+	for _, v := range splitList(q["status"]) {
+		st, err := domain.ParseStatus(v)
+		if err != nil {
+			issues = append(issues, domain.FieldIssue{Field: "status", Issue: fmt.Sprintf("unknown status %q (want one of %s)", v, statusNames())})
+			continue
+		}
+		statuses = append(statuses, st)
+	}
+	return kinds, statuses, issues
+}
+
+func kindNames() string {
+	names := make([]string, 0, domain.NumKinds)
+	for _, k := range domain.Kinds() {
+		names = append(names, k.String())
+	}
+	return strings.Join(names, ", ")
 }
 
 func statusNames() string {

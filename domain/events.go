@@ -38,7 +38,25 @@ const (
 	// processing deadline because the gateway chain kept failing (unreachable, overloaded, rate
 	// limited); nothing was sent, so submitting again is safe (the reference's label, 503).
 	LabelGatewayNotReachable = "gateway_not_reachable"
+	// LabelCancelled: an operator cancelled the job before its transaction was sent.
+	LabelCancelled = "cancelled"
+	// LabelSignerUnavailable: the relayer's signer (a key service such as AWS KMS) could not sign
+	// the job's transaction before its processing deadline; nothing was sent, so submitting again
+	// is safe (503).
+	LabelSignerUnavailable = "signer_unavailable"
+	// LabelHostACLFailed: the host chain's ACL could not answer the readiness check's question
+	// (a call that fails for good, not a passing outage, which is asked again); nothing was
+	// sent (the reference's label, 500).
+	LabelHostACLFailed = "host_acl_failed"
 )
+
+// JobLabels lists every label a failed or timed-out job may carry.
+func JobLabels() []string {
+	return []string{LabelNotAllowedOnHostACL, LabelReadinessCheckFailed, LabelReadinessCheckTimedOut, LabelResponseTimedOut,
+		LabelTransactionReverted, LabelTransactionFailed, LabelTxInFlightTimedOut, LabelProtocolPaused, LabelProofRejected,
+		LabelInternalServerError, LabelInsufficientBalance, LabelGatewayNotReachable, LabelCancelled, LabelSignerUnavailable,
+		LabelHostACLFailed}
+}
 
 // RequestAccepted starts a stream: the request was valid and is now queued (decrypts) or
 // processing (input proofs).
@@ -48,6 +66,17 @@ type RequestAccepted struct {
 	Status      Status  `json:"status"`
 	ContentHash string  `json:"contentHash"`
 	Request     Request `json:"request"`
+	// RetryOf names the ended job an operator's retry created this one from; absent for a
+	// submission.
+	RetryOf *RetryOf `json:"retryOf,omitempty"`
+}
+
+// RetryOf links a job created by an operator's retry to the ended job it retries: the job, who
+// retried it (the admin token's identity, never the token) and why.
+type RetryOf struct {
+	JobID  JobID  `json:"jobId"`
+	Who    string `json:"who"`
+	Reason string `json:"reason"`
 }
 
 // ReadinessCheckStarted records that a readiness worker picked the job up; the job leaves the
@@ -105,6 +134,10 @@ type TransactionReplaced struct {
 	// GasFeeCap and GasTipCap are the replacement's fees per gas, in wei (decimal).
 	GasFeeCap string `json:"gasFeeCap"`
 	GasTipCap string `json:"gasTipCap"`
+	// Cancel marks a no-op: a transfer of nothing from the key to itself, which carries out the
+	// operator's cancel (CancelRequested). If it is the transaction mined, nothing reached the
+	// gateway and the job ends cancelled (JobCancelled).
+	Cancel bool `json:"cancel,omitempty"`
 }
 
 // RetryScheduled records that a step of the job failed for a reason that passes (the node
@@ -186,6 +219,59 @@ type RequestFailed struct {
 	Message string `json:"message"`
 }
 
+// JobCancelled: an operator cancelled the job before its transaction was sent (queued or
+// processing -> failure, with the label cancelled). Who is the operator's identity (derived
+// from the token, never the token), Reason what they gave, From the status the job was
+// cancelled in; Message is what the polling client reads (the reason included).
+type JobCancelled struct {
+	EventHeader
+	Label   string `json:"label"`
+	Message string `json:"message"`
+	Who     string `json:"who"`
+	Reason  string `json:"reason"`
+	From    Status `json:"from"`
+	// NoOpTxHash is, for a job cancelled in tx_in_flight, the cancel's no-op that was mined
+	// (empty when the nonce went to none of the job's transactions).
+	NoOpTxHash string `json:"noOpTxHash,omitempty"`
+}
+
+// CancelRequested: an operator asked to cancel a job whose transaction is in flight (TxHash,
+// the latest when asked). It changes no status: the engine signs a no-op at the transaction's
+// nonce, records it (TransactionReplaced with Cancel) and sends it; if the no-op is mined the job
+// ends cancelled (JobCancelled), if the job's transaction is mined first the job goes on as
+// usual, and its history shows both.
+type CancelRequested struct {
+	EventHeader
+	Who    string `json:"who"`
+	Reason string `json:"reason"`
+	TxHash string `json:"txHash"`
+}
+
+// RetryRequested: an operator made a queued or processing job that waited on a backoff due now
+// (From, the status; WasDueAt, when it was due). It changes no status; the engine takes the job up.
+type RetryRequested struct {
+	EventHeader
+	Who      string    `json:"who"`
+	Reason   string    `json:"reason"`
+	From     Status    `json:"from"`
+	WasDueAt time.Time `json:"wasDueAt"`
+}
+
+// JobRetried: an operator retried this ended job (failure or timed_out) as a new job, NewJobID,
+// whose RequestAccepted names this one. It changes no status: the one event a terminal job
+// accepts, once, so that its history links to the new job.
+type JobRetried struct {
+	EventHeader
+	NewJobID JobID  `json:"newJobId"`
+	Who      string `json:"who"`
+	Reason   string `json:"reason"`
+}
+
+func (CancelRequested) EventType() string { return "CancelRequested" }
+func (RetryRequested) EventType() string  { return "RetryRequested" }
+func (JobRetried) EventType() string      { return "JobRetried" }
+
+func (JobCancelled) EventType() string          { return "JobCancelled" }
 func (RequestAccepted) EventType() string       { return "RequestAccepted" }
 func (ReadinessCheckStarted) EventType() string { return "ReadinessCheckStarted" }
 func (ReadinessPassed) EventType() string       { return "ReadinessPassed" }
@@ -209,7 +295,8 @@ func EventPrototypes() []Event {
 		RequestAccepted{}, ReadinessCheckStarted{}, ReadinessPassed{}, ReadinessTimedOut{},
 		ReadinessFailed{}, TransactionSigned{}, TransactionReset{}, ReceiptRecorded{},
 		TransactionFailed{}, ShareReceived{}, RequestCompleted{}, ProofRejected{},
-		ResponseTimedOut{}, RequestFailed{}, TransactionReplaced{}, RetryScheduled{},
+		ResponseTimedOut{}, RequestFailed{}, TransactionReplaced{}, RetryScheduled{}, JobCancelled{},
+		CancelRequested{}, RetryRequested{}, JobRetried{},
 	}
 }
 
@@ -222,6 +309,8 @@ func LabelOf(e Event) string {
 	case TransactionFailed:
 		return e.Label
 	case RequestFailed:
+		return e.Label
+	case JobCancelled:
 		return e.Label
 	case ReadinessTimedOut:
 		return LabelReadinessCheckTimedOut
@@ -243,7 +332,7 @@ func StatusAfter(e Event) (Status, bool) {
 		return Processing, true
 	case ReadinessTimedOut, ResponseTimedOut:
 		return TimedOut, true
-	case ReadinessFailed, TransactionFailed, ProofRejected, RequestFailed:
+	case ReadinessFailed, TransactionFailed, ProofRejected, RequestFailed, JobCancelled:
 		return Failure, true
 	case TransactionSigned:
 		return TxInFlight, true

@@ -15,6 +15,9 @@ import (
 const (
 	contentHashVersion            = "relayer-content-hash/v1"
 	contentHashVersionUserDecrypt = "relayer-content-hash/v2"
+	// unifiedHashName stands where a kind's name does for a unified user decrypt, whose kind is
+	// a v2 user decrypt's: the two representations never share a preimage.
+	unifiedHashName = "user-decrypt/" + AttestationEIP712UnifiedV1
 )
 
 // ContentHash identifies a request by what it asks for, so that a resubmission of the same
@@ -35,6 +38,10 @@ const (
 //     durationDays, signature, publicKey, extraData: everything the gateway request carries, so
 //     that a request joins only a job that would do exactly what it asks (a forged signature
 //     cannot capture a genuine request's job).
+//   - unified user decrypt (v3): handles (in order, each handle, contractAddress,
+//     ownerAddress), userAddress, allowedContracts (in order), startTimestamp, durationSeconds,
+//     publicKey, extraData, signature: everything the gateway request carries. Its preimage
+//     names "user-decrypt/eip712-unified-user-decrypt-v1" where the others name their kind.
 //
 // The encoding is unambiguous: the version tag, then the kind's name, then each field in the
 // order above, each written as an 8-byte big-endian length followed by its bytes. Strings are
@@ -63,6 +70,26 @@ func writeContentPreimage(w io.Writer, r Request) bool {
 		e.str(contentHashVersionUserDecrypt)
 	} else {
 		e.str(contentHashVersion)
+	}
+	if u := r.UnifiedUserDecrypt; u != nil {
+		e.str(unifiedHashName)
+		e.u64(uint64(len(u.Handles)))
+		for _, h := range u.Handles {
+			e.str(h.Handle)
+			e.str(h.ContractAddress)
+			e.str(h.OwnerAddress)
+		}
+		e.str(u.UserAddress)
+		e.u64(uint64(len(u.AllowedContracts)))
+		for _, a := range u.AllowedContracts {
+			e.str(a)
+		}
+		e.u64(u.StartTimestamp)
+		e.u64(u.DurationSeconds)
+		e.str(u.PublicKey)
+		e.str(u.ExtraData)
+		e.str(u.Signature)
+		return true
 	}
 	e.str(k.String())
 	switch k {

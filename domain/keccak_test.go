@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha3"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -70,6 +71,21 @@ func TestEIP55ChecksumReproducesTheEIPVectors(t *testing.T) {
 		t.Run(addr, func(t *testing.T) {
 			if got := eip55Checksum(strings.ToLower(addr[2:])); got != addr {
 				t.Fatalf("checksum of %s = %s", strings.ToLower(addr), got)
+			}
+		})
+	}
+}
+
+// BenchmarkKeccak256 hashes a 32-byte word (an EIP-712 field) and an 800-byte input (an ML-KEM-512
+// public key, which a user decrypt's signed part hashes: six blocks of the sponge).
+func BenchmarkKeccak256(b *testing.B) {
+	for _, n := range []int{32, 800} {
+		data := bytes.Repeat([]byte{0xab}, n)
+		b.Run(fmt.Sprintf("%dB", n), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			for b.Loop() {
+				keccak256(data)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -25,6 +26,8 @@ type Accept struct {
 	JobID       JobID
 	Request     Request
 	ContentHash string
+	// RetryOf, when set, is the ended job an operator's retry creates this one from.
+	RetryOf *RetryOf
 }
 
 // StartReadiness records that a readiness worker picked a decrypt up.
@@ -54,13 +57,17 @@ type SignTransaction struct {
 }
 
 // ReplaceTransaction records a replacement of the job's latest transaction (Replaces): the same
-// nonce with higher fees, signed and not yet broadcast (see TransactionReplaced).
+// nonce with higher fees, signed and not yet broadcast (see TransactionReplaced). Cancel marks a
+// no-op (a transfer of nothing from the key to itself) that carries out a cancel the operator
+// asked for (CancelRequested); only a job with such a request may have one, and once a cancel is
+// asked every replacement is a no-op.
 type ReplaceTransaction struct {
 	At
 	Replaces             string
 	TxHash               string
 	RawTx                string
 	GasFeeCap, GasTipCap string
+	Cancel               bool
 }
 
 // ScheduleRetry records that a queued or processing job's Step failed for a passing reason and
@@ -126,6 +133,51 @@ type RejectProof struct {
 // TimeOutResponse ends a job whose response did not arrive in time.
 type TimeOutResponse struct{ At }
 
+// Cancel is an operator's cancellation of a job whose transaction was not mined. A queued or
+// processing job ends in failure with the label cancelled (JobCancelled). A tx_in_flight job gets
+// a cancel request (CancelRequested) that the engine carries out with a no-op at its
+// transaction's nonce: ConfirmCancel ends it if the no-op is mined, its receipt lets it go on if
+// its own transaction is. Who and Reason are required. Only, when set, narrows the statuses the
+// cancel applies to (a bulk cancel's filter, decided on the job's state in the log, not on a
+// read model that may lag it).
+type Cancel struct {
+	At
+	Who, Reason string
+	Only        []Status
+}
+
+// MaxCancelReason bounds Cancel.Reason and Retry.Reason, in bytes.
+const MaxCancelReason = 500
+
+// ConfirmCancel ends a tx_in_flight job whose cancel's no-op was the transaction mined at its
+// nonce (TxHash, in BlockNumber): nothing reached the gateway, and the job ends in failure with
+// the label cancelled, attributed to the cancel's request.
+type ConfirmCancel struct {
+	At
+	TxHash      string
+	BlockNumber uint64
+}
+
+// Retry is an operator's retry of a job (Who and Reason required). A queued or processing job
+// that waits on a backoff (RetryScheduled with a time still to come) is made due now
+// (RetryRequested; the engine takes it up). A job that ended in failure or timed_out is never
+// reopened: Decide refuses with ErrEnded, and the caller creates the next job of its content
+// (Accept with RetryOf) and links it with LinkRetry. A completed job, or one whose transaction
+// is sent, has nothing to retry.
+type Retry struct {
+	At
+	Who, Reason string
+}
+
+// LinkRetry records, on a job that ended in failure or timed_out, the new job an operator's
+// retry created from its request (NewJob, whose RequestAccepted names this job). It changes no
+// status: an annotation, the one event a terminal job accepts, once.
+type LinkRetry struct {
+	At
+	Who, Reason string
+	NewJob      JobID
+}
+
 // Fail ends a job on an internal error that cannot be retried.
 type Fail struct {
 	At
@@ -149,6 +201,10 @@ func (Complete) CommandName() string           { return "complete" }
 func (RejectProof) CommandName() string        { return "reject proof" }
 func (TimeOutResponse) CommandName() string    { return "time out response" }
 func (Fail) CommandName() string               { return "fail" }
+func (Cancel) CommandName() string             { return "cancel" }
+func (ConfirmCancel) CommandName() string      { return "confirm cancel" }
+func (Retry) CommandName() string              { return "retry" }
+func (LinkRetry) CommandName() string          { return "link retry" }
 
 // State is a request as its events leave it. The zero State is a stream with no events.
 type State struct {
@@ -179,6 +235,20 @@ type State struct {
 	Result           *Result
 	Label            string
 	Message          string
+	// Cancelling is the operator's cancel of a tx_in_flight job (CancelRequested), while its
+	// no-op races the job's transaction; CancelTx is the no-op's hash once one is recorded.
+	Cancelling *CancelRequested
+	CancelTx   string
+	noOps      []string
+	// RetryOf is the ended job this one was created from by a retry; RetriedAs the job a retry
+	// created from this one (JobRetried).
+	RetryOf   *RetryOf
+	RetriedAs JobID
+	// CorrelationID is the correlation id the job's acceptance was recorded with (the client's
+	// X-Correlation-ID, or its request's id): not an event's field but the log's metadata, set
+	// by whoever folds the stream from the log (projections.Executor), so that every later event
+	// of the job and every log line about it carries it. The domain never reads it.
+	CorrelationID string
 }
 
 // SentTx is one signed transaction of a job: its hash and its raw bytes (0x-prefixed hex).
@@ -226,6 +296,20 @@ var (
 	ErrDuplicateShare = errors.New("duplicate share")
 	// ErrInvalidCommand reports a command missing what it must carry.
 	ErrInvalidCommand = errors.New("invalid command")
+	// ErrAlreadySent: the job's transaction was sent: a cancel can no longer stop it once its
+	// receipt is recorded, and a retry has nothing to retry while it is on its way.
+	ErrAlreadySent = errors.New("the job's transaction was already sent")
+	// ErrCancelPending: a cancel of the job's transaction in flight is already under way.
+	ErrCancelPending = errors.New("a cancel of the job is already under way")
+	// ErrNotWaiting: a retry of a queued or processing job that waits on no backoff.
+	ErrNotWaiting = errors.New("the job waits on no backoff")
+	// ErrEnded: a retry of a job that ended in failure or timed_out, which is never reopened:
+	// the retry is a new job (Accept with RetryOf, then LinkRetry).
+	ErrEnded = errors.New("the job has ended; a retry creates a new job")
+	// ErrCompleted: a retry of a completed job.
+	ErrCompleted = errors.New("the job completed")
+	// ErrAlreadyRetried: a retry of an ended job that a retry already created a new job from.
+	ErrAlreadyRetried = errors.New("the job was already retried")
 )
 
 // TransitionError says which command met which status.
@@ -290,6 +374,21 @@ func Decide(s State, c Command) ([]Event, error) {
 			return illegal()
 		}
 		return []Event{e}, nil
+	}
+	switch c := c.(type) {
+	case Retry:
+		return decideRetry(s, h, c)
+	case LinkRetry:
+		if c.Who == "" || c.NewJob.IsZero() || c.NewJob == s.JobID {
+			return nil, fmt.Errorf("%s: %w: who and another job are required", c.CommandName(), ErrInvalidCommand)
+		}
+		if s.Status != Failure && s.Status != TimedOut {
+			return illegal()
+		}
+		if !s.RetriedAs.IsZero() {
+			return nil, fmt.Errorf("%s: %w as %s", c.CommandName(), ErrAlreadyRetried, s.RetriedAs)
+		}
+		return []Event{JobRetried{h, c.NewJob, c.Who, c.Reason}}, nil
 	}
 	if s.Status.Terminal() {
 		return illegal()
@@ -358,7 +457,15 @@ func Decide(s State, c Command) ([]Event, error) {
 		if s.sent(c.TxHash) {
 			return nil, fmt.Errorf("%s: %w: %s is already one of the job's transactions", c.CommandName(), ErrInvalidCommand, c.TxHash)
 		}
-		return []Event{TransactionReplaced{h, c.Replaces, c.TxHash, c.RawTx, c.GasFeeCap, c.GasTipCap}}, nil
+		if c.Cancel && s.Cancelling == nil {
+			return nil, fmt.Errorf("%s: %w: a no-op replacement needs a cancel request", c.CommandName(), ErrInvalidCommand)
+		}
+		if !c.Cancel && s.Cancelling != nil {
+			// Once a cancel is asked, only its no-op replaces the job's transaction: a fee bump
+			// of the gateway request would race the cancel it was asked to lose to.
+			return nil, fmt.Errorf("%s: %w: a cancel of the job is under way; only its no-op may replace the transaction", c.CommandName(), ErrInvalidCommand)
+		}
+		return []Event{TransactionReplaced{h, c.Replaces, c.TxHash, c.RawTx, c.GasFeeCap, c.GasTipCap, c.Cancel}}, nil
 	case ScheduleRetry:
 		if c.Step == "" || c.Attempt < 1 || c.NextAt.IsZero() {
 			return nil, fmt.Errorf("%s: %w: a step, an attempt of at least 1 and the next attempt's time are required", c.CommandName(), ErrInvalidCommand)
@@ -379,6 +486,11 @@ func Decide(s State, c Command) ([]Event, error) {
 		if s.Status != TxInFlight {
 			return illegal()
 		}
+		if s.Cancelling != nil {
+			// None of the job's transactions can be mined: nothing reached the gateway, and the
+			// operator asked for the job to end.
+			return move(Failure, s.cancelled(h, "", "its transaction can never be mined ("+c.Reason+")"))
+		}
 		return move(Processing, TransactionReset{h, s.TxHash, c.Reason})
 	case RecordReceipt:
 		if c.GatewayRequestID == "" || c.TxHash == "" {
@@ -389,6 +501,9 @@ func Decide(s State, c Command) ([]Event, error) {
 		}
 		if !s.sent(c.TxHash) {
 			return nil, fmt.Errorf("%s: %w: receipt for %s, job recorded %s", c.CommandName(), ErrInvalidCommand, c.TxHash, s.TxHash)
+		}
+		if s.isNoOp(c.TxHash) {
+			return nil, fmt.Errorf("%s: %w: %s is a cancel's no-op, not a gateway request (ConfirmCancel records it)", c.CommandName(), ErrInvalidCommand, c.TxHash)
 		}
 		return move(ReceiptReceived, ReceiptRecorded{h, c.TxHash, c.BlockNumber, c.GatewayRequestID})
 	case FailTransaction:
@@ -450,6 +565,36 @@ func Decide(s State, c Command) ([]Event, error) {
 			return illegal()
 		}
 		return move(TimedOut, ResponseTimedOut{h, len(s.Shares)})
+	case Cancel:
+		if c.Who == "" || strings.TrimSpace(c.Reason) == "" || len(c.Reason) > MaxCancelReason {
+			return nil, fmt.Errorf("%s: %w: who and a reason of 1 to %d bytes are required", c.CommandName(), ErrInvalidCommand, MaxCancelReason)
+		}
+		if len(c.Only) > 0 && !slices.Contains(c.Only, s.Status) {
+			return illegal()
+		}
+		switch {
+		case s.Status == ReceiptReceived:
+			te := &TransitionError{Command: c.CommandName(), Kind: s.Kind, Status: s.Status}
+			return nil, fmt.Errorf("%w: %w", te, ErrAlreadySent)
+		case s.Status == TxInFlight && s.Cancelling != nil:
+			return nil, fmt.Errorf("%s: %w (asked by %s)", c.CommandName(), ErrCancelPending, s.Cancelling.Who)
+		case s.Status == TxInFlight:
+			// The transaction is on its way: the engine races it with a no-op at its nonce, and
+			// whichever is mined decides (ConfirmCancel, or the receipt as usual).
+			return []Event{CancelRequested{h, c.Who, c.Reason, s.TxHash}}, nil
+		}
+		return move(Failure, JobCancelled{h, LabelCancelled, "cancelled by the relayer's operator: " + c.Reason, c.Who, c.Reason, s.Status, ""})
+	case ConfirmCancel:
+		if c.TxHash == "" {
+			return nil, fmt.Errorf("%s: %w: the no-op's hash is required", c.CommandName(), ErrInvalidCommand)
+		}
+		if s.Status != TxInFlight {
+			return illegal()
+		}
+		if s.Cancelling == nil || !s.isNoOp(c.TxHash) {
+			return nil, fmt.Errorf("%s: %w: %s is not a no-op of the job's cancel", c.CommandName(), ErrInvalidCommand, c.TxHash)
+		}
+		return move(Failure, s.cancelled(h, c.TxHash, fmt.Sprintf("its no-op %s was mined in block %d", c.TxHash, c.BlockNumber)))
 	case Fail:
 		if c.Label == "" {
 			return nil, fmt.Errorf("%s: %w: no label", c.CommandName(), ErrInvalidCommand)
@@ -458,6 +603,44 @@ func Decide(s State, c Command) ([]Event, error) {
 	default:
 		return nil, fmt.Errorf("%T: %w: unknown command", c, ErrInvalidCommand)
 	}
+}
+
+// decideRetry decides an operator's retry on any status (see Retry).
+func decideRetry(s State, h EventHeader, c Retry) ([]Event, error) {
+	if c.Who == "" || strings.TrimSpace(c.Reason) == "" || len(c.Reason) > MaxCancelReason {
+		return nil, fmt.Errorf("%s: %w: who and a reason of 1 to %d bytes are required", c.CommandName(), ErrInvalidCommand, MaxCancelReason)
+	}
+	te := &TransitionError{Command: c.CommandName(), Kind: s.Kind, Status: s.Status}
+	switch s.Status {
+	case Queued, Processing:
+		if !s.RetryAt.After(c.At.At) {
+			return nil, fmt.Errorf("%w: %w", te, ErrNotWaiting)
+		}
+		return []Event{RetryRequested{h, c.Who, c.Reason, s.Status, s.RetryAt}}, nil
+	case TxInFlight, ReceiptReceived:
+		return nil, fmt.Errorf("%w: %w", te, ErrAlreadySent)
+	case Completed:
+		return nil, fmt.Errorf("%w: %w", te, ErrCompleted)
+	case Failure, TimedOut:
+		if !s.RetriedAs.IsZero() {
+			return nil, fmt.Errorf("%w: %w as %s", te, ErrAlreadyRetried, s.RetriedAs)
+		}
+		return nil, fmt.Errorf("%w: %w", te, ErrEnded)
+	}
+	return nil, te
+}
+
+// cancelled is the JobCancelled that ends a tx_in_flight job whose cancel won (noOp: the no-op
+// mined, "" when no transaction of the nonce is the job's); why says how it is known.
+func (s State) cancelled(h EventHeader, noOp, why string) JobCancelled {
+	c := s.Cancelling
+	return JobCancelled{h, LabelCancelled, "cancelled by the relayer's operator: " + c.Reason + "; " + why + ", so nothing reached the gateway",
+		c.Who, c.Reason, TxInFlight, noOp}
+}
+
+// isNoOp tells whether hash is one of the cancel's no-ops.
+func (s State) isNoOp(hash string) bool {
+	return slices.Contains(s.noOps, hash)
 }
 
 func decideAccept(s State, c Accept) ([]Event, error) {
@@ -473,12 +656,16 @@ func decideAccept(s State, c Accept) ([]Event, error) {
 	case c.ContentHash == "":
 		return nil, fmt.Errorf("%s: %w: no content hash", c.CommandName(), ErrInvalidCommand)
 	}
+	if c.RetryOf != nil && (c.RetryOf.JobID.IsZero() || c.RetryOf.JobID == c.JobID || c.RetryOf.Who == "") {
+		return nil, fmt.Errorf("%s: %w: a retry names another job and who retried it", c.CommandName(), ErrInvalidCommand)
+	}
 	return []Event{RequestAccepted{
 		EventHeader: EventHeader{JobID: c.JobID, At: c.At.At},
 		Kind:        k,
 		Status:      k.InitialStatus(),
 		ContentHash: c.ContentHash,
 		Request:     c.Request,
+		RetryOf:     c.RetryOf,
 	}}, nil
 }
 
@@ -494,6 +681,7 @@ func Evolve(s State, e Event) State {
 	case RequestAccepted:
 		s.JobID, s.Kind, s.ContentHash, s.Request = e.JobID, e.Kind, e.ContentHash, e.Request
 		s.Status, s.EnteredAt = e.Status, e.At
+		s.RetryOf = e.RetryOf
 	case ReadinessCheckStarted:
 		s.ReadinessStarted = true
 	case ReadinessFailed:
@@ -505,6 +693,17 @@ func Evolve(s State, e Event) State {
 	case TransactionReplaced:
 		s.Replaced = append(slices.Clip(s.Replaced), SentTx{s.TxHash, s.RawTx})
 		s.TxHash, s.RawTx = e.TxHash, e.RawTx
+		if e.Cancel {
+			s.CancelTx = e.TxHash
+			s.noOps = append(slices.Clip(s.noOps), e.TxHash)
+		}
+	case CancelRequested:
+		c := e
+		s.Cancelling = &c
+	case RetryRequested:
+		s.RetryAt = e.At
+	case JobRetried:
+		s.RetriedAs = e.NewJobID
 	case TransactionReset:
 		s.TxHash, s.RawTx, s.Replaced = "", "", nil
 	case ReceiptRecorded:
@@ -519,6 +718,8 @@ func Evolve(s State, e Event) State {
 	case ProofRejected:
 		s.Result = &Result{InputProof: &InputProofResult{Accepted: false, Handles: []string{}, Signatures: []string{}, ExtraData: e.ExtraData}}
 	case RequestFailed:
+		s.Message = e.Message
+	case JobCancelled:
 		s.Message = e.Message
 	}
 	if label := LabelOf(e); label != "" {

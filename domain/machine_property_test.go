@@ -112,14 +112,14 @@ func (g *gen) result() Result {
 	return r
 }
 
-// commandMakers builds each of the 14 commands with random arguments.
+// commandMakers builds each of the 20 commands with random arguments.
 var commandMakers = []func(g *gen, s State) Command{
 	func(g *gen, s State) Command {
 		id := g.job
 		if g.r.IntN(25) == 0 {
 			id = JobID{}
 		}
-		return Accept{At{g.at}, id, g.request(), g.orEmpty("0xcontent")}
+		return Accept{At{g.at}, id, g.request(), g.orEmpty("0xcontent"), nil}
 	},
 	func(g *gen, s State) Command { return StartReadiness{At{g.at}} },
 	func(g *gen, s State) Command { return PassReadiness{At{g.at}} },
@@ -153,14 +153,33 @@ var commandMakers = []func(g *gen, s State) Command{
 	func(g *gen, s State) Command { return RejectProof{At{g.at}, pick(g.r, "", "0x01")} },
 	func(g *gen, s State) Command { return TimeOutResponse{At{g.at}} },
 	func(g *gen, s State) Command { return Fail{At{g.at}, g.label(), "internal"} },
+	// The operator's actions (indexes 14 to 18), and the retries they act on (19).
+	func(g *gen, s State) Command { return Cancel{At{g.at}, g.orEmpty("admin:0a1b2c3d"), "stuck", nil} },
+	func(g *gen, s State) Command {
+		return ReplaceTransaction{At{g.at}, s.TxHash, txHashFor(10 + g.n), testRawTx, "3", "2", g.r.IntN(2) == 0}
+	},
+	func(g *gen, s State) Command {
+		h := s.CancelTx
+		if h == "" || g.r.IntN(5) == 0 {
+			h = pick(g.r, "", s.TxHash, txHashFor(0))
+		}
+		return ConfirmCancel{At{g.at}, h, uint64(g.r.IntN(100))}
+	},
+	func(g *gen, s State) Command { return Retry{At{g.at}, g.orEmpty("admin:0a1b2c3d"), "again"} },
+	func(g *gen, s State) Command {
+		return LinkRetry{At{g.at}, "admin:0a1b2c3d", "again", pick(g.r, JobID{}, s.JobID, JobIDFor("0xnext", uint32(g.n)))}
+	},
+	func(g *gen, s State) Command {
+		return ScheduleRetry{At{g.at}, pick(g.r, "", "prepare"), g.r.IntN(3), "down", g.at.Add(time.Duration(g.r.IntN(3)) * time.Minute), LabelGatewayNotReachable}
+	},
 }
 
 // useful lists, per status, the commands (indexes into commandMakers) that may move the job on.
 var useful = map[Status][]int{
 	{}:              {0},
-	Queued:          {1, 1, 2, 2, 2, 3, 4},
-	Processing:      {5, 5, 5, 8},
-	TxInFlight:      {6, 7, 7, 7, 8},
+	Queued:          {1, 1, 2, 2, 2, 3, 4, 17, 19},
+	Processing:      {5, 5, 5, 8, 17, 19},
+	TxInFlight:      {6, 7, 7, 7, 8, 14, 15, 16},
 	ReceiptReceived: {9, 9, 9, 9, 10, 10, 11, 12},
 }
 
@@ -200,8 +219,103 @@ func expect(s State, c Command) expectation {
 	if s.Status.IsZero() {
 		return expectation{errs: []error{ErrNoRequest}}
 	}
+	// The operator's actions, each written from its rule (see Retry, LinkRetry, Cancel).
+	actionError := func(c interface{ Time() time.Time }, who, reason string) []error {
+		if who == "" || strings.TrimSpace(reason) == "" || len(reason) > MaxCancelReason {
+			return []error{ErrInvalidCommand}
+		}
+		return nil
+	}
+	stay := func(events ...string) expectation { return expectation{to: s.Status, events: events} }
+	switch c := c.(type) {
+	case Retry:
+		if errs := actionError(c, c.Who, c.Reason); errs != nil {
+			return expectation{errs: errs}
+		}
+		switch s.Status {
+		case Queued, Processing:
+			if s.RetryAt.After(c.At.At) {
+				return stay("RetryRequested")
+			}
+			return expectation{errs: []error{ErrNotWaiting}}
+		case TxInFlight, ReceiptReceived:
+			return expectation{errs: []error{ErrAlreadySent}}
+		case Completed:
+			return expectation{errs: []error{ErrCompleted}}
+		}
+		if !s.RetriedAs.IsZero() {
+			return expectation{errs: []error{ErrAlreadyRetried}}
+		}
+		return expectation{errs: []error{ErrEnded}}
+	case LinkRetry:
+		switch {
+		case c.Who == "" || c.NewJob.IsZero() || c.NewJob == s.JobID:
+			return expectation{errs: []error{ErrInvalidCommand}}
+		case s.Status != Failure && s.Status != TimedOut:
+			return expectation{errs: []error{ErrIllegalTransition}}
+		case !s.RetriedAs.IsZero():
+			return expectation{errs: []error{ErrAlreadyRetried}}
+		}
+		return stay("JobRetried")
+	}
 	if s.Status.Terminal() {
 		return expectation{errs: []error{ErrTerminal}}
+	}
+	switch c := c.(type) {
+	case Cancel:
+		if errs := actionError(c, c.Who, c.Reason); errs != nil {
+			return expectation{errs: errs}
+		}
+		switch {
+		case s.Status == ReceiptReceived:
+			return expectation{errs: []error{ErrAlreadySent}}
+		case s.Status == TxInFlight && s.Cancelling != nil:
+			return expectation{errs: []error{ErrCancelPending}}
+		case s.Status == TxInFlight:
+			return stay("CancelRequested")
+		}
+		return expectation{to: Failure, events: []string{"JobCancelled"}}
+	case ReplaceTransaction:
+		var errs []error
+		if c.TxHash == "" || c.RawTx == "" || c.Replaces == "" || c.Replaces != s.TxHash || s.sent(c.TxHash) ||
+			(c.Cancel && s.Cancelling == nil) || (!c.Cancel && s.Cancelling != nil) {
+			errs = append(errs, ErrInvalidCommand)
+		}
+		if s.Status != TxInFlight {
+			errs = append(errs, ErrIllegalTransition)
+		}
+		if errs != nil {
+			return expectation{errs: errs}
+		}
+		return stay("TransactionReplaced")
+	case ConfirmCancel:
+		var errs []error
+		if c.TxHash == "" || s.Cancelling == nil || !s.isNoOp(c.TxHash) {
+			errs = append(errs, ErrInvalidCommand)
+		}
+		if s.Status != TxInFlight {
+			errs = append(errs, ErrIllegalTransition)
+		}
+		if errs != nil {
+			return expectation{errs: errs}
+		}
+		return expectation{to: Failure, events: []string{"JobCancelled"}}
+	case ScheduleRetry:
+		var errs []error
+		if c.Step == "" || c.Attempt < 1 || c.NextAt.IsZero() {
+			errs = append(errs, ErrInvalidCommand)
+		}
+		if s.Status != Queued && s.Status != Processing {
+			errs = append(errs, ErrIllegalTransition)
+		}
+		if errs != nil {
+			return expectation{errs: errs}
+		}
+		return stay("RetryScheduled")
+	case ResetTransaction:
+		if s.Status == TxInFlight && s.Cancelling != nil {
+			return expectation{to: Failure, events: []string{"JobCancelled"}} // nothing of the job's can be mined
+		}
 	}
 	var v variant
 	invalid := false
@@ -220,7 +334,7 @@ func expect(s State, c Command) expectation {
 	case ResetTransaction:
 		v = variantNamed("reset transaction")
 	case RecordReceipt:
-		v, invalid = variantNamed("record receipt"), c.TxHash == "" || c.GatewayRequestID == "" || c.TxHash != s.TxHash
+		v, invalid = variantNamed("record receipt"), c.TxHash == "" || c.GatewayRequestID == "" || !s.sent(c.TxHash) || s.isNoOp(c.TxHash)
 	case FailTransaction:
 		v, invalid = variantNamed("fail transaction"), c.Label == ""
 	case RecordShare:
@@ -295,7 +409,10 @@ func statesEqual(a, b State) bool {
 		a.ReadinessStarted == b.ReadinessStarted && a.From == b.From && a.Nonce == b.Nonce &&
 		a.TxHash == b.TxHash && a.RawTx == b.RawTx && slices.Equal(a.Replaced, b.Replaced) && a.GatewayRequestID == b.GatewayRequestID &&
 		slices.Equal(a.Shares, b.Shares) && resultsEqual(a.Result, b.Result) &&
-		a.Label == b.Label && a.Message == b.Message
+		a.Label == b.Label && a.Message == b.Message &&
+		ptrsEqual(a.Cancelling, b.Cancelling, func(x, y *CancelRequested) bool { return *x == *y }) && a.CancelTx == b.CancelTx &&
+		slices.Equal(a.noOps, b.noOps) && ptrsEqual(a.RetryOf, b.RetryOf, func(x, y *RetryOf) bool { return *x == *y }) && a.RetriedAs == b.RetriedAs &&
+		a.CorrelationID == b.CorrelationID
 }
 
 func ptrsEqual[T any](a, b *T, eq func(a, b *T) bool) bool {
@@ -320,6 +437,12 @@ func requestsEqual(a, b Request) bool {
 				slices.Equal(x.ContractAddresses, y.ContractAddresses) && x.DelegatorAddress == y.DelegatorAddress &&
 				x.DelegateAddress == y.DelegateAddress && x.StartTimestamp == y.StartTimestamp && x.DurationDays == y.DurationDays &&
 				x.Signature == y.Signature && x.PublicKey == y.PublicKey && x.ExtraData == y.ExtraData
+		}) &&
+		ptrsEqual(a.UnifiedUserDecrypt, b.UnifiedUserDecrypt, func(x, y *UnifiedUserDecryptRequest) bool {
+			return slices.Equal(x.Handles, y.Handles) && x.UserAddress == y.UserAddress &&
+				slices.Equal(x.AllowedContracts, y.AllowedContracts) && x.StartTimestamp == y.StartTimestamp &&
+				x.DurationSeconds == y.DurationSeconds && x.PublicKey == y.PublicKey && x.ExtraData == y.ExtraData &&
+				x.Signature == y.Signature
 		})
 }
 
@@ -339,8 +462,10 @@ func resultsEqual(a, b *Result) bool {
 // so that the property test's equality never silently ignores part of the state.
 func TestStatesEqualKnowsEveryField(t *testing.T) {
 	for typ, n := range map[reflect.Type]int{
-		reflect.TypeFor[State]():                       21,
-		reflect.TypeFor[Request]():                     4,
+		reflect.TypeFor[State]():                       27,
+		reflect.TypeFor[Request]():                     5,
+		reflect.TypeFor[UnifiedUserDecryptRequest]():   8,
+		reflect.TypeFor[HandleEntry]():                 3,
 		reflect.TypeFor[DelegatedUserDecryptRequest](): 10,
 		reflect.TypeFor[PublicDecryptRequest]():        2,
 		reflect.TypeFor[UserDecryptRequest]():          8,
@@ -367,6 +492,9 @@ func TestStatesEqualKnowsEveryField(t *testing.T) {
 		func(s *State) { s.GatewayRequestID += "x" }, func(s *State) { s.Shares[0].Payload += "x" }, func(s *State) { s.Shares = nil },
 		func(s *State) { s.Result.UserDecrypt.Result[0].Signature += "x" }, func(s *State) { s.Result = nil },
 		func(s *State) { s.Result.PublicDecrypt = &PublicDecryptResult{} }, func(s *State) { s.Label += "x" }, func(s *State) { s.Message += "x" },
+		func(s *State) { s.Cancelling = &CancelRequested{Who: "w"} }, func(s *State) { s.CancelTx += "x" },
+		func(s *State) { s.noOps = append(s.noOps, "x") }, func(s *State) { s.RetryOf = &RetryOf{Who: "w"} },
+		func(s *State) { s.RetriedAs[1]++ }, func(s *State) { s.CorrelationID += "x" },
 	}
 	for i, m := range mutations {
 		c := cloneState(base)
@@ -428,14 +556,17 @@ func (q *sequence) run(r *rand.Rand) {
 			} else if !slices.ContainsFunc(want.errs, func(w error) bool { return errors.Is(err, w) }) {
 				q.fail("rejected with %v, want an error matching one of %v", err, want.errs)
 			}
-			if _, isAccept := c.(Accept); s.Status.Terminal() && !isAccept && !(errors.Is(err, ErrTerminal) && errors.Is(err, ErrIllegalTransition)) {
+			_, isAccept := c.(Accept)
+			_, isLink := c.(LinkRetry) // the one command an ended job may take: its own rules
+			_, isRetry := c.(Retry)    // which checks its arguments first
+			if s.Status.Terminal() && !isAccept && !isLink && !isRetry && !(errors.Is(err, ErrTerminal) && errors.Is(err, ErrIllegalTransition)) {
 				q.fail("a terminal job rejected a command with %v, which does not match ErrTerminal and ErrIllegalTransition", err)
 			}
 			continue // the state is the one we had: nothing is folded
 		}
 
 		q.cov.accepted[c.CommandName()]++
-		if s.Status.Terminal() {
+		if _, isLink := c.(LinkRetry); s.Status.Terminal() && !isLink {
 			q.fail("a %s job in terminal %s produced %v", s.Kind, s.Status, eventTypes(evs))
 		}
 		if want.errs != nil {

@@ -149,6 +149,10 @@ type variant struct {
 	build  func(s State, at time.Time) Command
 }
 
+// eventsIn overrides a variant's events in the statuses it names: a cancel in tx_in_flight is a
+// request raced on chain, not an end.
+var eventsIn = map[string]map[Status][]string{"cancel": {TxInFlight: {"CancelRequested"}}}
+
 func everyNonTerminal(to Status) map[Status]Status {
 	return map[Status]Status{Queued: to, Processing: to, TxInFlight: to, ReceiptReceived: to}
 }
@@ -200,6 +204,10 @@ var variants = []variant{
 		func(s State, at time.Time) Command { return TimeOutResponse{At{at}} }},
 	{"fail", everyKind, everyNonTerminal(Failure), []string{"RequestFailed"},
 		func(s State, at time.Time) Command { return Fail{At{at}, LabelInternalServerError, "disk on fire"} }},
+	{"cancel", everyKind, map[Status]Status{Queued: Failure, Processing: Failure, TxInFlight: TxInFlight}, []string{"JobCancelled"},
+		func(s State, at time.Time) Command {
+			return Cancel{At: At{at}, Who: "admin:0a1b2c3d", Reason: "the contract was misconfigured"}
+		}},
 }
 
 func variantNamed(name string) variant {
@@ -357,8 +365,8 @@ func TestTheHandWrittenCommandTableStaysInsideTheDesignTable(t *testing.T) {
 		}
 	}
 	names[Accept{}.CommandName()] = true
-	if len(names) != 14 {
-		t.Errorf("the command table covers %d distinct commands, want all 14 of machine.go", len(names))
+	if len(names) != 15 {
+		t.Errorf("the command table covers %d distinct commands, want all 15 of machine.go", len(names))
 	}
 }
 
@@ -481,8 +489,12 @@ func TestEveryCommandIsAcceptedExactlyWhenDesignAllowsItInEveryReachableStatus(t
 							t.Errorf("%s: %s was rejected with %v; DESIGN section 3 allows %s -> %s", where, v.name, err, s.Status, to)
 							continue
 						}
-						if got := eventTypes(evs); !slices.Equal(got, v.events) {
-							t.Errorf("%s: %s produced %v, want %v", where, v.name, got, v.events)
+						want := v.events
+						if w, ok := eventsIn[v.name][s.Status]; ok {
+							want = w
+						}
+						if got := eventTypes(evs); !slices.Equal(got, want) {
+							t.Errorf("%s: %s produced %v, want %v", where, v.name, got, want)
 						}
 						for _, e := range evs {
 							if h := e.Header(); h.JobID != s.JobID || !h.At.Equal(at) {
@@ -497,6 +509,44 @@ func TestEveryCommandIsAcceptedExactlyWhenDesignAllowsItInEveryReachableStatus(t
 					}
 				}
 			})
+		}
+	}
+}
+
+func TestACancelEndsAJobNotYetSentWithTheLabelCancelledAndIsRefusedOnceItsTransactionLeft(t *testing.T) {
+	at := t0.Add(time.Hour)
+	for _, k := range everyKind {
+		for _, st := range []Status{Queued, Processing, ReceiptReceived} {
+			s, ok := driveTo(t, k, st)
+			if !ok {
+				continue
+			}
+			evs, err := Decide(s, Cancel{At: At{at}, Who: "admin:0a1b2c3d", Reason: "wrong contract"})
+			if st == ReceiptReceived {
+				if !errors.Is(err, ErrAlreadySent) || !errors.Is(err, ErrIllegalTransition) || len(evs) != 0 {
+					t.Errorf("a %s job in %s: cancel gave %d events and %v, want ErrAlreadySent", k, st, len(evs), err)
+				}
+				continue
+			}
+			if err != nil || len(evs) != 1 {
+				t.Fatalf("a %s job in %s: cancel gave %v", k, st, err)
+			}
+			c, ok := evs[0].(JobCancelled)
+			n := apply(s, evs)
+			if !ok || c.Label != LabelCancelled || c.Who != "admin:0a1b2c3d" || c.Reason != "wrong contract" || c.From != st ||
+				!strings.Contains(c.Message, "wrong contract") || n.Status != Failure || n.Label != LabelCancelled || n.Message != c.Message {
+				t.Errorf("a %s job in %s: cancel gave %+v and left %s %q %q", k, st, evs[0], n.Status, n.Label, n.Message)
+			}
+		}
+	}
+	s, _ := driveTo(t, InputProof, Processing)
+	// Only narrows the statuses: a processing job is not cancelled by a cancel of queued jobs.
+	if evs, err := Decide(s, Cancel{At: At{at}, Who: "admin:1", Reason: "r", Only: []Status{Queued}}); !errors.Is(err, ErrIllegalTransition) || len(evs) != 0 {
+		t.Errorf("a cancel of queued jobs on a processing one: %v", err)
+	}
+	for _, c := range []Cancel{{At: At{at}, Reason: "why"}, {At: At{at}, Who: "admin:1", Reason: " "}, {At: At{at}, Who: "admin:1", Reason: strings.Repeat("x", MaxCancelReason+1)}} {
+		if evs, err := Decide(s, c); !errors.Is(err, ErrInvalidCommand) || len(evs) != 0 {
+			t.Errorf("cancel by %q for %q: %v, want ErrInvalidCommand", c.Who, c.Reason, err)
 		}
 	}
 }
@@ -550,7 +600,7 @@ func TestAcceptStartsTheStreamInTheKindsInitialStatus(t *testing.T) {
 		if !ok {
 			t.Fatalf("accept of a %s produced %T, want RequestAccepted", k, evs[0])
 		}
-		want := RequestAccepted{EventHeader{testJob, t0}, k, designInitial[k], c.ContentHash, c.Request}
+		want := RequestAccepted{EventHeader{testJob, t0}, k, designInitial[k], c.ContentHash, c.Request, nil}
 		if !reflect.DeepEqual(e, want) {
 			t.Errorf("accept of a %s produced %+v, want %+v", k, e, want)
 		}
@@ -864,14 +914,14 @@ func sampleEvents() []Event {
 	h := EventHeader{JobID: testJob, At: time.Date(2025, 3, 1, 14, 0, 0, 123456789, loc)}
 	pd := sampleResult(PublicDecrypt)
 	return []Event{
-		RequestAccepted{h, UserDecrypt, Queued, "0xhash", sampleRequest(UserDecrypt)},
+		RequestAccepted{h, UserDecrypt, Queued, "0xhash", sampleRequest(UserDecrypt), &RetryOf{JobIDFor("0xhash", 0), "admin:1a2b3c4d", "contract fixed"}},
 		ReadinessCheckStarted{h},
 		ReadinessPassed{h},
 		ReadinessTimedOut{h},
 		ReadinessFailed{h, LabelReadinessCheckFailed, "not ready"},
 		TransactionSigned{EventHeader: h, From: testFrom, Nonce: 12, TxHash: txHashFor(1), RawTx: testRawTx, StartedAt: h.At.Add(-time.Second).UTC()},
 		TransactionReset{h, txHashFor(1), "dropped"},
-		TransactionReplaced{h, txHashFor(1), txHashFor(2), testRawTx, "2000000000", "1100000000"},
+		TransactionReplaced{h, txHashFor(1), txHashFor(2), testRawTx, "2000000000", "1100000000", true},
 		RetryScheduled{h, "prepare", 2, "transport error", LabelGatewayNotReachable, h.At.Add(10 * time.Second).UTC()},
 		ReceiptRecorded{h, txHashFor(1), 77, "123"},
 		TransactionFailed{h, txHashFor(1), LabelTransactionReverted, "reverted"},
@@ -880,6 +930,10 @@ func sampleEvents() []Event {
 		ProofRejected{h, "0x01"},
 		ResponseTimedOut{h, 2},
 		RequestFailed{h, LabelInternalServerError, "boom"},
+		JobCancelled{h, LabelCancelled, "cancelled by the relayer's operator: wrong contract", "admin:1a2b3c4d", "wrong contract", TxInFlight, txHashFor(3)},
+		CancelRequested{h, "admin:1a2b3c4d", "wrong contract", txHashFor(1)},
+		RetryRequested{h, "admin:1a2b3c4d", "the node is back", Processing, h.At.Add(time.Minute).UTC()},
+		JobRetried{h, JobIDFor("0xhash", 1), "admin:1a2b3c4d", "contract fixed"},
 	}
 }
 
@@ -892,8 +946,8 @@ func TestEveryEventTypeHasADistinctNameAndASample(t *testing.T) {
 		}
 		seen[n] = true
 	}
-	if len(seen) != 16 {
-		t.Errorf("EventPrototypes has %d event types, the lifecycle has 16", len(seen))
+	if len(seen) != 20 {
+		t.Errorf("EventPrototypes has %d event types, the lifecycle has 20", len(seen))
 	}
 	for _, e := range sampleEvents() {
 		if !seen[e.EventType()] {
@@ -923,9 +977,9 @@ func TestStatusAfterAgreesWithEvolveForEveryEventType(t *testing.T) {
 	}
 	for _, p := range EventPrototypes() {
 		_, changes := StatusAfter(p)
-		quiet := p.EventType() == "ShareReceived" || p.EventType() == "ReadinessCheckStarted" || p.EventType() == "TransactionReplaced" || p.EventType() == "RetryScheduled"
+		quiet := slices.Contains([]string{"ShareReceived", "ReadinessCheckStarted", "TransactionReplaced", "RetryScheduled", "CancelRequested", "RetryRequested", "JobRetried"}, p.EventType())
 		if changes == quiet {
-			t.Errorf("StatusAfter(%s) changes the status: %v; only ShareReceived, ReadinessCheckStarted, TransactionReplaced and RetryScheduled leave it", p.EventType(), changes)
+			t.Errorf("StatusAfter(%s) changes the status: %v; only ShareReceived, ReadinessCheckStarted, TransactionReplaced, RetryScheduled, CancelRequested, RetryRequested and JobRetried leave it", p.EventType(), changes)
 		}
 	}
 }
@@ -987,7 +1041,7 @@ func noZeroField(v reflect.Value, path string) string {
 func TestEveryEventSurvivesAJSONRoundTrip(t *testing.T) {
 	events := sampleEvents()
 	for _, k := range everyKind {
-		events = append(events, RequestAccepted{EventHeader{testJob, t0}, k, k.InitialStatus(), "0xh", sampleRequest(k)})
+		events = append(events, RequestAccepted{EventHeader{testJob, t0}, k, k.InitialStatus(), "0xh", sampleRequest(k), &RetryOf{JobIDFor("0xh", 0), "admin:1a2b3c4d", "again"}})
 	}
 	for _, k := range everyKind {
 		events = append(events, RequestCompleted{EventHeader{testJob, t0}, sampleResult(k)})
@@ -1171,22 +1225,22 @@ func TestAReplacedTransactionKeepsEveryHashOfItsNonceForTheReceipt(t *testing.T)
 	for _, k := range everyKind {
 		s, _ := driveTo(t, k, TxInFlight)
 		first := s.TxHash
-		s1 := apply(s, mustDecide(t, s, ReplaceTransaction{At{t0}, first, txHashFor(50), testRawTx + "01", "2", "1"}))
+		s1 := apply(s, mustDecide(t, s, ReplaceTransaction{At{t0}, first, txHashFor(50), testRawTx + "01", "2", "1", false}))
 		if s1.Status != TxInFlight || s1.TxHash != txHashFor(50) || s1.RawTx != testRawTx+"01" || len(s1.Replaced) != 1 || s1.Replaced[0].TxHash != first {
 			t.Fatalf("%s after a replacement: %+v", k, s1)
 		}
 		// Only the latest can be replaced, and by a transaction the job does not have yet.
 		for _, c := range []ReplaceTransaction{
-			{At{t0}, first, txHashFor(51), testRawTx, "3", "1"},
-			{At{t0}, txHashFor(50), first, testRawTx, "3", "1"},
-			{At{t0}, txHashFor(50), "", testRawTx, "3", "1"},
-			{At{t0}, txHashFor(50), txHashFor(51), "", "3", "1"},
+			{At{t0}, first, txHashFor(51), testRawTx, "3", "1", false},
+			{At{t0}, txHashFor(50), first, testRawTx, "3", "1", false},
+			{At{t0}, txHashFor(50), "", testRawTx, "3", "1", false},
+			{At{t0}, txHashFor(50), txHashFor(51), "", "3", "1", false},
 		} {
 			if evs, err := Decide(s1, c); !errors.Is(err, ErrInvalidCommand) || len(evs) != 0 {
 				t.Errorf("%s: replace %s by %s gave %d events and %v, want ErrInvalidCommand", k, c.Replaces, c.TxHash, len(evs), err)
 			}
 		}
-		s2 := apply(s1, mustDecide(t, s1, ReplaceTransaction{At{t0}, txHashFor(50), txHashFor(51), testRawTx + "02", "3", "1"}))
+		s2 := apply(s1, mustDecide(t, s1, ReplaceTransaction{At{t0}, txHashFor(50), txHashFor(51), testRawTx + "02", "3", "1", false}))
 		if got := s2.Sent(); len(got) != 3 || got[0].TxHash != txHashFor(51) || got[1].TxHash != txHashFor(50) || got[2].TxHash != first {
 			t.Fatalf("%s: Sent() = %+v, want the latest first", k, got)
 		}
@@ -1203,7 +1257,7 @@ func TestAReplacedTransactionKeepsEveryHashOfItsNonceForTheReceipt(t *testing.T)
 		if p.Status != Processing || p.TxHash != "" || len(p.Replaced) != 0 || len(p.Sent()) != 0 {
 			t.Fatalf("%s after a reset: %+v", k, p)
 		}
-		if evs, err := Decide(p, ReplaceTransaction{At{t0}, txHashFor(51), txHashFor(52), testRawTx, "4", "1"}); !errors.Is(err, ErrIllegalTransition) || len(evs) != 0 {
+		if evs, err := Decide(p, ReplaceTransaction{At{t0}, txHashFor(51), txHashFor(52), testRawTx, "4", "1", false}); !errors.Is(err, ErrIllegalTransition) || len(evs) != 0 {
 			t.Errorf("%s: a replacement in processing gave %d events and %v, want ErrIllegalTransition", k, len(evs), err)
 		}
 	}

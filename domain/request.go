@@ -2,8 +2,9 @@ package domain
 
 // The request payloads as the relayer keeps them once validated: addresses lowercase with 0x,
 // handles lowercase 0x + 64 hex, byte strings lowercase hex without 0x (as the public API takes
-// them), extraData as given ("0x00" at least). ParseInputProof, ParsePublicDecrypt and
-// ParseUserDecrypt produce them from request bodies.
+// them), extraData as given ("0x00" at least). ParseInputProof, ParsePublicDecrypt,
+// ParseUserDecrypt, ParseDelegatedUserDecrypt and ParseUnifiedUserDecrypt produce them from
+// request bodies.
 
 // InputProofRequest asks the coprocessors to verify a ZK proof of encrypted inputs.
 type InputProofRequest struct {
@@ -65,28 +66,80 @@ type DelegatedUserDecryptRequest struct {
 	ExtraData string `json:"extraData"`
 }
 
-// Request is exactly one of the four payloads.
+// HandleEntry is one handle of a unified user decrypt: the handle, the contract it belongs to,
+// and the address it is allowed for (the request's user for direct access, else a delegator
+// who delegated it to the user on the host ACL).
+type HandleEntry struct {
+	Handle          string `json:"ctHandle"`
+	ContractAddress string `json:"contractAddress"`
+	OwnerAddress    string `json:"ownerAddress"`
+}
+
+// UnifiedUserDecryptRequest is a user decrypt in the unified EIP-712 form (POST
+// /v3/user-decrypt, attestation type eip712-unified-user-decrypt-v1): direct and delegated
+// handles in one request, the validity window in seconds, and a signature that an externally
+// owned account makes or a contract wallet accepts (ERC-1271; empty for some wallets). It is a
+// user decrypt job like the v2 shape; only the gateway call differs (the unified
+// userDecryptionRequest). The host chain is the one every handle names.
+type UnifiedUserDecryptRequest struct {
+	Handles          []HandleEntry `json:"handles"`
+	UserAddress      string        `json:"userAddress"`
+	AllowedContracts []string      `json:"allowedContracts"`
+	StartTimestamp   uint64        `json:"startTimestamp,string"`
+	DurationSeconds  uint64        `json:"durationSeconds,string"`
+	// PublicKey is the key the shares are re-encrypted to: hex, no 0x.
+	PublicKey string `json:"publicKey"`
+	ExtraData string `json:"extraData"`
+	// Signature is hex without 0x, empty when the user's contract wallet accepts none.
+	Signature string `json:"signature"`
+}
+
+// ChainID is the host chain of the request's handles (all share it).
+func (u *UnifiedUserDecryptRequest) ChainID() uint64 {
+	if len(u.Handles) == 0 {
+		return 0
+	}
+	h, err := ParseHandle(u.Handles[0].Handle)
+	if err != nil {
+		return 0
+	}
+	return HostChainID(h)
+}
+
+// Request is exactly one of the payloads. A user decrypt comes in two representations, the v2
+// one (UserDecrypt) and the unified one (UnifiedUserDecrypt); both are of kind UserDecrypt.
 type Request struct {
 	InputProof           *InputProofRequest           `json:"inputProof,omitempty"`
 	PublicDecrypt        *PublicDecryptRequest        `json:"publicDecrypt,omitempty"`
 	UserDecrypt          *UserDecryptRequest          `json:"userDecrypt,omitempty"`
 	DelegatedUserDecrypt *DelegatedUserDecryptRequest `json:"delegatedUserDecrypt,omitempty"`
+	UnifiedUserDecrypt   *UnifiedUserDecryptRequest   `json:"unifiedUserDecrypt,omitempty"`
 }
 
 // Kind is the kind of the payload present, or the zero Kind if not exactly one is.
 func (r Request) Kind() Kind {
+	return onlyKind(
+		kindIf{r.InputProof != nil, InputProof},
+		kindIf{r.PublicDecrypt != nil, PublicDecrypt},
+		kindIf{r.UserDecrypt != nil, UserDecrypt},
+		kindIf{r.DelegatedUserDecrypt != nil, DelegatedUserDecrypt},
+		kindIf{r.UnifiedUserDecrypt != nil, UserDecrypt},
+	)
+}
+
+// kindIf is a payload's kind, if the payload is present.
+type kindIf struct {
+	present bool
+	kind    Kind
+}
+
+// onlyKind is the kind of the one payload present, or the zero Kind if not exactly one is.
+func onlyKind(payloads ...kindIf) Kind {
 	n, k := 0, Kind{}
-	if r.InputProof != nil {
-		n, k = n+1, InputProof
-	}
-	if r.PublicDecrypt != nil {
-		n, k = n+1, PublicDecrypt
-	}
-	if r.UserDecrypt != nil {
-		n, k = n+1, UserDecrypt
-	}
-	if r.DelegatedUserDecrypt != nil {
-		n, k = n+1, DelegatedUserDecrypt
+	for _, p := range payloads {
+		if p.present {
+			n, k = n+1, p.kind
+		}
 	}
 	if n != 1 {
 		return Kind{}
@@ -139,18 +192,34 @@ type Result struct {
 
 // Kind is the kind of the result present, or the zero Kind if not exactly one is.
 func (r Result) Kind() Kind {
-	n, k := 0, Kind{}
-	if r.InputProof != nil {
-		n, k = n+1, InputProof
+	return onlyKind(
+		kindIf{r.InputProof != nil, InputProof},
+		kindIf{r.PublicDecrypt != nil, PublicDecrypt},
+		kindIf{r.UserDecrypt != nil, UserDecrypt},
+	)
+}
+
+// WithEOASignature returns r with a unified user decrypt's signature written as the gateway's
+// ECDSA takes it, for a signature admission recovered to the user's own key (an externally owned
+// account's, 65 bytes): v as 27 or 28 rather than 0 or 1 (how some wallets write it). The same
+// signature then has one form, and one content hash. A contract wallet's signature is its own to
+// read and is never passed here. Other requests are returned as they are.
+func (r Request) WithEOASignature() Request {
+	u := r.UnifiedUserDecrypt
+	if u == nil || len(u.Signature) != 130 {
+		return r
 	}
-	if r.PublicDecrypt != nil {
-		n, k = n+1, PublicDecrypt
+	var v string
+	switch u.Signature[128:] {
+	case "00":
+		v = "1b"
+	case "01":
+		v = "1c"
+	default:
+		return r
 	}
-	if r.UserDecrypt != nil {
-		n, k = n+1, UserDecrypt
-	}
-	if n != 1 {
-		return Kind{}
-	}
-	return k
+	c := *u
+	c.Signature = u.Signature[:128] + v
+	r.UnifiedUserDecrypt = &c
+	return r
 }

@@ -25,12 +25,21 @@ import (
 //	DelegatedUserDecryptRequestVerification(bytes publicKey,address[] contractAddresses,
 //	    address delegatorAddress,uint256 startTimestamp,uint256 durationDays,bytes extraData)
 //
+// The unified request (POST /v3/user-decrypt) is signed under the same domain, its chainId being
+// the host chain of its handles, as
+//
+//	UserDecryptRequestVerification(address userAddress,bytes publicKey,address[] allowedContracts,
+//	    uint256 startTimestamp,uint256 durationSeconds,bytes extraData)
+//
+// (the same primary type name with other members: the type hash tells them apart).
+//
 // The digest signed is keccak256("\x19\x01" || domainSeparator || hashStruct(message)).
 
 var (
 	eip712DomainTypeHash = keccak256([]byte("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"))
 	userDecryptTypeHash  = keccak256([]byte("UserDecryptRequestVerification(bytes publicKey,address[] contractAddresses,uint256 startTimestamp,uint256 durationDays,bytes extraData)"))
 	delegatedTypeHash    = keccak256([]byte("DelegatedUserDecryptRequestVerification(bytes publicKey,address[] contractAddresses,address delegatorAddress,uint256 startTimestamp,uint256 durationDays,bytes extraData)"))
+	unifiedTypeHash      = keccak256([]byte("UserDecryptRequestVerification(address userAddress,bytes publicKey,address[] allowedContracts,uint256 startTimestamp,uint256 durationSeconds,bytes extraData)"))
 	decryptionNameHash   = keccak256([]byte("Decryption"))
 	domainVersionHash    = keccak256([]byte("1"))
 )
@@ -45,8 +54,11 @@ type SignedRequest struct {
 	// Signer is the address that must have signed: userAddress, or delegateAddress for a
 	// delegated user decryption (lowercase, 0x).
 	Signer string
-	// SignerField is the field that names the signer ("userAddress", "delegateAddress").
+	// SignerField is the field that names the signer ("userAddress", "delegateAddress",
+	// "attestedPayload.userAddress").
 	SignerField string
+	// ChainID is the host chain, the domain's chainId.
+	ChainID uint64
 }
 
 // SignedPart returns what the user signed in r, under the Decryption contract at decryption
@@ -67,6 +79,8 @@ func SignedPart(r Request, decryption string) (sr SignedRequest, ok bool, err er
 		extra       string
 	)
 	switch {
+	case r.UnifiedUserDecrypt != nil:
+		return unifiedSignedPart(*r.UnifiedUserDecrypt, verifying)
 	case r.UserDecrypt != nil:
 		u := r.UserDecrypt
 		typeHash, chainID, contracts = userDecryptTypeHash, u.ContractsChainID, u.ContractAddresses
@@ -123,8 +137,57 @@ func SignedPart(r Request, decryption string) (sr SignedRequest, ok bool, err er
 	words = appendUint256(words, days)
 	h = keccak256(extraBytes)
 	words = append(words, h[:]...)
-	structHash := keccak256(words)
+	sr.ChainID = chainID
+	sr.Digest = typedDataDigest(chainID, verifying, keccak256(words))
+	return sr, true, nil
+}
 
+// unifiedSignedPart is SignedPart of a unified user decrypt.
+func unifiedSignedPart(u UnifiedUserDecryptRequest, verifying [20]byte) (SignedRequest, bool, error) {
+	sr := SignedRequest{Signer: u.UserAddress, SignerField: "attestedPayload.userAddress", ChainID: u.ChainID()}
+	user, err := addressBytes(u.UserAddress)
+	if err != nil {
+		return SignedRequest{}, false, fmt.Errorf("userAddress: %w", err)
+	}
+	pk, err := hex.DecodeString(u.PublicKey)
+	if err != nil {
+		return SignedRequest{}, false, fmt.Errorf("publicKey: %w", err)
+	}
+	extra, err := hex.DecodeString(strings.TrimPrefix(u.ExtraData, "0x"))
+	if err != nil {
+		return SignedRequest{}, false, fmt.Errorf("extraData: %w", err)
+	}
+	if sr.Signature, err = hex.DecodeString(u.Signature); err != nil {
+		return SignedRequest{}, false, fmt.Errorf("signature: %w", err)
+	}
+	words := make([]byte, 0, 7*32)
+	words = append(words, unifiedTypeHash[:]...)
+	words = append(words, make([]byte, 12)...)
+	words = append(words, user[:]...)
+	h := keccak256(pk)
+	words = append(words, h[:]...)
+	list := make([]byte, 0, 32*len(u.AllowedContracts))
+	for i, c := range u.AllowedContracts {
+		a, err := addressBytes(c)
+		if err != nil {
+			return SignedRequest{}, false, fmt.Errorf("allowedContracts[%d]: %w", i, err)
+		}
+		list = append(list, make([]byte, 12)...)
+		list = append(list, a[:]...)
+	}
+	h = keccak256(list)
+	words = append(words, h[:]...)
+	words = appendUint256(words, u.StartTimestamp)
+	words = appendUint256(words, u.DurationSeconds)
+	h = keccak256(extra)
+	words = append(words, h[:]...)
+	sr.Digest = typedDataDigest(sr.ChainID, verifying, keccak256(words))
+	return sr, true, nil
+}
+
+// typedDataDigest is the EIP-712 digest of a message with hash structHash under the Decryption
+// domain of host chain chainID and the contract verifying.
+func typedDataDigest(chainID uint64, verifying [20]byte, structHash [32]byte) [32]byte {
 	sep := make([]byte, 0, 5*32)
 	sep = append(sep, eip712DomainTypeHash[:]...)
 	sep = append(sep, decryptionNameHash[:]...)
@@ -138,8 +201,7 @@ func SignedPart(r Request, decryption string) (sr SignedRequest, ok bool, err er
 	pre[0], pre[1] = 0x19, 0x01
 	copy(pre[2:], domainSeparator[:])
 	copy(pre[34:], structHash[:])
-	sr.Digest = keccak256(pre[:])
-	return sr, true, nil
+	return keccak256(pre[:])
 }
 
 // ErrBadSignature is wrapped by the errors of RecoverSigner: the bytes are not a signature any

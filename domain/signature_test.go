@@ -24,7 +24,30 @@ const (
 	sigVectorContractB         = "0x4cd8ff6d4bff60eec125ea77eedd3b5f55b40f29"
 	sigVectorDelegator         = "0x00000000000000000000000000000000000000d1"
 	sigVectorStart, sigVecDays = 1764115200, 10
+	// The unified request (v3): UserDecryptRequestVerification(address userAddress,bytes
+	// publicKey,address[] allowedContracts,uint256 startTimestamp,uint256 durationSeconds,bytes
+	// extraData) over {userAddress: the signer, publicKey 0x2000000000000000abcd,
+	// allowedContracts [A, B], startTimestamp sigVectorStart, durationSeconds 864000, extraData
+	// 0x00}, by the same wallet under the same domain (chain 1337).
+	sigVectorUnifiedDigest    = "44850eb3f38e71c84aecc9e6b2d07ea67778fa54cd1a41d7a78b0436df994c66"
+	sigVectorUnifiedSignature = "d78426fd9ca2a044b51b51c1b14ed472e536a0387a369f287efb917e31aaa01b3373584adde71a0fb310a8a09ee758f16eb3e8a85b0ba4e013031e075b2dc0c01c"
 )
+
+// sigVectorHandle1337 is a handle of host chain 1337 (bytes 22..29).
+var sigVectorHandle1337 = "0x" + strings.Repeat("ab", 22) + "0000000000000539" + "abab"
+
+func sigVectorUnified() Request {
+	return Request{UnifiedUserDecrypt: &UnifiedUserDecryptRequest{
+		Handles:          []HandleEntry{{Handle: sigVectorHandle1337, ContractAddress: sigVectorContractA, OwnerAddress: sigVectorDelegator}},
+		UserAddress:      sigVectorSigner,
+		AllowedContracts: []string{sigVectorContractA, sigVectorContractB},
+		StartTimestamp:   sigVectorStart,
+		DurationSeconds:  sigVecDays * 86400,
+		PublicKey:        "2000000000000000abcd",
+		ExtraData:        "0x00",
+		Signature:        sigVectorUnifiedSignature,
+	}}
+}
 
 func sigVectorUser() Request {
 	return Request{UserDecrypt: &UserDecryptRequest{
@@ -63,6 +86,7 @@ func TestSignedPartMatchesEthers(t *testing.T) {
 	}{
 		{"user decrypt", sigVectorUser(), sigVectorUserDigest, "userAddress"},
 		{"delegated user decrypt", sigVectorDelegated(), sigVectorDelegDigest, "delegateAddress"},
+		{"unified user decrypt", sigVectorUnified(), sigVectorUnifiedDigest, "attestedPayload.userAddress"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sr, ok, err := SignedPart(c.req, sigVectorDecryption)
@@ -117,6 +141,49 @@ func TestSignedPartCoversEveryField(t *testing.T) {
 	d.DelegatedUserDecrypt.DelegatorAddress = "0x00000000000000000000000000000000000000d2"
 	if sr, _, _ := SignedPart(d, sigVectorDecryption); hex.EncodeToString(sr.Digest[:]) == sigVectorDelegDigest {
 		t.Error("another delegator leaves the delegated digest as it was")
+	}
+}
+
+// Every signed field of a unified request changes its digest; the handles and their owners are
+// not signed (the KMS checks them on the host ACL), so they leave it as it was.
+func TestUnifiedSignedPartCoversEverySignedField(t *testing.T) {
+	signed := map[string]func(u *UnifiedUserDecryptRequest){
+		"userAddress":      func(u *UnifiedUserDecryptRequest) { u.UserAddress = sigVectorDelegator },
+		"publicKey":        func(u *UnifiedUserDecryptRequest) { u.PublicKey = "2000000000000000abce" },
+		"allowedContracts": func(u *UnifiedUserDecryptRequest) { u.AllowedContracts = u.AllowedContracts[:1] },
+		"no contracts":     func(u *UnifiedUserDecryptRequest) { u.AllowedContracts = nil },
+		"startTimestamp":   func(u *UnifiedUserDecryptRequest) { u.StartTimestamp++ },
+		"durationSeconds":  func(u *UnifiedUserDecryptRequest) { u.DurationSeconds++ },
+		"extraData":        func(u *UnifiedUserDecryptRequest) { u.ExtraData = "0x01" },
+		"host chain": func(u *UnifiedUserDecryptRequest) {
+			u.Handles[0].Handle = "0x" + strings.Repeat("ab", 22) + "0000000000000540" + "abab"
+		},
+	}
+	for name, edit := range signed {
+		r := sigVectorUnified()
+		edit(r.UnifiedUserDecrypt)
+		sr, _, err := SignedPart(r, sigVectorDecryption)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if hex.EncodeToString(sr.Digest[:]) == sigVectorUnifiedDigest {
+			t.Errorf("changing %s leaves the digest as it was", name)
+		}
+	}
+	r := sigVectorUnified()
+	r.UnifiedUserDecrypt.Handles[0].OwnerAddress = sigVectorSigner
+	r.UnifiedUserDecrypt.Handles[0].ContractAddress = sigVectorContractB
+	if sr, _, _ := SignedPart(r, sigVectorDecryption); hex.EncodeToString(sr.Digest[:]) != sigVectorUnifiedDigest {
+		t.Error("a handle's owner or contract changed the digest: they are not part of the signed message")
+	}
+	// An empty signature (a contract wallet's) is no key's: admission asks the wallet.
+	r.UnifiedUserDecrypt.Signature = ""
+	sr, ok, err := SignedPart(r, sigVectorDecryption)
+	if err != nil || !ok || len(sr.Signature) != 0 {
+		t.Fatalf("empty signature: %+v, %v, %v", sr, ok, err)
+	}
+	if _, err := RecoverSigner(sr.Digest, sr.Signature); !errors.Is(err, ErrBadSignature) {
+		t.Fatalf("RecoverSigner of an empty signature: %v", err)
 	}
 }
 

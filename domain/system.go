@@ -2,6 +2,7 @@ package domain
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -151,3 +152,57 @@ func (RateLimitEncountered) EventType() string { return "RateLimitEncountered" }
 func (RateLimitBackoff) EventType() string     { return "RateLimitBackoff" }
 func (RateLimitRecovered) EventType() string   { return "RateLimitRecovered" }
 func (RateLimitGaveUp) EventType() string      { return "RateLimitGaveUp" }
+
+// SignerStreamPrefix starts the stream of a signing key's balance guard: "signer-<address>", the
+// key's address in lower-case hex. It holds SignerPaused and SignerResumed, each appended with
+// the stream's expected version, and the corrections of the key's nonces (NonceCorrected), so that the instances of a fleet record one pause and one
+// resumption of each key however many of them saw the balance cross the floor.
+const SignerStreamPrefix = "signer-"
+
+// SignerStream is the balance guard's stream of the key whose address is address (any case).
+func SignerStream(address string) string { return SignerStreamPrefix + strings.ToLower(address) }
+
+// SignerPaused records that a signing key's balance fell below the floor: the key takes no new
+// transaction (its jobs wait, none fails for it before its processing deadline; the
+// transactions already sent go on) until SignerResumed. Amounts are decimal wei.
+type SignerPaused struct {
+	Address    string    `json:"address"`
+	BalanceWei string    `json:"balanceWei"`
+	FloorWei   string    `json:"floorWei"`
+	Reason     string    `json:"reason"`
+	At         time.Time `json:"at"`
+}
+
+func (SignerPaused) EventType() string { return "SignerPaused" }
+
+// SignerResumed records that a paused key's balance came back above the floor with its margin
+// (ResumeWei): it takes transactions again. PausedSince is its SignerPaused's At.
+type SignerResumed struct {
+	Address     string    `json:"address"`
+	BalanceWei  string    `json:"balanceWei"`
+	ResumeWei   string    `json:"resumeWei"`
+	PausedSince time.Time `json:"pausedSince"`
+	At          time.Time `json:"at"`
+}
+
+func (SignerResumed) EventType() string { return "SignerResumed" }
+
+// NonceCorrected records a correction of a signing key's nonce sequence made while the relayer
+// ran: Action is "reseeded" (the node refused a nonce and the sequence read the chain's again),
+// "skipped" (another sender used the key: the sequence moved past its nonces), "resent" (the
+// node had lost transactions of the key: the same bytes were sent again) or "filled" (nonces no
+// transaction will use were filled with transfers to self). From and To are the sequence's next
+// nonce before and after (reseeded, skipped); Nonces the nonces resent or filled; Pending the
+// chain's pending nonce for the key when it was decided (0 when not read).
+type NonceCorrected struct {
+	Address string    `json:"address"`
+	Action  string    `json:"action"`
+	From    uint64    `json:"from,omitempty"`
+	To      uint64    `json:"to,omitempty"`
+	Nonces  []uint64  `json:"nonces,omitempty"`
+	Pending uint64    `json:"pending,omitempty"`
+	Reason  string    `json:"reason"`
+	At      time.Time `json:"at"`
+}
+
+func (NonceCorrected) EventType() string { return "NonceCorrected" }

@@ -13,9 +13,9 @@ import (
 	"unicode/utf8"
 )
 
-// This file turns the bodies of the public API's four POST requests (v2, JSON, camelCase) into
-// the normalized payloads of request.go, or into a *ValidationError that says everything that is
-// wrong with them.
+// This file turns the bodies of the public API's POST requests (v2's four and v3's user decrypt,
+// JSON, camelCase) into the normalized payloads of request.go, or into a *ValidationError that
+// says everything that is wrong with them.
 //
 // Labels and their precedence. A body can be wrong in several ways at once; the error carries
 // exactly one label, the first that applies in this order:
@@ -86,8 +86,10 @@ const (
 	DefaultMaxContractAddresses = 10
 	// DefaultMaxCiphertextBytes bounds an input proof's ciphertextWithInputVerification, decoded.
 	DefaultMaxCiphertextBytes = 8 << 20
-	// DefaultMaxPublicKeyBytes bounds a user decrypt's publicKey, decoded.
-	DefaultMaxPublicKeyBytes = 64 << 10
+	// DefaultMaxPublicKeyBytes bounds a user decrypt's publicKey, decoded: an ML-KEM-512 key as
+	// the SDK serializes it is about 800 bytes, and a key of tens of kilobytes makes a gateway
+	// request that no block can hold (refused at gas estimation, after acceptance).
+	DefaultMaxPublicKeyBytes = 4 << 10
 	// DefaultMaxExtraDataBytes bounds extraData, decoded.
 	DefaultMaxExtraDataBytes = 4 << 10
 	// DefaultMaxDurationDays is the gateway's limit on requestValidity.durationDays
@@ -201,75 +203,74 @@ var (
 	delegatedFields     = []string{"handleContractPairs", "contractsChainId", "contractAddresses", "delegatorAddress", "delegateAddress", "startTimestamp", "durationDays", "signature", "publicKey", "extraData"}
 	pairFields          = []string{"handle", "contractAddress"}
 	validityFields      = []string{"startTimestamp", "durationDays"}
+	// The unified user decrypt (v3): an envelope around the EIP-712 payload the user signed.
+	envelopeFields        = []string{"attestationType", "attestedPayload", "signature"}
+	unifiedFields         = []string{"version", "type", "handles", "userAddress", "allowedContracts", "requestValidity", "publicKey", "extraData"}
+	handleEntryFields     = []string{"ctHandle", "contractAddress", "ownerAddress"}
+	validitySecondsFields = []string{"startTimestamp", "durationSeconds"}
+)
+
+// The fixed values of a unified user decrypt's envelope and payload, as the reference relayer
+// requires them: a later attestation scheme is another attestationType.
+const (
+	AttestationEIP712UnifiedV1 = "eip712-unified-user-decrypt-v1"
+	unifiedPayloadVersion      = "2.0"
+	unifiedPayloadType         = "user_decryption"
+	// maxWalletSignatureBytes bounds a unified request's signature: a contract wallet's may be
+	// longer than 65 bytes (several owners' signatures, say).
+	maxWalletSignatureBytes = 8 << 10
 )
 
 // ParseInputProof validates an input proof body and returns its normalized payload. Errors are
 // *ValidationError, except for an invalid cfg (see ValidationConfig.Validate).
 func ParseInputProof(body []byte, cfg ValidationConfig) (InputProofRequest, error) {
-	p, obj, err := startParse(body, cfg, inputProofFields)
-	if err != nil {
-		return InputProofRequest{}, err
-	}
-	var out InputProofRequest
-	if raw, ok := p.field(obj, "contractChainId"); ok {
-		if v, ok := p.chainID("contractChainId", raw); ok {
-			out.ContractChainID = v
-			p.hostChain("contractChainId", v)
+	return parse(body, cfg, inputProofFields, func(p *parser, obj *jsonObject) InputProofRequest {
+		var out InputProofRequest
+		out.ContractChainID = p.hostChainField(obj, "contractChainId")
+		if raw, ok := p.field(obj, "contractAddress"); ok {
+			out.ContractAddress, _ = p.address("contractAddress", raw)
 		}
-	}
-	if raw, ok := p.field(obj, "contractAddress"); ok {
-		out.ContractAddress, _ = p.address("contractAddress", raw)
-	}
-	if raw, ok := p.field(obj, "userAddress"); ok {
-		out.UserAddress, _ = p.address("userAddress", raw)
-	}
-	if raw, ok := p.field(obj, "ciphertextWithInputVerification"); ok {
-		out.Ciphertext, _ = p.bareHex("ciphertextWithInputVerification", raw, p.cfg.MaxCiphertextBytes)
-	}
-	if raw, ok := p.field(obj, "extraData"); ok {
-		out.ExtraData, _ = p.extraData("extraData", raw)
-	}
-	p.finish(obj)
-	if err := p.sink.err(); err != nil {
-		return InputProofRequest{}, err
-	}
-	return out, nil
+		if raw, ok := p.field(obj, "userAddress"); ok {
+			out.UserAddress, _ = p.address("userAddress", raw)
+		}
+		if raw, ok := p.field(obj, "ciphertextWithInputVerification"); ok {
+			out.Ciphertext, _ = p.bareHex("ciphertextWithInputVerification", raw, p.cfg.MaxCiphertextBytes)
+		}
+		if raw, ok := p.field(obj, "extraData"); ok {
+			out.ExtraData, _ = p.inputProofExtraData("extraData", raw)
+		}
+		return out
+	})
 }
 
 // ParsePublicDecrypt validates a public decrypt body and returns its normalized payload. Errors
 // are *ValidationError, except for an invalid cfg (see ValidationConfig.Validate).
 func ParsePublicDecrypt(body []byte, cfg ValidationConfig) (PublicDecryptRequest, error) {
-	p, obj, err := startParse(body, cfg, publicDecryptFields)
-	if err != nil {
-		return PublicDecryptRequest{}, err
-	}
-	var out PublicDecryptRequest
-	if raw, ok := p.field(obj, "ciphertextHandles"); ok {
-		if elems, ok := p.array("ciphertextHandles", raw, p.cfg.MaxHandles); ok {
-			out.CiphertextHandles = make([]string, len(elems))
-			first := map[string]int{}
-			for i, e := range elems {
-				path := indexPath("ciphertextHandles", i)
-				if h, b, ok := p.handle(path, e); ok {
-					out.CiphertextHandles[i] = h
-					p.hostChain(path, HostChainID(b))
-					if j, dup := first[h]; dup {
-						p.sink.addInvalid(path, fmt.Sprintf("repeats %s: each handle once", indexPath("ciphertextHandles", j)))
-					} else {
-						first[h] = i
+	return parse(body, cfg, publicDecryptFields, func(p *parser, obj *jsonObject) PublicDecryptRequest {
+		var out PublicDecryptRequest
+		if raw, ok := p.field(obj, "ciphertextHandles"); ok {
+			if elems, ok := p.array("ciphertextHandles", raw, p.cfg.MaxHandles); ok {
+				out.CiphertextHandles = make([]string, len(elems))
+				first := map[string]int{}
+				for i, e := range elems {
+					path := indexPath("ciphertextHandles", i)
+					if h, b, ok := p.handle(path, e); ok {
+						out.CiphertextHandles[i] = h
+						p.hostChain(path, HostChainID(b))
+						if j, dup := first[h]; dup {
+							p.sink.addInvalid(path, fmt.Sprintf("repeats %s: each handle once", indexPath("ciphertextHandles", j)))
+						} else {
+							first[h] = i
+						}
 					}
 				}
 			}
 		}
-	}
-	if raw, ok := p.field(obj, "extraData"); ok {
-		out.ExtraData, _ = p.extraData("extraData", raw)
-	}
-	p.finish(obj)
-	if err := p.sink.err(); err != nil {
-		return PublicDecryptRequest{}, err
-	}
-	return out, nil
+		if raw, ok := p.field(obj, "extraData"); ok {
+			out.ExtraData, _ = p.extraData("extraData", raw)
+		}
+		return out
+	})
 }
 
 // ParseUserDecrypt validates a user decrypt body and returns its normalized payload. Besides each
@@ -278,59 +279,34 @@ func ParsePublicDecrypt(body []byte, cfg ValidationConfig) (PublicDecryptRequest
 // the validity window is not compared with any clock. Errors are *ValidationError, except for an
 // invalid cfg (see ValidationConfig.Validate).
 func ParseUserDecrypt(body []byte, cfg ValidationConfig) (UserDecryptRequest, error) {
-	p, obj, err := startParse(body, cfg, userDecryptFields)
-	if err != nil {
-		return UserDecryptRequest{}, err
-	}
-	var out UserDecryptRequest
-
-	// contractAddresses comes after handleContractPairs, but the pairs are checked against it:
-	// read it once quietly first. Its problems are reported in their place below.
-	quiet := p.quiet()
-	listed, listedOK := quiet.contractAddresses(obj)
-	listedOK = listedOK && quiet.sink.empty()
-
-	out.HandleContractPairs = p.pairs(obj, listed, listedOK)
-	if raw, ok := p.field(obj, "requestValidity"); ok {
-		if vobj, ok := p.object("requestValidity", raw, validityFields); ok {
-			if raw, ok := p.field(vobj, "startTimestamp"); ok {
-				out.RequestValidity.StartTimestamp, _ = p.startTimestamp("requestValidity.startTimestamp", raw)
-			}
-			if raw, ok := p.field(vobj, "durationDays"); ok {
-				out.RequestValidity.DurationDays, _ = p.durationDays("requestValidity.durationDays", raw)
-			}
-			p.finish(vobj)
-		}
-	}
-	if raw, ok := p.field(obj, "contractsChainId"); ok {
-		if v, ok := p.chainID("contractsChainId", raw); ok {
-			out.ContractsChainID = v
-			p.hostChain("contractsChainId", v)
-		}
-	}
-	out.ContractAddresses, _ = p.contractAddresses(obj)
-	if raw, ok := p.field(obj, "userAddress"); ok {
-		if a, ok := p.address("userAddress", raw); ok {
-			out.UserAddress = a
-			if slices.Contains(listed, a) {
-				p.sink.addInvalid("userAddress", "must not be one of contractAddresses")
+	return parse(body, cfg, userDecryptFields, func(p *parser, obj *jsonObject) UserDecryptRequest {
+		var out UserDecryptRequest
+		listed, listedOK := p.listedContracts(obj)
+		out.HandleContractPairs = p.pairs(obj, listed, listedOK)
+		if raw, ok := p.field(obj, "requestValidity"); ok {
+			if vobj, ok := p.object("requestValidity", raw, validityFields); ok {
+				if raw, ok := p.field(vobj, "startTimestamp"); ok {
+					out.RequestValidity.StartTimestamp, _ = p.startTimestamp("requestValidity.startTimestamp", raw)
+				}
+				if raw, ok := p.field(vobj, "durationDays"); ok {
+					out.RequestValidity.DurationDays, _ = p.durationDays("requestValidity.durationDays", raw)
+				}
+				p.finish(vobj)
 			}
 		}
-	}
-	if raw, ok := p.field(obj, "signature"); ok {
-		out.Signature, _ = p.signature("signature", raw)
-	}
-	if raw, ok := p.field(obj, "publicKey"); ok {
-		out.PublicKey, _ = p.bareHex("publicKey", raw, p.cfg.MaxPublicKeyBytes)
-	}
-	if raw, ok := p.field(obj, "extraData"); ok {
-		out.ExtraData, _ = p.extraData("extraData", raw)
-	}
-	p.finish(obj)
-	if err := p.sink.err(); err != nil {
-		return UserDecryptRequest{}, err
-	}
-	return out, nil
+		out.ContractsChainID = p.hostChainField(obj, "contractsChainId")
+		out.ContractAddresses, _ = p.contractAddresses(obj)
+		if raw, ok := p.field(obj, "userAddress"); ok {
+			if a, ok := p.address("userAddress", raw); ok {
+				out.UserAddress = a
+				if slices.Contains(listed, a) {
+					p.sink.addInvalid("userAddress", "must not be one of contractAddresses")
+				}
+			}
+		}
+		out.Signature, out.PublicKey, out.ExtraData = p.keyFields(obj)
+		return out
+	})
 }
 
 // ParseDelegatedUserDecrypt validates a delegated user decrypt body (the public SDK's
@@ -339,62 +315,277 @@ func ParseUserDecrypt(body []byte, cfg ValidationConfig) (UserDecryptRequest, er
 // neither the delegator nor one of contractAddresses. The signature is checked for form only;
 // the delegation itself is checked on the host ACL before anything is sent.
 func ParseDelegatedUserDecrypt(body []byte, cfg ValidationConfig) (DelegatedUserDecryptRequest, error) {
-	p, obj, err := startParse(body, cfg, delegatedFields)
-	if err != nil {
-		return DelegatedUserDecryptRequest{}, err
-	}
-	var out DelegatedUserDecryptRequest
-	quiet := p.quiet()
-	listed, listedOK := quiet.contractAddresses(obj)
-	listedOK = listedOK && quiet.sink.empty()
+	return parse(body, cfg, delegatedFields, func(p *parser, obj *jsonObject) DelegatedUserDecryptRequest {
+		var out DelegatedUserDecryptRequest
+		listed, listedOK := p.listedContracts(obj)
+		out.HandleContractPairs = p.pairs(obj, listed, listedOK)
+		out.ContractsChainID = p.hostChainField(obj, "contractsChainId")
+		out.ContractAddresses, _ = p.contractAddresses(obj)
+		for _, f := range []struct {
+			name string
+			dst  *string
+		}{{"delegatorAddress", &out.DelegatorAddress}, {"delegateAddress", &out.DelegateAddress}} {
+			if raw, ok := p.field(obj, f.name); ok {
+				if a, ok := p.address(f.name, raw); ok {
+					*f.dst = a
+					switch {
+					case a == zeroAddress:
+						p.sink.addInvalid(f.name, "must not be the zero address (nobody holds its key)")
+					case slices.Contains(listed, a):
+						p.sink.addInvalid(f.name, "must not be one of contractAddresses")
+					}
+				}
+			}
+		}
+		if out.DelegateAddress != "" && out.DelegateAddress != zeroAddress && out.DelegateAddress == out.DelegatorAddress {
+			p.sink.addInvalid("delegateAddress", "must differ from delegatorAddress")
+		}
+		if raw, ok := p.field(obj, "startTimestamp"); ok {
+			out.StartTimestamp, _ = p.startTimestamp("startTimestamp", raw)
+		}
+		if raw, ok := p.field(obj, "durationDays"); ok {
+			out.DurationDays, _ = p.durationDays("durationDays", raw)
+		}
+		out.Signature, out.PublicKey, out.ExtraData = p.keyFields(obj)
+		return out
+	})
+}
 
-	out.HandleContractPairs = p.pairs(obj, listed, listedOK)
-	if raw, ok := p.field(obj, "contractsChainId"); ok {
-		if v, ok := p.chainID("contractsChainId", raw); ok {
-			out.ContractsChainID = v
-			p.hostChain("contractsChainId", v)
+// ParseUnifiedUserDecrypt validates a unified user decrypt body (POST /v3/user-decrypt: the
+// envelope {attestationType, attestedPayload, signature}) and returns its normalized payload.
+// Field paths name the envelope's members ("attestedPayload.handles[0].ctHandle"). Besides each
+// field's own rules: the handles are all on one configured host chain (the EIP-712 domain names
+// one), no entry is repeated, and the validity window is at most the gateway's longest. The
+// signature is checked for form only ("" or 0x-hex), and the window is not compared with any
+// clock. Errors are *ValidationError, except for an invalid cfg.
+func ParseUnifiedUserDecrypt(body []byte, cfg ValidationConfig) (UnifiedUserDecryptRequest, error) {
+	return parse(body, cfg, envelopeFields, func(p *parser, env *jsonObject) UnifiedUserDecryptRequest {
+		var out UnifiedUserDecryptRequest
+		p.fixed(env, "attestationType", AttestationEIP712UnifiedV1)
+		if raw, ok := p.field(env, "attestedPayload"); ok {
+			if obj, ok := p.object("attestedPayload", raw, unifiedFields); ok {
+				p.unifiedPayload(obj, &out)
+				p.finish(obj)
+			}
+		}
+		if raw, ok := p.field(env, "signature"); ok {
+			out.Signature, _ = p.prefixedHex("signature", raw, true, maxWalletSignatureBytes)
+		}
+		return out
+	})
+}
+
+// unifiedPayload reads the members of a unified user decrypt's attestedPayload into out.
+func (p *parser) unifiedPayload(obj *jsonObject, out *UnifiedUserDecryptRequest) {
+	p.fixed(obj, "version", unifiedPayloadVersion)
+	p.fixed(obj, "type", unifiedPayloadType)
+	if raw, ok := p.field(obj, "handles"); ok {
+		out.Handles = p.handleEntries("attestedPayload.handles", raw)
+	}
+	if raw, ok := p.field(obj, "userAddress"); ok {
+		if a, ok := p.address("attestedPayload.userAddress", raw); ok {
+			out.UserAddress = a
+			if a == zeroAddress {
+				p.sink.addInvalid("attestedPayload.userAddress", "must not be the zero address (nobody holds its key)")
+			}
 		}
 	}
-	out.ContractAddresses, _ = p.contractAddresses(obj)
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"delegatorAddress", &out.DelegatorAddress}, {"delegateAddress", &out.DelegateAddress}} {
-		if raw, ok := p.field(obj, f.name); ok {
-			if a, ok := p.address(f.name, raw); ok {
-				*f.dst = a
-				switch {
-				case a == zeroAddress:
-					p.sink.addInvalid(f.name, "must not be the zero address (nobody holds its key)")
-				case slices.Contains(listed, a):
-					p.sink.addInvalid(f.name, "must not be one of contractAddresses")
+	if raw, ok := p.field(obj, "allowedContracts"); ok {
+		out.AllowedContracts = p.allowedContracts("attestedPayload.allowedContracts", raw)
+		if slices.Contains(out.AllowedContracts, out.UserAddress) {
+			p.sink.addInvalid("attestedPayload.userAddress", "must not be one of allowedContracts")
+		}
+		if len(out.AllowedContracts) > 0 {
+			// A non-empty list is the user's allowlist (empty: any contract), which the KMS
+			// enforces: a handle of another contract would buy a request it refuses.
+			for i, h := range out.Handles {
+				if h.ContractAddress != "" && !slices.Contains(out.AllowedContracts, h.ContractAddress) {
+					p.sink.addInvalid(indexPath("attestedPayload.handles", i)+".contractAddress", "must be one of attestedPayload.allowedContracts (the signed allowlist)")
 				}
 			}
 		}
 	}
-	if out.DelegateAddress != "" && out.DelegateAddress != zeroAddress && out.DelegateAddress == out.DelegatorAddress {
-		p.sink.addInvalid("delegateAddress", "must differ from delegatorAddress")
-	}
-	if raw, ok := p.field(obj, "startTimestamp"); ok {
-		out.StartTimestamp, _ = p.startTimestamp("startTimestamp", raw)
-	}
-	if raw, ok := p.field(obj, "durationDays"); ok {
-		out.DurationDays, _ = p.durationDays("durationDays", raw)
-	}
-	if raw, ok := p.field(obj, "signature"); ok {
-		out.Signature, _ = p.signature("signature", raw)
+	if raw, ok := p.field(obj, "requestValidity"); ok {
+		if vobj, ok := p.object("attestedPayload.requestValidity", raw, validitySecondsFields); ok {
+			if raw, ok := p.field(vobj, "startTimestamp"); ok {
+				out.StartTimestamp, _ = p.startTimestamp("attestedPayload.requestValidity.startTimestamp", raw)
+			}
+			if raw, ok := p.field(vobj, "durationSeconds"); ok {
+				path := "attestedPayload.requestValidity.durationSeconds"
+				if d, ok := p.decimalString(path, raw); ok {
+					switch longest := p.cfg.MaxDurationDays * 86400; {
+					case d < 1:
+						p.sink.addInvalid(path, "must be at least 1")
+					case d > longest:
+						p.sink.addInvalid(path, fmt.Sprintf("must be at most %d (%d days)", longest, p.cfg.MaxDurationDays))
+					default:
+						out.DurationSeconds = d
+					}
+				}
+			}
+			p.finish(vobj)
+		}
 	}
 	if raw, ok := p.field(obj, "publicKey"); ok {
-		out.PublicKey, _ = p.bareHex("publicKey", raw, p.cfg.MaxPublicKeyBytes)
+		out.PublicKey, _ = p.prefixedHex("attestedPayload.publicKey", raw, false, p.cfg.MaxPublicKeyBytes)
 	}
 	if raw, ok := p.field(obj, "extraData"); ok {
-		out.ExtraData, _ = p.extraData("extraData", raw)
+		out.ExtraData, _ = p.extraData("attestedPayload.extraData", raw)
 	}
-	p.finish(obj)
-	if err := p.sink.err(); err != nil {
-		return DelegatedUserDecryptRequest{}, err
+}
+
+// fixed reads a string member of obj that must equal want.
+func (p *parser) fixed(obj *jsonObject, name, want string) {
+	raw, ok := p.field(obj, name)
+	if !ok {
+		return
 	}
-	return out, nil
+	path := joinPath(obj.path, name)
+	if s, ok := p.str(path, raw); ok && s != want {
+		p.sink.addInvalid(path, fmt.Sprintf("must be %q", want))
+	}
+}
+
+// handleEntries reads a unified user decrypt's handles: each entry's handle (on a configured
+// host chain, the same for all), contract and owner, no handle twice.
+func (p *parser) handleEntries(path string, raw json.RawMessage) []HandleEntry {
+	elems, ok := p.array(path, raw, p.cfg.MaxHandles)
+	if !ok {
+		return nil
+	}
+	out := make([]HandleEntry, len(elems))
+	first := map[string]int{} // by handle: a handle is decrypted once per request
+	var chain uint64
+	for i, e := range elems {
+		epath := indexPath(path, i)
+		obj, ok := p.object(epath, e, handleEntryFields)
+		if !ok {
+			continue
+		}
+		entry := &out[i]
+		if raw, ok := p.field(obj, "ctHandle"); ok {
+			if h, b, ok := p.handle(epath+".ctHandle", raw); ok {
+				entry.Handle = h
+				switch c := HostChainID(b); {
+				case chain == 0:
+					chain = c
+					p.hostChain(epath+".ctHandle", c)
+				case c != chain:
+					p.sink.addInvalid(epath+".ctHandle", fmt.Sprintf("is on host chain %d, the request's first handle on %d: a request decrypts on one host chain", c, chain))
+				}
+			}
+		}
+		if raw, ok := p.field(obj, "contractAddress"); ok {
+			entry.ContractAddress, _ = p.address(epath+".contractAddress", raw)
+		}
+		if raw, ok := p.field(obj, "ownerAddress"); ok {
+			entry.OwnerAddress, _ = p.address(epath+".ownerAddress", raw)
+		}
+		p.finish(obj)
+		if entry.Handle == "" || entry.ContractAddress == "" || entry.OwnerAddress == "" {
+			continue
+		}
+		if j, dup := first[entry.Handle]; dup {
+			p.sink.addInvalid(epath+".ctHandle", fmt.Sprintf("repeats the handle of %s: each handle once", indexPath(path, j)))
+		} else {
+			first[entry.Handle] = i
+		}
+	}
+	return out
+}
+
+// allowedContracts reads a unified user decrypt's allowedContracts: addresses, possibly none
+// (any contract), at most the gateway's limit.
+func (p *parser) allowedContracts(path string, raw json.RawMessage) []string {
+	if jsonLead(raw) != '[' {
+		p.sink.addInvalid(path, "must be an array, not "+jsonType(raw))
+		return nil
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(raw, &elems); err != nil {
+		p.sink.addInvalid(path, "must be an array")
+		return nil
+	}
+	if len(elems) > p.cfg.MaxContractAddresses {
+		p.sink.addInvalid(path, fmt.Sprintf("must have at most %d entries (has %d)", p.cfg.MaxContractAddresses, len(elems)))
+		return nil
+	}
+	out := make([]string, 0, len(elems))
+	for i, e := range elems {
+		if a, ok := p.address(indexPath(path, i), e); ok {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// prefixedHex reads 0x-prefixed hex of at most max bytes (nothing after 0x, or "", only when
+// empty is allowed), returned lowercase without the 0x.
+func (p *parser) prefixedHex(path string, raw json.RawMessage, empty bool, max int) (string, bool) {
+	s, ok := p.str(path, raw)
+	if !ok {
+		return "", false
+	}
+	if empty && s == "" {
+		return "", true
+	}
+	var issue string
+	switch {
+	case !strings.HasPrefix(s, "0x"):
+		issue = "must be 0x-prefixed hex"
+	case len(s) == 2 && !empty:
+		issue = "must hold at least one byte after 0x"
+	case !isHexDigits(s[2:]):
+		issue = "must contain only hex digits after 0x" + notHexAt(s[2:], 2)
+	case len(s)%2 != 0:
+		issue = "must have an even number of hex digits"
+	case (len(s)-2)/2 > max:
+		issue = fmt.Sprintf("must be at most %d bytes (has %d)", max, (len(s)-2)/2)
+	}
+	if issue != "" {
+		p.sink.addInvalid(path, issue)
+		return "", false
+	}
+	return strings.ToLower(s[2:]), true
+}
+
+// listedContracts reads contractAddresses quietly, for the handle pairs, which come before it,
+// to be checked against it; its problems are reported in their place, when it is read again.
+// ok is false when it has any.
+func (p *parser) listedContracts(obj *jsonObject) (listed []string, ok bool) {
+	quiet := p.quiet()
+	listed, ok = quiet.contractAddresses(obj)
+	return listed, ok && quiet.sink.empty()
+}
+
+// hostChainField reads the chain id member name, which must be a configured host chain; 0 when
+// it is absent or not a chain id.
+func (p *parser) hostChainField(obj *jsonObject, name string) uint64 {
+	raw, ok := p.field(obj, name)
+	if !ok {
+		return 0
+	}
+	v, ok := p.chainID(name, raw)
+	if !ok {
+		return 0
+	}
+	p.hostChain(name, v)
+	return v
+}
+
+// keyFields reads the members that end a user decrypt body, delegated or not: the signature,
+// the public key the shares are re-encrypted to, and the extra data.
+func (p *parser) keyFields(obj *jsonObject) (signature, publicKey, extraData string) {
+	if raw, ok := p.field(obj, "signature"); ok {
+		signature, _ = p.signature("signature", raw)
+	}
+	if raw, ok := p.field(obj, "publicKey"); ok {
+		publicKey, _ = p.bareHex("publicKey", raw, p.cfg.MaxPublicKeyBytes)
+	}
+	if raw, ok := p.field(obj, "extraData"); ok {
+		extraData, _ = p.extraData("extraData", raw)
+	}
+	return signature, publicKey, extraData
 }
 
 // pairs reads handleContractPairs: each pair's handle (on a configured host chain) and contract,
@@ -568,6 +759,23 @@ type parser struct {
 // quiet returns a parser for the same body whose problems are kept apart.
 func (p *parser) quiet() *parser { return &parser{cfg: p.cfg, sink: &issueSink{}} }
 
+// parse checks cfg and body as startParse does, then has read make the payload of body's object
+// and reports every problem it found (the object's unknown members too) as one
+// *ValidationError.
+func parse[T any](body []byte, cfg ValidationConfig, fields []string, read func(p *parser, obj *jsonObject) T) (T, error) {
+	var zero T
+	p, obj, err := startParse(body, cfg, fields)
+	if err != nil {
+		return zero, err
+	}
+	out := read(p, obj)
+	p.finish(obj)
+	if err := p.sink.err(); err != nil {
+		return zero, err
+	}
+	return out, nil
+}
+
 // startParse checks cfg and that body is a JSON object with the given fields.
 func startParse(body []byte, cfg ValidationConfig, fields []string) (*parser, *jsonObject, error) {
 	if err := cfg.Validate(); err != nil {
@@ -711,7 +919,8 @@ func (p *parser) str(path string, raw json.RawMessage) (string, bool) {
 }
 
 // chainID reads a chain id: a JSON number, a decimal string or a 0x-prefixed hex string (the
-// public SDK sends "0x539"), a whole number from 1 to 2^64-1.
+// public SDK sends "0x539"; the reference's document allows all three), a whole number from 1
+// to 2^64-1.
 func (p *parser) chainID(path string, raw json.RawMessage) (uint64, bool) {
 	var text string
 	switch c := jsonLead(raw); {
@@ -727,10 +936,14 @@ func (p *parser) chainID(path string, raw json.RawMessage) (uint64, bool) {
 		p.sink.addInvalid(path, "must be a number, a decimal string or a 0x-prefixed hex string, not "+jsonType(raw))
 		return 0, false
 	}
+	// Leading zeros are allowed in a string ("0x00aa36a7", "011155111"), as the reference
+	// relayer allows them: the value is what counts, and it is kept as a number.
 	var v uint64
 	var issue string
 	if jsonLead(raw) == '"' && has0x(text) {
-		v, issue = parseHexQuantity(text[2:])
+		v, issue = parseHexQuantity(trimLeadingZeros(text[2:]))
+	} else if jsonLead(raw) == '"' {
+		v, issue = parseDecimal(trimLeadingZeros(text))
 	} else {
 		v, issue = parseDecimal(text)
 	}
@@ -742,6 +955,15 @@ func (p *parser) chainID(path string, raw json.RawMessage) (uint64, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// trimLeadingZeros is s without its leading zeros, "0" if it is all zeros ("" stays "").
+func trimLeadingZeros(s string) string {
+	t := strings.TrimLeft(s, "0")
+	if t == "" && s != "" {
+		return "0"
+	}
+	return t
 }
 
 // decimalString reads a uint64 written as a decimal string ("1700000000").
@@ -937,9 +1159,29 @@ func (p *parser) signature(path string, raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
-// extraData reads extraData: 0x followed by at least one byte of hex ("0x00" today), returned
-// lowercase.
+// The tagged extraData of a decryption request (the gateway's format, as the reference relayer
+// checks it): the legacy "0x00", version 1 (0x01 || contextId, 33 bytes) or version 2 (0x02 ||
+// contextId || epochId, 65 bytes). Each version has a fixed size; a contextId's first byte is
+// its type tag 0x07, an epochId's 0x08. The ids are otherwise opaque and go to the gateway as
+// given. An input proof's extraData is "0x00" only.
+const (
+	extraDataV1Len = 1 + 32
+	extraDataV2Len = 1 + 32 + 32
+	contextIDTag   = 0x07
+	epochIDTag     = 0x08
+)
+
+// extraData reads a decryption request's extraData (see extraDataV1Len), returned lowercase.
 func (p *parser) extraData(path string, raw json.RawMessage) (string, bool) {
+	return p.extraDataOf(path, raw, false)
+}
+
+// inputProofExtraData reads an input proof's extraData: "0x00" only.
+func (p *parser) inputProofExtraData(path string, raw json.RawMessage) (string, bool) {
+	return p.extraDataOf(path, raw, true)
+}
+
+func (p *parser) extraDataOf(path string, raw json.RawMessage, inputProof bool) (string, bool) {
 	s, ok := p.str(path, raw)
 	if !ok {
 		return "", false
@@ -956,12 +1198,47 @@ func (p *parser) extraData(path string, raw json.RawMessage) (string, bool) {
 		issue = "must have an even number of hex digits"
 	case (len(s)-2)/2 > p.cfg.MaxExtraDataBytes:
 		issue = fmt.Sprintf("must be at most %d bytes (has %d)", p.cfg.MaxExtraDataBytes, (len(s)-2)/2)
+	case inputProof && s != "0x00":
+		issue = `must be "0x00" for an input proof (no other version is defined for it)`
+	case !inputProof:
+		b, _ := hex.DecodeString(s[2:])
+		issue = taggedExtraDataIssue(b)
 	}
 	if issue != "" {
 		p.sink.addInvalid(path, issue)
 		return "", false
 	}
 	return "0x" + strings.ToLower(s[2:]), true
+}
+
+// taggedExtraDataIssue says what is wrong with a decryption request's extraData b, or "".
+func taggedExtraDataIssue(b []byte) string {
+	switch b[0] {
+	case 0x00:
+		if len(b) != 1 {
+			return fmt.Sprintf(`version 0x00 is the single byte "0x00" (has %d bytes)`, len(b))
+		}
+	case 0x01:
+		if len(b) != extraDataV1Len {
+			return fmt.Sprintf("version 0x01 is 0x01 followed by a 32-byte contextId, %d bytes in all (has %d)", extraDataV1Len, len(b))
+		}
+		if b[1] != contextIDTag {
+			return fmt.Sprintf("the contextId (bytes 1 to 32) must begin with its type tag 0x%02x, not 0x%02x", contextIDTag, b[1])
+		}
+	case 0x02:
+		if len(b) != extraDataV2Len {
+			return fmt.Sprintf("version 0x02 is 0x02 followed by a 32-byte contextId and a 32-byte epochId, %d bytes in all (has %d)", extraDataV2Len, len(b))
+		}
+		if b[1] != contextIDTag {
+			return fmt.Sprintf("the contextId (bytes 1 to 32) must begin with its type tag 0x%02x, not 0x%02x", contextIDTag, b[1])
+		}
+		if b[33] != epochIDTag {
+			return fmt.Sprintf("the epochId (bytes 33 to 64) must begin with its type tag 0x%02x, not 0x%02x", epochIDTag, b[33])
+		}
+	default:
+		return fmt.Sprintf(`has version 0x%02x: the versions are 0x00 ("0x00"), 0x01 (contextId) and 0x02 (contextId and epochId)`, b[0])
+	}
+	return ""
 }
 
 // contractAddresses reads a user decrypt's contractAddresses field of obj.

@@ -226,8 +226,10 @@ func TestParseInputProof(t *testing.T) {
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must have hex digits after 0x")}},
 		{name: "a hex chain id with a non-hex digit is refused", edit: set("contractChainId", "0x53g"),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must contain only hex digits after 0x")}},
-		{name: "a hex chain id with leading zeros is refused", edit: set("contractChainId", "0x0539"),
-			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must not have leading zeros after 0x")}},
+		{name: "a hex chain id with leading zeros is read, as the reference relayer reads it", edit: set("contractChainId", "0x0539"), check: chainIs(1337)},
+		{name: "a hex chain id padded past 16 digits with zeros is read", cfg: &maxChain, edit: set("contractChainId", "0x0000ffffffffffffffff"), check: chainIs(18446744073709551615)},
+		{name: "a hex chain id of zeros only is refused", edit: set("contractChainId", "0x000"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must be greater than 0")}},
 		{name: "a hex chain id of zero is refused", edit: set("contractChainId", "0x0"),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must be greater than 0")}},
 		{name: "the largest uint64 chain id is accepted as a number", cfg: &maxChain,
@@ -250,8 +252,7 @@ func TestParseInputProof(t *testing.T) {
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must be greater than 0")}},
 		{name: "a chain id string with a leading plus is refused", edit: set("contractChainId", "+1337"),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must not have a + sign")}},
-		{name: "a chain id string with leading zeros is refused", edit: set("contractChainId", "01337"),
-			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "leading zeros")}},
+		{name: "a chain id string with leading zeros is read, as the reference relayer reads it", edit: set("contractChainId", "01337"), check: chainIs(1337)},
 		{name: "a chain id number past uint64 is refused", edit: set("contractChainId", raw(vtOverUint64)),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractChainId", "must fit in 64 bits")}},
 		{name: "a chain id string past uint64 is refused", edit: set("contractChainId", vtOverUint64),
@@ -320,12 +321,10 @@ func TestParseInputProof(t *testing.T) {
 		{name: "a ciphertext with a non-hex digit is refused", edit: set("ciphertextWithInputVerification", "abcz"),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("ciphertextWithInputVerification", "only hex digits")}},
 
-		{name: "a longer extraData is accepted and lowercased", edit: set("extraData", "0x01AbCd"),
-			check: func(t *testing.T, got InputProofRequest) {
-				if got.ExtraData != "0x01abcd" {
-					t.Fatalf("extraData = %s", got.ExtraData)
-				}
-			}},
+		{name: "an input proof's extraData other than 0x00 is refused", edit: set("extraData", "0x01AbCd"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("extraData", `must be "0x00" for an input proof`)}},
+		{name: "an input proof's extraData of a decryption's version 0x01 is refused", edit: set("extraData", vtExtraV1),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("extraData", `must be "0x00" for an input proof`)}},
 		{name: "extraData without 0x is refused", edit: set("extraData", "00"),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("extraData", `must be 0x-prefixed hex, such as "0x00"`)}},
 		{name: "extraData of just 0x is refused", edit: set("extraData", "0x"),
@@ -684,6 +683,84 @@ func TestParseUserDecrypt(t *testing.T) {
 	})
 }
 
+// The tagged extraData of the decryption kinds: version 0x01 is a contextId (tag 0x07), version
+// 0x02 a contextId and an epochId (tag 0x08), each of a fixed size.
+var (
+	vtContextID = "07" + strings.Repeat("ab", 31)
+	vtEpochID   = "08" + strings.Repeat("cd", 31)
+	vtExtraV1   = "0x01" + vtContextID
+	vtExtraV2   = "0x02" + vtContextID + vtEpochID
+)
+
+func TestExtraDataOfEveryDecryptionKindIsTheGatewaysTaggedFormat(t *testing.T) {
+	bodies := map[Kind]func() map[string]any{
+		PublicDecrypt:        vtPublicDecryptFields,
+		UserDecrypt:          vtUserDecryptFields,
+		DelegatedUserDecrypt: vtDelegatedFields,
+	}
+	accepted := []struct{ name, extra, want string }{
+		{"the legacy 0x00", "0x00", "0x00"},
+		{"version 0x01 with a tagged contextId", vtExtraV1, vtExtraV1},
+		{"version 0x02 with a tagged contextId and epochId", vtExtraV2, vtExtraV2},
+		{"version 0x02 in upper case, lowercased", "0x02" + strings.ToUpper(vtContextID+vtEpochID), vtExtraV2},
+	}
+	refused := []struct{ name, extra, issue string }{
+		{"an empty string", "", `must be 0x-prefixed hex`},
+		{"0x alone", "0x", "at least one byte"},
+		{"version 0x01 without its contextId", "0x01", "version 0x01 is 0x01 followed by a 32-byte contextId, 33 bytes in all (has 1)"},
+		{"version 0x01 with an untagged contextId", "0x01" + strings.Repeat("ab", 32), "the contextId (bytes 1 to 32) must begin with its type tag 0x07, not 0xab"},
+		{"version 0x01 with a trailing byte", vtExtraV1 + "00", "33 bytes in all (has 34)"},
+		{"version 0x02 without its epochId", "0x02" + vtContextID, "65 bytes in all (has 33)"},
+		{"version 0x02 with an untagged contextId", "0x02" + strings.Repeat("ab", 32) + vtEpochID, "the contextId (bytes 1 to 32) must begin with its type tag 0x07"},
+		{"version 0x02 with an untagged epochId", "0x02" + vtContextID + strings.Repeat("ab", 32), "the epochId (bytes 33 to 64) must begin with its type tag 0x08, not 0xab"},
+		{"version 0x00 with more bytes", "0x0000", `version 0x00 is the single byte "0x00" (has 2 bytes)`},
+		{"an unknown version", "0x03" + vtContextID + vtEpochID, "has version 0x03"},
+	}
+	for _, k := range []Kind{PublicDecrypt, UserDecrypt, DelegatedUserDecrypt} {
+		for _, c := range accepted {
+			t.Run(k.String()+" accepts "+c.name, func(t *testing.T) {
+				m := bodies[k]()
+				m["extraData"] = c.extra
+				body, _ := json.Marshal(m)
+				r, err := ParseRequest(k, body, vtConfig)
+				if err != nil {
+					t.Fatalf("extraData %q: %v", c.extra, err)
+				}
+				var got string
+				switch {
+				case r.PublicDecrypt != nil:
+					got = r.PublicDecrypt.ExtraData
+				case r.UserDecrypt != nil:
+					got = r.UserDecrypt.ExtraData
+				case r.DelegatedUserDecrypt != nil:
+					got = r.DelegatedUserDecrypt.ExtraData
+				}
+				if got != c.want {
+					t.Fatalf("extraData kept as %q, want %q", got, c.want)
+				}
+			})
+		}
+		for _, c := range refused {
+			t.Run(k.String()+" refuses "+c.name+" with validation_failed naming extraData", func(t *testing.T) {
+				m := bodies[k]()
+				m["extraData"] = c.extra
+				body, _ := json.Marshal(m)
+				r, err := ParseRequest(k, body, vtConfig)
+				var ve *ValidationError
+				if !errors.As(err, &ve) || ve.Label != LabelValidationFailed {
+					t.Fatalf("extraData %q: want validation_failed, got %v", c.extra, err)
+				}
+				if len(ve.Details) != 1 || ve.Details[0].Field != "extraData" || !strings.Contains(ve.Details[0].Issue, c.issue) {
+					t.Fatalf("details %+v, want one on extraData containing %q", ve.Details, c.issue)
+				}
+				if !r.Kind().IsZero() {
+					t.Fatalf("a refused body gave a %v request", r.Kind())
+				}
+			})
+		}
+	}
+}
+
 func TestParseRequest(t *testing.T) {
 	bodies := map[Kind]map[string]any{
 		InputProof:           vtInputProofFields(),
@@ -956,6 +1033,7 @@ var vtMalformedSeeds = []string{``, `{`, `}`, `[]`, `null`, `"x"`, `1e999`, `{"a
 func FuzzParseInputProof(f *testing.F) {
 	vtSeed(f, vtInputProofFields())
 	vtSeed(f, vtInputProofFields(), func(m map[string]any) { m["contractChainId"] = "8009"; m["extraData"] = "0x0102" })
+	vtSeed(f, vtInputProofFields(), func(m map[string]any) { m["contractChainId"] = "0x001f49" })
 	vtSeed(f, vtInputProofFields(), func(m map[string]any) { m["contractChainId"] = 5 })
 	vtSeed(f, vtInputProofFields(), func(m map[string]any) { m["contractChainId"] = json.RawMessage("1.5e3") })
 	vtSeed(f, vtInputProofFields(), func(m map[string]any) { m["userAddress"] = vtWrongSumAddr; m["x"] = 1 })
@@ -1177,4 +1255,184 @@ func FuzzParseUserDecrypt(f *testing.F) {
 		}
 		vtReparse(t, got, ParseUserDecrypt, func(r UserDecryptRequest) Request { return Request{UserDecrypt: &r} })
 	})
+}
+
+func vtUnifiedFields() map[string]any {
+	return map[string]any{
+		"attestationType": "eip712-unified-user-decrypt-v1",
+		"attestedPayload": map[string]any{
+			"version": "2.0",
+			"type":    "user_decryption",
+			"handles": []any{
+				map[string]any{"ctHandle": vtHandle(1337, 0xa0), "contractAddress": vtContract, "ownerAddress": vtUser},
+				map[string]any{"ctHandle": vtHandle(1337, 0x10), "contractAddress": vtOther, "ownerAddress": vtDelegate},
+			},
+			"userAddress":      vtUser,
+			"allowedContracts": []any{vtContract, vtOther},
+			"requestValidity":  map[string]any{"startTimestamp": "1700000000", "durationSeconds": "86400"},
+			"publicKey":        "0x" + vtPublicKey,
+			"extraData":        "0x00",
+		},
+		"signature": "0x" + vtSignature,
+	}
+}
+
+func vtUnifiedPayload(m map[string]any) map[string]any { return m["attestedPayload"].(map[string]any) }
+
+func vtUnifiedEntry(m map[string]any, i int) map[string]any {
+	return vtUnifiedPayload(m)["handles"].([]any)[i].(map[string]any)
+}
+
+func TestParseUnifiedUserDecrypt(t *testing.T) {
+	setP := func(k string, v any) func(map[string]any) {
+		return func(m map[string]any) { vtUnifiedPayload(m)[k] = v }
+	}
+	vtRun(t, vtUnifiedFields, ParseUnifiedUserDecrypt, []vtCase[UnifiedUserDecryptRequest]{
+		{name: "an envelope as the reference's document has it is accepted and normalized", check: func(t *testing.T, got UnifiedUserDecryptRequest) {
+			want := UnifiedUserDecryptRequest{
+				Handles: []HandleEntry{
+					{Handle: strings.ToLower(vtHandle(1337, 0xa0)), ContractAddress: strings.ToLower(vtContract), OwnerAddress: strings.ToLower(vtUser)},
+					{Handle: strings.ToLower(vtHandle(1337, 0x10)), ContractAddress: strings.ToLower(vtOther), OwnerAddress: strings.ToLower(vtDelegate)},
+				},
+				UserAddress:      strings.ToLower(vtUser),
+				AllowedContracts: []string{strings.ToLower(vtContract), strings.ToLower(vtOther)},
+				StartTimestamp:   1700000000, DurationSeconds: 86400,
+				PublicKey: strings.ToLower(vtPublicKey), ExtraData: "0x00", Signature: strings.ToLower(vtSignature),
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("got  %+v\nwant %+v", got, want)
+			}
+			if got.ChainID() != 1337 {
+				t.Fatalf("ChainID() = %d, want 1337", got.ChainID())
+			}
+		}},
+		{name: "an empty signature (a contract wallet's) is accepted", edit: func(m map[string]any) { m["signature"] = "" },
+			check: func(t *testing.T, got UnifiedUserDecryptRequest) {
+				if got.Signature != "" {
+					t.Fatalf("signature %q, want empty", got.Signature)
+				}
+			}},
+		{name: "a signature of any length is a wallet's to judge", edit: func(m map[string]any) { m["signature"] = "0x" + strings.Repeat("ab", 200) }},
+		{name: "allowedContracts may be empty (any contract)", edit: setP("allowedContracts", []any{})},
+		{name: "every envelope field is required", raw: `{}`, label: LabelMissingFields, want: []FieldIssue{
+			vtIssue("attestationType", "is required"), vtIssue("attestedPayload", "is required"), vtIssue("signature", "is required"),
+		}},
+		{name: "every payload field is required", edit: func(m map[string]any) { m["attestedPayload"] = map[string]any{} },
+			label: LabelMissingFields, want: []FieldIssue{
+				vtIssue("attestedPayload.version", "is required"), vtIssue("attestedPayload.type", "is required"),
+				vtIssue("attestedPayload.handles", "is required"), vtIssue("attestedPayload.userAddress", "is required"),
+				vtIssue("attestedPayload.allowedContracts", "is required"), vtIssue("attestedPayload.requestValidity", "is required"),
+				vtIssue("attestedPayload.publicKey", "is required"), vtIssue("attestedPayload.extraData", "is required"),
+			}},
+		{name: "an entry's owner is required", edit: func(m map[string]any) { delete(vtUnifiedEntry(m, 1), "ownerAddress") },
+			label: LabelMissingFields, want: []FieldIssue{vtIssue("attestedPayload.handles[1].ownerAddress", "is required")}},
+		{name: "another attestation type is refused", edit: func(m map[string]any) { m["attestationType"] = "solana-ed25519-v1" },
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("attestationType", `must be "eip712-unified-user-decrypt-v1"`)}},
+		{name: "another payload version or type is refused", edit: func(m map[string]any) {
+			vtUnifiedPayload(m)["version"] = "1.0"
+			vtUnifiedPayload(m)["type"] = "public_decryption"
+		}, label: LabelValidationFailed, want: []FieldIssue{
+			vtIssue("attestedPayload.version", `must be "2.0"`), vtIssue("attestedPayload.type", `must be "user_decryption"`),
+		}},
+		{name: "a v2 body is not an envelope", raw: `{"handleContractPairs":[],"signature":""}`, label: LabelMissingFields, want: []FieldIssue{
+			vtIssue("attestationType", "is required"), vtIssue("attestedPayload", "is required"),
+		}},
+		{name: "unknown fields are refused where they are", edit: func(m map[string]any) {
+			m["contractsChainId"] = 1337
+			vtUnifiedPayload(m)["durationDays"] = "1"
+			vtUnifiedEntry(m, 0)["handle"] = vtHandle(1337, 1)
+		}, label: LabelValidationFailed, want: []FieldIssue{
+			vtIssue("attestedPayload.handles[0].handle", "is not a known field"),
+			vtIssue("attestedPayload.durationDays", "is not a known field"),
+			vtIssue("contractsChainId", "is not a known field"),
+		}},
+		{name: "a signature without 0x, or not hex, is refused", edit: func(m map[string]any) { m["signature"] = vtSignature },
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("signature", "0x-prefixed")}},
+		{name: "a public key without 0x, or empty, is refused", edit: setP("publicKey", "0x"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("attestedPayload.publicKey", "at least one byte")}},
+		{name: "handles must not be empty", edit: setP("handles", []any{}),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("attestedPayload.handles", "must not be empty")}},
+		{name: "a bad handle and a bad owner are named", edit: func(m map[string]any) {
+			vtUnifiedEntry(m, 0)["ctHandle"] = "0x1234"
+			vtUnifiedEntry(m, 1)["ownerAddress"] = vtWrongSumAddr
+		}, label: LabelValidationFailed, want: []FieldIssue{
+			vtIssue("attestedPayload.handles[0].ctHandle", ""), vtIssue("attestedPayload.handles[1].ownerAddress", "checksum"),
+		}},
+		{name: "an entry given twice is refused", edit: func(m map[string]any) {
+			p := vtUnifiedPayload(m)
+			p["handles"] = append(p["handles"].([]any), vtUnifiedEntry(m, 0))
+		}, label: LabelValidationFailed, want: []FieldIssue{vtIssue("attestedPayload.handles[2].ctHandle", "repeats the handle of attestedPayload.handles[0]")}},
+		{name: "a handle given twice, with another contract or owner, is refused", edit: func(m map[string]any) {
+			vtUnifiedEntry(m, 1)["ctHandle"] = vtUnifiedEntry(m, 0)["ctHandle"]
+		}, label: LabelValidationFailed, want: []FieldIssue{vtIssue("attestedPayload.handles[1].ctHandle", "repeats the handle of attestedPayload.handles[0]")}},
+		{name: "a handle of a contract outside a non-empty allowedContracts is refused", edit: setP("allowedContracts", []any{vtContract}),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("attestedPayload.handles[1].contractAddress", "must be one of attestedPayload.allowedContracts")}},
+		{name: "the user among allowedContracts is refused", edit: setP("allowedContracts", []any{vtContract, vtOther, vtUser}),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("attestedPayload.userAddress", "must not be one of allowedContracts")}},
+		{name: "handles of two host chains are refused", edit: func(m map[string]any) { vtUnifiedEntry(m, 1)["ctHandle"] = vtHandle(8009, 0x10) },
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("attestedPayload.handles[1].ctHandle", "is on host chain 8009")}},
+		{name: "a handle of a chain not served is refused", edit: func(m map[string]any) {
+			vtUnifiedEntry(m, 0)["ctHandle"] = vtHandle(9999, 0xa0)
+			vtUnifiedEntry(m, 1)["ctHandle"] = vtHandle(9999, 0x10)
+		}, label: LabelHostChainIDNotSupported, want: []FieldIssue{vtIssue("attestedPayload.handles[0].ctHandle", "9999")}},
+		{name: "too many allowed contracts are refused", edit: setP("allowedContracts", vtAddrList(11)),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("attestedPayload.allowedContracts", "at most 10")}},
+		{name: "a validity window of 0 s or beyond 365 days is refused", edit: setP("requestValidity", map[string]any{"startTimestamp": "0", "durationSeconds": "31536001"}),
+			label: LabelValidationFailed, want: []FieldIssue{
+				vtIssue("attestedPayload.requestValidity.startTimestamp", "greater than 0"),
+				vtIssue("attestedPayload.requestValidity.durationSeconds", "at most 31536000"),
+			}},
+		{name: "a window in days is not one in seconds", edit: setP("requestValidity", map[string]any{"startTimestamp": "1700000000", "durationDays": "1"}),
+			label: LabelMissingFields, want: []FieldIssue{vtIssue("attestedPayload.requestValidity.durationSeconds", "is required")}},
+		{name: "extraData follows the tagged format", edit: setP("extraData", "0x01"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("attestedPayload.extraData", "version 0x01")}},
+		{name: "the user must not be the zero address", edit: setP("userAddress", "0x0000000000000000000000000000000000000000"),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("attestedPayload.userAddress", "zero address")}},
+		{name: "a body that is not JSON is malformed", raw: `{"attestationType":`, label: LabelMalformedJSON},
+	})
+}
+
+// A unified request and its content hash: another signature or window is another job, and it
+// never shares a job with a v2 request.
+func TestUnifiedRequestsShareAJobOnlyWhenEverythingTheGatewayGetsIsTheSame(t *testing.T) {
+	parse := func(edit func(m map[string]any)) string {
+		t.Helper()
+		m := vtUnifiedFields()
+		if edit != nil {
+			edit(m)
+		}
+		b, _ := json.Marshal(m)
+		u, err := ParseUnifiedUserDecrypt(b, vtConfig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ContentHash(Request{UnifiedUserDecrypt: &u})
+	}
+	base := parse(nil)
+	if base == "" {
+		t.Fatal("no content hash")
+	}
+	if parse(func(m map[string]any) { m["signature"] = "0x" + strings.ToUpper(m["signature"].(string)[2:]) }) != base {
+		t.Error("the same signature in upper case is another request")
+	}
+	for name, edit := range map[string]func(m map[string]any){
+		"signature":        func(m map[string]any) { m["signature"] = "" },
+		"owner":            func(m map[string]any) { vtUnifiedEntry(m, 1)["ownerAddress"] = vtUser },
+		"contract":         func(m map[string]any) { vtUnifiedEntry(m, 1)["contractAddress"] = vtContract },
+		"allowedContracts": func(m map[string]any) { vtUnifiedPayload(m)["allowedContracts"] = []any{} },
+		"window": func(m map[string]any) {
+			vtUnifiedPayload(m)["requestValidity"].(map[string]any)["durationSeconds"] = "86401"
+		},
+		"publicKey": func(m map[string]any) { vtUnifiedPayload(m)["publicKey"] = "0xabcd" },
+	} {
+		if parse(edit) == base {
+			t.Errorf("changing %s leaves the content hash as it was", name)
+		}
+	}
+	if parse(func(m map[string]any) { vtUnifiedPayload(m)["userAddress"] = vtCapsAddress }) == base {
+		t.Error("another user leaves the content hash as it was")
+	}
+	if parse(func(m map[string]any) { vtUnifiedPayload(m)["userAddress"] = strings.ToLower(vtUser) }) != base {
+		t.Error("the same user written in lowercase is another request")
+	}
 }

@@ -2,10 +2,13 @@
 // events, each appended with the version the writer expects the stream to be at, and one global
 // order across all streams that readers and subscribers follow.
 //
-// The package owns the contract (Store), the record and position types, the typed errors and the
-// codec that turns typed events into stored ones and back. It knows nothing of the relayer's
-// domain and must never import it; backends live in sub-packages (eventstore/sqlite, ...) and all
-// pass the conformance suite in eventstore/storetest.
+// The package owns the contract (Store, and what a store may offer besides: BatchAppender,
+// GuardedAppender, SpaceReporter, StreamVersioner), the record and position types, the typed
+// errors, the codec that turns typed events into stored ones and back, and Update, the one "load,
+// decide, append with the expected version" path of the small streams (the runtime
+// configuration, checkpoints, cursors, leases). It knows nothing of the relayer's domain and must
+// never import it; backends live in sub-packages (eventstore/sqlite, ...) and all pass the
+// conformance suite in eventstore/storetest.
 package eventstore
 
 import (
@@ -76,6 +79,13 @@ type Record struct {
 }
 
 // Store is the event log. Implementations are safe for concurrent use.
+//
+// An event's data is checked to be JSON once, when it is appended (ValidateAppend). Reads do not
+// check it again: a record that cannot be read back (a value of the wrong type, a field out of
+// range) yields a *RecordError wrapping ErrCorruptRecord, but data damaged after its append is
+// yielded as it is stored. A reader that parses the data (Codec.Decode, the projections'
+// decoder) reports data that does not parse as a *RecordError wrapping ErrCorruptRecord; one
+// that passes it on unparsed checks it with CheckData.
 type Store interface {
 	// Append adds events to the end of stream, atomically, if the stream is at the expected
 	// version (or expected is Any). It returns the global position of the last appended event.
@@ -118,6 +128,10 @@ var (
 	ErrUnknownEventType = errors.New("unknown event type")
 	// ErrUnknownSchemaVersion reports a stored event whose schema version the codec cannot read.
 	ErrUnknownSchemaVersion = errors.New("unknown schema version")
+	// ErrStorageFull reports an append that failed, and stored nothing, because the store's disk
+	// (or its quota) is full. It passes once space returns: callers wait and try again rather
+	// than give up.
+	ErrStorageFull = errors.New("storage full")
 )
 
 // WrongExpectedVersionError carries the versions of a failed append. Actual is NoStream when the
@@ -164,6 +178,22 @@ type StreamAppend struct {
 // keep the global order without a round trip per stream.
 type BatchAppender interface {
 	AppendBatch(ctx context.Context, appends []StreamAppend) ([]Position, []error)
+}
+
+// Space is how much room a store takes and has left.
+type Space struct {
+	// Size is the bytes the store takes (a SQLite store: its file and write-ahead log; a
+	// PostgreSQL store: its events table with indexes).
+	Size int64
+	// Free is the bytes left for it to grow into (the filesystem's, for an unprivileged
+	// writer), or -1 when the store cannot tell (a database server's disk).
+	Free int64
+}
+
+// SpaceReporter is implemented by stores that can tell their size and the room left, for the
+// metrics an operator alerts on before a disk fills (see ErrStorageFull).
+type SpaceReporter interface {
+	Space(ctx context.Context) (Space, error)
 }
 
 // Guard is a condition an append may be made under: Stream is at exactly Version when the append
@@ -237,6 +267,18 @@ func CheckExpected(stream string, expected, actual Version) error {
 	}
 }
 
+// CheckData returns a *RecordError wrapping ErrCorruptRecord when r's data is not JSON, and nil
+// otherwise. The store checked the data when it was appended; a reader that passes a record's
+// data on without parsing it (an audit view, a JSON export, an archive) calls CheckData, so that
+// data damaged since is reported as the readers that parse it report it.
+func CheckData(r Record) error {
+	if validJSON(r.Data) {
+		return nil
+	}
+	return &RecordError{Stream: r.Stream, Version: r.Version, Position: r.Position,
+		Err: fmt.Errorf("%w: data is not valid JSON", ErrCorruptRecord)}
+}
+
 // ValidateAppend checks the arguments of an append before any backend work: a non-empty stream
 // name, a meaningful expected version, at least one event, each with a type and valid JSON data.
 func ValidateAppend(stream string, expected Version, events []Event) error {
@@ -256,9 +298,35 @@ func ValidateAppend(stream string, expected Version, events []Event) error {
 		if e.SchemaVersion < 1 {
 			return fmt.Errorf("%w: event %d (%s) for %s has schema version %d, want 1 or more", ErrInvalidEvent, i, e.Type, stream, e.SchemaVersion)
 		}
-		if !json.Valid(e.Data) {
+		if !validJSON(e.Data) {
 			return fmt.Errorf("%w: event %d (%s) for %s has invalid JSON data", ErrInvalidEvent, i, e.Type, stream)
 		}
 	}
 	return nil
+}
+
+// Removal is what a RemoveStreams call removed.
+type Removal struct {
+	// Streams are the streams removed, in the order given.
+	Streams []string
+	// Events is how many events left the store with them.
+	Events int64
+}
+
+// Remover is what a store may offer besides Store: removing whole streams that can no longer
+// change, once an archive holds their events (the retention of DESIGN section 4's log).
+//
+// RemoveStreams removes each named stream whose every event has a position at or below upTo,
+// and leaves the others as they are: a stream that took an event above upTo since its caller
+// looked is kept, so a removal never loses an event the caller did not see. The stream holding
+// the log's last event is never removed, so a position is never given twice. Names that have no
+// events are skipped. Removing is idempotent: a removed stream's name is simply not there the
+// next time. The events that remain keep their positions and versions; ReadAll and SubscribeAll
+// pass over the gaps.
+//
+// A removed stream's name should not be used again: a new append to it starts a new stream at
+// version 0, which readers in other processes that have the store open may not see until they
+// reopen it (they may keep the old stream's number).
+type Remover interface {
+	RemoveStreams(ctx context.Context, streams []string, upTo Position) (Removal, error)
 }

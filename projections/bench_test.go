@@ -33,16 +33,17 @@ const (
 	replayJobs = 100_000
 	// replayFormat names the generator's output; bump it when the generator changes, so a stale
 	// cached log is not reused.
-	replayFormat = 1
+	replayFormat = 2
 )
 
 // replayLog returns the path of a SQLite log holding the replay history, creating it on first
 // use. It is cached in the system's temporary directory across runs (building it takes a while
-// and is not what is measured); it is written under a temporary name and renamed when complete,
-// so an interrupted run never leaves a partial log behind under the real name.
+// and is not what is measured), under a name that says the store's file format; it is written
+// under a temporary name and renamed when complete, so an interrupted run never leaves a
+// partial log behind under the real name.
 func replayLog(b *testing.B) string {
 	b.Helper()
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("relayer-projections-replay-v%d-%d.db", replayFormat, replayJobs))
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("relayer-projections-replay-v%d-format%d-%d.db", replayFormat, sqlite.FormatVersion, replayJobs))
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}

@@ -1,9 +1,9 @@
 package projections
 
 import (
-	"fmt"
-	"strings"
 	"time"
+
+	"relayer/internal/config"
 )
 
 // Defaults for the zero fields of Config.
@@ -83,33 +83,17 @@ func (c *Config) setDefaults() {
 
 // Problem is one thing wrong with a Config: the field, by its yaml name ("readiness",
 // "drain_window"; "duration_alpha" for the one without), and what is wrong with it.
-type Problem struct {
-	Field string `json:"field"`
-	Issue string `json:"issue"`
-}
+type Problem = config.Problem
 
 // ConfigError lists every problem Validate found.
 type ConfigError struct{ Problems []Problem }
 
-func (e *ConfigError) Error() string {
-	var b strings.Builder
-	b.WriteString("projections config: ")
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.Field + ": " + p.Issue)
-	}
-	return b.String()
-}
+func (e *ConfigError) Error() string { return config.Inline("projections config: ", e.Problems) }
 
 // Validate reports every field that is out of range as a *ConfigError. Zero fields are valid:
 // they take their defaults.
 func (c Config) Validate() error {
-	var ps []Problem
-	add := func(field, format string, args ...any) {
-		ps = append(ps, Problem{Field: field, Issue: fmt.Sprintf(format, args...)})
-	}
+	var ps config.Problems
 	for _, t := range []struct {
 		field  string
 		v, def time.Duration
@@ -120,14 +104,14 @@ func (c Config) Validate() error {
 		{"processing", c.ProcessingTimeout, DefaultProcessingTimeout},
 	} {
 		if t.v < 0 {
-			add(t.field, "is %s, want a positive duration (0 for the default %s)", t.v, t.def)
+			ps.Add(t.field, "is %s, want a positive duration (0 for the default %s)", t.v, t.def)
 		}
 	}
 	if c.DrainWindow < 0 || c.DrainWindow > maxDrainWindow || c.DrainWindow%time.Second != 0 {
-		add("drain_window", "is %s, want whole seconds from 1s to %s (0 for the default %s)", c.DrainWindow, maxDrainWindow, DefaultDrainWindow)
+		ps.Add("drain_window", "is %s, want whole seconds from 1s to %s (0 for the default %s)", c.DrainWindow, maxDrainWindow, DefaultDrainWindow)
 	}
 	if c.DurationAlpha < 0 || c.DurationAlpha > 1 || c.DurationAlpha != c.DurationAlpha {
-		add("duration_alpha", "is %g, want a weight in (0, 1] (0 for the default %g)", c.DurationAlpha, DefaultDurationAlpha)
+		ps.Add("duration_alpha", "is %g, want a weight in (0, 1] (0 for the default %g)", c.DurationAlpha, DefaultDurationAlpha)
 	}
 	if len(ps) == 0 {
 		return nil

@@ -29,6 +29,13 @@ import (
 // equal on every generated event and under fuzzing. The one difference: a value of the wrong
 // JSON type in a field the projections do not keep (say, a nonce written as a string) passes
 // here and fails the codec; Config.FullDecode checks those too.
+//
+// The decoder is where a replay checks that each event's data is JSON: the store checked it when
+// it was appended and does not check it again on reads (eventstore.Store), so the decoder
+// checks the syntax of every record's data once (with eventstore.CheckData for the records of
+// other streams than a request's, which it does not parse) and reports data that is not JSON as
+// a *eventstore.RecordError wrapping eventstore.ErrCorruptRecord, as the store did when it
+// checked it.
 
 // fastSchemaVersion is the schema version whose layout decodeFast knows.
 const fastSchemaVersion = 1
@@ -49,10 +56,17 @@ type decoder struct {
 func newDecoder(codec *eventstore.Codec, full bool) *decoder {
 	d := &decoder{codec: codec, full: full}
 	for _, p := range domain.EventPrototypes() {
-		if a, ok := p.(domain.RequestAccepted); ok {
-			// The zero kind and status do not encode.
-			a.Kind, a.Status = domain.InputProof, domain.Processing
-			p = a
+		// The zero kind and status do not encode.
+		switch e := p.(type) {
+		case domain.RequestAccepted:
+			e.Kind, e.Status = domain.InputProof, domain.Processing
+			p = e
+		case domain.JobCancelled:
+			e.From = domain.Processing
+			p = e
+		case domain.RetryRequested:
+			e.From = domain.Processing
+			p = e
 		}
 		ev, err := codec.Encode(p, eventstore.Metadata{})
 		if err == nil && ev.SchemaVersion == fastSchemaVersion {
@@ -66,12 +80,13 @@ func newDecoder(codec *eventstore.Codec, full bool) *decoder {
 // other stream.
 func isRequestStream(stream string) bool { return strings.HasPrefix(stream, domain.StreamPrefix) }
 
-// decode fills f from rec. A record of another stream than a request's gives the fact evNone.
-// Every failure is a *eventstore.RecordError naming the record.
+// decode fills f from rec. A record of another stream than a request's gives the fact evNone,
+// once its data is known to be JSON. Every failure is a *eventstore.RecordError naming the
+// record.
 func (d *decoder) decode(rec *eventstore.Record, f *fact) error {
 	if !isRequestStream(rec.Stream) {
 		*f = fact{}
-		return nil
+		return eventstore.CheckData(*rec)
 	}
 	if t := eventTypeOf(rec.Type); !d.full && d.layoutKnown[t] && rec.SchemaVersion == fastSchemaVersion {
 		err := decodeFast(rec, t, f)
@@ -107,10 +122,11 @@ const (
 	fResult
 	fExtraData
 	fNextAt
+	fRequest
 	numFields
 )
 
-var fieldNames = [numFields]string{"jobId", "at", "kind", "status", "contentHash", "txHash", "gatewayRequestId", "label", "message", "result", "extraData", "nextAt"}
+var fieldNames = [numFields]string{"jobId", "at", "kind", "status", "contentHash", "txHash", "gatewayRequestId", "label", "message", "result", "extraData", "nextAt", "request"}
 
 // fieldsOf lists, per event type, the members decodeFast reads; every other member is skipped.
 var fieldsOf = func() (m [numEventTypes][]field) {
@@ -119,7 +135,7 @@ var fieldsOf = func() (m [numEventTypes][]field) {
 	for t := evRequestAccepted; t < numEventTypes; t++ {
 		m[t] = header
 	}
-	m[evRequestAccepted] = with(fKind, fStatus, fContentHash)
+	m[evRequestAccepted] = with(fKind, fStatus, fContentHash, fRequest)
 	m[evReadinessFailed] = with(fLabel, fMessage)
 	m[evTransactionSigned] = with(fTxHash)
 	m[evTransactionReplaced] = with(fTxHash)
@@ -129,6 +145,7 @@ var fieldsOf = func() (m [numEventTypes][]field) {
 	m[evRequestCompleted] = with(fResult)
 	m[evProofRejected] = with(fExtraData)
 	m[evRequestFailed] = with(fLabel, fMessage)
+	m[evJobCancelled] = with(fLabel, fMessage)
 	return m
 }()
 
@@ -182,17 +199,12 @@ func decodeFast(rec *eventstore.Record, t eventType, f *fact) error {
 				return fmt.Errorf("member %q: %w", key, err)
 			}
 		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return errors.New("unexpected end of data")
+		var closed bool
+		if i, closed, err = afterValue(b, i, '}'); err != nil {
+			return err
 		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return expectEnd(b, i+1)
-		default:
-			return fmt.Errorf("want ',' or '}' at offset %d", i)
+		if closed {
+			return expectEnd(b, i)
 		}
 	}
 }
@@ -236,6 +248,14 @@ func (f *fact) set(fl field, v []byte) error {
 		}
 		f.result = v
 		return nil
+	case fRequest:
+		// encoding/json decodes a repeated request into what the first one left (payloads
+		// merge): that is the codec's to read.
+		if f.sawRequest {
+			return errNotFast
+		}
+		f.sawRequest = true
+		return f.setParties(v)
 	}
 	s, err := stringValue(v)
 	if err != nil {
@@ -479,6 +499,23 @@ func skipNumber(b []byte, i int) (int, error) {
 	return i, nil
 }
 
+// afterValue reads what follows a member or an element, from b[i], in an object or an array
+// that end closes: a ',' (next is where the next one starts) or end (closed, and next is just
+// past it).
+func afterValue(b []byte, i int, end byte) (next int, closed bool, err error) {
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return 0, false, errors.New("unexpected end of data")
+	}
+	switch b[i] {
+	case ',':
+		return skipSpace(b, i+1), false, nil
+	case end:
+		return i + 1, true, nil
+	}
+	return 0, false, fmt.Errorf("want ',' or '%c' at offset %d", end, i)
+}
+
 // skipValue checks the JSON value starting at b[i] and returns the offset after it.
 func skipValue(b []byte, i int, depth int) (int, error) {
 	if i >= len(b) {
@@ -511,17 +548,9 @@ func skipValue(b []byte, i int, depth int) (int, error) {
 			if i, err = skipValue(b, skipSpace(b, i+1), depth); err != nil {
 				return 0, err
 			}
-			i = skipSpace(b, i)
-			if i >= len(b) {
-				return 0, errors.New("unexpected end of data")
-			}
-			switch b[i] {
-			case ',':
-				i = skipSpace(b, i+1)
-			case '}':
-				return i + 1, nil
-			default:
-				return 0, fmt.Errorf("want ',' or '}' at offset %d", i)
+			var closed bool
+			if i, closed, err = afterValue(b, i, '}'); err != nil || closed {
+				return i, err
 			}
 		}
 	case c == '[':
@@ -537,17 +566,9 @@ func skipValue(b []byte, i int, depth int) (int, error) {
 			if i, err = skipValue(b, i, depth); err != nil {
 				return 0, err
 			}
-			i = skipSpace(b, i)
-			if i >= len(b) {
-				return 0, errors.New("unexpected end of data")
-			}
-			switch b[i] {
-			case ',':
-				i = skipSpace(b, i+1)
-			case ']':
-				return i + 1, nil
-			default:
-				return 0, fmt.Errorf("want ',' or ']' at offset %d", i)
+			var closed bool
+			if i, closed, err = afterValue(b, i, ']'); err != nil || closed {
+				return i, err
 			}
 		}
 	case c == 't':

@@ -45,7 +45,8 @@ func sameFact(a, b fact) bool {
 	return a.typ == b.typ && a.job == b.job && a.at == b.at && a.kind == b.kind && a.status == b.status &&
 		bytes.Equal(a.contentHash, b.contentHash) && bytes.Equal(a.txHash, b.txHash) &&
 		bytes.Equal(a.gatewayRequestID, b.gatewayRequestID) && bytes.Equal(a.label, b.label) &&
-		bytes.Equal(a.message, b.message) && bytes.Equal(a.result, b.result) && bytes.Equal(a.extraData, b.extraData)
+		bytes.Equal(a.message, b.message) && bytes.Equal(a.result, b.result) && bytes.Equal(a.extraData, b.extraData) &&
+		bytes.Equal(a.users, b.users) && bytes.Equal(a.contracts, b.contracts)
 }
 
 func TestTheProjectionsDecoderReadsEveryGeneratedEventAsTheCodecDoes(t *testing.T) {
@@ -150,6 +151,20 @@ func TestTheProjectionsDecoderSkipsRecordsOfOtherStreams(t *testing.T) {
 	f := fact{typ: evRequestAccepted}
 	if err := newDecoder(NewCodec(), false).decode(&rec, &f); err != nil || f.typ != evNone {
 		t.Fatalf("got %+v, %v; want a skipped record", f, err)
+	}
+}
+
+// The store checks data when it is appended and not again on reads: the decoder is a replay's
+// check, for the records it skips as for those it reads.
+func TestTheProjectionsDecoderRefusesDataThatIsNotJSONInTheStreamsItSkips(t *testing.T) {
+	for _, data := range []string{``, `{"x":`, `{"x":1} x`, `garbage`} {
+		rec := eventstore.Record{Stream: "config", Version: 2, Position: 7, Type: "ConfigChanged", SchemaVersion: 1, Data: []byte(data)}
+		var f fact
+		err := newDecoder(NewCodec(), false).decode(&rec, &f)
+		var re *eventstore.RecordError
+		if !errors.As(err, &re) || !errors.Is(err, eventstore.ErrCorruptRecord) || re.Stream != "config" || re.Version != 2 || re.Position != 7 {
+			t.Fatalf("%q: got %v, want a *eventstore.RecordError wrapping ErrCorruptRecord naming config@2", data, err)
+		}
 	}
 }
 

@@ -31,9 +31,11 @@ type Outcome struct {
 	Position eventstore.Position
 }
 
-// Load reads a job's stream and folds it. A job with no events gives the zero State.
+// Load reads a job's stream and folds it, with the correlation id of its first event (see
+// domain.State.CorrelationID). A job with no events gives the zero State.
 func (x *Executor) Load(ctx context.Context, id domain.JobID) (domain.State, error) {
 	var s domain.State
+	corr := ""
 	for rec, err := range x.Store.ReadStream(ctx, id.Stream(), 0) {
 		if err != nil {
 			return domain.State{}, fmt.Errorf("load %s: %w", id, err)
@@ -42,8 +44,12 @@ func (x *Executor) Load(ctx context.Context, id domain.JobID) (domain.State, err
 		if err != nil {
 			return domain.State{}, fmt.Errorf("load %s: %w", id, err)
 		}
+		if s.Events == 0 {
+			corr = rec.Metadata.CorrelationID
+		}
 		s = domain.Evolve(s, e)
 	}
+	s.CorrelationID = corr
 	return s, nil
 }
 
@@ -101,7 +107,15 @@ type decideError struct{ err error }
 func (e *decideError) Error() string { return e.err.Error() }
 func (e *decideError) Unwrap() error { return e.err }
 
+// decideAndAppend decides cmd on s and appends its events with md; an md without a correlation
+// id takes the job's (s.CorrelationID), and the first events of a job give it theirs.
 func (x *Executor) decideAndAppend(ctx context.Context, id domain.JobID, s domain.State, cmd domain.Command, md eventstore.Metadata) (Outcome, error) {
+	if md.CorrelationID == "" {
+		md.CorrelationID = s.CorrelationID
+	}
+	if md.CorrelationID == "" {
+		md.CorrelationID = id.Stream() // a state folded elsewhere, without the log's metadata
+	}
 	events, err := domain.Decide(s, cmd)
 	if err != nil {
 		return Outcome{State: s}, &decideError{fmt.Errorf("%s %s: %w", cmd.CommandName(), id, err)}
@@ -116,6 +130,9 @@ func (x *Executor) decideAndAppend(ctx context.Context, id domain.JobID, s domai
 	pos, err := x.Store.Append(ctx, id.Stream(), expected, stored...)
 	if err != nil {
 		return Outcome{State: s}, fmt.Errorf("%s %s: %w", cmd.CommandName(), id, err)
+	}
+	if s.Events == 0 {
+		s.CorrelationID = md.CorrelationID
 	}
 	for _, e := range events {
 		s = domain.Evolve(s, e)

@@ -29,6 +29,10 @@ const (
 	evRequestFailed
 	evTransactionReplaced
 	evRetryScheduled
+	evJobCancelled
+	evCancelRequested
+	evRetryRequested
+	evJobRetried
 	numEventTypes
 )
 
@@ -37,6 +41,7 @@ var eventTypeNames = [numEventTypes]string{
 	"ReadinessFailed", "TransactionSigned", "TransactionReset", "ReceiptRecorded",
 	"TransactionFailed", "ShareReceived", "RequestCompleted", "ProofRejected",
 	"ResponseTimedOut", "RequestFailed", "TransactionReplaced", "RetryScheduled",
+	"JobCancelled", "CancelRequested", "RetryRequested", "JobRetried",
 }
 
 func eventTypeOf(name string) eventType {
@@ -62,6 +67,7 @@ var statusAfter = [numEventTypes]domain.Status{
 	evProofRejected:     domain.Failure,
 	evResponseTimedOut:  domain.TimedOut,
 	evRequestFailed:     domain.Failure,
+	evJobCancelled:      domain.Failure,
 }
 
 // fact is what the projections take from one event: its type and the few fields the read
@@ -75,6 +81,10 @@ type fact struct {
 	kind        domain.Kind
 	status      domain.Status
 	contentHash []byte
+	// RequestAccepted: the request's parties (see parties.go), and whether the fast decoder met
+	// a request member already
+	users, contracts []byte
+	sawRequest       bool
 	// TransactionSigned, TransactionReplaced, ReceiptRecorded, TransactionFailed
 	txHash []byte
 	// ReceiptRecorded
@@ -98,6 +108,7 @@ func (d *decoder) factOf(rec *eventstore.Record, e domain.Event) (fact, error) {
 	switch e := e.(type) {
 	case domain.RequestAccepted:
 		f.kind, f.status, f.contentHash = e.Kind, e.Status, []byte(e.ContentHash)
+		f.users, f.contracts = requestParties(e.Request)
 	case domain.ReadinessFailed:
 		f.label, f.message = []byte(e.Label), []byte(e.Message)
 	case domain.TransactionSigned:
@@ -119,6 +130,8 @@ func (d *decoder) factOf(rec *eventstore.Record, e domain.Event) (fact, error) {
 	case domain.ProofRejected:
 		f.extraData = []byte(e.ExtraData)
 	case domain.RequestFailed:
+		f.label, f.message = []byte(e.Label), []byte(e.Message)
+	case domain.JobCancelled:
 		f.label, f.message = []byte(e.Label), []byte(e.Message)
 	}
 	if f.typ == evNone {

@@ -92,10 +92,17 @@ func (q *fifo) compact(renumber func(job, slot int32)) {
 }
 
 // each calls f for every job present, front to back.
-func (q *fifo) each(f func(job int32)) {
+func (q *fifo) each(f func(job int32)) { q.first(q.live, f) }
+
+// first calls f for the first n jobs present, front to back.
+func (q *fifo) first(n int, f func(job int32)) {
 	for _, j := range q.slots {
+		if n <= 0 {
+			return
+		}
 		if j >= 0 {
 			f(j)
+			n--
 		}
 	}
 }

@@ -82,7 +82,9 @@ func (g *generator) next() (genAppend, bool) {
 		i := g.rng.IntN(len(g.live))
 		j := g.live[i]
 		a, ok := g.advance(j)
-		if j.state.Status.Terminal() || j.countdown == 0 {
+		// A job that failed or timed out may still be linked to its retry (JobRetried).
+		retriable := (j.state.Status == domain.Failure || j.state.Status == domain.TimedOut) && j.state.RetriedAs.IsZero()
+		if (j.state.Status.Terminal() && !(retriable && ok && g.rng.IntN(3) == 0)) || j.countdown == 0 {
 			g.live[i] = g.live[len(g.live)-1]
 			g.live = g.live[:len(g.live)-1]
 		}
@@ -107,6 +109,9 @@ func (g *generator) accept() genAppend {
 		}
 	}
 	cmd := domain.Accept{At: domain.At{At: g.now}, JobID: id, Request: req, ContentHash: domain.ContentHash(req)}
+	if g.rng.IntN(16) == 0 {
+		cmd.RetryOf = &domain.RetryOf{JobID: g.jobID(), Who: "admin:0a1b2c3d", Reason: "the contract is fixed"}
+	}
 	j := &genJob{countdown: -1}
 	if g.rng.Float64() < g.opts.unfinished {
 		// Unfinished jobs stop after a few commands, so they stop in every status; some stay
@@ -195,6 +200,8 @@ func (g *generator) advance(j *genJob) (genAppend, bool) {
 			cmd = domain.FailReadiness{At: at, Label: domain.LabelNotAllowedOnHostACL, Message: "handle not allowed for the user on the host ACL"}
 		case r < 8:
 			cmd = domain.Fail{At: at, Label: domain.LabelInternalServerError, Message: "internal error"}
+		case r < 9:
+			cmd = domain.Cancel{At: at, Who: "admin:0a1b2c3d", Reason: "the contract was misconfigured"}
 		case !s.ReadinessStarted || r < 12:
 			// A second pickup happens after a restart.
 			cmd = domain.StartReadiness{At: at}
@@ -205,10 +212,14 @@ func (g *generator) advance(j *genJob) (genAppend, bool) {
 		}
 	case domain.Processing:
 		switch {
+		case s.RetryAt.After(g.now) && r%2 == 0:
+			cmd = domain.Retry{At: at, Who: "admin:0a1b2c3d", Reason: "the node is back"}
 		case r < 4:
 			cmd = domain.FailTransaction{At: at, Label: domain.LabelTransactionFailed, Message: "nonce too low"}
 		case r < 5:
 			cmd = domain.Fail{At: at, Label: domain.LabelInternalServerError}
+		case r < 6:
+			cmd = domain.Cancel{At: at, Who: "operator:0a1b2c3d", Reason: "asked by the user"}
 		case r < 10:
 			cmd = domain.ScheduleRetry{At: at, Step: "prepare", Attempt: int(r), Reason: "transport error", NextAt: at.At.Add(time.Duration(r) * time.Second)}
 		default:
@@ -221,11 +232,20 @@ func (g *generator) advance(j *genJob) (genAppend, bool) {
 			cmd = domain.ResetTransaction{At: at, Reason: "recovery: transaction not on chain and never will be"}
 		case r < 12:
 			cmd = domain.FailTransaction{At: at, Label: domain.LabelTransactionReverted, Message: "execution reverted"}
-		case r < 20:
+		case r < 20 && s.Cancelling == nil:
 			cmd = domain.ReplaceTransaction{At: at, Replaces: s.TxHash, TxHash: g.hex(32), RawTx: g.hex(120), GasFeeCap: fmt.Sprint(g.rng.Uint64()), GasTipCap: "1000000000"}
+		case r < 23 && s.Cancelling == nil:
+			cmd = domain.Cancel{At: at, Who: "admin:0a1b2c3d", Reason: "stuck behind a misconfigured contract"}
+		case r < 27 && s.Cancelling != nil && s.CancelTx == "":
+			cmd = domain.ReplaceTransaction{At: at, Replaces: s.TxHash, TxHash: g.hex(32), RawTx: g.hex(60), GasFeeCap: fmt.Sprint(g.rng.Uint64()), GasTipCap: "2000000000", Cancel: true}
+		case r < 30 && s.CancelTx != "":
+			cmd = domain.ConfirmCancel{At: at, TxHash: s.CancelTx, BlockNumber: 1000 + g.nonce}
 		default:
-			// Any of the nonce's transactions may be the one mined.
+			// Any of the nonce's transactions may be the one mined (but a cancel's no-op).
 			sent := s.Sent()
+			if s.CancelTx != "" {
+				sent = sent[1:]
+			}
 			cmd = domain.RecordReceipt{At: at, TxHash: sent[int(g.rng.Uint64()%uint64(len(sent)))].TxHash, BlockNumber: 1000 + g.nonce, GatewayRequestID: fmt.Sprint(g.rng.Uint64())}
 		}
 	case domain.ReceiptReceived:
@@ -241,6 +261,11 @@ func (g *generator) advance(j *genJob) (genAppend, bool) {
 		default:
 			cmd = g.respond(s, at)
 		}
+	case domain.Failure, domain.TimedOut:
+		if !s.RetriedAs.IsZero() {
+			return genAppend{}, false
+		}
+		cmd = domain.LinkRetry{At: at, Who: "admin:0a1b2c3d", Reason: "the contract is fixed", NewJob: g.jobID()}
 	default:
 		return genAppend{}, false
 	}

@@ -20,6 +20,9 @@ const (
 	fieldLabel
 	fieldMessage
 	fieldResult
+	// fieldUsers and fieldContracts are the request's parties (see parties.go).
+	fieldUsers
+	fieldContracts
 	numTextFields
 )
 
@@ -33,6 +36,9 @@ type job struct {
 	// entered[st.Ordinal()] is when the job last entered status st (unix nanoseconds, from the
 	// event's At; 0 when it never did).
 	entered [domain.NumStatuses]int64
+	// accepted is when the job was accepted (unix nanoseconds): entered of its initial status
+	// moves when a reset sends an input proof back to processing; this does not.
+	accepted int64
 	// checkAt is when a readiness worker last picked the job up (0 when none did).
 	checkAt int64
 	// retryAt is when a step of the job that failed for a passing reason is tried again
@@ -83,6 +89,20 @@ func (j *job) setField(f textField, v []byte, scratch []byte) []byte {
 	return scratch
 }
 
+// setParties sets the two party fields of a job that has no text yet (one just accepted) in one
+// allocation.
+func (j *job) setParties(users, contracts []byte, scratch []byte) []byte {
+	scratch = packText(scratch[:0], users)
+	n := len(scratch)
+	scratch = packText(scratch, contracts)
+	j.text = string(scratch)
+	for g := fieldUsers; g < numTextFields; g++ {
+		j.ends[g] = uint32(len(scratch))
+	}
+	j.ends[fieldUsers] = uint32(n)
+	return scratch
+}
+
 // chunkBits sets the size of a job chunk (4096 jobs). Jobs live in fixed chunks rather than one
 // growing slice, so that adding a job never copies the table (a copy of a million 160-byte
 // records would stall the projections and briefly double their memory), and so that a pointer
@@ -97,7 +117,9 @@ const (
 type jobTable struct {
 	chunks [][]job
 	n      int32
-	index  map[domain.JobID]int32
+	// dead counts the slots of retired jobs (see retire.go).
+	dead  int32
+	index map[domain.JobID]int32
 }
 
 func newJobTable() jobTable {

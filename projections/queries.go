@@ -18,6 +18,8 @@ type Job struct {
 	// zero time when it never did). A job sent back to processing by recovery has the later
 	// time.
 	Entered [domain.NumStatuses]time.Time
+	// AcceptedAt is when the job was accepted (its first entry into its initial status).
+	AcceptedAt time.Time
 	// ReadinessCheckAt is when a readiness worker last picked the job up (zero when none did).
 	ReadinessCheckAt time.Time
 	// RetryAt is when a step that failed for a passing reason is tried again (RetryScheduled),
@@ -54,6 +56,7 @@ func (j Job) Since() time.Time { return j.EnteredAt(j.Status) }
 func (s *Set) jobView(j *job) Job {
 	v := Job{
 		ID: j.id, Kind: j.kind, Status: j.status,
+		AcceptedAt:       nanosTime(j.accepted),
 		ReadinessCheckAt: nanosTime(j.checkAt),
 		RetryAt:          nanosTime(j.retryAt),
 		ContentHash:      unpackString(j.hash),
@@ -85,11 +88,11 @@ func (s *Set) Job(id domain.JobID) (Job, bool) {
 	return s.jobView(j), true
 }
 
-// Jobs returns how many jobs the projections hold.
+// Jobs returns how many jobs the projections hold (retired ones are not held).
 func (s *Set) Jobs() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return int(s.jobs.n)
+	return int(s.jobs.n - s.jobs.dead)
 }
 
 // Events returns how many events the Set applied, skipped ones included.
@@ -303,13 +306,8 @@ func (s *Set) DrainRate(q Queue, k domain.Kind) float64 {
 // drain window less the part chain outages took: a window the outage took whole measures nothing
 // (0, 0), so that the adaptive hints fall back on the nominal rate rather than learn the outage.
 func (s *Set) Drain(q Queue, k domain.Kind) (perSecond float64, departures int) {
-	var d int
-	switch q {
-	case ReadinessQueue:
-		d = drainReadiness
-	case TxQueue:
-		d = drainTx
-	default:
+	d, ok := drainOf(q)
+	if !ok {
 		return 0, 0
 	}
 	s.mu.RLock()

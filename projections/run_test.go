@@ -2,12 +2,15 @@ package projections
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"relayer/domain"
 	"relayer/eventstore"
+	"relayer/eventstore/sqlite"
 )
 
 func TestASetResumedAtACheckpointEqualsOneThatAppliedEverything(t *testing.T) {
@@ -218,6 +221,52 @@ func TestABadRecordStopsRunAndRebuildWithAnErrorNamingIt(t *testing.T) {
 			for _, full := range []bool{false, true} {
 				s, _, err := Rebuild(ctx, store, Config{FullDecode: full})
 				check("Rebuild", err)
+				if s.Position() != bad-1 {
+					t.Fatalf("the rebuild stopped at %d, want %d", s.Position(), bad-1)
+				}
+			}
+		})
+	}
+}
+
+// The store checks data when it is appended and not again on reads, so data damaged in the file
+// afterwards reaches the projections: their decoder stops a rebuild on it, naming the record, in
+// a request's stream and in the streams the read models skip.
+func TestDataDamagedAfterItsAppendStopsARebuildWithAnErrorNamingIt(t *testing.T) {
+	for _, stream := range []string{"request", "config"} {
+		t.Run(stream, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			path := filepath.Join(t.TempDir(), "events.db")
+			store, err := sqlite.Open(path, sqlite.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer store.Close()
+			if err := appendConcurrently(ctx, store, generate(29, genOptions{jobs: 10, active: 3}), 2, nil); err != nil {
+				t.Fatal(err)
+			}
+			bad := appendRaw(t, store, "config", eventstore.NoStream, "ConfigChanged", `{"param":"x"}`)
+			if stream == "request" {
+				id := domain.NewJobID()
+				recs, _ := (&harness{t: t, codec: NewCodec(), states: map[domain.JobID]domain.State{}}).records(id,
+					domain.Accept{At: domain.At{At: time.Now()}, JobID: id, ContentHash: "aa", Request: domain.Request{InputProof: &domain.InputProofRequest{}}})
+				bad = appendRaw(t, store, id.Stream(), eventstore.NoStream, recs[0].Type, string(recs[0].Data))
+			}
+			db, err := sql.Open("sqlite", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.ExecContext(ctx, `UPDATE events SET data = CAST('{"jobId":' AS BLOB) WHERE position = ?`, int64(bad)); err != nil {
+				t.Fatal(err)
+			}
+			for _, full := range []bool{false, true} {
+				s, _, err := Rebuild(ctx, store, Config{FullDecode: full})
+				var re *eventstore.RecordError
+				if !errors.Is(err, eventstore.ErrCorruptRecord) || !errors.As(err, &re) || re.Position != bad || re.Version != 0 {
+					t.Fatalf("Rebuild (full decode %v) returned %v, want a *eventstore.RecordError wrapping ErrCorruptRecord for position %d", full, err, bad)
+				}
 				if s.Position() != bad-1 {
 					t.Fatalf("the rebuild stopped at %d, want %d", s.Position(), bad-1)
 				}

@@ -15,6 +15,19 @@ func (s *Set) QueueMembers(q Queue) []domain.JobID {
 	return out
 }
 
+// QueueFront returns the first n jobs waiting in queue q, front to back: the i-th has i jobs ahead
+// of it. It reads no further than the n-th, however long the queue.
+func (s *Set) QueueFront(q Queue, n int) []Job {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if q == NotQueued || q >= numQueues || n <= 0 {
+		return nil
+	}
+	out := make([]Job, 0, min(n, s.queues[q].len()))
+	s.queues[q].first(n, func(i int32) { out = append(out, s.jobView(s.jobs.at(i))) })
+	return out
+}
+
 // InStatus returns every job whose current status is st, in order of acceptance. It walks every
 // job the projections hold: for recovery at start, not for requests.
 func (s *Set) InStatus(st domain.Status) []Job {

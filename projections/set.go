@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -98,6 +99,15 @@ type Set struct {
 	// outage is when the gateway chain's outage in progress began (unix nanoseconds; 0 when the
 	// chain is reachable), from the chain stream: while it lasts, no deadline falls due.
 	outage int64
+	// signers are the signing keys the balance guard paused or resumed, by stream (SignerStream).
+	signers map[string]SignerState
+	// pausedSigners counts the keys of signers that are paused, for AnySignerPaused.
+	pausedSigners atomic.Int32
+	// reqs are the gateway requests of the jobs in receipt_received, and of the last that left
+	// it (GatewayRequest).
+	reqs requestIndex
+	// retired holds the ids of the jobs retired to the archive (retire.go).
+	retired map[domain.JobID]struct{}
 }
 
 // NotifyStream returns a channel that receives (without blocking the projections: one signal
@@ -176,7 +186,10 @@ func (s *Set) apply(rec *eventstore.Record, f *fact) error {
 	if rec.Position <= s.pos {
 		return s.recordErr(rec, fmt.Errorf("%w: position %d is not after the checkpoint %d", ErrOutOfOrder, rec.Position, s.pos))
 	}
-	if f.typ != evNone {
+	if f.typ != evNone && s.isRetired(f.job) {
+		// An event a retired job took while it was being retired (a JobRetried annotation):
+		// its stream stayed in the live store, the job stays out of the read models.
+	} else if f.typ != evNone {
 		idx, j, err := s.check(rec, f)
 		if err != nil {
 			return s.recordErr(rec, fmt.Errorf("%w: %v", ErrInconsistent, err))
@@ -185,6 +198,16 @@ func (s *Set) apply(rec *eventstore.Record, f *fact) error {
 	} else {
 		if rec.Stream == domain.ChainStream {
 			if err := s.applyOutage(rec); err != nil {
+				return s.recordErr(rec, fmt.Errorf("%w: %v", ErrInconsistent, err))
+			}
+		}
+		if rec.Stream == domain.RetentionStream {
+			if err := s.applyRetired(rec); err != nil {
+				return s.recordErr(rec, fmt.Errorf("%w: %v", ErrInconsistent, err))
+			}
+		}
+		if strings.HasPrefix(rec.Stream, domain.SignerStreamPrefix) {
+			if err := s.applySigner(rec); err != nil {
 				return s.recordErr(rec, fmt.Errorf("%w: %v", ErrInconsistent, err))
 			}
 		}
@@ -227,7 +250,9 @@ func (s *Set) check(rec *eventstore.Record, f *fact) (int32, *job, error) {
 		return 0, nil, fmt.Errorf("%s before the job was accepted", eventTypeNames[f.typ])
 	case rec.Version != eventstore.Version(j.version)+1:
 		return 0, nil, fmt.Errorf("version %d follows version %d", rec.Version, j.version)
-	case j.status.Terminal():
+	case j.status.Terminal() && (f.typ != evJobRetried || j.status == domain.Completed):
+		// JobRetried is the one event an ended job takes: an annotation linking it to the
+		// job its retry created, which changes no status (domain.LinkRetry).
 		return 0, nil, fmt.Errorf("%s after the job ended (%s)", eventTypeNames[f.typ], j.status)
 	}
 	if to := statusAfter[f.typ]; !to.IsZero() {
@@ -258,10 +283,14 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 		idx, j = s.jobs.add(f.job)
 		j.kind, j.status = f.kind, f.status
 		j.entered[f.status.Ordinal()] = at
+		j.accepted = at
 		s.counts[f.kind.Ordinal()][f.status.Ordinal()]++
 		s.transitions[f.kind.Ordinal()][f.status.Ordinal()]++
 		s.scratch = packText(s.scratch[:0], f.contentHash)
 		j.hash = string(s.scratch)
+		if len(f.users) > 0 || len(f.contracts) > 0 {
+			s.scratch = j.setParties(f.users, f.contracts, s.scratch)
+		}
 		if f.status == domain.Queued {
 			s.enqueue(idx, j, ReadinessQueue)
 			s.timers.set(&s.jobs, idx, at+int64(s.cfg.ReadinessTimeout))
@@ -307,6 +336,7 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 		s.stats.observe(k, StageTxConfirm, j.entered[domain.TxInFlight.Ordinal()], at)
 		s.stats.observe(k, StageTx, j.entered[domain.Processing.Ordinal()], at)
 		s.scratch = j.setField(fieldGatewayRequestID, f.gatewayRequestID, s.scratch)
+		s.reqs.awaiting(k, j.field(fieldGatewayRequestID), j.id)
 	case evShareReceived:
 		if j.shares < ^uint16(0) {
 			j.shares++
@@ -321,15 +351,20 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 	case evProofRejected:
 		s.scratch = j.setField(fieldLabel, []byte(domain.LabelProofRejected), s.scratch)
 		s.scratch = j.setField(fieldResult, rejectedProofResult(f.extraData), s.scratch)
-	case evReadinessFailed, evTransactionFailed, evRequestFailed:
+	case evReadinessFailed, evTransactionFailed, evRequestFailed, evJobCancelled:
 		s.scratch = j.setField(fieldLabel, f.label, s.scratch)
 		if len(f.message) > 0 {
 			s.scratch = j.setField(fieldMessage, f.message, s.scratch)
 		}
 	case evRetryScheduled:
 		j.retryAt = f.nextAt
+	case evRetryRequested:
+		j.retryAt = at // due now (domain.Evolve)
 	}
 	if to := statusAfter[f.typ]; !to.IsZero() && to != j.status {
+		if j.status == domain.ReceiptReceived {
+			s.reqs.left(k, j.field(fieldGatewayRequestID))
+		}
 		j.retryAt = 0
 		s.counts[k.Ordinal()][j.status.Ordinal()]--
 		s.counts[k.Ordinal()][to.Ordinal()]++

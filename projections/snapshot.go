@@ -65,9 +65,11 @@ func (s *Set) WriteSnapshot(w io.Writer) error {
 	b = appendCounts(b, "counts", s.counts)
 	b = appendCounts(b, "transitions", s.transitions)
 
-	order := make([]int32, s.jobs.n)
-	for i := range order {
-		order[i] = int32(i)
+	order := make([]int32, 0, s.jobs.n-s.jobs.dead)
+	for i := range s.jobs.n {
+		if !s.jobs.at(i).gone() {
+			order = append(order, i)
+		}
 	}
 	slices.SortFunc(order, func(x, y int32) int {
 		return bytes.Compare(s.jobs.at(x).id[:], s.jobs.at(y).id[:])
@@ -168,6 +170,8 @@ func (s *Set) appendJob(b []byte, j *job) []byte {
 		b = appendTime(b, j.entered[i])
 	}
 	b = append(b, '}')
+	b = append(b, `,"acceptedAt":`...)
+	b = appendTime(b, j.accepted)
 	if j.checkAt != 0 {
 		b = append(b, `,"readinessCheckAt":`...)
 		b = appendTime(b, j.checkAt)
@@ -181,7 +185,8 @@ func (s *Set) appendJob(b []byte, j *job) []byte {
 	for _, f := range [...]struct {
 		name  string
 		field textField
-	}{{"txHash", fieldTxHash}, {"gatewayRequestId", fieldGatewayRequestID}, {"label", fieldLabel}, {"message", fieldMessage}} {
+	}{{"txHash", fieldTxHash}, {"gatewayRequestId", fieldGatewayRequestID}, {"label", fieldLabel}, {"message", fieldMessage},
+		{"users", fieldUsers}, {"contracts", fieldContracts}} {
 		if v := j.field(f.field); v != "" {
 			b = append(b, `,"`...)
 			b = append(b, f.name...)

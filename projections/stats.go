@@ -316,6 +316,17 @@ const (
 	drainTx        = 1
 )
 
+// drainOf is the index in stats.drains of the departures from q; false for a queue without one.
+func drainOf(q Queue) (int, bool) {
+	switch q {
+	case ReadinessQueue:
+		return drainReadiness, true
+	case TxQueue:
+		return drainTx, true
+	}
+	return 0, false
+}
+
 func newStats(cfg Config) stats {
 	return stats{
 		alpha:  cfg.DurationAlpha,
@@ -386,13 +397,8 @@ func (s *stats) outageWithin(from, to int64) time.Duration {
 // none. A drain rate measured over a window that ended long ago says little about now: this
 // tells how long ago.
 func (s *Set) LastDrain(q Queue, k domain.Kind) time.Time {
-	var d int
-	switch q {
-	case ReadinessQueue:
-		d = drainReadiness
-	case TxQueue:
-		d = drainTx
-	default:
+	d, ok := drainOf(q)
+	if !ok {
 		return time.Time{}
 	}
 	s.mu.RLock()

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"relayer/domain"
 	"relayer/domain/retryafter"
 	"relayer/eventstore"
@@ -278,7 +280,7 @@ func e2ePercentile(ds []time.Duration, p int) time.Duration {
 type e2eEnv struct {
 	store *e2eTimedStore
 	set   *projections.Set
-	exec  *projections.Executor
+	sub   *projections.Submitter
 	eng   *Engine
 }
 
@@ -292,8 +294,10 @@ func startE2E(tb testing.TB, chainCfg devchain.Config) *e2eEnv {
 		timed = &e2eTimedStore{Store: s}
 		return timed
 	}})
-	// Acceptances go to the store directly (env.exec): the timed store times the engine's calls only.
-	return &e2eEnv{store: timed, set: env.set, exec: env.exec, eng: env.eng}
+	// Acceptances go to the store directly (env.exec's): the timed store times the engine's calls
+	// only. They wait for the projections as the API's do (its default accept_wait).
+	sub := &projections.Submitter{Executor: env.exec, Set: env.set, AcceptWait: 2 * time.Second}
+	return &e2eEnv{store: timed, set: env.set, sub: sub, eng: env.eng}
 }
 
 // e2eTimedStore times the engine's appends and stream reads (a read from the call to the end of
@@ -340,12 +344,11 @@ func (s *e2eTimedStore) calls() (appends, reads []time.Duration) {
 	return appends, reads
 }
 
-// accept accepts req as the API does.
+// accept submits req through the submission command, as the API does (without load shedding:
+// the offer is open loop).
 func (env *e2eEnv) accept(req domain.Request) (domain.JobID, error) {
-	id := domain.NewJobID()
-	_, err := env.exec.Execute(context.Background(), id, domain.Accept{At: domain.At{At: time.Now()}, JobID: id, Request: req, ContentHash: id.String()},
-		eventstore.Metadata{CorrelationID: id.Stream()})
-	return id, err
+	res, err := env.sub.Submit(context.Background(), projections.SubmitCommand{Request: req, Metadata: eventstore.Metadata{CorrelationID: uuid.NewString()}})
+	return res.JobID, err
 }
 
 // e2eRequest is job i's request of kind k, one the development chain completes (scenario

@@ -90,6 +90,10 @@ type Checkpoint struct {
 	advances int                                    // advances since the last save
 	lastSave time.Time
 	saves    int
+	// While the store is full (eventstore.ErrStorageFull), due saves wait until deferredUntil,
+	// backing off; deferrals counts the saves deferred in a row.
+	deferredUntil time.Time
+	deferrals     int
 }
 
 // LoadCheckpoint reads consumer name's checkpoint (position 0 when it never saved one).
@@ -128,26 +132,48 @@ func (c *Checkpoint) Pending() eventstore.Position { return c.pending }
 func (c *Checkpoint) Saves() int { return c.saves }
 
 // Advance records that the consumer processed everything up to pos and saves when Every
-// advances or Interval have accumulated. Positions at or before the pending one are ignored.
+// advances or Interval have accumulated. Positions at or before the pending one are ignored. A
+// save that the store refuses because it is full is deferred, not failed (see flushDue).
 func (c *Checkpoint) Advance(ctx context.Context, pos eventstore.Position) error {
 	if pos <= c.pending {
 		return nil
 	}
 	c.pending = pos
 	c.advances++
-	if c.Due() {
-		return c.Flush(ctx)
-	}
-	return nil
+	return c.flushDue(ctx)
 }
 
-// Due tells whether pending progress should be saved now.
+// Due tells whether pending progress should be saved now: not while a save deferred by a full
+// store waits out its backoff.
 func (c *Checkpoint) Due() bool {
-	if c.pending <= c.saved.State {
+	if c.pending <= c.saved.State || c.now().Before(c.deferredUntil) {
 		return false
 	}
 	return c.advances >= c.cfg.Every || c.now().Sub(c.lastSave) >= c.cfg.Interval
 }
+
+// flushDue saves when a save is due. A store that is full defers the save rather than failing
+// the consumer: its progress is only not yet durable (a restart would hand it the records since
+// the last save again, which consumers of the log take at least once anyway), and the save is
+// tried again after a backoff that doubles from a second to maxDeferral.
+func (c *Checkpoint) flushDue(ctx context.Context) error {
+	if !c.Due() {
+		return nil
+	}
+	err := c.Flush(ctx)
+	if errors.Is(err, eventstore.ErrStorageFull) {
+		c.deferredUntil = c.now().Add(min(time.Second<<min(c.deferrals, 5), maxDeferral))
+		c.deferrals++
+		return nil
+	}
+	return err
+}
+
+// maxDeferral is the longest wait between two saves that a full store refused.
+const maxDeferral = 30 * time.Second
+
+// Deferrals counts the due saves a full store has refused in a row (0 once one succeeds).
+func (c *Checkpoint) Deferrals() int { return c.deferrals }
 
 // Flush saves the pending position if it is past the saved one.
 func (c *Checkpoint) Flush(ctx context.Context) error {
@@ -170,6 +196,7 @@ func (c *Checkpoint) Flush(ctx context.Context) error {
 	c.advances = 0
 	c.lastSave = at
 	c.saves++
+	c.deferrals, c.deferredUntil = 0, time.Time{}
 	return nil
 }
 
@@ -179,4 +206,69 @@ func foldCheckpoint(p eventstore.Position, e eventstore.Typed) eventstore.Positi
 		return a.Position
 	}
 	return p
+}
+
+// Follow reads the log after from and hands each record to handle, in order, until ctx ends or
+// the subscription closes (nil; also when handle fails because ctx ended) or something fails. Every record handle reports as handled
+// advances c (a record it passes over, such as a checkpoint's own save, does not: every save
+// would make the next one due), and c is flushed whenever it is due, checked every interval (a
+// full store defers the save: see Checkpoint.Advance). The
+// caller flushes c once more when Follow returns. A failure of the log is wrapped as "follow the
+// log".
+func Follow(ctx context.Context, store eventstore.Store, from eventstore.Position, c *Checkpoint, interval time.Duration,
+	handle func(context.Context, eventstore.Record) (handled bool, err error)) error {
+	subCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	type recordOrErr struct {
+		r   eventstore.Record
+		err error
+	}
+	records := make(chan recordOrErr)
+	go func() {
+		defer close(records)
+		for r, err := range store.SubscribeAll(subCtx, from) {
+			select {
+			case records <- recordOrErr{r, err}:
+			case <-subCtx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+			if err := c.flushDue(ctx); err != nil {
+				return err
+			}
+		case re, ok := <-records:
+			if !ok {
+				return nil
+			}
+			if re.err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return fmt.Errorf("follow the log: %w", re.err)
+			}
+			handled, err := handle(ctx, re.r)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil // stopping is no failure
+				}
+				return err
+			}
+			if handled {
+				if err := c.Advance(ctx, re.r.Position); err != nil {
+					return err
+				}
+			}
+		}
+	}
 }

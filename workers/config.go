@@ -2,10 +2,12 @@ package workers
 
 import (
 	"fmt"
+	"math/big"
 	"os"
 	"strings"
 	"time"
 
+	"relayer/internal/config"
 	"relayer/workers/lease"
 )
 
@@ -22,11 +24,20 @@ type Config struct {
 	// ReadinessPollInterval is how often a readiness check asks the gateway again whether a
 	// decrypt is ready. Default 500ms.
 	ReadinessPollInterval time.Duration `yaml:"readiness_poll_interval"`
-	// TxAttempts is how many times a send that failed on a retryable error (the node
-	// unreachable, underpriced, ...) is tried before the job fails with transaction_failed.
-	// Default 5.
+	// TxAttempts is how many times in a row a job's transaction is prepared, or its recorded
+	// bytes broadcast, while each try fails on a passing error (the node unreachable, overloaded,
+	// rate limiting, ...). When they are spent the job is not failed for the node's trouble: one
+	// whose transaction could not be prepared waits on the long-tail schedule (RetryScheduled)
+	// and is tried again, one whose broadcast kept failing stays in tx_in_flight for the timeouts
+	// worker to send again; only bytes the node refused every time (underpriced, unfunded,
+	// rejected) fail the job, their nonce given back. A replacement (fee bump) starts the count
+	// again. Default 5.
 	TxAttempts int `yaml:"tx_attempts"`
-	// TxRetryDelay is the wait before the second attempt; it doubles after each. Default 200ms.
+	// TxRetryDelay is the base of the wait between two of those tries: after the n-th failure
+	// the wait is drawn at random up to TxRetryDelay * 2^(n-1), capped at 10s (full jitter). It
+	// is also the pause, jittered between half of it and all of it, before the tx worker tries
+	// again to read or record a job after the log failed. docs/RETRIES.md lists each. Default
+	// 200ms.
 	TxRetryDelay time.Duration `yaml:"tx_retry_delay"`
 	// UserDecryptThreshold is how many distinct KMS shares complete a user decrypt. Required.
 	UserDecryptThreshold int
@@ -41,6 +52,23 @@ type Config struct {
 	// Default 1m: an idle relayer adds 1,440 cursor events a day to the log rather than one per
 	// block, and a restart reads at most a minute of empty blocks again.
 	ResponsesCursorEvery time.Duration
+	// BalanceFloorWei is the balance guard's floor, in wei (decimal digits): a signing key whose
+	// balance is below it is paused (SignerPaused) and takes no new transaction until its balance
+	// is back above the floor plus a tenth (SignerResumed). Empty (the default): the automatic
+	// floor, BalanceFloorJobs times the reserve of the key's costliest recent transaction (its gas
+	// limit times its max fee per gas: what a node wants the balance to cover before it takes
+	// the transaction); none before the key's first transaction. "0": never paused (a
+	// transaction the node refuses for funds then fails its job with insufficient_balance).
+	BalanceFloorWei string `yaml:"balance_floor_wei"`
+	// BalanceInterval is how often the balance guard reads the key's balance; it reads it after
+	// every receipt and every refusal for funds too, at most once a second. Default 15s.
+	BalanceInterval time.Duration `yaml:"balance_interval"`
+	// NonceCheckInterval is how often each key's nonces are checked against the chain while the
+	// relayer runs (another sender's transactions skipped, transactions a node lost sent again,
+	// unused nonces filled; each correction a NonceCorrected in the key's stream); they are
+	// checked at once, at most once a second, after the node answers "nonce too low", "nonce too
+	// high" or "already known". Default 10s.
+	NonceCheckInterval time.Duration `yaml:"nonce_check_interval"`
 	// Fleet lets several instances share one store (Leader).
 	Fleet FleetConfig `yaml:"fleet"`
 }
@@ -88,6 +116,11 @@ const (
 	DefaultResponseBufferTTL     = 10 * time.Minute
 	DefaultTimeoutsPoll          = time.Second
 	DefaultResponsesCursorEvery  = time.Minute
+	DefaultBalanceInterval       = 15 * time.Second
+	DefaultNonceCheckInterval    = 10 * time.Second
+	// BalanceFloorJobs is how many of its costliest recent transactions the automatic floor
+	// keeps a key able to pay for (BalanceFloorWei).
+	BalanceFloorJobs = 10
 )
 
 // DefaultConfig returns every field's default; UserDecryptThreshold, which has none, is 0.
@@ -116,17 +149,35 @@ func (c *Config) setDefaults() {
 	if c.ResponsesCursorEvery == 0 {
 		c.ResponsesCursorEvery = DefaultResponsesCursorEvery
 	}
+	if c.BalanceInterval == 0 {
+		c.BalanceInterval = DefaultBalanceInterval
+	}
+	if c.NonceCheckInterval == 0 {
+		c.NonceCheckInterval = DefaultNonceCheckInterval
+	}
 	c.Transport.setDefaults()
 	c.Dispatcher.setDefaults()
+}
+
+// minBalanceInterval: a node is not asked for a balance more often than this.
+const minBalanceInterval = 100 * time.Millisecond
+
+// balanceFloor reads BalanceFloorWei: nil for the automatic floor.
+func (c Config) balanceFloor() (*big.Int, error) {
+	if c.BalanceFloorWei == "" {
+		return nil, nil
+	}
+	f, ok := new(big.Int).SetString(c.BalanceFloorWei, 10)
+	if !ok || f.Sign() < 0 || strings.TrimLeft(c.BalanceFloorWei, "0123456789") != "" {
+		return nil, fmt.Errorf("%q is not a whole number of wei (decimal digits only; empty for the automatic floor, 0 to never pause a key)", c.BalanceFloorWei)
+	}
+	return f, nil
 }
 
 // Problem is one thing wrong with a Config: the field, by its yaml name ("tx_attempts") or, for
 // a field without one, its name in snake_case ("user_decrypt_threshold"; "transport", "router"
 // and "dispatcher" for those parts), and what is wrong with it.
-type Problem struct {
-	Field string `json:"field"`
-	Issue string `json:"issue"`
-}
+type Problem = config.Problem
 
 // ConfigError lists every problem Validate found. It unwraps to the errors of the transport,
 // router and dispatcher configurations.
@@ -135,51 +186,48 @@ type ConfigError struct {
 	parts    []error
 }
 
-func (e *ConfigError) Error() string {
-	var b strings.Builder
-	b.WriteString("workers: ")
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.Field + ": " + p.Issue)
-	}
-	return b.String()
-}
+func (e *ConfigError) Error() string { return config.Inline("workers: ", e.Problems) }
 
 func (e *ConfigError) Unwrap() []error { return e.parts }
 
 // Validate reports every problem of c as a *ConfigError; zero fields are valid except
 // UserDecryptThreshold.
 func (c Config) Validate() error {
-	e := &ConfigError{}
-	bad := func(field, format string, args ...any) {
-		e.Problems = append(e.Problems, Problem{Field: field, Issue: fmt.Sprintf(format, args...)})
-	}
+	var ps config.Problems
+	var parts []error
 	if c.ReadinessPollInterval < 0 {
-		bad("readiness_poll_interval", "%s is negative", c.ReadinessPollInterval)
+		ps.Add("readiness_poll_interval", "%s is negative", c.ReadinessPollInterval)
 	}
 	if c.TxAttempts < 0 || c.TxAttempts > 100 {
-		bad("tx_attempts", "%d, want 1..100 (0 for the default %d)", c.TxAttempts, DefaultTxAttempts)
+		ps.Add("tx_attempts", "%d, want 1..100 (0 for the default %d)", c.TxAttempts, DefaultTxAttempts)
 	}
 	if c.TxRetryDelay < 0 {
-		bad("tx_retry_delay", "%s is negative", c.TxRetryDelay)
+		ps.Add("tx_retry_delay", "%s is negative", c.TxRetryDelay)
 	}
 	if c.UserDecryptThreshold < 1 {
-		bad("user_decrypt_threshold", "%d, want 1 or more (the gateway's KMS threshold)", c.UserDecryptThreshold)
+		ps.Add("user_decrypt_threshold", "%d, want 1 or more (the gateway's KMS threshold)", c.UserDecryptThreshold)
 	}
 	if c.ResponseBufferTTL < 0 {
-		bad("response_buffer_ttl", "%s is negative", c.ResponseBufferTTL)
+		ps.Add("response_buffer_ttl", "%s is negative", c.ResponseBufferTTL)
 	}
 	if c.TimeoutsPoll < 0 {
-		bad("timeouts_poll", "%s is negative", c.TimeoutsPoll)
+		ps.Add("timeouts_poll", "%s is negative", c.TimeoutsPoll)
 	}
 	if c.ResponsesCursorEvery < 0 {
-		bad("responses_cursor_every", "%s is negative", c.ResponsesCursorEvery)
+		ps.Add("responses_cursor_every", "%s is negative", c.ResponsesCursorEvery)
+	}
+	if _, err := c.balanceFloor(); err != nil {
+		ps.Add("balance_floor_wei", "%v", err)
+	}
+	if c.BalanceInterval < 0 || c.BalanceInterval > 0 && c.BalanceInterval < minBalanceInterval {
+		ps.Add("balance_interval", "%s, want %s or more (0 for the default %s)", c.BalanceInterval, minBalanceInterval, DefaultBalanceInterval)
+	}
+	if c.NonceCheckInterval < 0 || c.NonceCheckInterval > 0 && c.NonceCheckInterval < minBalanceInterval {
+		ps.Add("nonce_check_interval", "%s, want %s or more (0 for the default %s)", c.NonceCheckInterval, minBalanceInterval, DefaultNonceCheckInterval)
 	}
 	if c.Fleet.Enabled {
 		if err := c.Fleet.leaseConfig().Validate(); err != nil {
-			bad("fleet", "%s", strings.TrimPrefix(err.Error(), "lease: "))
+			ps.Add("fleet", "%s", strings.TrimPrefix(err.Error(), "lease: "))
 		}
 	}
 	for _, part := range []struct {
@@ -187,12 +235,12 @@ func (c Config) Validate() error {
 		err   error
 	}{{"transport", c.Transport.Validate()}, {"router", c.Router.Validate()}, {"dispatcher", c.Dispatcher.Validate()}} {
 		if part.err != nil {
-			bad(part.field, "%v", part.err)
-			e.parts = append(e.parts, part.err)
+			ps.Add(part.field, "%v", part.err)
+			parts = append(parts, part.err)
 		}
 	}
-	if len(e.Problems) == 0 {
+	if len(ps) == 0 {
 		return nil
 	}
-	return e
+	return &ConfigError{Problems: ps, parts: parts}
 }

@@ -128,11 +128,6 @@ func (d *Dispatcher) Published() uint64 { return d.published.Load() }
 // Position is the position of the last record the dispatcher went past (published or skipped).
 func (d *Dispatcher) Position() eventstore.Position { return eventstore.Position(d.position.Load()) }
 
-type recordOrErr struct {
-	r   eventstore.Record
-	err error
-}
-
 // Run loads the checkpoint and dispatches until ctx is done, then saves the checkpoint and
 // returns nil. It returns an error when the log cannot be read, a publish fails or the
 // checkpoint cannot be saved (ErrCheckpointConflict: another instance drives this consumer).
@@ -168,63 +163,21 @@ func (d *Dispatcher) Run(ctx context.Context) (err error) {
 		d.logger.Info("dispatcher stopped", "checkpoint", cp.Saved(), "err", err)
 	}()
 
-	subCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	records := make(chan recordOrErr)
-	go func() {
-		defer close(records)
-		for r, err := range d.store.SubscribeAll(subCtx, cp.Saved()) {
-			select {
-			case records <- recordOrErr{r, err}:
-			case <-subCtx.Done():
-				return
-			}
-			if err != nil {
-				return
-			}
+	err = Follow(ctx, d.store, cp.Saved(), cp, d.cfg.Checkpoint.Interval, func(ctx context.Context, r eventstore.Record) (bool, error) {
+		if IsCheckpointStream(r.Stream) {
+			d.position.Store(uint64(r.Position))
+			return false, nil // our own saves (and other consumers'): not progress
 		}
-	}()
-
-	tick := time.NewTicker(d.cfg.Checkpoint.Interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-tick.C:
-			if cp.Due() {
-				if err := cp.Flush(ctx); err != nil {
-					return err
-				}
-			}
-		case re, ok := <-records:
-			if !ok {
-				return nil
-			}
-			if re.err != nil {
-				if ctx.Err() != nil {
-					return nil
-				}
-				return fmt.Errorf("dispatcher %s: follow log: %w", d.cfg.Name, re.err)
-			}
-			if IsCheckpointStream(re.r.Stream) {
-				// Our own saves (and other consumers'): pass over without counting as progress,
-				// or every save would make the next one due.
-				d.position.Store(uint64(re.r.Position))
-				continue
-			}
-			if err := d.dispatch(ctx, re.r); err != nil {
-				if ctx.Err() != nil {
-					return nil
-				}
-				return err
-			}
-			d.position.Store(uint64(re.r.Position))
-			if err := cp.Advance(ctx, re.r.Position); err != nil {
-				return err
-			}
+		if err := d.dispatch(ctx, r); err != nil {
+			return false, err
 		}
+		d.position.Store(uint64(r.Position))
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("dispatcher %s: %w", d.cfg.Name, err)
 	}
+	return nil
 }
 
 func (d *Dispatcher) dispatch(ctx context.Context, r eventstore.Record) error {

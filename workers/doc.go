@@ -17,15 +17,21 @@
 //     published on TopicGatewayResponses and matched to jobs by gateway request id; responses
 //     that come before the job's receipt is recorded are kept (and the cursor held before them)
 //     until it is;
-//   - the timeouts worker: readiness, tx_in_flight and response deadlines from the timers
-//     projection;
+//   - the timeouts worker: the readiness, processing and response deadlines from the timers
+//     projection; a job past its tx_in_flight deadline is not failed but has its recorded bytes
+//     sent again until they are mined or another transaction takes the nonce;
 //   - recovery at start: re-dispatch by status; a tx_in_flight job's recorded bytes are looked
-//     up and sent again, never re-signed, so no job ever has two gateway requests.
+//     up and sent again, never re-signed, so no job ever has two gateway requests;
+//   - beside them, the signing key's upkeep: the balance guard pauses the key before its balance
+//     runs out and resumes it (SignerPaused, SignerResumed in the key's stream), the nonce
+//     check heals the key's nonce sequence (NonceCorrected), and the chain's outages are
+//     recorded in the chain stream, where the projections stop the deadlines while one lasts.
 //
 // Beside the engine, RateLimitRecorder is the upstream.Sink serve gives the gateway adapter: the
 // rate limits its JSON-RPC calls meet are counted (relayer_upstream_ratelimit_*) and recorded in
 // the log's "ratelimit" stream, which GET /v1/transitions shows as "ratelimit" events. It never
-// holds a call up: a full buffer drops (and counts) the event.
+// holds a call up: a full buffer drops (and counts) the event. The webhook deliveries (package
+// workers/delivery) run beside the engine too, on their own followers of the log.
 //
 // C and D are read from the Retry-After policy in force (Deps.Tuning), so the admin API changes
 // them at run time and the hints clients get follow the pace the workers keep. Every step is a

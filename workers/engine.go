@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,11 +44,16 @@ type Deps struct {
 	// *_throttler_tps per kind (D). It is called often and must be cheap (api.Server.Tuning).
 	// Nil uses retryafter.DefaultConfig.
 	Tuning func() retryafter.Config
-	// Logger may be nil.
+	// Logger may be nil. The engine names its lines' component itself (workers, and transport,
+	// router, dispatcher for its parts): Logger must not carry a "component" attribute, or its
+	// lines would carry two.
 	Logger *slog.Logger
 	// Now is the clock of the events' times (time.Now when nil).
 	Now func() time.Time
 }
+
+// logComponent names the engine's own log lines, and the leader's.
+const logComponent = "workers"
 
 // Engine runs the relayer's workers (DESIGN section 6): the dispatcher that publishes the log
 // to watermill topics, the router with the handlers, and the four workers that drive every job
@@ -77,12 +83,17 @@ type Engine struct {
 	tx        *txWorker
 	responses *responsesWorker
 	timeouts  *timeoutsWorker
+	// balance pauses the key while its balance is below the floor.
+	balance *balanceGuard
 
 	// passed hands a job the readiness worker passed to the tx worker (passedJob by job id).
 	passed sync.Map
 
 	ready   chan struct{}
 	runOnce sync.Once
+	// ctx is Run's context, set before any handler runs: the work a handler starts in the
+	// background (a cancel's no-op) ends with the engine, not with the message.
+	ctx context.Context
 }
 
 // passedJob is a job the readiness worker passed: its state and when the append returned.
@@ -117,7 +128,7 @@ func newEngine(cfg Config, deps Deps, m *engineMetrics, sh shard, from eventstor
 	}
 	e := &Engine{
 		cfg: cfg, store: deps.Store, set: deps.Projections, gw: deps.Gateway, tuning: deps.Tuning,
-		log: deps.Logger, now: deps.Now,
+		log: deps.Logger.With("component", logComponent), now: deps.Now,
 		exec:    &projections.Executor{Store: deps.Store, Codec: projections.NewCodec(), Retries: 5},
 		metrics: m,
 		shard:   sh,
@@ -128,7 +139,7 @@ func newEngine(cfg Config, deps Deps, m *engineMetrics, sh shard, from eventstor
 		// Each key's engine has its own stream on NATS: only its lease's holder consumes it.
 		cfg.Transport.NATS.Prefix = sh.natsPrefix(cfg.Transport.NATS.Prefix)
 	}
-	t, err := NewTransport(cfg.Transport, quietLogger(e.log.With("component", "transport")))
+	t, err := NewTransport(cfg.Transport, quietLogger(deps.Logger.With("component", "transport")))
 	if err != nil {
 		return nil, err
 	}
@@ -140,19 +151,19 @@ func newEngine(cfg Config, deps Deps, m *engineMetrics, sh shard, from eventstor
 		}
 	}
 	if t.Kind != TransportGoChannel {
-		if e.local, err = NewTransport(TransportConfig{}, quietLogger(e.log.With("component", "transport"))); err != nil {
+		if e.local, err = NewTransport(TransportConfig{}, quietLogger(deps.Logger.With("component", "transport"))); err != nil {
 			_ = t.Close()
 			return nil, err
 		}
 	}
-	r, err := NewRouter(cfg.Router, t, e.log.With("component", "router"))
+	r, err := NewRouter(cfg.Router, t, deps.Logger.With("component", "router"))
 	if err != nil {
 		closeAll()
 		return nil, err
 	}
 	r.onPoison = e.recordPoison
 	e.router = r
-	d, err := NewDispatcher(deps.Store, t.Publisher, cfg.Dispatcher, e.log.With("component", "dispatcher"))
+	d, err := NewDispatcher(deps.Store, t.Publisher, cfg.Dispatcher, deps.Logger.With("component", "dispatcher"))
 	if err != nil {
 		closeAll()
 		return nil, err
@@ -171,6 +182,7 @@ func newEngine(cfg Config, deps Deps, m *engineMetrics, sh shard, from eventstor
 	e.tx = newTxWorker(e)
 	e.responses = newResponsesWorker(e)
 	e.timeouts = &timeoutsWorker{e: e, inFlight: map[domain.JobID]bool{}}
+	e.balance = newBalanceGuard(e)
 	e.addHandlers()
 	return e, nil
 }
@@ -203,6 +215,7 @@ func (e *Engine) Run(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	e.ctx = ctx
 
 	var wg sync.WaitGroup
 	fail := func(part string, err error) {
@@ -247,6 +260,12 @@ func (e *Engine) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("workers: %w", err)
 	}
+	if err := e.balance.load(ctx); err != nil { // a key the log paused sends nothing from the start
+		if ctx.Err() != nil {
+			return e.result(ctx)
+		}
+		return fmt.Errorf("workers: %w", err)
+	}
 	if err := e.recover(ctx); err != nil {
 		if ctx.Err() != nil {
 			return e.result(ctx)
@@ -261,6 +280,8 @@ func (e *Engine) Run(ctx context.Context) error {
 		}
 	}
 	spawn("timeouts", e.timeouts.run)
+	spawn("balance", e.balance.run)
+	spawn("nonces", e.watchNonces)
 	spawn("outages", e.outages)
 	spawn("sweep", e.sweep)
 	spawn("dispatcher", e.dispatcher.Run)
@@ -283,16 +304,18 @@ func (e *Engine) addHandlers() {
 	e.router.AddHandler("readiness-or-tx.accepted", EventTopic("RequestAccepted"), func(ctx context.Context, msg *message.Message, ev domain.Event) error {
 		a := ev.(domain.RequestAccepted)
 		if a.Kind.NeedsReadiness() {
-			e.readiness.enqueue(a.JobID, recordedAt(msg), msg.Metadata.Get(MetaCausationID))
+			e.readiness.enqueue(a.JobID, recordedAt(msg), msg.Metadata.Get(MetaCausationID), msg.Metadata.Get(MetaCorrelationID))
 		} else {
+			s := domain.Evolve(domain.State{}, a)
+			s.CorrelationID = msg.Metadata.Get(MetaCorrelationID)
 			e.tx.add(a.Kind, txItem{id: a.JobID, enabled: recordedAt(msg), cause: msg.Metadata.Get(MetaCausationID),
-				state: domain.Evolve(domain.State{}, a)}, false)
+				corr: s.CorrelationID, state: s}, false)
 		}
 		return nil
 	})
 	toTx := func(ctx context.Context, msg *message.Message, ev domain.Event) error {
 		id := ev.Header().JobID
-		it := txItem{id: id, enabled: recordedAt(msg), cause: msg.Metadata.Get(MetaCausationID)}
+		it := txItem{id: id, enabled: recordedAt(msg), cause: msg.Metadata.Get(MetaCausationID), corr: msg.Metadata.Get(MetaCorrelationID)}
 		if h, ok := e.passed.LoadAndDelete(id); ok {
 			// Passed by this process's readiness worker: its state and the time its append
 			// returned (the event's commit, where RecordedAt is stamped before it).
@@ -311,6 +334,30 @@ func (e *Engine) addHandlers() {
 	}
 	e.router.AddHandler("tx.readiness-passed", EventTopic("ReadinessPassed"), toTx)
 	e.router.AddHandler("tx.reset", EventTopic("TransactionReset"), toTx)
+	e.router.AddHandler("tx.cancel", EventTopic("CancelRequested"), func(ctx context.Context, msg *message.Message, ev domain.Event) error {
+		id := ev.Header().JobID
+		if !e.shard.owns(id) {
+			return nil
+		}
+		e.tx.wg.Add(1)
+		go func() {
+			defer e.tx.wg.Done()
+			e.tx.cancelRequested(e.ctx, id, msg.Metadata.Get(MetaCausationID))
+		}()
+		return nil
+	})
+	e.router.AddHandler("retry.requested", EventTopic("RetryRequested"), func(ctx context.Context, msg *message.Message, ev domain.Event) error {
+		r := ev.(domain.RetryRequested)
+		if !e.shard.owns(r.JobID) {
+			return nil
+		}
+		if r.From == domain.Queued {
+			e.readiness.nudge(r.JobID)
+		} else {
+			e.tx.retryNow(r.JobID)
+		}
+		return nil
+	})
 	e.router.AddHandler("responses.receipt", EventTopic("ReceiptRecorded"), func(ctx context.Context, msg *message.Message, ev domain.Event) error {
 		r := ev.(domain.ReceiptRecorded)
 		k, err := e.kindOf(ctx, r.JobID)
@@ -353,17 +400,31 @@ func (e *Engine) execute(ctx context.Context, id domain.JobID, cmd domain.Comman
 // executeOn is execute deciding first on s, a state of the job already in hand (the zero State
 // reads the stream), which saves a read of the stream (projections.Executor.ExecuteOn).
 func (e *Engine) executeOn(ctx context.Context, id domain.JobID, s domain.State, cmd domain.Command, causation string) (projections.Outcome, bool, error) {
-	md := eventstore.Metadata{CorrelationID: id.Stream(), CausationID: causation}
+	md := eventstore.Metadata{CausationID: causation} // the Executor gives it the job's correlation id
 	out, err := e.exec.ExecuteOn(ctx, id, s, cmd, md)
 	if err != nil {
 		if isRuleViolation(err) {
-			e.log.Debug("command no longer applies", "job", id, "command", cmd.CommandName(), "err", err)
+			e.log.Debug("command no longer applies", "job_id", id, "correlation_id", out.State.CorrelationID, "command", cmd.CommandName(), "err", err)
 			return out, false, nil
 		}
 		return out, false, err
 	}
 	e.metrics.transition(out.Events)
 	return out, true, nil
+}
+
+// correlationOf is job id's correlation id as its first event has it, for a log line about a job
+// whose state is not in hand; empty when the log cannot say within a second.
+func (e *Engine) correlationOf(ctx context.Context, id domain.JobID) string {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	for rec, err := range e.store.ReadStream(ctx, id.Stream(), 0) {
+		if err != nil {
+			return ""
+		}
+		return rec.Metadata.CorrelationID
+	}
+	return ""
 }
 
 // record executes cmd until it is recorded, no longer applies, or ctx ends (then false), pausing
@@ -377,7 +438,7 @@ func (e *Engine) record(ctx context.Context, id domain.JobID, s domain.State, cm
 			return out, ok
 		}
 		s = domain.State{} // read it again
-		e.log.Warn("record an outcome; trying again", "job", id, "command", cmd.CommandName(), "err", err)
+		e.log.Warn("record an outcome; trying again", "job_id", id, "correlation_id", cmp.Or(s.CorrelationID, e.correlationOf(ctx, id)), "command", cmd.CommandName(), "err", err)
 		if !sleepCtx(ctx, retry.Delay(failures, nil)) {
 			return projections.Outcome{}, false
 		}

@@ -24,6 +24,7 @@ import (
 	"relayer/eventstore"
 	"relayer/projections"
 	"relayer/workers/devchain"
+	"relayer/workers/devchain/devchaintest"
 	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
 )
@@ -51,6 +52,8 @@ type engineOpts struct {
 	wrap func(eventstore.Store) eventstore.Store
 	// gateway, when set, edits the engine's gateway adapter's configuration.
 	gateway func(*gateway.Config)
+	// signer, when set, signs the engine's transactions instead of the chain's relayer key.
+	signer gateway.Signer
 }
 
 func startEngine(t testing.TB, o engineOpts) *engineEnv {
@@ -71,13 +74,9 @@ func startTestChain(t testing.TB, cfg devchain.Config) *devchain.Chain {
 	if cfg.ResponseDelayMin == 0 && cfg.ResponseDelayMax == 0 {
 		cfg.ResponseDelayMin, cfg.ResponseDelayMax = 5*time.Millisecond, 40*time.Millisecond
 	}
+	c := devchaintest.Start(t, cfg, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := devchain.Start(ctx, cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
 	// testDelegator lets testDelegate decrypt testApp's handles, so that testRequest's delegated
 	// user decrypts pass the host ACL's delegation check.
 	if err := c.DelegateForUserDecryption(ctx, devchain.UserDevKey(0), testDelegate, testApp, time.Now().Add(365*24*time.Hour)); err != nil {
@@ -90,6 +89,12 @@ func startTestChain(t testing.TB, cfg devchain.Config) *devchain.Chain {
 // engine's in startEngine. The caller closes it.
 func newTestAdapter(t testing.TB, chain *devchain.Chain, edit ...func(*gateway.Config)) *gateway.Adapter {
 	t.Helper()
+	return newTestAdapterFor(t, chain, gateway.NewSigner(chain.RelayerKey()), edit...)
+}
+
+// newTestAdapterFor is newTestAdapter signing with signer.
+func newTestAdapterFor(t testing.TB, chain *devchain.Chain, signer gateway.Signer, edit ...func(*gateway.Config)) *gateway.Adapter {
+	t.Helper()
 	a := chain.Addresses()
 	cfg := gateway.Config{
 		ChainID:      chain.ChainID().Uint64(),
@@ -99,7 +104,7 @@ func newTestAdapter(t testing.TB, chain *devchain.Chain, edit ...func(*gateway.C
 	for _, e := range edit {
 		e(&cfg)
 	}
-	gw, err := gateway.New(context.Background(), chain.Client(), cfg, testLogger(t), gateway.WithSigner(gateway.NewSigner(chain.RelayerKey())))
+	gw, err := gateway.New(context.Background(), chain.Client(), cfg, testLogger(t), gateway.WithSigner(signer))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +122,11 @@ func startEngineOn(t testing.TB, store eventstore.Store, chain *devchain.Chain, 
 	if o.gateway != nil {
 		edits = append(edits, o.gateway)
 	}
-	gw := newTestAdapter(t, chain, edits...)
+	signer := o.signer
+	if signer == nil {
+		signer = gateway.NewSigner(chain.RelayerKey())
+	}
+	gw := newTestAdapterFor(t, chain, signer, edits...)
 	set, err := projections.New(o.pcfg)
 	if err != nil {
 		t.Fatal(err)
@@ -473,6 +482,60 @@ func TestEngineFailsADelegatedUserDecryptTheDelegatorNeverAuthorised(t *testing.
 	}
 }
 
+// A unified (v3) user decrypt runs the user decrypt pipeline: each entry is checked on the host
+// ACL as a v2 request of its kind, the gateway gets the unified call, and the job completes with
+// the shares; an entry whose owner never delegated it fails the job before anything is signed.
+func TestEngineRunsAUnifiedUserDecryptWithOwnAndDelegatedHandles(t *testing.T) {
+	env := startEngine(t, engineOpts{})
+	unified := func(owners ...common.Address) domain.Request {
+		u := &domain.UnifiedUserDecryptRequest{
+			UserAddress: testDelegate.Hex(), AllowedContracts: []string{testApp.Hex()},
+			StartTimestamp: uint64(time.Now().Add(-time.Hour).Unix()), DurationSeconds: 86400,
+			PublicKey: "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("unified public key"))), ExtraData: "0x00",
+		}
+		for _, o := range owners {
+			u.Handles = append(u.Handles, domain.HandleEntry{Handle: hexHandle(contracts.TestHandle(contracts.ScenarioNone, env.seed())), ContractAddress: testApp.Hex(), OwnerAddress: o.Hex()})
+		}
+		return domain.Request{UnifiedUserDecrypt: u}
+	}
+	ok := env.accept(unified(testDelegate, testDelegator))
+	stranger := common.HexToAddress("0x00000000000000000000000000000000000bad00")
+	denied := env.accept(unified(testDelegate, stranger))
+
+	s := env.waitTerminal(ok, 30*time.Second)
+	if s.Status != domain.Completed || s.Kind != domain.UserDecrypt || s.Result == nil || s.Result.UserDecrypt == nil || len(s.Result.UserDecrypt.Result) == 0 {
+		t.Fatalf("status %s %q (%s), result %+v: want a completed user decrypt with shares", s.Status, s.Label, s.Message, s.Result)
+	}
+	s = env.waitTerminal(denied, 30*time.Second)
+	msg := strings.ToLower(s.Message)
+	if s.Status != domain.Failure || s.Label != domain.LabelNotAllowedOnHostACL ||
+		!strings.Contains(msg, "delegator "+strings.ToLower(stranger.Hex())+" has not delegated") {
+		t.Fatalf("status %s, label %q, message %q: want failure not_allowed_on_host_acl naming the owner's missing delegation", s.Status, s.Label, s.Message)
+	}
+	if s.TxHash != "" {
+		t.Fatalf("a transaction %s was signed for a request the ACL refuses", s.TxHash)
+	}
+}
+
+// The reference relayer answers host_acl_failed (500) when the host ACL cannot answer the
+// readiness check. Here the ACL the engine asks is a contract without its functions (the
+// gateway's InputVerification): every question reverts, a refusal for good, not an outage.
+func TestEngineFailsADecryptWhoseHostACLCannotAnswerWithHostACLFailed(t *testing.T) {
+	chain := startTestChain(t, devchain.Config{})
+	notACL := chain.Addresses().InputVerification
+	env := startEngine(t, engineOpts{chain: chain, gateway: func(c *gateway.Config) { c.Contracts.ACL = notACL }})
+	for _, k := range []domain.Kind{domain.PublicDecrypt, domain.UserDecrypt, domain.DelegatedUserDecrypt} {
+		id := env.accept(env.request(k, contracts.ScenarioNone))
+		s := env.waitTerminal(id, 30*time.Second)
+		if s.Status != domain.Failure || s.Label != domain.LabelHostACLFailed {
+			t.Errorf("%s: status %s, label %q (%s): want failure host_acl_failed", k, s.Status, s.Label, s.Message)
+		}
+		if s.TxHash != "" {
+			t.Errorf("%s: a transaction %s was signed for a request the ACL could not vouch for", k, s.TxHash)
+		}
+	}
+}
+
 // An idle relayer used to append one cursor event per development block (about 43,000 a day).
 // With nothing to answer, the cursor is saved at most once per ResponsesCursorEvery.
 func TestAnIdleEngineSavesTheGatewayCursorAtMostOncePerInterval(t *testing.T) {
@@ -504,12 +567,13 @@ func TestAnIdleEngineSavesTheGatewayCursorAtMostOncePerInterval(t *testing.T) {
 	}
 }
 
-// A relayer whose key cannot pay for its transactions fails the jobs it cannot send with
-// insufficient_balance (503 for the client: contact the operator), not a generic failure.
+// A relayer whose key cannot pay for its transactions, with the balance guard off (floor 0),
+// fails the jobs it cannot send with insufficient_balance (503 for the client: contact the
+// operator), not a generic failure: the last resort the guard otherwise keeps jobs from.
 func TestEngineWithAnEmptyKeyFailsWithInsufficientBalance(t *testing.T) {
 	chain := startTestChain(t, devchain.Config{})
 	drainKey(t, chain, chain.RelayerKey())
-	env := startEngine(t, engineOpts{chain: chain, cfg: Config{TxAttempts: 2, TxRetryDelay: 50 * time.Millisecond}})
+	env := startEngine(t, engineOpts{chain: chain, cfg: Config{TxAttempts: 2, TxRetryDelay: 50 * time.Millisecond, BalanceFloorWei: "0"}})
 	id := env.accept(env.request(domain.InputProof, contracts.ScenarioNone))
 	s := env.waitTerminal(id, 30*time.Second)
 	if s.Status != domain.Failure || s.Label != domain.LabelInsufficientBalance {

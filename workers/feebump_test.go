@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/hex"
 	"math/big"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -21,11 +20,16 @@ import (
 // nonce with higher fees, the replacement recorded before it is sent, and the jobs complete
 // through the replacements, each with exactly one gateway request on chain.
 func TestEngineReplacesTransactionsAFeeSpikeStalled(t *testing.T) {
-	chain := startTestChain(t, devchain.Config{})
+	// Blocks are sealed 100 ms after a transaction arrives (10 ms by default), so that the spike
+	// tops the pool up between two blocks even on a loaded machine: a block sealed before the
+	// top-up would have room for the relayer's transaction, which would then never stall.
+	chain := startTestChain(t, devchain.Config{BlockDebounce: 100 * time.Millisecond})
 	// The relayer tips little (as a thrifty operator's would), so the spike's transactions go
-	// first and a few full blocks take the base fee above what it signed for.
+	// first and a few full blocks take the base fee above what it signed for. It replaces a
+	// transaction 2 blocks after sending it (5 by default), so that the spike needs to hold the
+	// blocks full only that long, even on a loaded machine.
 	env := startEngine(t, engineOpts{chain: chain, cfg: Config{TxAttempts: 3, TxRetryDelay: 50 * time.Millisecond},
-		gateway: func(c *gateway.Config) { c.MaxPriorityFeePerGas = 1_000_000 }})
+		gateway: func(c *gateway.Config) { c.MaxPriorityFeePerGas = 1_000_000; c.BumpAfterBlocks = 2 }})
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	var spam int
@@ -166,16 +170,7 @@ func TestRecoveryAdoptsTheReplacedTransactionThatWasMined(t *testing.T) {
 	}
 	gw.Close()
 
-	r.start(engineOpts{})
-	s := r.waitTerminal(id, 20*time.Second)
-	if s.Status != domain.Completed {
-		t.Fatalf("%s %q (%s), want completed", s.Status, s.Label, s.Message)
-	}
-	_, evs := r.events(id)
-	want := []string{"RequestAccepted", "TransactionSigned", "TransactionReplaced", "ReceiptRecorded", "RequestCompleted"}
-	if got := typesOf(evs); !slices.Equal(got, want) {
-		t.Fatalf("events %v, want %v", got, want)
-	}
+	evs := r.restart(id, domain.Completed, "", "RequestAccepted", "TransactionSigned", "TransactionReplaced", "ReceiptRecorded", "RequestCompleted")
 	if rec := evs[3].(domain.ReceiptRecorded); rec.TxHash != first.Hash.Hex() {
 		t.Errorf("receipt of %s, want the mined first transaction %s", rec.TxHash, first.Hash.Hex())
 	}

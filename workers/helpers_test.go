@@ -117,7 +117,14 @@ func (c *collector) waitFor(t *testing.T, n int) []*message.Message {
 
 func eventually(t testing.TB, cond func() bool, what string) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
+	eventuallyWithin(t, waitLimit, cond, what)
+}
+
+// eventuallyWithin is eventually with its own bound, for a condition that a backoff of the code
+// under test may hold back longer than waitLimit.
+func eventuallyWithin(t testing.TB, limit time.Duration, cond func() bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

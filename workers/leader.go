@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -103,7 +104,7 @@ func NewLeader(cfg Config, deps Deps) (*Leader, error) {
 			lc.Name = SignerLeasePrefix + "-" + addr
 		}
 		var err error
-		if k.lease, err = lease.New(deps.Store, lc, deps.Logger); err != nil {
+		if k.lease, err = lease.New(deps.Store, lc, componentLog(deps.Logger)); err != nil {
 			return nil, fmt.Errorf("workers: %w", err)
 		}
 		l.keys = append(l.keys, k)
@@ -170,7 +171,7 @@ func (l *Leader) Run(ctx context.Context) error {
 
 // hold is Run for one key.
 func (l *Leader) hold(ctx context.Context, k *leaderKey) error {
-	log := l.deps.Logger
+	log := componentLog(l.deps.Logger)
 	if !sleepCtx(ctx, time.Duration(k.shard.index)*l.every) {
 		return nil
 	}
@@ -247,7 +248,16 @@ func (l *Leader) term(ctx context.Context, k *leaderKey, term *lease.Term) error
 	k.current.Store(e)
 	defer k.current.Store(nil)
 	if deps.Logger != nil {
-		deps.Logger.Info("this instance runs the engine", "lease", k.lease.Name())
+		deps.Logger.Info("this instance runs the engine", "component", logComponent, "lease", k.lease.Name())
 	}
 	return e.Run(ctx)
+}
+
+// componentLog is logger (nil stays nil) naming the leader's lines as the engine's are named:
+// the engines are given the leader's logger without it, and name their lines themselves.
+func componentLog(logger *slog.Logger) *slog.Logger {
+	if logger == nil {
+		return nil
+	}
+	return logger.With("component", logComponent)
 }

@@ -27,7 +27,8 @@ type fleetMember struct {
 	stop   func()
 }
 
-func startFleetMember(t *testing.T, name string, store eventstore.Store, chain *devchain.Chain) *fleetMember {
+// startFleetMember starts an instance driving chain's relayer keys, or signers when given.
+func startFleetMember(t *testing.T, name string, store eventstore.Store, chain *devchain.Chain, signers ...gateway.Signer) *fleetMember {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	set, err := projections.New(projections.Config{})
@@ -37,10 +38,15 @@ func startFleetMember(t *testing.T, name string, store eventstore.Store, chain *
 	if err := set.CatchUp(ctx, store); err != nil {
 		t.Fatal(err)
 	}
-	gw := newTestAdapter(t, chain)
+	if len(signers) == 0 {
+		for _, k := range chain.RelayerKeys() {
+			signers = append(signers, gateway.NewSigner(k))
+		}
+	}
+	gw := newTestAdapterFor(t, chain, signers[0])
 	keys := []*gateway.Adapter{gw}
-	for _, k := range chain.RelayerKeys()[1:] {
-		keys = append(keys, gw.WithKey(gateway.NewSigner(k)))
+	for _, s := range signers[1:] {
+		keys = append(keys, gw.WithKey(s))
 	}
 	cfg := Config{UserDecryptThreshold: chain.Threshold(), ReadinessPollInterval: 100 * time.Millisecond, TimeoutsPoll: 100 * time.Millisecond,
 		Fleet: FleetConfig{Enabled: true, Instance: name, LeaseDuration: time.Second, LeaseRenew: 200 * time.Millisecond}}
@@ -161,4 +167,87 @@ func TestAFleetOfKeysSplitsTheJobsOverTheKeysAndTheInstances(t *testing.T) {
 	if len(used) != 3 {
 		t.Errorf("after b stopped, jobs were signed by %d keys, want all 3: %v", len(used), used)
 	}
+}
+
+// The keys of a fleet all read the one stream of gateway responses. An instance that takes a key
+// over after its holder died before saving its block cursor reads the blocks since the saved one
+// again: their responses belong to jobs of every key, most of them ended, whose receipts its
+// dispatcher passed long ago. It keeps none of them (the read models say whose request each is,
+// and that its job ended), so none holds its cursor back until the responses' time to live.
+func TestANewHolderKeepsNoResponseOfEndedOrOtherKeysJobs(t *testing.T) {
+	chain := startTestChain(t, devchain.Config{RelayerKeys: 2})
+	store := openStore(t)
+	ctx := context.Background()
+	first, err := chain.Client().BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := startFleetMember(t, "a", store, chain)
+	eventually(t, func() bool { return len(a.keysHeld()) == 2 }, "both keys' leases to be held")
+	exec := &projections.Executor{Store: store, Codec: projections.NewCodec()}
+	var ids []domain.JobID
+	for i := range 12 {
+		k := domain.Kinds()[i%len(domain.Kinds())]
+		req := testRequest(k, contracts.ScenarioNone, fmt.Sprintf("%s#%d", t.Name(), i))
+		id := domain.JobIDFor(domain.ContentHash(req), 0)
+		if _, err := exec.Execute(ctx, id, domain.Accept{At: domain.At{At: time.Now()}, JobID: id, Request: req,
+			ContentHash: domain.ContentHash(req)}, eventstore.Metadata{CorrelationID: id.Stream()}); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	shards := map[int]bool{}
+	for _, id := range ids {
+		eventually(t, func() bool { j, ok := a.set.Job(id); return ok && j.Status.Terminal() }, "job "+id.String()+" to end")
+		if j, _ := a.set.Job(id); j.Status != domain.Completed {
+			t.Fatalf("job %s: %s %q", id, j.Status, j.Label)
+		}
+		shards[shardOf(id, 2)] = true
+	}
+	if len(shards) != 2 {
+		t.Fatalf("the jobs fell on %d of the 2 keys' shards", len(shards))
+	}
+	var cursors []string
+	for _, k := range a.leader.keys {
+		cursors = append(cursors, CheckpointStream(k.shard.name(ResponsesCursorConsumer)))
+	}
+	a.stop()
+	// As if a had died before saving its cursors: they go back to before the jobs.
+	for _, c := range cursors {
+		ev, err := NewCheckpointCodec().Encode(BlockCursorSaved{Block: first, At: time.Now()}, eventstore.Metadata{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.Append(ctx, c, eventstore.Any, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	b := startFleetMember(t, "b", store, chain)
+	eventually(t, func() bool { return len(b.keysHeld()) == 2 }, "the new instance to take both keys")
+	kept := func() (n int, saved []uint64) {
+		for _, k := range b.leader.keys {
+			if e := k.current.Load(); e != nil {
+				n += e.responses.buffered()
+			}
+		}
+		for _, c := range cursors {
+			last, _, err := eventstore.Last(ctx, store, NewCheckpointCodec(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last != nil {
+				saved = append(saved, foldCursor(BlockCursorSaved{}, last).Block)
+			}
+		}
+		return n, saved
+	}
+	head, err := chain.Client().BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() bool {
+		n, cs := kept()
+		return n == 0 && len(cs) == 2 && !slices.ContainsFunc(cs, func(c uint64) bool { return c < head })
+	}, "the new holder to keep no response and save its cursors past the re-read blocks")
 }

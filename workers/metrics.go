@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"math/big"
 	"slices"
 	"sync"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"relayer/domain"
+	"relayer/workers/gateway"
 )
 
 // Steps whose engine overhead is measured: the time from the event (or chain log) that enables
@@ -35,13 +37,25 @@ type engineMetrics struct {
 	overheadH *prometheus.HistogramVec
 	poisoned  prometheus.Counter
 	cursorG   prometheus.Gauge
+	nonceFix  *prometheus.CounterVec
 
 	mu      sync.Mutex
 	samples map[string][]time.Duration
+	// costs are the costs in wei (gas used × effective gas price) of each kind's last receipts,
+	// a ring of costWindow per kind family, under mu.
+	costs [domain.NumKinds]costRing
+}
+
+// costWindow is how many of a kind's last receipts its estimated cost averages.
+const costWindow = 64
+
+type costRing struct {
+	wei  []*big.Int
+	next int
 }
 
 func newEngineMetrics() *engineMetrics {
-	return &engineMetrics{
+	m := &engineMetrics{
 		txStarts: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "relayer_tx_starts_total", Help: "Gateway transactions started (signed and recorded), by request kind.",
 		}, []string{"kind"}),
@@ -62,8 +76,54 @@ func newEngineMetrics() *engineMetrics {
 		cursorG: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "relayer_gateway_cursor_block", Help: "The next gateway block the responses listener reads after a restart.",
 		}),
+		nonceFix: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "relayer_nonce_corrections_total",
+			Help: "Corrections of a signing key's nonce sequence recorded (NonceCorrected), by action: reseeded, skipped, resent, filled.",
+		}, []string{"action"}),
 		samples: map[string][]time.Duration{},
 	}
+	// Every kind's series from the start, so that the rate of starts reads 0, not nothing,
+	// before a kind's first transaction.
+	for _, k := range domain.Kinds() {
+		m.txStarts.WithLabelValues(k.String())
+	}
+	for _, a := range []string{gateway.NonceReseeded, gateway.NonceSkipped, gateway.NonceResent, gateway.NonceFilled} {
+		m.nonceFix.WithLabelValues(a)
+	}
+	return m
+}
+
+// cost takes note of what a receipt of kind k cost its key.
+func (m *engineMetrics) cost(k domain.Kind, rec *gateway.Receipt) {
+	if rec == nil || rec.Raw == nil || rec.Raw.EffectiveGasPrice == nil {
+		return
+	}
+	c := new(big.Int).Mul(new(big.Int).SetUint64(rec.Raw.GasUsed), rec.Raw.EffectiveGasPrice)
+	m.mu.Lock()
+	r := &m.costs[k.Family().Ordinal()]
+	if len(r.wei) < costWindow {
+		r.wei = append(r.wei, c)
+	} else {
+		r.wei[r.next] = c
+		r.next = (r.next + 1) % costWindow
+	}
+	m.mu.Unlock()
+}
+
+// jobCost is the mean cost in wei of kind k's last receipts; false before the first.
+func (m *engineMetrics) jobCost(k domain.Kind) (float64, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.costs[k.Family().Ordinal()]
+	if len(r.wei) == 0 {
+		return 0, false
+	}
+	sum := new(big.Int)
+	for _, c := range r.wei {
+		sum.Add(sum, c)
+	}
+	f, _ := new(big.Float).Quo(new(big.Float).SetInt(sum), big.NewFloat(float64(len(r.wei)))).Float64()
+	return f, true
 }
 
 func (m *engineMetrics) started(k domain.Kind) { m.txStarts.WithLabelValues(k.String()).Inc() }
@@ -132,7 +192,7 @@ func collectors(m *engineMetrics, current func() []*Engine) []prometheus.Collect
 			return sum
 		})
 	}
-	cs := []prometheus.Collector{m.txStarts, m.responses, m.events, m.overheadH, m.poisoned, m.cursorG,
+	cs := []prometheus.Collector{m.txStarts, m.responses, m.events, m.overheadH, m.poisoned, m.cursorG, m.nonceFix,
 		gauge("relayer_readiness_checks_in_progress", "Readiness checks running now (at most readiness_max_concurrency).",
 			func(e *Engine) float64 { return float64(e.readiness.inProgress()) }),
 		gauge("relayer_readiness_checks_waiting", "Decrypts waiting for a readiness check slot.",
@@ -172,6 +232,44 @@ func collectors(m *engineMetrics, current func() []*Engine) []prometheus.Collect
 		tx.Collect(ch)
 		rate.Collect(ch)
 	}, describe: func(ch chan<- *prometheus.Desc) { tx.Describe(ch); rate.Describe(ch) }})
+	balance := prometheus.NewDesc("relayer_signer_balance_wei",
+		"The signing key's balance in wei, as the balance guard last read it (the keys whose engine runs in this instance).", []string{"address"}, nil)
+	paused := prometheus.NewDesc("relayer_signer_paused",
+		"1 while the balance guard has the signing key paused (its balance below the floor: it takes no new transaction), else 0.", []string{"address"}, nil)
+	floor := prometheus.NewDesc("relayer_signer_balance_floor_wei",
+		"The floor the balance guard last held the signing key's balance to, in wei (absent while the automatic floor is not known yet).", []string{"address"}, nil)
+	cost := prometheus.NewDesc("relayer_job_cost_wei",
+		"Estimated cost of one job's gateway transaction in wei, by kind: the mean gas used times effective gas price of the kind's last 64 receipts.", []string{"kind"}, nil)
+	cs = append(cs, &funcCollector{collect: func(ch chan<- prometheus.Metric) {
+		for _, e := range current() {
+			g := e.balance
+			if b := g.lastBalance(); b != nil {
+				v, _ := new(big.Float).SetInt(b).Float64()
+				ch <- prometheus.MustNewConstMetric(balance, prometheus.GaugeValue, v, g.addr)
+			}
+			p := 0.0
+			if g.isPaused() {
+				p = 1
+			}
+			ch <- prometheus.MustNewConstMetric(paused, prometheus.GaugeValue, p, g.addr)
+			f := g.lastFloor()
+			if f == nil {
+				f = g.floorNow() // known since the key's last transaction, not checked yet
+			}
+			if f != nil {
+				v, _ := new(big.Float).SetInt(f).Float64()
+				ch <- prometheus.MustNewConstMetric(floor, prometheus.GaugeValue, v, g.addr)
+			}
+		}
+		for _, k := range domain.Kinds() {
+			if k.Family() != k {
+				continue // its receipts are its family's
+			}
+			if v, ok := m.jobCost(k); ok {
+				ch <- prometheus.MustNewConstMetric(cost, prometheus.GaugeValue, v, k.String())
+			}
+		}
+	}, describe: func(ch chan<- *prometheus.Desc) { ch <- balance; ch <- paused; ch <- floor; ch <- cost }})
 	return cs
 }
 

@@ -135,19 +135,38 @@ func TestAChainOutageLongerThanTheDeadlinesFailsAndTimesOutNoJob(t *testing.T) {
 // context (cancelled at the end), the proxy, the log and the projections.
 func startProxiedEngine(t *testing.T, chain *devchain.Chain, pcfg projections.Config) (context.Context, *faultproxy.Proxy, eventstore.Store, *projections.Set) {
 	t.Helper()
+	proxy := startFaultProxy(t, chain)
+	ctx, _, store, set := startDialedEngine(t, chain, pcfg, retryafter.DefaultConfig(), func(c *gateway.Config) { c.RPCURL = proxy.URL() })
+	return ctx, proxy, store, set
+}
+
+// startFaultProxy is a fault proxy in front of chain's JSON-RPC over HTTP, closed at the end.
+func startFaultProxy(t *testing.T, chain *devchain.Chain) *faultproxy.Proxy {
+	t.Helper()
 	proxy, err := faultproxy.New(chain.HTTPEndpoint())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = proxy.Close() })
+	return proxy
+}
+
+// startDialedEngine starts, on a new log, an engine whose adapter Dials chain as edit says (its
+// RPC URL or providers; a 2 s call timeout unless edit sets another), with its projections
+// (pcfg) and tuning; it returns the test's context (cancelled at the end), the adapter, the log
+// and the projections.
+func startDialedEngine(t *testing.T, chain *devchain.Chain, pcfg projections.Config, tuning retryafter.Config, edit func(*gateway.Config)) (context.Context, *gateway.Adapter, eventstore.Store, *projections.Set) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	a := chain.Addresses()
-	gw, err := gateway.Dial(ctx, gateway.Config{
-		RPCURL: proxy.URL(), ChainID: chain.ChainID().Uint64(),
+	cfg := gateway.Config{
+		ChainID:      chain.ChainID().Uint64(),
 		Contracts:    gateway.Contracts{Decryption: a.Decryption, InputVerification: a.InputVerification, ACL: a.ACL},
 		PollInterval: 100 * time.Millisecond, ReceiptPollMin: 10 * time.Millisecond, GapFillDelay: 300 * time.Millisecond,
 		CallTimeout: 2 * time.Second,
-	}, testLogger(t), gateway.WithSigner(gateway.NewSigner(chain.RelayerKey())))
+	}
+	edit(&cfg)
+	gw, err := gateway.Dial(ctx, cfg, testLogger(t), gateway.WithSigner(gateway.NewSigner(chain.RelayerKey())))
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -163,7 +182,7 @@ func startProxiedEngine(t *testing.T, chain *devchain.Chain, pcfg projections.Co
 	go func() { _ = set.Run(ctx, store) }()
 	eng, err := New(Config{UserDecryptThreshold: chain.Threshold(), ReadinessPollInterval: 100 * time.Millisecond, TimeoutsPoll: 100 * time.Millisecond,
 		TxAttempts: 2, TxRetryDelay: 50 * time.Millisecond},
-		Deps{Store: store, Projections: set, Gateway: gw, Tuning: retryafter.DefaultConfig, Logger: testLogger(t)})
+		Deps{Store: store, Projections: set, Gateway: gw, Tuning: func() retryafter.Config { return tuning }, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +200,7 @@ func startProxiedEngine(t *testing.T, chain *devchain.Chain, pcfg projections.Co
 	case <-time.After(30 * time.Second):
 		t.Fatal("engine not ready")
 	}
-	return ctx, proxy, store, set
+	return ctx, gw, store, set
 }
 
 // A transaction signed and recorded while the chain could not be reached, and never delivered,

@@ -34,6 +34,11 @@ type RateLimitRecorderConfig struct {
 	FlushTimeout time.Duration
 	// RetryPause is the pause before a failed append is tried again (default 1s).
 	RetryPause time.Duration
+	// Sources are the upstreams the relayer calls (URLs, or their scheme and host: only those
+	// are kept). Their counters are there from the start, at 0, so that a rate or an alert over
+	// them sees the first rate limit (a series born at its first increment shows none); other
+	// sources get theirs when they first report.
+	Sources []string
 }
 
 // Defaults of RateLimitRecorderConfig.
@@ -142,6 +147,15 @@ func NewRateLimitRecorder(store eventstore.Store, cfg RateLimitRecorderConfig, l
 	}
 	for _, reason := range []string{dropBufferFull, dropStopped, dropAppendFailed} {
 		r.dropped.WithLabelValues(reason)
+	}
+	for _, s := range cfg.Sources {
+		if s == "" {
+			continue
+		}
+		source := sourceOnly(s)
+		for _, c := range []*prometheus.CounterVec{r.encountered, r.recovered, r.gaveUp, r.backoff} {
+			c.WithLabelValues(source)
+		}
 	}
 	return r, nil
 }

@@ -2,10 +2,12 @@ package workers
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -359,6 +361,47 @@ func TestASourceNeverCarriesAURLsSecretsWhateverTheCallerNamedIt(t *testing.T) {
 		ev := rateLimitEvent(upstream.Event{Type: upstream.RateLimitEncountered, Source: c.in}, "")
 		if got := ev.Call().Source; got != c.want {
 			t.Errorf("source %q recorded as %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// A series born at its first increment hides that increment from rate() and increase(): the
+// configured nodes' counters are there, at 0, before their first rate limit, without a secret.
+func TestTheConfiguredSourcesCountersStartAtZeroWithoutTheirSecrets(t *testing.T) {
+	secret := "https://" + rlUser + ":" + rlPassword + "@rpc.example.com/v3/" + rlPathKey + "?apikey=" + rlQueryKey
+	rec, err := NewRateLimitRecorder(openStore(t), RateLimitRecorderConfig{Sources: []string{secret, "http://host.example.org:8545", ""}}, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(rec.Collectors()...)
+	fams, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	series := map[string][]string{} // family -> "source=value" of each series
+	for _, f := range fams {
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "source" {
+					series[f.GetName()] = append(series[f.GetName()], fmt.Sprintf("%s=%g", l.GetValue(), m.GetCounter().GetValue()))
+				}
+			}
+		}
+	}
+	want := []string{"http://host.example.org:8545=0", "https://rpc.example.com=0"}
+	for _, name := range []string{"relayer_upstream_ratelimit_encountered_total", "relayer_upstream_ratelimit_recovered_total",
+		"relayer_upstream_ratelimit_gave_up_total", "relayer_upstream_ratelimit_backoff_seconds_total"} {
+		got := series[name]
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s has the series %v, want %v", name, got, want)
+		}
+	}
+	text := gathered(t, rec.Collectors())
+	for _, s := range []string{rlUser, rlPassword, rlPathKey, rlQueryKey} {
+		if strings.Contains(text, s) {
+			t.Errorf("the metrics hold %q", s)
 		}
 	}
 }

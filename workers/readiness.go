@@ -36,6 +36,40 @@ type readinessWorker struct {
 	// back is closed (and replaced) when the chain is seen again after an outage: the checks
 	// waiting out a failure of the gateway ask again at once.
 	back chan struct{}
+	// nudges holds, per job whose check waits in pause, the channel nudge closes: an operator's
+	// retry asks again at once.
+	nudges map[domain.JobID]chan struct{}
+}
+
+// nudge wakes job id's check if it waits before asking again (an operator's retry).
+func (w *readinessWorker) nudge(id domain.JobID) {
+	w.mu.Lock()
+	if c, ok := w.nudges[id]; ok {
+		close(c)
+		delete(w.nudges, id)
+	}
+	w.mu.Unlock()
+}
+
+// nudgeSignal is the channel nudge(id) closes; done forgets it.
+func (w *readinessWorker) nudgeSignal(id domain.JobID) (c <-chan struct{}, done func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.nudges == nil {
+		w.nudges = map[domain.JobID]chan struct{}{}
+	}
+	ch, ok := w.nudges[id]
+	if !ok {
+		ch = make(chan struct{})
+		w.nudges[id] = ch
+	}
+	return ch, func() {
+		w.mu.Lock()
+		if w.nudges[id] == ch {
+			delete(w.nudges, id)
+		}
+		w.mu.Unlock()
+	}
 }
 
 // chainBack wakes every check that waits after a failure of the gateway: the chain answers
@@ -65,6 +99,8 @@ type readinessItem struct {
 	// cause the event's global position (what the check's events are caused by).
 	enabled time.Time
 	cause   string
+	// corr is the job's correlation id, from the message that queued it (empty after recovery).
+	corr string
 }
 
 func newReadinessWorker(e *Engine) *readinessWorker {
@@ -72,11 +108,11 @@ func newReadinessWorker(e *Engine) *readinessWorker {
 }
 
 // enqueue adds a queued decrypt at the back, once.
-func (w *readinessWorker) enqueue(id domain.JobID, enabled time.Time, cause string) {
+func (w *readinessWorker) enqueue(id domain.JobID, enabled time.Time, cause, corr string) {
 	w.mu.Lock()
 	if !w.known[id] {
 		w.known[id] = true
-		w.queue = append(w.queue, readinessItem{id, enabled, cause})
+		w.queue = append(w.queue, readinessItem{id, enabled, cause, corr})
 	}
 	w.mu.Unlock()
 	w.signal()
@@ -175,7 +211,7 @@ func (w *readinessWorker) begin(ctx context.Context, it readinessItem) (s domain
 	id := it.id
 	s, err := e.exec.Load(ctx, id)
 	if err != nil {
-		e.log.Warn("readiness: load job", "job", id, "err", err)
+		e.log.Warn("readiness: load job", "job_id", id, "correlation_id", it.corr, "err", err)
 		w.requeueLater(ctx, it)
 		return s, false, true
 	}
@@ -187,7 +223,7 @@ func (w *readinessWorker) begin(ctx context.Context, it readinessItem) (s domain
 	}
 	out, ok, err := e.executeOn(ctx, id, s, domain.StartReadiness{At: domain.At{At: e.now()}}, it.cause)
 	if err != nil {
-		e.log.Warn("readiness: record the start", "job", id, "err", err)
+		e.log.Warn("readiness: record the start", "job_id", id, "correlation_id", s.CorrelationID, "err", err)
 		w.requeueLater(ctx, it)
 		return s, false, true
 	}
@@ -224,7 +260,7 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem, s domain.
 			}
 			break
 		}
-		if !w.pause(ctx, id, s, cause, err, &failures, &waited) {
+		if !w.pause(ctx, id, s, cause, err, domain.LabelHostACLFailed, &failures, &waited) {
 			return
 		}
 	}
@@ -239,7 +275,7 @@ func (w *readinessWorker) check(ctx context.Context, it readinessItem, s domain.
 		if err == nil {
 			err = errNotReady
 		}
-		if !w.pause(ctx, id, s, cause, err, &failures, &waited) {
+		if !w.pause(ctx, id, s, cause, err, domain.LabelReadinessCheckFailed, &failures, &waited) {
 			return
 		}
 	}
@@ -258,11 +294,12 @@ const readinessRetryMax = 30 * time.Second
 // limited: failures counts them in a row) is asked again after a jittered backoff from the
 // poll interval up to readinessRetryMax, recorded in the job's history (RetryScheduled, step
 // "readiness"), which its Retry-After follows. The deadline is read again each time, and does
-// not pass while the chain cannot be read (applyOutage).
-func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.State, cause string, err error, failures *int, waited *time.Duration) bool {
+// not pass while the chain cannot be read (applyOutage). A refusal for good fails the job with
+// failLabel (host_acl_failed for the ACL's questions, readiness_check_failed for the gateway's).
+func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.State, cause string, err error, failLabel string, failures *int, waited *time.Duration) bool {
 	e := w.e
 	if !errors.Is(err, errNotReady) && !gateway.Retryable(err) {
-		w.finish(ctx, id, s, domain.FailReadiness{At: domain.At{At: e.now()}, Label: domain.LabelReadinessCheckFailed, Message: err.Error()}, cause)
+		w.finish(ctx, id, s, domain.FailReadiness{At: domain.At{At: e.now()}, Label: failLabel, Message: err.Error()}, cause)
 		return false
 	}
 	wait := e.cfg.ReadinessPollInterval
@@ -271,11 +308,11 @@ func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.S
 	} else {
 		*failures++
 		wait = upstream.Backoff{Base: wait, Max: max(wait, readinessRetryMax)}.Delay(*failures, nil)
-		e.logChain("readiness: gateway unavailable; asking again", "job", id, "retry", *failures, "in", wait.Round(time.Millisecond), "err", err)
+		e.logChain("readiness: gateway unavailable; asking again", "job_id", id, "correlation_id", s.CorrelationID, "retry", *failures, "in", wait.Round(time.Millisecond), "err", err)
 		if _, _, rerr := e.executeOn(ctx, id, s, domain.ScheduleRetry{
 			At: domain.At{At: e.now()}, Step: "readiness", Attempt: *failures, Reason: err.Error(), NextAt: e.now().Add(wait),
 		}, cause); rerr != nil {
-			e.log.Warn("readiness: record a scheduled retry", "job", id, "err", rerr)
+			e.log.Warn("readiness: record a scheduled retry", "job_id", id, "correlation_id", s.CorrelationID, "err", rerr)
 		}
 	}
 	// Read at every pause: it moves later by the length of a chain outage the job waited through.
@@ -292,6 +329,8 @@ func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.S
 	}
 	t := time.Now()
 	back := w.backSignal()
+	nudged, forget := w.nudgeSignal(id)
+	defer forget()
 	timer := time.NewTimer(wait)
 	select {
 	case <-ctx.Done():
@@ -299,6 +338,8 @@ func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.S
 		return false
 	case <-timer.C:
 	case <-back:
+		timer.Stop()
+	case <-nudged:
 		timer.Stop()
 	}
 	*waited += time.Since(t)
@@ -377,21 +418,28 @@ func (w *readinessWorker) acl(req domain.Request, call func(func(context.Context
 		// What the gateway checks of a delegated request: the delegator and the contract may use
 		// each handle, and the delegator authorised the delegate for it (unexpired).
 		d := req.DelegatedUserDecrypt
-		delegator, delegate := common.HexToAddress(d.DelegatorAddress), common.HexToAddress(d.DelegateAddress)
 		return pairsAllowed(d.HandleContractPairs, func(p domain.HandleContractPair, handle [32]byte) (string, error) {
-			denied, err := aclUses(call, gw, handle, p.Handle, aclAccount{"delegator " + d.DelegatorAddress, d.DelegatorAddress}, aclAccount{"contract " + p.ContractAddress, p.ContractAddress})
+			return delegatedUse(call, gw, handle, p.Handle, p.ContractAddress, d.DelegatorAddress, d.DelegateAddress)
+		})
+	case req.UnifiedUserDecrypt != nil:
+		// Each entry is checked as a v2 request of its own kind: a handle the user owns as a
+		// user decrypt's, a delegator's as a delegated one's.
+		u := req.UnifiedUserDecrypt
+		for _, e := range u.Handles {
+			handle, err := parseHandle(e.Handle)
+			if err != nil {
+				return "", err
+			}
+			var denied string
+			if e.OwnerAddress == u.UserAddress {
+				denied, err = aclUses(call, gw, handle, e.Handle, aclAccount{"user " + u.UserAddress, u.UserAddress}, aclAccount{"contract " + e.ContractAddress, e.ContractAddress})
+			} else {
+				denied, err = delegatedUse(call, gw, handle, e.Handle, e.ContractAddress, e.OwnerAddress, u.UserAddress)
+			}
 			if denied != "" || err != nil {
 				return denied, err
 			}
-			ok, err := call(func(ctx context.Context) (bool, error) {
-				return gw.ACLDelegated(ctx, delegator, delegate, common.HexToAddress(p.ContractAddress), handle)
-			})
-			if err != nil || ok {
-				return "", err
-			}
-			return fmt.Sprintf("delegator %s has not delegated the decryption of handle %s under contract %s to %s on the host ACL (or the delegation expired)",
-				d.DelegatorAddress, p.Handle, p.ContractAddress, d.DelegateAddress), nil
-		})
+		}
 	default:
 		return "", gatewayInvalid("not a decrypt request")
 	}
@@ -415,6 +463,23 @@ func pairsAllowed(pairs []domain.HandleContractPair, check func(p domain.HandleC
 	return "", nil
 }
 
+// delegatedUse asks the host ACL whether delegator and contract may use handle (named h in the
+// message) and whether delegator authorised delegate to decrypt it (unexpired).
+func delegatedUse(call func(func(context.Context) (bool, error)) (bool, error), gw *gateway.Adapter, handle [32]byte, h, contract, delegator, delegate string) (string, error) {
+	denied, err := aclUses(call, gw, handle, h, aclAccount{"delegator " + delegator, delegator}, aclAccount{"contract " + contract, contract})
+	if denied != "" || err != nil {
+		return denied, err
+	}
+	ok, err := call(func(ctx context.Context) (bool, error) {
+		return gw.ACLDelegated(ctx, common.HexToAddress(delegator), common.HexToAddress(delegate), common.HexToAddress(contract), handle)
+	})
+	if err != nil || ok {
+		return "", err
+	}
+	return fmt.Sprintf("delegator %s has not delegated the decryption of handle %s under contract %s to %s on the host ACL (or the delegation expired)",
+		delegator, h, contract, delegate), nil
+}
+
 // aclUses asks the host ACL whether each account may use handle (named h in the message).
 func aclUses(call func(func(context.Context) (bool, error)) (bool, error), gw *gateway.Adapter, handle [32]byte, h string, accounts ...aclAccount) (string, error) {
 	for _, a := range accounts {
@@ -436,6 +501,8 @@ func (w *readinessWorker) ready(ctx context.Context, req domain.Request) (bool, 
 		return w.e.gw.IsPublicDecryptionReady(ctx, *req.PublicDecrypt)
 	case req.UserDecrypt != nil:
 		return w.e.gw.IsUserDecryptionReady(ctx, *req.UserDecrypt)
+	case req.UnifiedUserDecrypt != nil:
+		return w.e.gw.IsUnifiedUserDecryptionReady(ctx, *req.UnifiedUserDecrypt)
 	case req.DelegatedUserDecrypt != nil:
 		return w.e.gw.IsDelegatedUserDecryptionReady(ctx, *req.DelegatedUserDecrypt)
 	}

@@ -33,10 +33,11 @@ func (e *Engine) recover(ctx context.Context) error {
 	n := map[string]int{}
 	for _, q := range []projections.Queue{projections.ReadinessInProgress, projections.ReadinessQueue} {
 		for _, id := range set.QueueMembers(q) {
-			if !e.shard.owns(id) {
+			j, ok := set.Job(id)
+			if !ok || !e.shard.owns(id) {
 				continue
 			}
-			e.readiness.enqueue(id, time.Time{}, "recovery")
+			e.readiness.enqueue(id, time.Time{}, causeOf(j), "")
 			n["readiness"]++
 		}
 	}
@@ -45,7 +46,7 @@ func (e *Engine) recover(ctx context.Context) error {
 		if !ok || !e.shard.owns(id) {
 			continue
 		}
-		e.tx.enqueue(j.Kind, id, time.Time{}, "recovery")
+		e.tx.enqueue(j.Kind, id, time.Time{}, causeOf(j))
 		n["processing"]++
 	}
 	for _, j := range set.InStatus(domain.ReceiptReceived) {
@@ -56,7 +57,11 @@ func (e *Engine) recover(ctx context.Context) error {
 		n["receipt_received"]++
 	}
 
-	var inFlight []domain.State
+	type resumed struct {
+		s     domain.State
+		cause string
+	}
+	var inFlight []resumed
 	var nonces []uint64
 	me := e.gw.Address()
 	for _, j := range set.InStatus(domain.TxInFlight) {
@@ -68,7 +73,7 @@ func (e *Engine) recover(ctx context.Context) error {
 			continue
 		}
 		if e.shard.owns(j.ID) {
-			inFlight = append(inFlight, s)
+			inFlight = append(inFlight, resumed{s, causeOf(j)})
 		}
 		// Every nonce of this key, whichever shard's job it is (the fleet's keys changed).
 		if common.HexToAddress(s.From) == me {
@@ -88,8 +93,8 @@ func (e *Engine) recover(ctx context.Context) error {
 		}
 	}
 	var wg sync.WaitGroup
-	for _, s := range inFlight {
-		id := s.JobID
+	for _, r := range inFlight {
+		s, id := r.s, r.s.JobID
 		n["tx_in_flight"]++
 		wg.Add(1)
 		e.tx.wg.Add(1)
@@ -106,9 +111,9 @@ func (e *Engine) recover(ctx context.Context) error {
 				wg.Done()
 			}()
 			defer close(done)
-			if err := e.tx.resume(ctx, s.Kind, id, s); err != nil {
-				e.log.Error("recovery: the recorded transaction cannot be decoded; failing the job", "job", id, "err", err)
-				e.tx.retry(ctx, id, "recovery", s, domain.Fail{At: domain.At{At: e.now()}, Label: domain.LabelInternalServerError, Message: "recorded transaction unreadable: " + err.Error()})
+			if err := e.tx.resume(ctx, s.Kind, id, s, r.cause); err != nil {
+				e.log.Error("recovery: the recorded transaction cannot be decoded; failing the job", "job_id", id, "correlation_id", s.CorrelationID, "err", err)
+				e.tx.retry(ctx, id, r.cause, s, domain.Fail{At: domain.At{At: e.now()}, Label: domain.LabelInternalServerError, Message: "recorded transaction unreadable: " + err.Error()})
 			}
 		}()
 	}
@@ -117,6 +122,12 @@ func (e *Engine) recover(ctx context.Context) error {
 		"tx_in_flight", n["tx_in_flight"], "receipt_received", n["receipt_received"])
 	return ctx.Err()
 }
+
+// causeOf is the causation id of what recovery or the sweep does for job j: the global position
+// of its last event, the one its status (and so the step taken now) follows from, in the format
+// of MetaCausationID. (That the step came from recovery or the sweep is said in the log, not in
+// the causation id, which holds event ids only.)
+func causeOf(j projections.Job) string { return MessageMetaPosition(j.Position) }
 
 // sweepInterval is how often the engine re-dispatches, from the projections, the queued and
 // processing jobs no worker holds: a job whose message was poisoned (the log unreadable for
@@ -140,12 +151,14 @@ func (e *Engine) sweep(ctx context.Context) error {
 				if !e.shard.owns(id) {
 					continue
 				}
-				e.readiness.enqueue(id, time.Time{}, "sweep")
+				if j, ok := e.set.Job(id); ok {
+					e.readiness.enqueue(id, time.Time{}, causeOf(j), "")
+				}
 			}
 		}
 		for _, id := range e.set.QueueMembers(projections.TxQueue) {
 			if j, ok := e.set.Job(id); ok && e.shard.owns(id) {
-				e.tx.enqueue(j.Kind, id, time.Time{}, "sweep")
+				e.tx.enqueue(j.Kind, id, time.Time{}, causeOf(j))
 			}
 		}
 	}

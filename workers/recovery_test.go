@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/google/uuid"
 
 	"relayer/domain"
 	"relayer/domain/retryafter"
@@ -96,6 +98,23 @@ func (r *crashRig) events(id domain.JobID) ([]eventstore.Record, []domain.Event)
 		recs, evs = append(recs, rec), append(evs, ev)
 	}
 	return recs, evs
+}
+
+// restart starts a new engine on the rig (the crash's aftermath) and waits up to 20 s for job id
+// to end in status with label (any label when empty) and with exactly the events of the types
+// want, which it returns.
+func (r *crashRig) restart(id domain.JobID, status domain.Status, label string, want ...string) []domain.Event {
+	r.t.Helper()
+	r.start(engineOpts{})
+	s := r.waitTerminal(id, 20*time.Second)
+	if s.Status != status || (label != "" && s.Label != label) {
+		r.t.Fatalf("%s %q (%s), want %s %s", s.Status, s.Label, s.Message, status, label)
+	}
+	_, evs := r.events(id)
+	if got := typesOf(evs); !slices.Equal(got, want) {
+		r.t.Fatalf("events %v, want %v", got, want)
+	}
+	return evs
 }
 
 // requestsOnChain returns the hashes of the transactions whose request events carry req, in
@@ -250,6 +269,10 @@ func TestRecoverySendsTheRecordedBytesOfATransactionSignedButNeverBroadcast(t *t
 		}
 	}
 
+	restartAt, err := r.store.Head(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	r.start(engineOpts{})
 	for _, j := range jobs {
 		k := j.req.Kind()
@@ -257,7 +280,8 @@ func TestRecoverySendsTheRecordedBytesOfATransactionSignedButNeverBroadcast(t *t
 		if s.Status != domain.Completed {
 			t.Errorf("%s: %s %q (%s), want completed", k, s.Status, s.Label, s.Message)
 		}
-		_, evs := r.events(j.id)
+		recs, evs := r.events(j.id)
+		wantEventCausations(t, recs, restartAt)
 		signed, receipts := 0, 0
 		for _, e := range evs {
 			switch e := e.(type) {
@@ -382,16 +406,7 @@ func TestRecoveryResetsAJobWhoseNonceAnotherTransactionTook(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r.start(engineOpts{})
-	s := r.waitTerminal(id, 20*time.Second)
-	if s.Status != domain.Completed {
-		t.Fatalf("%s %q (%s), want completed", s.Status, s.Label, s.Message)
-	}
-	_, evs := r.events(id)
-	want := []string{"RequestAccepted", "TransactionSigned", "TransactionReset", "TransactionSigned", "ReceiptRecorded", "RequestCompleted"}
-	if got := typesOf(evs); !slices.Equal(got, want) {
-		t.Fatalf("events %v, want %v", got, want)
-	}
+	evs := r.restart(id, domain.Completed, "", "RequestAccepted", "TransactionSigned", "TransactionReset", "TransactionSigned", "ReceiptRecorded", "RequestCompleted")
 	reset := evs[2].(domain.TransactionReset)
 	second := evs[3].(domain.TransactionSigned)
 	receipt := evs[4].(domain.ReceiptRecorded)
@@ -434,6 +449,10 @@ func TestRecoveryResumesQueuedAndProcessingJobsInOrder(t *testing.T) {
 
 	tuning := retryafter.DefaultConfig()
 	tuning.ReadinessMaxConcurrency = 1
+	restartAt, err := r.store.Head(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	r.start(engineOpts{tuning: tuning})
 	for _, id := range append(slices.Clone(queued), processing...) {
 		if s := r.waitTerminal(id, 20*time.Second); s.Status != domain.Completed {
@@ -448,8 +467,13 @@ func TestRecoveryResumesQueuedAndProcessingJobsInOrder(t *testing.T) {
 		pos eventstore.Position
 	}
 	var order []passed
+	for _, id := range processing {
+		recs, _ := r.events(id)
+		wantEventCausations(t, recs, restartAt)
+	}
 	for i, id := range queued {
 		recs, evs := r.events(id)
+		wantEventCausations(t, recs, restartAt)
 		started := 0
 		for n, e := range evs {
 			switch e.(type) {
@@ -536,23 +560,33 @@ func TestRedeliveryOfTheWholeLogChangesNoJob(t *testing.T) {
 
 func TestTimeoutRaceWithCompletionLeavesOneTerminalEventLast(t *testing.T) {
 	// Answers come 20ms-2s after a request, plus the chain's and the listener's delays, which
-	// grow with the machine's load: the response timeout starts at 1s and is moved (at most
-	// twice) until a round ends some jobs each way, so that timeouts really raced completions.
+	// grow with the machine's load: the response timeout starts at 1s and is searched (doubled
+	// until some jobs complete, then bisected between the bounds seen) until a round ends some
+	// jobs each way, so that timeouts really raced completions.
 	r := newCrashRig(t, devchain.Config{ResponseDelayMin: 20 * time.Millisecond, ResponseDelayMax: 2 * time.Second})
 	timeout := time.Second
+	var allTimedOut, allCompleted time.Duration // the longest timeout that ended no job completed, the shortest that ended none timed out
 	for round := 1; ; round++ {
 		completed, timedOut := r.raceTimeouts(timeout, 12)
 		t.Logf("response timeout %v: %d completed, %d timed out", timeout, completed, timedOut)
 		if t.Failed() || (completed > 0 && timedOut > 0) {
 			return
 		}
-		if round == 3 {
-			t.Fatalf("no round with a response timeout between 250ms and 4s ended jobs both ways: the timeout raced nothing")
+		if round == 6 {
+			t.Fatalf("no round with a response timeout between 250ms and 8s ended jobs both ways: the timeout raced nothing")
 		}
 		if completed == 0 {
-			timeout *= 2
+			allTimedOut = timeout
 		} else {
+			allCompleted = timeout
+		}
+		switch {
+		case allCompleted == 0:
+			timeout *= 2
+		case allTimedOut == 0:
 			timeout /= 2
+		default:
+			timeout = (allTimedOut + allCompleted) / 2
 		}
 	}
 }
@@ -665,4 +699,25 @@ func TestRecoveryFillsANonceGapBelowARecordedTransactionInsteadOfTakingItsNonce(
 		}
 	}
 	wantOneRequest(t, r.chain, "the recorded input proof", req, recorded.Hash)
+}
+
+// wantEventCausations checks what every event of recs after position after (those the engine
+// appended since it started) was caused by: an event (its global position, earlier than its own)
+// or a message (a UUID), never a word such as "recovery" or "sweep" naming the part of the engine
+// that acted.
+func wantEventCausations(t *testing.T, recs []eventstore.Record, after eventstore.Position) {
+	t.Helper()
+	for _, rec := range recs {
+		c := rec.Metadata.CausationID
+		if rec.Position <= after {
+			continue
+		}
+		if pos, err := strconv.ParseUint(c, 10, 64); err == nil && pos > 0 && eventstore.Position(pos) < rec.Position {
+			continue
+		}
+		if _, err := uuid.Parse(c); err == nil {
+			continue
+		}
+		t.Errorf("%s v%d (%s) at %d: causation id %q, want an earlier event's position or a message id", rec.Stream, rec.Version, rec.Type, rec.Position, c)
+	}
 }

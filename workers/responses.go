@@ -130,9 +130,11 @@ func (w *responsesWorker) applyKept(ctx context.Context, key responseKey, id dom
 func (w *responsesWorker) retryKept(ctx context.Context) {
 	w.mu.Lock()
 	var keys []responseKey
-	for key := range w.buffer {
+	for key, kept := range w.buffer {
 		if _, ok := w.index[key]; ok {
 			keys = append(keys, key)
+		} else if len(kept) > 0 && w.notMine(kept[0].ev) {
+			delete(w.buffer, key) // another key's job made the request, or its job has ended
 		}
 	}
 	w.mu.Unlock()
@@ -144,9 +146,18 @@ func (w *responsesWorker) retryKept(ctx context.Context) {
 			continue
 		}
 		if err := w.applyKept(ctx, key, id, time.Now()); err != nil && ctx.Err() == nil {
-			w.e.log.Warn("responses: apply kept responses; trying again later", "job", id, "err", err)
+			w.e.log.Warn("responses: apply kept responses; trying again later", "job_id", id, "correlation_id", w.e.correlationOf(ctx, id), "err", err)
 		}
 	}
+}
+
+// notMine tells a response this engine need not keep for a receipt it has not recorded: the read
+// models show that another key's job made its request (a fleet's keys all read the one stream of
+// responses), or that the request's job has ended. Kept, it would hold the block cursor back
+// until ResponseBufferTTL, and a new holder of the key would read all those blocks again.
+func (w *responsesWorker) notMine(ev gateway.Event) bool {
+	job, awaiting, ended := w.e.set.GatewayRequest(ev.Type.Kind(), ev.RequestID.String())
+	return ended || awaiting && !w.e.shard.owns(job)
 }
 
 // sameLog tells whether two events are the same log of the same block.
@@ -212,6 +223,9 @@ func (w *responsesWorker) handle(msg *message.Message) error {
 		}
 		id, ok := w.index[key]
 		if !ok {
+			if w.notMine(ev) {
+				continue
+			}
 			w.buffer[key] = append(w.buffer[key], bufferedResponse{ev: ev, msgID: msg.UUID, arrived: time.Now()})
 			continue
 		}
@@ -239,7 +253,7 @@ func (w *responsesWorker) handle(msg *message.Message) error {
 					// Kept, so that the cursor is held before them and retryKept tries
 					// again: acknowledging (or poisoning) the message must not lose them.
 					if ctx.Err() == nil {
-						w.e.log.Warn("responses: record a response; keeping it to try again", "job", g.id, "err", err)
+						w.e.log.Warn("responses: record a response; keeping it to try again", "job_id", g.id, "correlation_id", w.e.correlationOf(ctx, g.id), "err", err)
 					}
 					w.mu.Lock()
 					for _, rest := range g.evs[j:] {
@@ -375,7 +389,7 @@ func (w *responsesWorker) saveCursor(ctx context.Context, c gateway.Cursor) erro
 	// No retry: the cursor stream moving under this engine means another drives it.
 	_, err := eventstore.Update(ctx, w.e.store, NewCheckpointCodec(), CheckpointStream(w.e.shard.name(ResponsesCursorConsumer)), &w.cursor, foldCursor,
 		func(BlockCursorSaved) ([]eventstore.Typed, error) {
-			return []eventstore.Typed{BlockCursorSaved{Block: c.Block, Hash: c.Hash, At: time.Now().UTC()}}, nil
+			return []eventstore.Typed{BlockCursorSaved{Block: c.Block, Hash: c.Hash, At: w.e.now().UTC()}}, nil
 		}, eventstore.Metadata{}, nil, 0)
 	if err != nil {
 		if errors.Is(err, eventstore.ErrWrongExpectedVersion) {
@@ -432,7 +446,14 @@ func (w *responsesWorker) listen(ctx context.Context, from gateway.Cursor) error
 			if ctx.Err() != nil {
 				return nil
 			}
-			return err
+			if !errors.Is(err, eventstore.ErrStorageFull) {
+				return err
+			}
+			// A full store: the cursor stays where it was saved (a restart reads these blocks
+			// again, and their responses are recorded once), and the save is tried again later.
+			e.log.Warn("responses: the store is full; the block cursor is saved later", "block", next.Block)
+			lastSave = time.Now()
+			continue
 		}
 		saved, lastSave = next, time.Now()
 	}

@@ -69,7 +69,7 @@ func (w *timeoutsWorker) run(ctx context.Context) error {
 				return nil
 			}
 			if err != nil {
-				e.log.Warn("timeouts: could not settle a job past its deadline; trying again", "job", t.JobID, "status", t.Status, "err", err)
+				e.log.Warn("timeouts: could not settle a job past its deadline; trying again", "job_id", t.JobID, "correlation_id", e.correlationOf(ctx, t.JobID), "status", t.Status, "err", err)
 				w.retryAt[t.JobID] = now.Add(e.cfg.TimeoutsPoll)
 				continue
 			}
@@ -115,6 +115,11 @@ func (w *timeoutsWorker) run(ctx context.Context) error {
 func (w *timeoutsWorker) settle(ctx context.Context, id domain.JobID, st domain.Status) (pos eventstore.Position, waiting bool, err error) {
 	e := w.e
 	at := domain.At{At: e.now()}
+	// A deadline is the job's last event's: the timeout is caused by it.
+	var cause string
+	if j, ok := e.set.Job(id); ok {
+		cause = causeOf(j)
+	}
 	var cmd domain.Command
 	switch st {
 	case domain.Queued:
@@ -133,14 +138,14 @@ func (w *timeoutsWorker) settle(ctx context.Context, id domain.JobID, st domain.
 			return 0, true, nil
 		}
 		label := cmp.Or(s.RetryLabel, domain.LabelGatewayNotReachable)
-		e.log.Warn("timeouts: a job whose transaction could not be prepared reached its processing deadline", "job", id, "tries", s.Retries, "label", label)
+		e.log.Warn("timeouts: a job whose transaction could not be prepared reached its processing deadline", "job_id", id, "correlation_id", s.CorrelationID, "tries", s.Retries, "label", label)
 		out, _, err := e.executeOn(ctx, id, s, domain.ExpireProcessing{At: at, Label: label,
-			Message: fmt.Sprintf("the transaction could not be prepared before the processing deadline (%d tries); nothing was sent", s.Retries)}, "timeouts")
+			Message: fmt.Sprintf("the transaction could not be prepared before the processing deadline (%d tries); nothing was sent", s.Retries)}, cause)
 		return out.Position, false, err
 	default:
 		return 0, false, nil
 	}
-	out, _, err := e.execute(ctx, id, cmd, "timeouts")
+	out, _, err := e.execute(ctx, id, cmd, cause)
 	if err != nil {
 		return 0, false, err
 	}
@@ -171,9 +176,13 @@ func (w *timeoutsWorker) resend(ctx context.Context, id domain.JobID) {
 		if err != nil || s.Status != domain.TxInFlight {
 			return
 		}
-		e.log.Warn("a transaction is still in flight (past its deadline, or through a chain outage); sending the recorded bytes again", "job", id, "tx", s.TxHash, "nonce", s.Nonce)
-		if err := e.tx.resume(ctx, s.Kind, id, s); err != nil {
-			e.log.Error("timeouts: the recorded transaction cannot be decoded", "job", id, "err", err)
+		e.log.Warn("a transaction is still in flight (past its deadline, or through a chain outage); sending the recorded bytes again", "job_id", id, "correlation_id", s.CorrelationID, "tx", s.TxHash, "nonce", s.Nonce)
+		var cause string
+		if j, ok := e.set.Job(id); ok {
+			cause = causeOf(j)
+		}
+		if err := e.tx.resume(ctx, s.Kind, id, s, cause); err != nil {
+			e.log.Error("timeouts: the recorded transaction cannot be decoded", "job_id", id, "correlation_id", s.CorrelationID, "err", err)
 		}
 	}()
 }

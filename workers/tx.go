@@ -57,7 +57,8 @@ type txQueue struct {
 type txItem struct {
 	id      domain.JobID
 	enabled time.Time
-	cause   string // the enabling event's global position, or "recovery"
+	cause   string // the global position of the event that enabled the step (MetaCausationID)
+	corr    string // the job's correlation id, from the message that queued it (MetaCorrelationID)
 	token   uint64
 	// state is the job as the enabling event left it, when the enqueuer had it (it saves a
 	// read of the stream; a stale one only costs a failed append and a read).
@@ -180,7 +181,7 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 	if s.Status != domain.Processing {
 		var err error
 		if s, err = e.exec.Load(ctx, it.id); err != nil {
-			e.log.Warn("tx: load job; trying again later", "job", it.id, "err", err)
+			e.log.Warn("tx: load job; trying again later", "job_id", it.id, "correlation_id", it.corr, "err", err)
 			go w.requeueLater(ctx, k, it)
 			return
 		}
@@ -193,6 +194,12 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 		w.park(ctx, k, it, s, errChainDown)
 		return
 	}
+	if e.balance.isPaused() {
+		// The key's balance is below the floor: nothing new is sent with it until it is topped
+		// up (the guard then wakes the parked jobs).
+		w.park(ctx, k, it, s, e.balance.pausedError())
+		return
+	}
 	var err error
 	var p *gateway.Prepared
 	var chain, waited time.Duration
@@ -201,13 +208,14 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 		p, err = e.gw.Prepare(ctx, s.Request)
 		chain += time.Since(t)
 		if err == nil {
+			e.balance.observe(p)
 			break
 		}
 		if ctx.Err() != nil {
 			return
 		}
 		if gateway.Retryable(err) && attempt < e.cfg.TxAttempts {
-			e.logChain("tx: prepare failed; trying again", "job", it.id, "attempt", attempt, "err", err)
+			e.logChain("tx: prepare failed; trying again", "job_id", it.id, "correlation_id", s.CorrelationID, "attempt", attempt, "err", err)
 			t := time.Now()
 			if !sleepCtx(ctx, w.backoff().Delay(attempt, nil)) {
 				return
@@ -243,7 +251,7 @@ func (w *txWorker) start(ctx context.Context, k domain.Kind, it txItem, at time.
 	if err != nil || !ok {
 		e.gw.Release(p) // never broadcast: its nonce goes back
 		if err != nil {
-			e.log.Warn("tx: record the signed transaction; trying again later", "job", it.id, "err", err)
+			e.log.Warn("tx: record the signed transaction; trying again later", "job_id", it.id, "correlation_id", s.CorrelationID, "err", err)
 			go w.requeueLater(ctx, k, it)
 		}
 		return
@@ -265,23 +273,40 @@ func (w *txWorker) broadcast(ctx context.Context, k domain.Kind, id domain.JobID
 	e := w.e
 	j := &txJournal{w: w, id: id, cause: cause, s: s}
 	r := sender.Send(ctx, e.gw, j, p, sender.Config{
-		Attempts: e.cfg.TxAttempts, Backoff: w.backoff(), Releasable: !signedAt.IsZero(), Log: e.log, Job: id.String(),
+		Attempts: e.cfg.TxAttempts, Backoff: w.backoff(), Releasable: !signedAt.IsZero(), Log: e.log, Job: id.String(), Correlation: s.CorrelationID,
 	})
 	s = j.s
 	switch r.Outcome {
 	case sender.Mined:
+		if r.Receipt.NoOp {
+			// The cancel's no-op took the nonce: no gateway request was made.
+			if w.retry(ctx, id, cause, s, domain.ConfirmCancel{At: domain.At{At: e.now()}, TxHash: r.Receipt.TxHash.Hex(), BlockNumber: r.Receipt.BlockNumber}) {
+				e.log.Info("tx: the cancel's no-op was mined; the job is cancelled", "job_id", id, "correlation_id", s.CorrelationID, "tx", r.Receipt.TxHash, "block", r.Receipt.BlockNumber)
+			}
+			return
+		}
 		w.recordReceipt(ctx, k, id, r.Receipt, cause, s, signedAt, r.Chain+r.Waited)
 	case sender.Failed:
+		if r.Released && errors.Is(r.Err, gateway.ErrInsufficientFunds) && e.balance.checkNow(ctx) {
+			// The node refused the bytes for funds and holds nothing of them (their nonce was
+			// given back), and the guard, reading the balance now, paused the key: the job waits
+			// for the top-up as its key's other jobs do, rather than fail.
+			if w.retry(ctx, id, cause, s, domain.ResetTransaction{At: domain.At{At: e.now()},
+				Reason: fmt.Sprintf("the node refused %s for funds (%v) and the signing key is paused until it is topped up", r.Tx.Hash.Hex(), r.Err)}) {
+				w.add(k, txItem{id: id, enabled: time.Now(), cause: cause, corr: s.CorrelationID}, true)
+			}
+			return
+		}
 		w.fail(ctx, id, cause, s, r.Err, r.Attempts)
 	case sender.NonceTaken:
 		if w.retry(ctx, id, cause, s, domain.ResetTransaction{At: domain.At{At: e.now()}, Reason: fmt.Sprintf("nonce %d taken by another transaction; %s can never be mined", r.Tx.Nonce, r.Tx.Hash.Hex())}) {
 			// Queued again here: the dispatched TransactionReset may find the job still known
 			// while this start winds down.
-			w.add(k, txItem{id: id, enabled: time.Now(), cause: cause}, true)
+			w.add(k, txItem{id: id, enabled: time.Now(), cause: cause, corr: s.CorrelationID}, true)
 		}
 	case sender.Pending:
 		if r.Err != nil && !j.Settled(r.Tx) {
-			e.log.Warn("tx: no receipt yet; the timeouts worker sends it again at its deadline", "job", id, "tx", r.Tx.Hash, "err", r.Err)
+			e.log.Warn("tx: no receipt yet; the timeouts worker sends it again at its deadline", "job_id", id, "correlation_id", s.CorrelationID, "tx", r.Tx.Hash, "err", r.Err)
 		}
 	}
 }
@@ -299,16 +324,16 @@ func (j *txJournal) Replace(ctx context.Context, p, np *gateway.Prepared, why er
 	e := j.w.e
 	out, ok, err := e.executeOn(ctx, j.id, j.s, domain.ReplaceTransaction{
 		At: domain.At{At: e.now()}, Replaces: p.Hash.Hex(), TxHash: np.Hash.Hex(), RawTx: "0x" + hex.EncodeToString(np.Raw),
-		GasFeeCap: np.GasFeeCap.String(), GasTipCap: np.GasTipCap.String(),
+		GasFeeCap: np.GasFeeCap.String(), GasTipCap: np.GasTipCap.String(), Cancel: np.NoOp,
 	}, j.cause)
 	if err != nil || !ok {
 		if err != nil {
-			e.log.Warn("tx: record a replacement; waiting on the transaction as it is", "job", j.id, "tx", p.Hash, "err", err)
+			e.log.Warn("tx: record a replacement; waiting on the transaction as it is", "job_id", j.id, "correlation_id", j.s.CorrelationID, "tx", p.Hash, "err", err)
 		}
 		return false
 	}
 	j.s = out.State
-	e.log.Info("tx: replaced a stalled transaction with higher fees", "job", j.id, "nonce", p.Nonce, "tx", np.Hash, "replaces", p.Hash,
+	e.log.Info("tx: replaced a stalled transaction with higher fees", "job_id", j.id, "correlation_id", j.s.CorrelationID, "nonce", p.Nonce, "tx", np.Hash, "replaces", p.Hash,
 		"max_fee_per_gas", np.GasFeeCap, "max_priority_fee_per_gas", np.GasTipCap, "why", why)
 	return true
 }
@@ -327,7 +352,15 @@ func (j *txJournal) Earlier() []common.Hash {
 
 func (j *txJournal) Settled(p *gateway.Prepared) bool {
 	v, ok := j.w.e.set.Job(j.id)
-	return ok && (v.Status != domain.TxInFlight || v.TxHash != p.Hash.Hex())
+	if ok && v.Status != domain.Queued && v.Status != domain.Processing {
+		return v.Status != domain.TxInFlight || v.TxHash != p.Hash.Hex()
+	}
+	// The read models may not have applied the signing yet (or the job was reset since): the
+	// log decides. A log that cannot be read says nothing: not settled.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s, err := j.w.e.exec.Load(ctx, j.id)
+	return err == nil && (s.Status != domain.TxInFlight || s.TxHash != p.Hash.Hex())
 }
 
 // backoff is the wait between two attempts of a start or a broadcast: TxRetryDelay doubling up
@@ -351,8 +384,10 @@ func (w *txWorker) recordReceipt(ctx context.Context, k domain.Kind, id domain.J
 		e.metrics.overhead(stepTxReceipt, time.Since(signedAt), excluded)
 	}
 	if ok {
+		e.metrics.cost(k, rec)
+		e.balance.poke()
 		if err := e.responses.register(ctx, k, reqID, id, out.State); err != nil {
-			e.log.Warn("tx: apply early responses", "job", id, "err", err)
+			e.log.Warn("tx: apply early responses", "job_id", id, "correlation_id", s.CorrelationID, "err", err)
 		}
 	}
 	return ok
@@ -368,6 +403,7 @@ func (w *txWorker) fail(ctx context.Context, id domain.JobID, cause string, s do
 		label = domain.LabelTransactionReverted
 	case errors.Is(err, gateway.ErrInsufficientFunds):
 		label = domain.LabelInsufficientBalance
+		w.e.balance.poke() // the guard pauses the key before the next job meets the same refusal
 	}
 	msg := err.Error()
 	if gateway.Retryable(err) {
@@ -395,15 +431,20 @@ func (w *txWorker) park(ctx context.Context, k domain.Kind, it txItem, s domain.
 	d := upstream.Schedule{Cap: parkMax}.Next(attempt, nil)
 	until := time.Now().Add(d)
 	label := domain.LabelGatewayNotReachable
-	if errors.Is(err, gateway.ErrPaused) {
+	switch {
+	case errors.Is(err, gateway.ErrPaused):
 		label = domain.LabelProtocolPaused
+	case errors.Is(err, gateway.ErrSigner):
+		label = domain.LabelSignerUnavailable
+	case isSignerPaused(err):
+		label = domain.LabelInsufficientBalance
 	}
 	if _, ok, rerr := e.executeOn(ctx, it.id, s, domain.ScheduleRetry{
 		At: domain.At{At: e.now()}, Step: "prepare", Attempt: attempt, Reason: err.Error(), NextAt: e.now().Add(d), Label: label,
 	}, it.cause); rerr != nil || !ok {
 		if rerr != nil {
 			// Not recorded: the job still waits, it only goes without its history's line.
-			e.log.Warn("tx: record a scheduled retry", "job", it.id, "err", rerr)
+			e.log.Warn("tx: record a scheduled retry", "job_id", it.id, "correlation_id", s.CorrelationID, "err", rerr)
 		} else {
 			return // the job moved on meanwhile
 		}
@@ -412,10 +453,21 @@ func (w *txWorker) park(ctx context.Context, k domain.Kind, it txItem, s domain.
 	if w.parked == nil {
 		w.parked = map[domain.JobID]parkedJob{}
 	}
-	w.parked[it.id] = parkedJob{kind: k, item: txItem{id: it.id, cause: it.cause}, until: until}
+	w.parked[it.id] = parkedJob{kind: k, item: txItem{id: it.id, cause: it.cause, corr: it.corr}, until: until}
 	n := len(w.parked)
 	w.mu.Unlock()
-	e.logChain("tx: the node cannot prepare the transaction; the job waits and is tried again", "job", it.id, "retry", attempt, "in", d.Round(time.Millisecond), "parked", n, "err", err)
+	what := "tx: the node cannot prepare the transaction; the job waits and is tried again"
+	switch {
+	case label == domain.LabelSignerUnavailable:
+		what = "tx: the signer cannot sign the transaction; the job waits and is tried again"
+	case isSignerPaused(err):
+		// The guard logged the pause once: a line per job and per wait would flood the log.
+		e.log.Debug("tx: the signing key is paused for its balance; the job waits", "job_id", it.id, "correlation_id", s.CorrelationID, "retry", attempt, "in", d.Round(time.Millisecond), "parked", n)
+		what = ""
+	}
+	if what != "" {
+		e.logChain(what, "job_id", it.id, "correlation_id", s.CorrelationID, "retry", attempt, "in", d.Round(time.Millisecond), "parked", n, "err", err)
+	}
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
@@ -445,7 +497,7 @@ func (w *txWorker) unparkOne(id domain.JobID, until time.Time) {
 	}
 	w.mu.Unlock()
 	if ok && p.until.Equal(until) {
-		w.add(p.kind, txItem{id: id, enabled: time.Now(), cause: p.item.cause}, true)
+		w.add(p.kind, txItem{id: id, enabled: time.Now(), cause: p.item.cause, corr: p.item.corr}, true)
 	}
 }
 
@@ -456,7 +508,7 @@ func (w *txWorker) unpark() {
 	w.parked = nil
 	w.mu.Unlock()
 	for id, p := range jobs {
-		w.add(p.kind, txItem{id: id, enabled: time.Now(), cause: p.item.cause}, true)
+		w.add(p.kind, txItem{id: id, enabled: time.Now(), cause: p.item.cause, corr: p.item.corr}, true)
 	}
 }
 
@@ -464,13 +516,14 @@ func (w *txWorker) unpark() {
 // written, and the job is taken up again rather than lost.
 func (w *txWorker) requeueLater(ctx context.Context, k domain.Kind, it txItem) {
 	if sleepCtx(ctx, upstream.Backoff{Base: w.e.cfg.TxRetryDelay, Jitter: upstream.EqualJitter}.Delay(1, nil)) {
-		w.add(k, txItem{id: it.id, cause: it.cause}, true)
+		w.add(k, txItem{id: it.id, cause: it.cause, corr: it.corr}, true)
 	}
 }
 
 // resume takes up a job recovery found in tx_in_flight: the recorded bytes are looked up and,
-// unless mined, sent again (the same transaction, never a second one).
-func (w *txWorker) resume(ctx context.Context, k domain.Kind, id domain.JobID, s domain.State) error {
+// unless mined, sent again (the same transaction, never a second one). A cancel asked for and
+// not yet carried out (no no-op recorded: the crash came between) is carried out first.
+func (w *txWorker) resume(ctx context.Context, k domain.Kind, id domain.JobID, s domain.State, cause string) error {
 	e := w.e
 	raw, err := decodeRawTx(s.RawTx)
 	if err != nil {
@@ -480,8 +533,101 @@ func (w *txWorker) resume(ctx context.Context, k domain.Kind, id domain.JobID, s
 	if err != nil {
 		return err
 	}
-	w.broadcast(ctx, k, id, p, time.Time{}, "recovery", s)
+	if s.Cancelling != nil && s.CancelTx == "" {
+		w.cancel(ctx, k, id, s, p, cause)
+		return nil
+	}
+	w.broadcast(ctx, k, id, p, time.Time{}, cause, s)
 	return nil
+}
+
+// cancelRequested carries out an operator's cancel of job id in tx_in_flight (CancelRequested),
+// unless it was carried out already.
+func (w *txWorker) cancelRequested(ctx context.Context, id domain.JobID, cause string) {
+	e := w.e
+	// A fee bump recorded between the load and the no-op's record makes the record fail (it
+	// replaces a transaction that is no longer the latest): load again. No bump comes after the
+	// cancel (the domain refuses it), so a second try finds the latest.
+	for range 3 {
+		s, err := e.exec.Load(ctx, id)
+		if err != nil {
+			e.log.Warn("tx: load a job to cancel; recovery or its deadline takes it up", "job_id", id, "correlation_id", e.correlationOf(ctx, id), "err", err)
+			return
+		}
+		if s.Status != domain.TxInFlight || s.Cancelling == nil || s.CancelTx != "" {
+			return // settled meanwhile, or its no-op is recorded (and sent by whoever recorded it)
+		}
+		raw, err := decodeRawTx(s.RawTx)
+		if err != nil {
+			e.log.Error("tx: the recorded transaction of a job to cancel cannot be decoded", "job_id", id, "correlation_id", s.CorrelationID, "err", err)
+			return
+		}
+		p, err := e.gw.DecodePrepared(raw)
+		if err != nil {
+			e.log.Error("tx: the recorded transaction of a job to cancel cannot be decoded", "job_id", id, "correlation_id", s.CorrelationID, "err", err)
+			return
+		}
+		if w.cancel(ctx, s.Kind, id, s, p, cause) {
+			return
+		}
+	}
+}
+
+// cancel races p, job id's latest transaction, with a no-op at its nonce: the no-op is signed
+// (gateway.CancelReplacement), recorded (TransactionReplaced with Cancel) and only then sent, as
+// any of the job's transactions (broadcast). Whichever is mined decides: the no-op ends the job
+// cancelled (ConfirmCancel), the job's own transaction gets its receipt recorded as usual. When
+// no no-op can be signed (fees at their cap, the signer failing), p is sent on as it is. It
+// reports false when the no-op could not be recorded because the job's state moved on.
+func (w *txWorker) cancel(ctx context.Context, k domain.Kind, id domain.JobID, s domain.State, p *gateway.Prepared, cause string) bool {
+	e := w.e
+	var np *gateway.Prepared
+	var err error
+	for attempt := 1; ; attempt++ {
+		if np, err = e.gw.CancelReplacement(ctx, p); err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return true
+		}
+		if !gateway.Retryable(err) || attempt >= e.cfg.TxAttempts {
+			e.log.Warn("tx: cannot sign the no-op of a cancel; the job's transaction goes on", "job_id", id, "correlation_id", s.CorrelationID, "tx", p.Hash, "err", err)
+			w.broadcast(ctx, k, id, p, time.Time{}, cause, s)
+			return true
+		}
+		if !sleepCtx(ctx, w.backoff().Delay(attempt, nil)) {
+			return true
+		}
+	}
+	out, ok, err := e.executeOn(ctx, id, s, domain.ReplaceTransaction{
+		At: domain.At{At: e.now()}, Replaces: p.Hash.Hex(), TxHash: np.Hash.Hex(), RawTx: "0x" + hex.EncodeToString(np.Raw),
+		GasFeeCap: np.GasFeeCap.String(), GasTipCap: np.GasTipCap.String(), Cancel: true,
+	}, cause)
+	if err != nil {
+		e.log.Warn("tx: record the no-op of a cancel; recovery or the job's deadline takes it up", "job_id", id, "correlation_id", s.CorrelationID, "err", err)
+		return true
+	}
+	if !ok {
+		return false // the job moved on: mined, a no-op recorded by another, or a fee bump just before
+	}
+	e.log.Info("tx: a cancel's no-op races the job's transaction at its nonce", "job_id", id, "correlation_id", s.CorrelationID, "nonce", p.Nonce, "tx", np.Hash, "replaces", p.Hash,
+		"who", s.Cancelling.Who)
+	w.broadcast(ctx, k, id, np, time.Time{}, cause, out.State)
+	return true
+}
+
+// retryNow queues job id again at once if it is parked here (an operator's retry).
+func (w *txWorker) retryNow(id domain.JobID) bool {
+	w.mu.Lock()
+	p, ok := w.parked[id]
+	if ok {
+		delete(w.parked, id)
+	}
+	w.mu.Unlock()
+	if ok {
+		w.add(p.kind, txItem{id: id, enabled: time.Now(), cause: p.item.cause, corr: p.item.corr}, true)
+	}
+	return ok
 }
 
 // rateWindow keeps at most D starts in any window of one second (for D below 1, one start in

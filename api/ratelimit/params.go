@@ -183,16 +183,5 @@ func (c Config) Set(name string, value float64) (Config, error) {
 		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Err: ErrUnknownParam,
 			Issue: fmt.Sprintf("unknown parameter (known: %s)", strings.Join(ParamNames(), ", "))}
 	}
-	if math.IsNaN(value) || math.IsInf(value, 0) {
-		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Issue: fmt.Sprintf("must be a finite number, %s, got %v", spec.constraint, value)}
-	}
-	next := c.Clone()
-	if issue := spec.set(&next, value); issue != "" {
-		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Issue: issue}
-	}
-	if err := next.Validate(); err != nil {
-		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Err: err,
-			Issue: fmt.Sprintf("value %v leaves the configuration invalid (%s): %v", value, spec.constraint, err)}
-	}
-	return next, nil
+	return retryafter.Change(c, paramSubject, name, spec.constraint, value, spec.set)
 }

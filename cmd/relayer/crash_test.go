@@ -236,20 +236,51 @@ func TestCrashSIGKILLDuringFiveHundredJobs(t *testing.T) {
 	t.Logf("total %s", time.Since(began).Round(time.Millisecond))
 }
 
-// buildRelayer builds this command into dir without the race detector. A failure to build
-// fails the test: it must never pass by not running.
-func buildRelayer(t testing.TB, dir string) string {
+// buildRelayer builds this command without the race detector, with the build tags given (none:
+// the default build), once per test process and set of tags: the tests that run the binary
+// share it (they never change it). dir is where a test keeps its own files; the binary lives in
+// a directory of the process's own, removed by TestMain. A failure to build fails the test: it
+// must never pass by not running.
+func buildRelayer(t testing.TB, dir string, tags ...string) string {
 	t.Helper()
+	key := strings.Join(tags, ",")
+	builtBins.Lock()
+	defer builtBins.Unlock()
+	if bin, ok := builtBins.paths[key]; ok {
+		return bin
+	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("the go command, to build the relayer: %v", err)
 	}
-	bin := filepath.Join(dir, "relayer")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
+	if builtBins.dir == "" {
+		if builtBins.dir, err = os.MkdirTemp("", "relayer-test-bin-"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(builtBins.dir, fmt.Sprintf("relayer-%d", len(builtBins.paths)))
+	cmd := exec.Command(goTool, "build", "-tags", key, "-o", bin, ".")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	builtBins.paths[key] = bin
 	return bin
+}
+
+// builtBins are the binaries buildRelayer built, by build tags, in dir.
+var builtBins = struct {
+	sync.Mutex
+	dir   string
+	paths map[string]string
+}{paths: map[string]string{}}
+
+// TestMain removes the binaries the tests built once they are done.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBins.dir != "" {
+		_ = os.RemoveAll(builtBins.dir)
+	}
+	os.Exit(code)
 }
 
 // crashEnv is the children's environment: this process's without its RELAYER_* settings (so

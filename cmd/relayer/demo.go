@@ -12,22 +12,31 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
+
 	"relayer/domain"
 	"relayer/eventstore"
 	"relayer/projections"
+	"relayer/workers/devchain/devnet"
 )
 
 // devHostChainID is the development chain's id, carried by development handles in bytes 22..29.
-const devHostChainID = 1337
+const devHostChainID = devnet.ChainID
+
+const demoUsage = `Usage: relayer demo [--data-dir DIR | --store URL] [--jobs N] [--seed S] [--workers N]
+
+Writes a simulated history of N jobs, of every kind and outcome, to the event store, for trying
+replay, rebuild and watch without a chain.
+`
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("demo", stderr)
+	fs := newFlagSet("demo", demoUsage)
 	dataDir, storeURL := storeFlags(fs)
-	jobs := fs.Int("jobs", 200, "how many jobs to simulate")
-	seed := fs.Uint64("seed", 1, "random seed (the same seed writes the same histories)")
-	workers := fs.Int("workers", 32, "jobs simulated at once")
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2, err: err}
+	jobs := fs.Int("jobs", 200, "how many jobs to simulate: `N`, 1 to 1000000")
+	seed := fs.Uint64("seed", 1, "random seed `S` (the same seed writes the same histories)")
+	workers := fs.Int("workers", 32, "`N` jobs simulated at once, 1 to 1024")
+	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+		return err
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -49,8 +58,22 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer store.Close()
 	path := loc.String()
 
+	// The read models the submission command reads (a content's jobs), following the log.
+	set, err := projections.New(projections.DefaultConfig())
+	if err != nil {
+		return err
+	}
+	setCtx, stopSet := context.WithCancel(ctx)
+	setDone := make(chan error, 1)
+	go func() { setDone <- set.Run(setCtx, store) }()
+	defer func() {
+		stopSet()
+		<-setDone
+	}()
+
 	start := time.Now()
-	sim := &demoSim{x: &projections.Executor{Store: store, Codec: projections.NewCodec()}, base: start.UTC().Truncate(time.Second)}
+	x := &projections.Executor{Store: store, Codec: projections.NewCodec()}
+	sim := &demoSim{x: x, sub: &projections.Submitter{Executor: x, Set: set}, base: start.UTC().Truncate(time.Second), salt: uint64(start.UnixNano())}
 	plans := make(chan demoPlan)
 	outcomes := make(map[string]int)
 	var mu sync.Mutex
@@ -163,8 +186,14 @@ func newDemoPlan(rng *rand.Rand, n int) demoPlan {
 }
 
 type demoSim struct {
-	x    *projections.Executor
+	x *projections.Executor
+	// sub accepts each job, as the API does (without its chain checks).
+	sub  *projections.Submitter
 	base time.Time
+	// salt goes into every request's content: identical requests are one job (the submission
+	// command joins them), so a second run into the same store writes new jobs rather than
+	// joining the first run's.
+	salt uint64
 	mu   sync.Mutex
 	// first is the first job's id, for the printed example.
 	first domain.JobID
@@ -180,24 +209,34 @@ func (s *demoSim) firstJob() domain.JobID {
 // append with the expected version, at simulated times.
 func (s *demoSim) drive(ctx context.Context, p demoPlan) (string, error) {
 	rng := rand.New(rand.NewPCG(p.seed, uint64(p.n)))
-	id := domain.NewJobID()
-	if p.n == 0 {
-		s.mu.Lock()
-		s.first = id
-		s.mu.Unlock()
-	}
 	now := s.base.Add(time.Duration(p.n) * 20 * time.Millisecond)
 	step := func(min, max time.Duration) domain.At {
 		now = now.Add(min + time.Duration(rng.Int64N(int64(max-min)+1)))
 		return domain.At{At: now}
 	}
-	md := eventstore.Metadata{CorrelationID: "demo-" + id.String()}
+	md := eventstore.Metadata{CorrelationID: "demo-" + uuid.NewString()}
+	// The job is accepted at its simulated time: the submission command's clock is the job's.
+	sub := *s.sub
+	sub.Now = func() time.Time { return now }
+	req := demoRequest(rand.New(rand.NewPCG(p.seed^s.salt, uint64(p.n))), p.kind, now)
+	res, err := sub.Submit(ctx, projections.SubmitCommand{Request: req, Metadata: md})
+	if err != nil {
+		return "", err
+	}
+	if !res.Created {
+		return "", fmt.Errorf("job %d: an identical request is job %s already", p.n, res.JobID)
+	}
+	id := res.JobID
+	if p.n == 0 {
+		s.mu.Lock()
+		s.first = id
+		s.mu.Unlock()
+	}
 	exec := func(c domain.Command) error {
 		_, err := s.x.Execute(ctx, id, c, md)
 		return err
 	}
-	req := demoRequest(rng, p.kind)
-	cmds := []domain.Command{domain.Accept{At: domain.At{At: now}, JobID: id, Request: req, ContentHash: domain.ContentHash(req)}}
+	var cmds []domain.Command
 	if p.kind.NeedsReadiness() {
 		cmds = append(cmds, domain.StartReadiness{At: step(5*time.Millisecond, 300*time.Millisecond)})
 		switch p.scenario {
@@ -261,7 +300,10 @@ func (s *demoSim) finish(p demoPlan, exec func(domain.Command) error, cmds []dom
 	return demoScenarioNames[p.scenario], nil
 }
 
-func demoRequest(rng *rand.Rand, k domain.Kind) domain.Request {
+// demoRequest is a request of kind k drawn from rng; a user decrypt's validity window holds at
+// time at.
+func demoRequest(rng *rand.Rand, k domain.Kind, at time.Time) domain.Request {
+	start := uint64(at.Add(-time.Hour).Unix())
 	switch k {
 	case domain.InputProof:
 		return domain.Request{InputProof: &domain.InputProofRequest{
@@ -275,13 +317,13 @@ func demoRequest(rng *rand.Rand, k domain.Kind) domain.Request {
 			HandleContractPairs: []domain.HandleContractPair{{Handle: demoHandle(rng), ContractAddress: contract}},
 			ContractsChainID:    devHostChainID, ContractAddresses: []string{contract},
 			DelegatorAddress: randHex(rng, 20), DelegateAddress: randHex(rng, 20),
-			StartTimestamp: 1_790_000_000, DurationDays: 1,
+			StartTimestamp: start, DurationDays: 1,
 			Signature: randHex(rng, 65)[2:], PublicKey: randHex(rng, 32)[2:], ExtraData: "0x00"}}
 	default:
 		contract := randHex(rng, 20)
 		return domain.Request{UserDecrypt: &domain.UserDecryptRequest{
 			HandleContractPairs: []domain.HandleContractPair{{Handle: demoHandle(rng), ContractAddress: contract}},
-			RequestValidity:     domain.RequestValidity{StartTimestamp: 1_790_000_000, DurationDays: 1},
+			RequestValidity:     domain.RequestValidity{StartTimestamp: start, DurationDays: 1},
 			ContractsChainID:    devHostChainID, ContractAddresses: []string{contract}, UserAddress: randHex(rng, 20),
 			Signature: randHex(rng, 65)[2:], PublicKey: randHex(rng, 32)[2:], ExtraData: "0x00"}}
 	}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ethereum/go-ethereum/common"
 )
 
 // syncBuffer is a bytes.Buffer safe to write from the command and read from the test.
@@ -32,13 +34,16 @@ func (s *syncBuffer) String() string {
 
 var httpEndpointLine = regexp.MustCompile(`JSON-RPC HTTP\s+(http://\S+)`)
 
+// fundedAccount is an account the development chain does not make, given to --fund.
+const fundedAccount = "0x00000000000000000000000000000000000f00d5"
+
 func TestDevchainServesJSONRPCOverHTTPAndStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stdout, stderr syncBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- runDevchain(ctx, []string{"--http", "127.0.0.1:0", "--ws", "", "--kms-nodes", "5", "--threshold", "4"}, &stdout, &stderr)
+		done <- runDevchain(ctx, []string{"--http", "127.0.0.1:0", "--ws", "", "--kms-nodes", "5", "--threshold", "4", "--fund", fundedAccount}, &stdout, &stderr)
 	}()
 
 	var url string
@@ -60,7 +65,8 @@ func TestDevchainServesJSONRPCOverHTTPAndStopsWhenCancelled(t *testing.T) {
 	}
 	out := stdout.String()
 	t.Logf("devchain printed:\n%s", out)
-	for _, want := range []string{"chain id 1337", "Decryption", "InputVerification", "ACL (host)", "relayer key 0", "5, threshold 4", "--print-keys"} {
+	for _, want := range []string{"chain id 1337", "Decryption", "InputVerification", "ACL (host)", "relayer key 0", "5, threshold 4", "--print-keys",
+		"funded (1000 ether)  " + common.HexToAddress(fundedAccount).Hex()} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -81,6 +87,16 @@ func TestDevchainServesJSONRPCOverHTTPAndStopsWhenCancelled(t *testing.T) {
 	if err != nil || answer.Result != "0x539" {
 		t.Fatalf("eth_chainId = %q (%v), want 0x539", answer.Result, err)
 	}
+	// --fund's account holds its 1000 ether (0x3635c9adc5dea00000 wei).
+	resp, err = http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"eth_getBalance","params":["`+fundedAccount+`","latest"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&answer)
+	resp.Body.Close()
+	if err != nil || answer.Result != "0x3635c9adc5dea00000" {
+		t.Fatalf("the --fund account's balance is %q (%v), want 1000 ether", answer.Result, err)
+	}
 
 	cancel()
 	select {
@@ -93,6 +109,9 @@ func TestDevchainServesJSONRPCOverHTTPAndStopsWhenCancelled(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "development chain stopped") {
 		t.Errorf("no stop message:\n%s", stdout.String())
+	}
+	if checkLogKeys(t, stderr.String())["devchain"] == 0 {
+		t.Errorf("no log line of the development chain:\n%s", stderr.String())
 	}
 	if _, err := http.Post(url, "application/json", strings.NewReader(`{}`)); err == nil {
 		t.Error("the JSON-RPC server still answers after the stop")
@@ -107,6 +126,7 @@ func TestDevchainRefusesBadFlagsWithExitCode2(t *testing.T) {
 		{"--kms-nodes", "0"},
 		{"extra"},
 		{"--no-such-flag"},
+		{"--fund", "0x1234"},
 	} {
 		var stdout, stderr syncBuffer
 		err := runDevchain(context.Background(), args, &stdout, &stderr)

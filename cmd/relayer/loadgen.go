@@ -27,14 +27,15 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"relayer/domain"
-	"relayer/workers/devchain"
+	"relayer/workers/devchain/devnet"
 	"relayer/workers/gateway/contracts"
+	"relayer/workers/upstream"
 )
 
-const loadgenUsage = `relayer loadgen [--url http://127.0.0.1:8080] [--rate 2] [--duration 1m | --jobs N]
-                [--mix input-proof=1,public-decrypt=1,user-decrypt=1] [--scenarios none=1]
-                [--poll-interval 1s] [--wait 25] [--json]
-                [--admin-token T --nominal-factor F] [--operator-token T]
+const loadgenUsage = `Usage: relayer loadgen [--url http://127.0.0.1:8080] [--rate 2] [--duration 1m | --jobs N]
+                       [--mix input-proof=1,public-decrypt=1,user-decrypt=1] [--scenarios none=1]
+                       [--poll-interval 1s] [--wait 25] [--json]
+                       [--admin-token T --nominal-factor F] [--operator-token T]
 
 Offers jobs to a relayer at a steady rate, a mix of kinds and development-chain scenarios, and
 follows every job with three kinds of client side by side: one that waits as long as each
@@ -92,11 +93,8 @@ type weighted[T any] struct {
 
 // runLoadgen is `relayer loadgen`.
 func runLoadgen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cfg, err := parseLoadgenFlags(args, stderr)
+	cfg, err := parseLoadgenFlags(args, stdout, stderr)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
 		return err
 	}
 	lg := newLoadgen(cfg)
@@ -123,12 +121,8 @@ func runLoadgen(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
-func parseLoadgenFlags(args []string, stderr io.Writer) (loadConfig, error) {
-	fs := newFlagSet("loadgen", stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), loadgenUsage+"\nFlags:\n")
-		fs.PrintDefaults()
-	}
+func parseLoadgenFlags(args []string, stdout, stderr io.Writer) (loadConfig, error) {
+	fs := newFlagSet("loadgen", loadgenUsage)
 	cfg := loadConfig{}
 	fs.StringVar(&cfg.url, "url", "http://127.0.0.1:8080", "the relayer's base `URL`")
 	fs.Float64Var(&cfg.rate, "rate", 2, "jobs offered per second")
@@ -143,13 +137,10 @@ func parseLoadgenFlags(args []string, stderr io.Writer) (loadConfig, error) {
 	fs.StringVar(&cfg.adminToken, "admin-token", "", "the admin API's bearer token (env RELAYER_ADMIN_TOKEN, preferred), for --nominal-factor")
 	fs.StringVar(&cfg.operatorToken, "operator-token", "", "the operator token (env RELAYER_OPERATOR_TOKEN, preferred), to read job histories where the audit endpoints are closed")
 	fs.Float64Var(&cfg.nominalFactor, "nominal-factor", 1, "multiply every nominal time of the Retry-After policy by this during the run (needs the admin token)")
-	fs.StringVar(&cfg.decryption, "decryption", devchain.DecryptionAddress().Hex(), "the Decryption contract users sign user decrypts for (the development chain's by default)")
+	fs.StringVar(&cfg.decryption, "decryption", devnet.DecryptionAddress().Hex(), "the Decryption contract users sign user decrypts for (the development chain's by default)")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "random seed of the kinds' and scenarios' draws")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return cfg, err
-		}
-		return cfg, &exitError{code: 2, err: err}
+	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+		return cfg, err
 	}
 	if fs.NArg() > 0 {
 		return cfg, usageErrorf("loadgen: unexpected argument %q", fs.Arg(0))
@@ -498,7 +489,7 @@ func (lg *loadgen) body(j *loadJob) ([]byte, error) {
 	switch j.kind.value {
 	case domain.InputProof:
 		return json.Marshal(map[string]any{
-			"contractChainId": devchain.ChainID, "contractAddress": contract,
+			"contractChainId": devnet.ChainID, "contractAddress": contract,
 			"userAddress":                     "0x00000000000000000000000000000000000000a1",
 			"ciphertextWithInputVerification": hex.EncodeToString(contracts.TestCiphertext(s, seed, 32)),
 			"extraData":                       "0x00",
@@ -508,11 +499,11 @@ func (lg *loadgen) body(j *loadJob) ([]byte, error) {
 		return json.Marshal(map[string]any{"ciphertextHandles": []string{"0x" + hex.EncodeToString(h[:])}, "extraData": "0x00"})
 	case domain.UserDecrypt:
 		h := contracts.TestHandle(s, seed)
-		key := devchain.UserDevKey(j.index % 8)
+		key := devnet.UserDevKey(j.index % 8)
 		return signBodyFor(domain.UserDecrypt, map[string]any{
 			"handleContractPairs": []any{map[string]any{"handle": "0x" + hex.EncodeToString(h[:]), "contractAddress": contract}},
 			"requestValidity":     map[string]any{"startTimestamp": strconv.FormatInt(time.Now().Add(-time.Hour).Unix(), 10), "durationDays": "1"},
-			"contractsChainId":    devchain.ChainID,
+			"contractsChainId":    devnet.ChainID,
 			"contractAddresses":   []string{contract},
 			"userAddress":         crypto.PubkeyToAddress(key.PublicKey).Hex(),
 			"publicKey":           "2000000000000000abcd",
@@ -531,7 +522,7 @@ func signBodyFor(kind domain.Kind, body map[string]any, key *ecdsa.PrivateKey, d
 	if err != nil {
 		return nil, err
 	}
-	req, err := domain.ParseRequest(kind, raw, domain.ValidationConfig{HostChainIDs: []uint64{devchain.ChainID}})
+	req, err := domain.ParseRequest(kind, raw, domain.ValidationConfig{HostChainIDs: []uint64{devnet.ChainID}})
 	if err != nil {
 		return nil, err
 	}
@@ -911,15 +902,5 @@ func (rep *loadReport) print(w io.Writer) {
 
 // pause waits d (nothing when d <= 0), or returns false when ctx ends first.
 func pause(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
+	return upstream.RealClock().Sleep(ctx, d) == nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"relayer/eventstore"
+	"relayer/eventstore/sqlite"
 	"relayer/workers"
 )
 
@@ -198,6 +200,41 @@ func TestReplayAllInTextReadsTheWorkersCheckpointStreams(t *testing.T) {
 	for _, want := range []string{"BlockCursorSaved", `"block":42`, "CheckpointAdvanced", "RequestAccepted"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("replay --all lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+// The store checks an event's data when it is appended and not again on reads: replay, which
+// prints the data as it is stored (--json) or decodes it, stops at data damaged since, naming
+// the event, in either form.
+func TestReplayStopsAtDataDamagedSinceItsAppendNamingTheEvent(t *testing.T) {
+	dir, job := demoStore(t, "10")
+	path := filepath.Join(dir, "relayer.db")
+	store, err := sqlite.Open(path, sqlite.Config{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first eventstore.Position
+	for rec, err := range store.ReadStream(context.Background(), "request-"+job, 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		first = rec.Position
+		break
+	}
+	store.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE events SET data = CAST('{"jobId":' AS BLOB) WHERE position = ?`, int64(first)); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--json"}, {}} {
+		_, errOut, code := runCLI(t, append([]string{"replay", "--data-dir", dir, "--job", job}, args...)...)
+		if code == 0 || !strings.Contains(errOut, "corrupt record") || !strings.Contains(errOut, "request-"+job+"@0") {
+			t.Fatalf("replay %v: exit %d, %s; want a failure naming request-%s@0 as a corrupt record", args, code, errOut, job)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"iter"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"relayer/eventstore"
+	"relayer/eventstore/sqlite"
 	"relayer/projections"
 )
 
@@ -26,22 +28,49 @@ import (
 //
 // Both stores' writer locks are taken: a serve running on either is refused (a copy of a log
 // that is still growing would be stale when it ends).
+//
+// relayer migrate --store URL upgrades a store in place instead: a SQLite file an earlier build
+// wrote is brought to the format this build reads (sqlite.Upgrade, one transaction), under the
+// store's writer lock. Opening an old file any other way fails with an error that says so.
 
 // migrateBatch is how many events migrate hands the target at once.
 const migrateBatch = 2048
 
+const migrateUsage = `Usage: relayer migrate --from URL --to URL
+       relayer migrate --store URL | --data-dir DIR
+
+With --from and --to: copies a log to another store (sqlite:PATH, postgres://...,
+kurrentdb://...), every stream, version, event and its metadata in global order, then checks
+that both stores rebuild the same read models. Resumable: run it again after an interruption.
+
+With --store (or --data-dir): upgrades the store to the format this build reads, in place and
+in one transaction (a SQLite file an earlier build wrote; a PostgreSQL schema upgrades itself
+when opened). No serve may run on the stores either way.
+`
+
 func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("migrate", stderr)
-	from := fs.String("from", "", "the source store's URL (sqlite:PATH or postgres://...)")
-	to := fs.String("to", "", "the target store's URL; empty, or holding what an interrupted migrate copied")
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2, err: err}
+	fs := newFlagSet("migrate", migrateUsage)
+	from := fs.String("from", "", "the source store's `URL` (sqlite:PATH, postgres://... or kurrentdb://...)")
+	to := fs.String("to", "", "the target store's `URL`; empty, or holding what an interrupted migrate copied")
+	dataDir, storeURL := storeFlags(fs)
+	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+		return err
 	}
+	inPlace := false
+	fs.Visit(func(f *flag.Flag) { inPlace = inPlace || f.Name == "store" || f.Name == "data-dir" })
 	switch {
 	case fs.NArg() > 0:
 		return usageErrorf("migrate: unexpected argument %q", fs.Arg(0))
+	case inPlace && (*from != "" || *to != ""):
+		return usageErrorf("migrate: give --from and --to to copy a log, or --store (or --data-dir) to upgrade one in place, not both")
+	case inPlace:
+		loc, err := parseStore(*storeURL, *dataDir)
+		if err != nil {
+			return usageErrorf("migrate: --store: %v", err)
+		}
+		return upgradeInPlace(ctx, loc, stdout)
 	case *from == "" || *to == "":
-		return usageErrorf("migrate: give both --from URL and --to URL")
+		return usageErrorf("migrate: give both --from URL and --to URL (or --store URL to upgrade a store in place)")
 	}
 	src, err := parseStore(*from, "")
 	if err != nil {
@@ -110,6 +139,46 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return &exitError{code: 1, err: errors.New("migrate: the read models of the two stores differ")}
 	}
 	fmt.Fprintln(stdout, "  equal: the target holds the source's log")
+	return nil
+}
+
+// upgradeInPlace brings the store at loc to the format this build reads, under the store's
+// writer lock, so that no serve runs on it meanwhile.
+func upgradeInPlace(ctx context.Context, loc storeLocation, stdout io.Writer) error {
+	if loc.scheme != "sqlite" {
+		// A PostgreSQL schema runs its own migration steps when opened; KurrentDB has no
+		// format of ours.
+		s, release, _, err := openWriter(ctx, loc, fmt.Sprintf("relayer migrate, pid %d", os.Getpid()), false)
+		if err != nil {
+			return &exitError{code: 1, err: fmt.Errorf("migrate: %w", err)}
+		}
+		err = s.Close()
+		release()
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		fmt.Fprintf(stdout, "relayer migrate: %s is at the format this build reads\n", loc)
+		return nil
+	}
+	dir, err := realDir(loc.path)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	unlock, err := lockStore(dir, fmt.Sprintf("relayer migrate (upgrading), pid %d", os.Getpid()))
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("migrate: %w (stop the serve writing it first)", err)}
+	}
+	defer unlock()
+	start := time.Now()
+	from, err := sqlite.Upgrade(ctx, loc.path)
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("migrate: %w", err)}
+	}
+	if from == sqlite.FormatVersion {
+		fmt.Fprintf(stdout, "relayer migrate: %s is at format %d already: nothing to do\n", loc, from)
+		return nil
+	}
+	fmt.Fprintf(stdout, "relayer migrate: %s upgraded from format %d to %d in %s\n", loc, from, sqlite.FormatVersion, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"relayer/eventstore"
+	"relayer/eventstore/sqlite/sqlitetest"
 )
 
 var migrateDigests = regexp.MustCompile(`source read models: snapshot sha256 ([0-9a-f]{64})\n  target read models: snapshot sha256 ([0-9a-f]{64})`)
@@ -97,5 +98,90 @@ func TestMigrateResumesAndRefusesATargetThatIsNotACopy(t *testing.T) {
 		if _, _, code := runCLI(t, args...); code != 2 {
 			t.Fatalf("%v: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// A SQLite file an earlier build wrote is refused by the other commands, with the way out in
+// the error; `migrate --store` upgrades it in place, and the log reads back equal, event for
+// event, position for position, with the same read models.
+func TestMigrateUpgradesAnOldSQLiteFileInPlace(t *testing.T) {
+	withEnv(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	if _, errText, code := runCLI(t, "demo", "--data-dir", dir, "--jobs", "100"); code != 0 {
+		t.Fatalf("demo: %s", errText)
+	}
+	loc, _ := parseStore("sqlite:"+filepath.Join(dir, "relayer.db"), "")
+	source, err := openExisting(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []eventstore.Record
+	for r, err := range source.ReadAll(ctx, 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	if len(recs) < 100 {
+		t.Fatalf("the demo wrote %d events, want a log of 100 jobs", len(recs))
+	}
+	want, err := digestOf(ctx, source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	source.Close()
+
+	oldDir := t.TempDir()
+	oldPath := filepath.Join(oldDir, "relayer.db")
+	if err := sqlitetest.WriteFormat1(ctx, oldPath, recs); err != nil {
+		t.Fatal(err)
+	}
+	_, errText, code := runCLI(t, "rebuild", "--data-dir", oldDir)
+	if code == 0 || !strings.Contains(errText, "format version 1 is older than this build reads") || !strings.Contains(errText, "relayer migrate --store sqlite:") {
+		t.Fatalf("rebuild of an old file is refused, saying how to upgrade it: %d %s", code, errText)
+	}
+	out, errText, code := runCLI(t, "migrate", "--store", "sqlite:"+oldPath)
+	if code != 0 || !strings.Contains(out, "upgraded from format 1 to 2") {
+		t.Fatalf("migrate --store: %d %s\n%s", code, errText, out)
+	}
+	upgraded, err := openExisting(ctx, storeLocation{scheme: "sqlite", path: oldPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer upgraded.Close()
+	n := 0
+	for r, err := range upgraded.ReadAll(ctx, 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n >= len(recs) || !sameEvent(r, recs[n]) || r.Position != recs[n].Position {
+			t.Fatalf("event %d after the upgrade: %+v", n, r)
+		}
+		n++
+	}
+	if n != len(recs) {
+		t.Fatalf("%d events after the upgrade, want %d", n, len(recs))
+	}
+	if got, err := digestOf(ctx, upgraded); err != nil || got != want {
+		t.Fatalf("the upgraded log rebuilds other read models: %x, %v; want %x", got, err, want)
+	}
+	out, errText, code = runCLI(t, "migrate", "--data-dir", oldDir)
+	if code != 0 || !strings.Contains(out, "at format 2 already") {
+		t.Fatalf("a second migrate --data-dir: %d %s\n%s", code, errText, out)
+	}
+	if _, _, code := runCLI(t, "migrate", "--store", "sqlite:"+oldPath, "--to", "sqlite:"+filepath.Join(t.TempDir(), "x.db")); code != 2 {
+		t.Fatalf("--store with --to: exit %d, want 2", code)
+	}
+}
+
+// `migrate --store` on a PostgreSQL store: the schema upgrades itself when opened, so there is
+// nothing more to do than open it.
+func TestMigrateStoreOnPostgresOpensTheSchema(t *testing.T) {
+	withEnv(t)
+	pg := pgStore(t)
+	out, errText, code := runCLI(t, "migrate", "--store", pg)
+	if code != 0 || !strings.Contains(out, "is at the format this build reads") {
+		t.Fatalf("migrate --store on PostgreSQL: %d %s\n%s", code, errText, out)
 	}
 }

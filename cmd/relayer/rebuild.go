@@ -9,6 +9,7 @@ import (
 	"iter"
 	"time"
 
+	"relayer/archive"
 	"relayer/domain"
 	"relayer/eventstore"
 	"relayer/projections"
@@ -33,14 +34,23 @@ func (s throughStore) ReadAll(ctx context.Context, after eventstore.Position) it
 	}
 }
 
+const rebuildUsage = `Usage: relayer rebuild [--data-dir DIR | --store URL] [--config FILE] [--full] [--through POSITION] [--archive DIR|URL]
+
+Replays the log into new read models and reports the events, jobs, time taken and the read
+models' digest, which equals the one serve printed when it stopped at the same position. Once
+retention has moved jobs to the archive, give --archive for that digest: the live store alone
+holds the same jobs, but not the history (transitions, stage durations) of the retired ones.
+`
+
 func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("rebuild", stderr)
+	fs := newFlagSet("rebuild", rebuildUsage)
 	dataDir, storeURL := storeFlags(fs)
 	full := fs.Bool("full", false, "decode every field of every event with the full codec (slower; for audits)")
-	configFile := fs.String("config", "", "the configuration file serve runs with (env RELAYER_CONFIG): its timeouts set the deadlines, so the rebuilt read models equal serve's")
-	through := fs.Uint64("through", 0, "rebuild the read models as they were at this global position (the one a serve printed with its digest); 0 for the whole log")
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2, err: err}
+	configFile := fs.String("config", "", "the YAML configuration `FILE` serve runs with (env RELAYER_CONFIG): its timeouts set the deadlines, so the rebuilt read models equal serve's")
+	through := fs.Uint64("through", 0, "rebuild the read models as they were at this global `POSITION` (the one a serve printed with its digest); 0 for the whole log")
+	archiveURL := fs.String("archive", "", "read the archive at this directory or s3://bucket/prefix `URL` (retention.archive) before the live store: the whole log")
+	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("rebuild: unexpected argument %q", fs.Arg(0))
@@ -75,8 +85,16 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	path := loc.String()
 
 	var src eventstore.Store = store
+	if *archiveURL != "" {
+		arch, err := archive.OpenURL(ctx, *archiveURL)
+		if err != nil {
+			return usageErrorf("rebuild: --archive: %v", err)
+		}
+		src = archive.Joined{Store: store, Archive: arch}
+		path += " and the archive " + arch.String()
+	}
 	if *through > 0 {
-		src = throughStore{Store: store, last: eventstore.Position(*through)}
+		src = throughStore{Store: src, last: eventstore.Position(*through)}
 	}
 	set, rep, err := projections.Rebuild(ctx, src, pcfg)
 	if err != nil {

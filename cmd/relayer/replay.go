@@ -9,20 +9,31 @@ import (
 	"strings"
 	"time"
 
+	"relayer/archive"
 	"relayer/domain"
 	"relayer/eventstore"
 	"relayer/projections"
 	"relayer/workers"
 )
 
+const replayUsage = `Usage: relayer replay --job ID [--json] [--archive DIR|URL] [--data-dir DIR | --store URL]
+       relayer replay --all [--json] [--archive DIR|URL] [--data-dir DIR | --store URL]
+
+Prints one job's events as a timeline, or the whole log in global order (for audits), from the
+event store; it only reads. With --archive, the events that retention moved to the archive come
+first, from their segments (each checked against its manifest entry), then the live store's,
+with their original positions: the whole log, read and decoded as a live replay reads it.
+`
+
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("replay", stderr)
+	fs := newFlagSet("replay", replayUsage)
 	dataDir, storeURL := storeFlags(fs)
-	job := fs.String("job", "", "the job id whose events to print")
+	job := fs.String("job", "", "the job `ID` whose events to print")
 	all := fs.Bool("all", false, "print every event of the log, in global order")
 	asJSON := fs.Bool("json", false, "print one JSON object per event (JSON lines)")
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2, err: err}
+	archiveURL := fs.String("archive", "", "also read the archive at this directory or s3://bucket/prefix `URL` (retention.archive), before the live store")
+	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("replay: unexpected argument %q", fs.Arg(0))
@@ -47,22 +58,51 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer store.Close()
 	path := loc.String()
+	var arch archive.Store
+	if *archiveURL != "" {
+		if arch, err = archive.OpenURL(ctx, *archiveURL); err != nil {
+			return usageErrorf("replay: --archive: %v", err)
+		}
+		path += " and the archive " + arch.String()
+	}
 
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	p := &timelinePrinter{w: out, json: *asJSON, codec: projections.NewCodec(), checkpoints: workers.NewCheckpointCodec()}
 	if *all {
-		for rec, err := range store.ReadAll(ctx, 0) {
+		var log eventstore.Store = store
+		if arch != nil {
+			log = archive.Joined{Store: store, Archive: arch}
+		}
+		var last eventstore.Position
+		for rec, err := range log.ReadAll(ctx, 0) {
 			if err != nil {
 				return fmt.Errorf("replay %s: %w", path, err)
 			}
+			if rec.Position <= last {
+				return fmt.Errorf("replay %s: position %d follows position %d: the log is out of order", path, rec.Position, last)
+			}
+			last = rec.Position
 			if err := p.print(rec); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	n, err := printJob(ctx, store, id, p)
+	n := 0
+	if arch != nil {
+		for rec, err := range archive.ExportJob(ctx, arch, id) {
+			if err != nil {
+				return fmt.Errorf("replay %s: %w", path, err)
+			}
+			if err := p.print(rec); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	m, err := printJob(ctx, store, id, p)
+	n += m
 	if err != nil {
 		return err
 	}
@@ -116,6 +156,11 @@ type jsonRecord struct {
 func (p *timelinePrinter) print(rec eventstore.Record) error {
 	p.n++
 	if p.json {
+		// The data goes out as it is stored: one that is no longer JSON stops the replay as an
+		// event the codec cannot decode does.
+		if err := eventstore.CheckData(rec); err != nil {
+			return err
+		}
 		b, err := json.Marshal(jsonRecord{
 			Stream: rec.Stream, Version: int64(rec.Version), Position: uint64(rec.Position),
 			Type: rec.Type, SchemaVersion: rec.SchemaVersion, RecordedAt: rec.Metadata.RecordedAt.UTC(),
@@ -179,6 +224,9 @@ func details(e domain.Event) string {
 	switch e := e.(type) {
 	case domain.RequestAccepted:
 		add("hash", short(e.ContentHash))
+		if e.RetryOf != nil {
+			add("retryOf", e.RetryOf.JobID.String())
+		}
 		switch {
 		case e.Request.PublicDecrypt != nil:
 			add("handles", fmt.Sprint(len(e.Request.PublicDecrypt.CiphertextHandles)))
@@ -189,6 +237,9 @@ func details(e domain.Event) string {
 			add("pairs", fmt.Sprint(len(e.Request.DelegatedUserDecrypt.HandleContractPairs)))
 			add("delegator", e.Request.DelegatedUserDecrypt.DelegatorAddress)
 			add("delegate", e.Request.DelegatedUserDecrypt.DelegateAddress)
+		case e.Request.UnifiedUserDecrypt != nil:
+			add("handles", fmt.Sprint(len(e.Request.UnifiedUserDecrypt.Handles)))
+			add("user", e.Request.UnifiedUserDecrypt.UserAddress)
 		case e.Request.InputProof != nil:
 			add("contract", e.Request.InputProof.ContractAddress)
 			add("user", e.Request.InputProof.UserAddress)
@@ -209,6 +260,9 @@ func details(e domain.Event) string {
 		add("tx", short(e.TxHash))
 		add("replaces", short(e.Replaces))
 		add("maxFeePerGas", e.GasFeeCap)
+		if e.Cancel {
+			add("noOp", "cancel")
+		}
 	case domain.TransactionReset:
 		add("tx", short(e.TxHash))
 		add("reason", e.Reason)
@@ -235,6 +289,21 @@ func details(e domain.Event) string {
 	case domain.RequestFailed:
 		add("label", e.Label)
 		add("message", e.Message)
+	case domain.JobCancelled:
+		add("who", e.Who)
+		add("reason", e.Reason)
+		add("noOp", short(e.NoOpTxHash))
+	case domain.CancelRequested:
+		add("who", e.Who)
+		add("reason", e.Reason)
+		add("tx", short(e.TxHash))
+	case domain.RetryRequested:
+		add("who", e.Who)
+		add("reason", e.Reason)
+	case domain.JobRetried:
+		add("newJob", e.NewJobID.String())
+		add("who", e.Who)
+		add("reason", e.Reason)
 	}
 	return strings.Join(parts, " ")
 }

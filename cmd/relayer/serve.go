@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -27,31 +26,31 @@ import (
 // serveEnviron is the environment serve reads its RELAYER_* settings from (tests replace it).
 var serveEnviron = os.Environ
 
-// runServe runs the HTTP API over the embedded SQLite store and the projections until ctx ends
-// (SIGINT or SIGTERM), then shuts down gracefully: the server stops accepting and lets requests
-// in flight finish (http.shutdown_timeout at most), the projections stop, the store closes.
+const serveUsage = `Usage: relayer serve [--listen ADDR] [--data-dir DIR | --store URL] [--config FILE] [--admin-token TOKEN]
+                     [--devchain-rpc ADDR]
+
+Runs the relayer until SIGINT or SIGTERM: the HTTP API over the event store and its read models,
+and the workers that drive every job to the gateway chain. Without chain.rpc_url it runs the
+development chain in process (chain id 1337, development keys and timeouts). relayer serve -h
+lists every setting, with its default, environment variable and meaning.
+`
+
+// runServe is `relayer serve`: the HTTP API and the workers over the event store (relayer.db in
+// --data-dir, or the store a URL names) and the projections, on the gateway chain the
+// configuration names or the development chain in process, until ctx ends (SIGINT or SIGTERM).
+// It then shuts down gracefully: the server stops accepting and lets requests in flight finish
+// (http.shutdown_timeout at most), the workers and the rate-limit recorder stop, serve prints the
+// read models' digest (which relayer rebuild reproduces), the projections stop, the store closes.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("serve", stderr)
-	listen := fs.String("listen", "127.0.0.1:8080", "address to listen on (env RELAYER_LISTEN); 127.0.0.1:0 takes any free port")
-	dataDir := fs.String("data-dir", "./data", "directory holding the SQLite event store relayer.db when no store URL is given (env RELAYER_DATA_DIR)")
-	storeURL := fs.String("store", "", "the event store's `URL` (env RELAYER_STORE): sqlite:PATH or postgres://...; default: relayer.db in --data-dir")
-	configFile := fs.String("config", "", "YAML configuration `file` (env RELAYER_CONFIG); its settings are listed below")
-	adminToken := fs.String("admin-token", "", "bearer token of the admin API (env RELAYER_ADMIN_TOKEN, preferred: a flag is visible to other users); without one the admin API is off")
-	devRPC := fs.String("devchain-rpc", "", "serve the development chain's JSON-RPC over HTTP on this loopback `host:port` (env RELAYER_DEVCHAIN_RPC_LISTEN), for the public SDK's network setting")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: relayer serve [--listen ADDR] [--data-dir DIR | --store URL] [--config FILE] [--admin-token TOKEN] [--devchain-rpc 127.0.0.1:8545]\n\n")
-		fs.PrintDefaults()
-		fmt.Fprintf(stderr, "\nEvery setting of the configuration file also has an environment variable: RELAYER_ and its\npath in capitals (api.queue_capacity: RELAYER_API_QUEUE_CAPACITY). Flags win over the\nenvironment, which wins over the file. The settings (see cmd/relayer/serveconfig.go for each):\n")
-		paths := slices.Sorted(maps.Values(knownPaths()))
-		for _, p := range paths {
-			fmt.Fprintf(stderr, "  %s\n", p)
-		}
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return &exitError{code: 2, err: err}
+	fs := newFlagSet("serve", serveUsage)
+	listen := fs.String("listen", "127.0.0.1:8080", "listen on `ADDR`, a host:port (env RELAYER_LISTEN); 127.0.0.1:0 takes any free port")
+	dataDir := fs.String("data-dir", "./data", "the event store is the SQLite file `DIR`/relayer.db when no store URL is given (env RELAYER_DATA_DIR)")
+	storeURL := fs.String("store", "", "the event store's `URL` (env RELAYER_STORE): sqlite:PATH, postgres://... or kurrentdb://...; default: relayer.db in --data-dir")
+	configFile := fs.String("config", "", "the YAML configuration `FILE` (env RELAYER_CONFIG); relayer serve -h lists its settings")
+	adminToken := fs.String("admin-token", "", "the admin API's bearer `TOKEN` (env RELAYER_ADMIN_TOKEN, preferred: a flag is visible to other users); without one the admin API is off")
+	devRPC := fs.String("devchain-rpc", "", "serve the development chain's JSON-RPC over HTTP on `ADDR`, a loopback host:port (env RELAYER_DEVCHAIN_RPC_LISTEN), for the public SDK's network setting")
+	if err := parseFlags(fs, args, stdout, stderr, writeSettingsHelp); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("serve: unexpected argument %q", fs.Arg(0))
@@ -144,7 +143,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if settings.Workers.Fleet.Enabled {
 		instance = settings.Workers.Fleet.InstanceName()
 	}
-	limits, err := workers.NewRateLimitRecorder(store, workers.RateLimitRecorderConfig{Instance: instance}, log.With("component", "ratelimit"))
+	var sources []string // the nodes whose calls retry through package upstream
+	if c := settings.Chain; c != nil {
+		for _, e := range c.Endpoints() {
+			sources = append(sources, e.URL)
+		}
+		if !slices.Contains(sources, c.HostRPCURL) {
+			sources = append(sources, c.HostRPCURL)
+		}
+	}
+	limits, err := workers.NewRateLimitRecorder(store, workers.RateLimitRecorderConfig{Instance: instance, Sources: sources}, log.With("component", "ratelimit"))
 	if err != nil {
 		return err
 	}
@@ -275,6 +283,7 @@ func printStarted(w io.Writer, url, path string, head eventstore.Position, set *
 	}
 	fmt.Fprintf(w, "relayer serve: listening on %s\n", url)
 	fmt.Fprintf(w, "  event store: %s (log head at position %v; read models caught up: %d jobs)\n", abs, head, set.Jobs())
+	fmt.Fprintf(w, "  dashboard: %s/ui\n", url)
 	if admin {
 		fmt.Fprintf(w, "  admin API: on (Authorization: Bearer <token>)\n")
 	} else {
@@ -282,7 +291,7 @@ func printStarted(w io.Writer, url, path string, head eventstore.Position, set *
 	}
 	switch {
 	case s.API.AuditOpen:
-		fmt.Fprintf(w, "  audit endpoints (/v1/jobs/<jobId>/events, /v1/transitions): open to anyone (api.audit_open)\n")
+		fmt.Fprintf(w, "  audit endpoints (/v1/jobs, /v1/jobs/<jobId>/events, /v1/transitions, /v1/overview): open to anyone (api.audit_open)\n")
 	case s.API.OperatorToken != "" || admin:
 		fmt.Fprintf(w, "  audit endpoints: operator or admin token (Authorization: Bearer <token>)\n")
 	default:
@@ -305,6 +314,15 @@ func printStarted(w io.Writer, url, path string, head eventstore.Position, set *
 		}
 	} else {
 		fmt.Fprintf(w, "  workers: readiness, tx, responses, timeouts (transport %s)\n", transport)
+	}
+	if hooks := s.API.Webhooks; hooks.Enabled() {
+		private := "refused"
+		if hooks.AllowPrivate {
+			private = "allowed (webhooks.allow_private)"
+		}
+		fmt.Fprintf(w, "  webhooks: on (endpoints through POST /admin/webhooks; private addresses %s)\n", private)
+	} else {
+		fmt.Fprintf(w, "  webhooks: off (set RELAYER_WEBHOOKS_SECRET_KEY to turn them on: openssl rand -hex 32)\n")
 	}
 	fmt.Fprintf(w, "  timeouts: readiness %s, tx_in_flight %s, response %s, processing %s\n", s.Projections.ReadinessTimeout, s.Projections.TxInFlightTimeout, s.Projections.ResponseTimeout, s.Projections.ProcessingTimeout)
 	fmt.Fprintf(w, "  host chains: %s\n\n", strings.Join(chains, ", "))

@@ -76,7 +76,7 @@ func TestServeStartsOnAFreePortAnswersAPostAndAGetAndStopsWhenItsContextEnds(t *
 	withEnv(t, "RELAYER_ADMIN_TOKEN=tok-do-not-print-7f3a-0123456789abcdef")
 	dir := filepath.Join(t.TempDir(), "data")
 	url, stdout, stderr, stop := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", dir)
-	for _, want := range []string{"relayer.db", "admin API: on", "curl -si -X POST " + url + "/v2/input-proof"} {
+	for _, want := range []string{"relayer.db", "admin API: on", "curl -si -X POST " + url + "/v2/input-proof", "dashboard: " + url + "/ui"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Fatalf("the start banner does not say %q:\n%s", want, stdout)
 		}

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -23,10 +24,9 @@ import (
 	"relayer/api/ratelimit"
 	"relayer/domain"
 	"relayer/domain/retryafter"
+	"relayer/domain/webhook"
 	"relayer/projections"
 	"relayer/workers"
-	"relayer/workers/devchain"
-	"relayer/workers/devchain/devkeys"
 	"relayer/workers/gateway"
 )
 
@@ -40,9 +40,11 @@ import (
 // Everything is checked before anything starts, and every problem is listed, with where it came
 // from.
 //
-// Without chain.rpc_url, serve runs the development chain in process (DESIGN section 10): no
+// Without chain.rpc_url (or chain.providers), serve runs the development chain in process (DESIGN section 10): no
 // other chain setting may then be given, and the timeouts not given explicitly take the
 // development profile's (readiness 10s, tx_in_flight 60s, response 20s) instead of production's.
+// A build without the development chain (-tags nodevchain) has no such default: chain.rpc_url is
+// required, and the devchain section has rpc_listen only, refused.
 // With chain.rpc_url, chain_id, the three contracts, a signer and user_decrypt_threshold are
 // required. An RPC URL may carry an API key: RELAYER_CHAIN_RPC_URL keeps it out of files, and no
 // problem ever repeats a URL.
@@ -71,14 +73,19 @@ import (
 //	       shutdown_timeout: 10s, max_header_bytes: 65536}
 //	timeouts: {readiness: 5m, tx_in_flight: 2m, response: 30m, processing: 30m, drain_window: 1m}
 //	chain: {rpc_url: "", ws_url: "", host_rpc_url: "", chain_id: 0,
+//	        providers: [] (several RPC providers instead of rpc_url: [{url: "https://...", weight: 2}, {url: ...}]),
+//	        max_head_lag: 5,  # blocks a provider may be behind the best before its reads go elsewhere
 //	        contracts: {decryption: "", input_verification: "", acl: ""},
-//	        signer: {key_env: "", keystore: "", password_file: ""},
-//	        extra_signers: [] (a fleet's further keys, each {key_env: ...} or {keystore: ..., password_file: ...}),
+//	        signer: {key_env: "", keystore: "", password_file: "",   # one of key_env, keystore or kms
+//	                 kms: {key_id: "", region: "", endpoint: ""}},      # AWS KMS; credentials from the AWS environment
+//	        extra_signers: [] (a fleet's further keys, each {key_env: ...}, {keystore: ..., password_file: ...} or {kms: {key_id: ...}}),
 //	        confirmation_depth: 0, poll_interval: 1s, receipt_timeout: 2m, user_decrypt_threshold: 0,
 //	        max_fee_per_gas: 500000000000, max_priority_fee_per_gas: 10000000000,  # wei
 //	        bump_after_blocks: 5, fee_bump_percent: 12}
 //	workers: {readiness_poll_interval: 500ms, tx_attempts: 5, tx_retry_delay: 200ms,
 //	          response_buffer_ttl: 10m, timeouts_poll: 1s, transport: gochannel,  # or nats
+//	          balance_floor_wei: "",  # wei; empty: 10 x the key's costliest recent transaction's reserve; 0: never pause a key
+//	          balance_interval: 15s, nonce_check_interval: 10s,
 //	          nats: {url: nats://127.0.0.1:4222, prefix: relayer, ack_wait: 30s, ...},
 //	          fleet: {enabled: false, instance: "", lease_duration: 10s, lease_renew: 2s}}
 //	validation: {max_handles: 256, max_contract_addresses: 10, ...}
@@ -90,6 +97,16 @@ import (
 //	           kms_delay: 0s, coprocessor_delay: 0s, readiness_delay: 0s, jitter: 0.2}  # 0: the profile's
 //	keys: {public_key: {data_id: "0x...", urls: [...]}, crs_2048: {data_id: "0x...", urls: [...]}}
 //	admission: {verify_signatures: true, start_skew: 0s}
+//	retention: {enabled: true, archive: "",  # a directory or s3://bucket/prefix; default: archive in data_dir
+//	            window: {input_proof: 168h, user_decrypt: 168h, public_decrypt: 8760h, delegated_user_decrypt: 168h},
+//	            batch: 2000, interval: 1m}
+//	webhooks: {secret_key: "",        # 32 bytes, hex or base64 (openssl rand -hex 32); empty: webhooks off
+//	           allow_private: false,  # loopback, private, link-local endpoints (a receiver on this host)
+//	           timeout: 10s,          # one delivery attempt
+//	           retry_cap: 1h,         # the longest wait between attempts (long-tail schedule, jittered)
+//	           disable_after: 24h,    # failing this long: WebhookDisabled, relayer_webhook_disabled 1
+//	           rotation_overlap: 24h, # a rotated-out secret still signs this long
+//	           max_endpoints: 100}
 //
 // Without keys, the development stack serves its development key material (package devkeys)
 // under /keys/ and GET /v2/keyurl points at it; with an external chain, keys are needed for the
@@ -97,7 +114,10 @@ import (
 //
 // The admin token is better given by RELAYER_ADMIN_TOKEN than in a file or on the command line,
 // and the operator token (operator_token: reads of the audit endpoints, /v1/jobs/{jobId}/events
-// and /v1/transitions) by RELAYER_OPERATOR_TOKEN.
+// and /v1/transitions) by RELAYER_OPERATOR_TOKEN; so is webhooks.secret_key (the key that seals
+// the webhook endpoints' signing secrets in the log) by RELAYER_WEBHOOKS_SECRET_KEY. Every
+// instance sharing a log needs the same one; with another, the endpoints registered before cannot
+// be signed for (their deliveries fail, and the endpoints are disabled after disable_after).
 type fileConfig struct {
 	Listen  string `yaml:"listen"`
 	DataDir string `yaml:"data_dir"`
@@ -121,6 +141,46 @@ type fileConfig struct {
 	Keys          keysSection        `yaml:"keys"`
 	DevChain      devChainSection    `yaml:"devchain"`
 	Admission     admissionSection   `yaml:"admission"`
+	// Webhooks is domain/webhook.Config: the admin API's registrations and the deliveries
+	// (workers/delivery) both read it.
+	Webhooks webhook.Config `yaml:"webhooks"`
+	// Retention is domain.Retention and where the archive lives (workers/archiver).
+	Retention retentionSection `yaml:"retention"`
+}
+
+// retentionSection is the retention policy (domain.Retention: on by default, the reference's
+// windows) and the archive the jobs past it go to: a directory or an s3:// URL; empty, the
+// directory archive in data_dir.
+type retentionSection struct {
+	Enabled  bool             `yaml:"enabled"`
+	Archive  string           `yaml:"archive"`
+	Window   retentionWindows `yaml:"window"`
+	Batch    int              `yaml:"batch"`
+	Interval time.Duration    `yaml:"interval"`
+}
+
+// retentionWindows are the windows by kind, counted from the moment a job ended.
+type retentionWindows struct {
+	InputProof           time.Duration `yaml:"input_proof"`
+	UserDecrypt          time.Duration `yaml:"user_decrypt"`
+	PublicDecrypt        time.Duration `yaml:"public_decrypt"`
+	DelegatedUserDecrypt time.Duration `yaml:"delegated_user_decrypt"`
+}
+
+func retentionDefaults() retentionSection {
+	r := domain.DefaultRetention()
+	return retentionSection{Enabled: r.Enabled, Batch: r.Batch, Interval: r.Interval, Window: retentionWindows{
+		InputProof: r.Window(domain.InputProof), UserDecrypt: r.Window(domain.UserDecrypt),
+		PublicDecrypt: r.Window(domain.PublicDecrypt), DelegatedUserDecrypt: r.Window(domain.DelegatedUserDecrypt)}}
+}
+
+func (r retentionSection) policy() domain.Retention {
+	p := domain.Retention{Enabled: r.Enabled, Batch: r.Batch, Interval: r.Interval}
+	p.Windows[domain.InputProof.Ordinal()] = r.Window.InputProof
+	p.Windows[domain.UserDecrypt.Ordinal()] = r.Window.UserDecrypt
+	p.Windows[domain.PublicDecrypt.Ordinal()] = r.Window.PublicDecrypt
+	p.Windows[domain.DelegatedUserDecrypt.Ordinal()] = r.Window.DelegatedUserDecrypt
+	return p
 }
 
 // chainSection is the external gateway chain; without rpc_url, serve runs the development chain.
@@ -144,14 +204,16 @@ type workersSection struct {
 }
 
 // signerSection, validationSection and admissionSection name the fields of gateway.SignerConfig,
-// domain.ValidationConfig and api.AdmissionConfig, which have no yaml names of their own: each
-// converts into its package's type, so the compiler keeps it in step.
+// domain.ValidationConfig and projections.AdmissionConfig, which have no yaml names of their own:
+// each converts into its package's type, so the compiler keeps it in step.
 
-// signerSection is gateway.SignerConfig: never the key itself.
+// signerSection is gateway.SignerConfig: never the key itself, nor AWS credentials (the AWS
+// SDK's standard chain gives those to a KMS key).
 type signerSection struct {
-	KeyEnv       string `yaml:"key_env" json:"key_env"`
-	KeystoreFile string `yaml:"keystore" json:"keystore"`
-	PasswordFile string `yaml:"password_file" json:"password_file"`
+	KeyEnv       string            `yaml:"key_env" json:"key_env"`
+	KeystoreFile string            `yaml:"keystore" json:"keystore"`
+	PasswordFile string            `yaml:"password_file" json:"password_file"`
+	KMS          gateway.KMSConfig `yaml:"kms" json:"kms"`
 }
 
 // validationSection is domain.ValidationConfig; its host chains are host_chain_ids, at the root.
@@ -165,10 +227,10 @@ type validationSection struct {
 	MaxDurationDays      uint64 `yaml:"max_duration_days"`
 }
 
-// admissionSection is api.AdmissionConfig: the checks before a request is accepted, the user's
-// signature of every user decrypt and delegated user decrypt (EIP-712, ERC-1271 for contract
-// wallets), and how far ahead of the chain's time a validity window may begin. The Decryption
-// contract is chain.contracts.decryption.
+// admissionSection is projections.AdmissionConfig: the checks before a request is accepted, the
+// user's signature of every user decrypt and delegated user decrypt (EIP-712, ERC-1271 for
+// contract wallets), and how far ahead of the chain's time a validity window may begin. The
+// Decryption contract is chain.contracts.decryption.
 type admissionSection struct {
 	VerifySignatures   bool `yaml:"verify_signatures"`
 	DecryptionContract string
@@ -194,12 +256,13 @@ func (k keysSection) config() api.KeysConfig {
 
 // devChainSection configures the in-process development chain (without chain.rpc_url): its
 // JSON-RPC listener, and devchain.Config's settings (the latency profile: profile, kms_delay,
-// coprocessor_delay, readiness_delay, jitter).
+// coprocessor_delay, readiness_delay, jitter). A build without the development chain
+// (devchain_off.go) has rpc_listen only, and refuses it.
 type devChainSection struct {
 	// RPCListen serves the chain's JSON-RPC over HTTP on this loopback host:port, for the public
 	// SDK's network setting (createInstance reads the host contracts through it); "" for none.
-	RPCListen string          `yaml:"rpc_listen"`
-	Chain     devchain.Config `yaml:",inline"`
+	RPCListen string         `yaml:"rpc_listen"`
+	Chain     devChainConfig `yaml:",inline"`
 }
 
 type logSection struct {
@@ -233,21 +296,18 @@ func defaultFileConfig() fileConfig {
 		RetryAfter:   a.RetryAfter,
 		RateLimit:    a.RateLimit,
 		Log:          logSection{Level: "info", Format: "text"},
-		Admission:    admissionSection{VerifySignatures: true, StartSkew: api.DefaultStartSkew},
+		Admission:    admissionSection{VerifySignatures: true, StartSkew: projections.DefaultStartSkew},
+		Webhooks:     webhook.Config{}.WithDefaults(),
+		Retention:    retentionDefaults(),
 	}
 }
+
+// noDevChain is why a build without the development chain (-tags nodevchain, devchain_off.go)
+// refuses what needs it.
+const noDevChain = "this relayer was built without the development chain (-tags nodevchain)"
 
 // flagNames are serve's flags whose name is not their setting's path with "-" for "_".
 var flagNames = map[string]string{"devchain.rpc_listen": "devchain-rpc"}
-
-// devKeys is the development stack's key material, served by the relayer itself.
-func devKeys() api.KeysConfig {
-	return api.KeysConfig{
-		PublicKeyID: devkeys.ID(devkeys.PublicKey), PublicKeyURLs: []string{"/keys/" + devkeys.PublicKeyFile},
-		CRSID: devkeys.ID(devkeys.CRS2048), CRSURLs: []string{"/keys/" + devkeys.CRS2048File},
-		Files: map[string][]byte{devkeys.PublicKeyFile: devkeys.PublicKey, devkeys.CRS2048File: devkeys.CRS2048},
-	}
-}
 
 // serveSettings is the checked configuration `serve` runs with.
 type serveSettings struct {
@@ -273,7 +333,11 @@ type serveSettings struct {
 	DevChainRPC string
 	// DevChainConfig is the development chain's configuration (its latency profile), without
 	// the JSON-RPC listener (DevChainRPC).
-	DevChainConfig devchain.Config
+	DevChainConfig devChainConfig
+	// Retention is the retention policy serve's archiver starts with; Archive where it archives
+	// (a directory or an s3:// URL).
+	Retention domain.Retention
+	Archive   string
 }
 
 // configProblem is one thing wrong with the configuration: the setting's path, where it came
@@ -412,8 +476,8 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 		}
 	}
 	for _, p := range more {
-		if unread[p.path] {
-			continue // a value that could not be read is not checked further
+		if unread[p.path] || unread[parentPath(p.path)] {
+			continue // a value that could not be read (or its list) is not checked further
 		}
 		p.origin = originOf(origin, p.path)
 		problems = append(problems, p)
@@ -460,7 +524,6 @@ func packageProblems(err error) []api.Problem {
 		pe *projections.ConfigError
 		we *workers.ConfigError
 		ge *gateway.ConfigError
-		de *devchain.ConfigError
 	)
 	switch {
 	case err == nil:
@@ -468,23 +531,13 @@ func packageProblems(err error) []api.Problem {
 	case errors.As(err, &ae):
 		return ae.Problems
 	case errors.As(err, &pe):
-		return asAPIProblems(pe.Problems)
+		return pe.Problems
 	case errors.As(err, &we):
-		return asAPIProblems(we.Problems)
-	case errors.As(err, &de):
-		return asAPIProblems(de.Problems)
+		return we.Problems
 	case errors.As(err, &ge):
-		return asAPIProblems(ge.Problems)
+		return ge.Problems
 	}
 	return []api.Problem{{Issue: err.Error()}}
-}
-
-func asAPIProblems[P projections.Problem | workers.Problem | gateway.Problem | devchain.Problem](ps []P) []api.Problem {
-	out := make([]api.Problem, len(ps))
-	for i, p := range ps {
-		out[i] = api.Problem(p)
-	}
-	return out
 }
 
 // settings turns the decoded file into what serve runs with, and lists what is invalid. given
@@ -492,14 +545,25 @@ func asAPIProblems[P projections.Problem | workers.Problem | gateway.Problem | d
 // "" are not values), whatever the value: the development profile replaces only defaults.
 func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configProblem) {
 	var c checks
-	devChain := !given["chain.rpc_url"]
+	// Without chain.rpc_url or chain.providers serve runs the development chain, in a build that has it; one that has
+	// not needs the external chain's settings, each of which the chain's check below names.
+	external := given["chain.rpc_url"] || given["chain.providers"]
+	devChain := devChainBuilt && !external
+	if !devChainBuilt && !external {
+		c.add("chain.rpc_url", "is required: %s, so serve needs an external chain: chain.rpc_url (or chain.providers), chain.chain_id, "+
+			"chain.contracts (decryption, input_verification, acl), chain.signer (key_env, or keystore with password_file) "+
+			"and chain.user_decrypt_threshold (or their RELAYER_CHAIN_* variables); the build without the tag runs the "+
+			"development chain in process", noDevChain)
+	}
 
 	a := fc.API
 	a.HTTP, a.RetryAfter, a.RateLimit = fc.HTTP, fc.RetryAfter, fc.RateLimit
 	a.AdminToken, a.OperatorToken = fc.AdminToken, fc.OperatorToken
 	a.Validation = domain.ValidationConfig(fc.Validation)
 	a.Validation.HostChainIDs = fc.HostChainIDs
-	a.Admission = api.AdmissionConfig(fc.Admission)
+	a.Admission = projections.AdmissionConfig(fc.Admission)
+	a.Webhooks = fc.Webhooks
+	a.Retention = fc.Retention.policy()
 	// The development chain's Decryption contract is known once it runs (startRelayer sets it);
 	// until then the zero address stands in, as it does for an external chain's not given, which
 	// the chain's check reports.
@@ -555,29 +619,39 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 		s.Store = loc
 	}
 	s.DevChainConfig = fc.DevChain.Chain
+	s.Retention, s.Archive = fc.Retention.policy(), fc.Retention.Archive
+	if s.Archive == "" {
+		s.Archive = filepath.Join(fc.DataDir, "archive")
+	}
+	for _, p := range s.Retention.Problems() {
+		// The admin API's names (retention.window.input-proof, seconds) are the file's
+		// retention.window.input_proof.
+		path := strings.ReplaceAll(strings.TrimPrefix(p.Field, domain.RetentionPrefix), "-", "_")
+		c.add("retention."+path, "%s", p.Issue)
+	}
 	if devChain {
-		c.fromPackage("devchain", s.DevChainConfig.WithDefaults().Validate())
+		c.fromPackage("devchain", validateDevChain(fc.DevChain))
 	} else {
+		unused := "is set but chain.rpc_url is set too (the development chain runs only without chain.rpc_url)"
+		if !devChainBuilt {
+			unused = "is set but " + noDevChain
+		}
 		for _, p := range slices.Sorted(maps.Keys(given)) {
-			if strings.HasPrefix(p, "devchain.") && p != "devchain.rpc_listen" {
-				c.add(p, "is set but chain.rpc_url is set too (the development chain runs only without chain.rpc_url)")
+			if strings.HasPrefix(p, "devchain.") {
+				c.add(p, "%s", unused)
 			}
 		}
 	}
-	if rpc := fc.DevChain.RPCListen; rpc != "" {
-		if !devChain {
-			c.add("devchain.rpc_listen", "is set but chain.rpc_url is set too (the development chain runs only without chain.rpc_url)")
-		} else if err := (devchain.Config{HTTPAddr: rpc}).WithDefaults().Validate(); err != nil {
-			// devchain.Config's problems are plain errors, prefixed with their field.
-			c.add("devchain.rpc_listen", "%s", strings.TrimPrefix(err.Error(), "devchain: HTTPAddr: "))
-		}
-	}
-	s.Chain = fc.Chain.gateway(given, &c)
+	s.Chain = fc.Chain.gateway(devChain, given, &c)
 	for i, es := range fc.Chain.ExtraSigners {
 		sc := gateway.SignerConfig(es)
+		path := fmt.Sprintf("chain.extra_signers[%d]", i)
 		if sc.IsZero() {
-			c.add(fmt.Sprintf("chain.extra_signers[%d]", i), "must say where the key comes from: key_env or keystore with password_file")
+			c.add(path, "must say where the key comes from: %s", signerSources)
 			continue
+		}
+		for _, err := range signerProblems(sc) {
+			c.add(path, "%s", err)
 		}
 		s.ExtraSigners = append(s.ExtraSigners, sc)
 	}
@@ -639,10 +713,10 @@ func (cs chainSection) isKeyEnv(name string) bool {
 }
 
 // gateway checks the chain section and returns the gateway adapter's configuration; nil means the
-// development chain (no chain.rpc_url), with which no other chain setting may be given. No
-// problem quotes a URL: providers put API keys in them.
-func (cs chainSection) gateway(given map[string]bool, c *checks) *gateway.Config {
-	if !given["chain.rpc_url"] {
+// development chain (devChain: no chain.rpc_url), with which no other chain setting may be given.
+// No problem quotes a URL: providers put API keys in them.
+func (cs chainSection) gateway(devChain bool, given map[string]bool, c *checks) *gateway.Config {
+	if devChain {
 		for _, p := range slices.Sorted(maps.Keys(given)) {
 			if strings.HasPrefix(p, "chain.") {
 				c.add(p, "is set but chain.rpc_url is empty (the development chain is used without chain.rpc_url)")
@@ -653,13 +727,33 @@ func (cs chainSection) gateway(given map[string]bool, c *checks) *gateway.Config
 	g := cs.Gateway
 	g.Signer = gateway.SignerConfig(cs.Signer)
 	if g.Signer.IsZero() {
-		c.add("chain.signer", "must say where the relayer's signing key comes from: key_env (the name of an environment variable holding it) or keystore with password_file")
+		c.add("chain.signer", "must say where the relayer's signing key comes from: %s", signerSources)
 	}
 	if cs.UserDecryptThreshold < 1 {
 		c.add("chain.user_decrypt_threshold", "must be 1 or more with an external chain (how many KMS shares complete a user decrypt: the gateway's threshold), got %d", cs.UserDecryptThreshold)
 	}
 	c.fromPackage("chain", g.Validate())
 	return &g
+}
+
+// signerSources are the ways a signer names its key, as a problem tells them.
+const signerSources = "key_env (the name of an environment variable holding it), keystore with password_file, or kms.key_id (an AWS KMS key)"
+
+// signerProblems are the problems gateway.SignerConfig's Validate finds (each names its field,
+// never a key), one by one.
+func signerProblems(sc gateway.SignerConfig) []string {
+	err := sc.Validate()
+	if err == nil {
+		return nil
+	}
+	var out []string
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			out = append(out, strings.TrimPrefix(e.Error(), "gateway: "))
+		}
+		return out
+	}
+	return []string{strings.TrimPrefix(err.Error(), "gateway: ")}
 }
 
 // givenPaths lists the settings tree gives a value: not null, not an empty string.
@@ -875,11 +969,12 @@ func parentPath(path string) string {
 }
 
 // secretSettings are never quoted in a problem: tokens, URLs that may carry API keys or a
-// password, and the signer's variable name, where a key may have been pasted.
+// password, and the signers' settings, where a key may have been pasted.
 var secretSettings = map[string]bool{
 	"admin_token": true, "operator_token": true, "store": true,
-	"chain.rpc_url": true, "chain.ws_url": true, "chain.host_rpc_url": true, "chain.signer.key_env": true,
-	"workers.nats.url": true,
+	"chain.rpc_url": true, "chain.ws_url": true, "chain.host_rpc_url": true, "chain.providers": true, "chain.signer.key_env": true,
+	"chain.signer.kms.key_id": true, "chain.signer.kms.endpoint": true, "chain.extra_signers": true,
+	"workers.nats.url": true, "webhooks.secret_key": true,
 }
 
 func setPath(tree map[string]any, path string, v any) {
@@ -1001,7 +1096,7 @@ func decodeTree(tree map[string]any, dst *fileConfig, origin map[string]string) 
 			}
 			if issue := decodeSetting(m[k], fv); issue != "" {
 				if secretSettings[path] {
-					issue = "must be a string" // the value is never shown: it may be a secret
+					issue = "must be " + describeType(fv.Type()) // the value is never shown: it may be a secret
 				}
 				ps = append(ps, configProblem{path: path, origin: originOf(origin, path), issue: issue})
 			}
@@ -1020,6 +1115,10 @@ func decodeSetting(v any, dst reflect.Value) string {
 	s, isString := v.(string)
 	switch dst.Type() {
 	case durationType:
+		if isZeroNumber(v) {
+			dst.SetInt(0) // a bare 0 (YAML's number, or the variable "0"): the default, as the hints say
+			return ""
+		}
 		d, err := time.ParseDuration(s)
 		if !isString || err != nil {
 			return fmt.Sprintf("must be %s, got %s", describeType(durationType), shortValue(v))
@@ -1047,6 +1146,21 @@ func decodeSetting(v any, dst reflect.Value) string {
 		return fmt.Sprintf("must be %s, got %s", describeType(dst.Type()), shortValue(v))
 	}
 	return ""
+}
+
+// isZeroNumber tells a setting's value that is the number 0.
+func isZeroNumber(v any) bool {
+	switch n := v.(type) {
+	case int:
+		return n == 0
+	case int64:
+		return n == 0
+	case uint64:
+		return n == 0
+	case float64:
+		return n == 0
+	}
+	return false
 }
 
 func describeType(t reflect.Type) string {

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -17,7 +16,7 @@ import (
 	"relayer/api"
 	"relayer/projections"
 	"relayer/workers"
-	"relayer/workers/devchain"
+	"relayer/workers/gateway"
 )
 
 // writeConfig writes a configuration file in a fresh directory and returns its path.
@@ -233,6 +232,43 @@ workers:
 	}
 }
 
+func TestSeveralProvidersAreAnExternalChainReadFromTheFileOrTheirVariable(t *testing.T) {
+	chain := `
+chain:
+  chain_id: 54321
+  contracts: {decryption: ` + decryptionAddr + `, input_verification: "` + inputVerifAddr + `", acl: ` + aclAddr + `}
+  signer: {key_env: RELAYER_SIGNER_KEY}
+  user_decrypt_threshold: 3
+`
+	env := []string{"RELAYER_SIGNER_KEY=" + strings.Repeat("ab", 32)}
+	for _, src := range []configSources{
+		{file: writeConfig(t, chain+"  providers: [{url: \"https://a.example/v3/KEYA\", weight: 3}, {url: \"https://b.example/KEYB\"}]\n  max_head_lag: 8\n"), env: env},
+		{file: writeConfig(t, chain), env: append(env, `RELAYER_CHAIN_PROVIDERS=[{url: "https://a.example/v3/KEYA", weight: 3}, {url: "https://b.example/KEYB"}]`, "RELAYER_CHAIN_MAX_HEAD_LAG=8")},
+	} {
+		s, warnings, err := loadServeConfig(src)
+		if err != nil || len(warnings) != 0 {
+			t.Fatalf("err %v, warnings %v", err, warnings)
+		}
+		if s.DevChain || s.Chain == nil {
+			t.Fatal("providers without rpc_url: want the external chain, not the development chain")
+		}
+		want := []gateway.Provider{{URL: "https://a.example/v3/KEYA", Weight: 3}, {URL: "https://b.example/KEYB", Weight: 1}}
+		if got := s.Chain.Endpoints(); !slices.Equal(got, want) || s.Chain.MaxHeadLag != 8 {
+			t.Fatalf("endpoints %v, max head lag %d", got, s.Chain.MaxHeadLag)
+		}
+	}
+	ps, msg := configProblems(t, configSources{file: writeConfig(t, chain+"  rpc_url: https://c.example/KEYC\n  providers: [{url: \"https://a.example/v3/KEYA\", weight: 1001}]\n"), env: env})
+	if p := problemAt(ps, "chain.providers"); len(p) != 1 || !strings.Contains(p[0], "rpc_url too") {
+		t.Errorf("want providers and rpc_url refused together, got %q:\n%s", p, msg)
+	}
+	if p := problemAt(ps, "chain.providers[0].weight"); len(p) != 1 || !strings.Contains(p[0], "is 1001") {
+		t.Errorf("want the weight named, got %q:\n%s", p, msg)
+	}
+	if strings.Contains(msg, "KEY") {
+		t.Errorf("a provider's key reached a problem:\n%s", msg)
+	}
+}
+
 func TestAChainSettingWithoutAnRPCURLIsRefused(t *testing.T) {
 	file := writeConfig(t, "chain:\n  rpc_url: \"\"\n  user_decrypt_threshold: 2\n  contracts: {acl: "+aclAddr+"}\n")
 	ps, msg := configProblems(t, configSources{file: file, env: []string{"RELAYER_CHAIN_WS_URL=wss://gateway.example"}})
@@ -262,6 +298,9 @@ func TestNoProblemOrWarningEverShowsAnRPCURL(t *testing.T) {
 		{"a URL with a bad scheme", "chain: {rpc_url: \"ftp://user:s3cret@node.example/key123\"}\n", nil},
 		{"a URL that is not one", "chain: {rpc_url: \"https://user:s3cret@node.example:port/key123\"}\n", nil},
 		{"a misspelt variable", "", []string{"RELAYER_CHAIN_RPCURL=" + secretRPCURL}},
+		{"providers and rpc_url both", "chain: {rpc_url: \"" + secretRPCURL + "\", providers: [{url: \"" + secretRPCURL + "\"}]}\n", nil},
+		{"a provider with a bad scheme and weight", "", []string{"RELAYER_CHAIN_PROVIDERS=[{url: \"ftp://user:s3cret@node.example/key123\", weight: -2}]"}},
+		{"providers that are not a list", "", []string{"RELAYER_CHAIN_PROVIDERS=" + secretRPCURL}},
 		{"a NATS URL with credentials and a path", "workers: {transport: nats, nats: {url: \"nats://user:s3cret@nats.example:4222/key123\"}}\n", nil},
 		{"a NATS URL that YAML reads as a list", "workers: {nats: {url: [\"nats://user:s3cret@nats.example:4222\"]}}\n", nil},
 		{"a valid chain, printed", "", []string{"RELAYER_CHAIN_RPC_URL=" + secretRPCURL, "RELAYER_CHAIN_HOST_RPC_URL=" + secretRPCURL,
@@ -358,7 +397,8 @@ func externalChainEnv(more ...string) []string {
 
 // The settings are the fields with a yaml name of the packages' Configs (and of serveconfig.go's
 // few sections of its own): a name given in a package adds a setting, its variable and its line
-// in serve --help, which must then be added here and to the list in serveconfig.go.
+// in serve --help, which must then be added here, to settingDocs and to the list in
+// serveconfig.go.
 func TestServeHelpListsEverySettingAndNoOther(t *testing.T) {
 	want := strings.Fields(`
 		listen data_dir store admin_token operator_token host_chain_ids
@@ -370,11 +410,12 @@ func TestServeHelpListsEverySettingAndNoOther(t *testing.T) {
 		timeouts.readiness timeouts.tx_in_flight timeouts.response timeouts.processing timeouts.drain_window
 		chain.rpc_url chain.ws_url chain.host_rpc_url chain.chain_id chain.contracts.decryption
 		chain.contracts.input_verification chain.contracts.acl chain.signer.key_env chain.signer.keystore
-		chain.signer.password_file chain.extra_signers chain.confirmation_depth chain.poll_interval chain.receipt_timeout chain.call_timeout
+		chain.signer.password_file chain.signer.kms.key_id chain.signer.kms.region chain.signer.kms.endpoint
+		chain.providers chain.max_head_lag chain.extra_signers chain.confirmation_depth chain.poll_interval chain.receipt_timeout chain.call_timeout
 		chain.max_fee_per_gas chain.max_priority_fee_per_gas chain.bump_after_blocks chain.fee_bump_percent
 		chain.user_decrypt_threshold
 		workers.readiness_poll_interval workers.tx_attempts workers.tx_retry_delay workers.response_buffer_ttl
-		workers.timeouts_poll workers.transport workers.fleet.enabled workers.fleet.instance workers.fleet.lease_duration
+		workers.timeouts_poll workers.balance_floor_wei workers.balance_interval workers.nonce_check_interval workers.transport workers.fleet.enabled workers.fleet.instance workers.fleet.lease_duration
 		workers.fleet.lease_renew workers.nats.url workers.nats.credentials_file workers.nats.prefix workers.nats.ack_wait
 		workers.nats.redelivery_delay workers.nats.max_deliver workers.nats.max_ack_pending workers.nats.max_age
 		workers.nats.replicas
@@ -402,16 +443,20 @@ func TestServeHelpListsEverySettingAndNoOther(t *testing.T) {
 		log.level log.format devchain.rpc_listen devchain.profile devchain.kms_delay devchain.coprocessor_delay
 		devchain.readiness_delay devchain.jitter
 		keys.public_key.data_id keys.public_key.urls keys.crs_2048.data_id keys.crs_2048.urls
-		admission.verify_signatures admission.start_skew`)
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"serve", "--help"}, &stdout, &stderr); err != nil {
-		t.Fatal(err)
+		admission.verify_signatures admission.start_skew
+		webhooks.secret_key webhooks.allow_private webhooks.timeout webhooks.retry_cap webhooks.disable_after
+		webhooks.rotation_overlap webhooks.max_endpoints
+		retention.enabled retention.archive retention.window.input_proof retention.window.user_decrypt
+		retention.window.public_decrypt retention.window.delegated_user_decrypt retention.batch retention.interval`)
+	stdout, stderr, code := runCLI(t, "serve", "--help")
+	if code != 0 {
+		t.Fatalf("serve --help: exit %d: %s", code, stderr)
 	}
-	_, list, ok := strings.Cut(stderr.String(), "The settings (see cmd/relayer/serveconfig.go for each):")
-	if !ok {
-		t.Fatalf("serve --help lists no settings:\n%s", stderr.String())
+	var listed []string
+	for _, m := range regexp.MustCompile(`(?m)^  ([a-z0-9_.]+)(?: = |  \()`).FindAllStringSubmatch(stdout, -1) {
+		listed = append(listed, m[1])
 	}
-	listed := strings.Fields(list)
+	slices.Sort(listed)
 	slices.Sort(want)
 	if !slices.Equal(listed, want) {
 		t.Fatalf("serve --help lists\n%v\nwant\n%v", listed, want)
@@ -420,6 +465,61 @@ func TestServeHelpListsEverySettingAndNoOther(t *testing.T) {
 	for _, p := range want {
 		if known[envName(p)] != p {
 			t.Errorf("%s has no variable %s", p, envName(p))
+		}
+	}
+}
+
+func TestServeHelpListsEverySettingTheLoaderKnowsWithItsDefaultAndVariable(t *testing.T) {
+	withEnv(t, "RELAYER_ADMIN_TOKEN=tok-never-in-help-5d1c-0123456789abcdef", "RELAYER_TIMEOUTS_RESPONSE=9m")
+	stdout, stderr, code := runCLI(t, "serve", "--help")
+	if code != 0 {
+		t.Fatalf("serve --help: exit %d: %s", code, stderr)
+	}
+	known := knownPaths() // the loader's own table: variable -> path
+	if len(known) < 100 {
+		t.Fatalf("the loader knows %d settings: fewer than serve has", len(known))
+	}
+	for env, path := range known {
+		if !strings.Contains(stdout, "\n  "+path+" = ") && !strings.Contains(stdout, "\n  "+path+"  (") {
+			t.Errorf("serve --help does not list the setting %s", path)
+		}
+		if !strings.Contains(stdout, "("+env+")") {
+			t.Errorf("serve --help does not give %s's variable %s", path, env)
+		}
+		if settingDocs[path] == "" {
+			t.Errorf("the setting %s has no line in settingDocs", path)
+		}
+	}
+	for path := range settingDocs {
+		if known[envName(path)] != path {
+			t.Errorf("settingDocs describes %s, which the loader does not know", path)
+		}
+	}
+	if got := len(settingPaths()); got != len(known) {
+		t.Errorf("serve --help lists %d settings, the loader knows %d", got, len(known))
+	}
+	// The defaults are serve's, from the packages, not the environment's values.
+	for _, want := range []string{
+		"\n  listen = 127.0.0.1:8080  (RELAYER_LISTEN)",
+		"\n  timeouts.response = 30m  (RELAYER_TIMEOUTS_RESPONSE)",
+		"\n  api.queue_capacity = 100000  (RELAYER_API_QUEUE_CAPACITY)",
+		"\n  chain.call_timeout = 10s  (RELAYER_CHAIN_CALL_TIMEOUT)",
+		"\n  workers.nats.url = nats://127.0.0.1:4222  (RELAYER_WORKERS_NATS_URL)",
+		"\n  validation.max_handles = 256  (RELAYER_VALIDATION_MAX_HANDLES)",
+		"\n  retry_after.nominal_user_decrypt_processing_seconds = 4  (",
+		"\n  rate_limit.read.rolling_limit = 600  (",
+		"default [{elapsed_ms: 0, retry_seconds: 4}, {elapsed_ms: 60000, retry_seconds: 10},",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("serve --help lacks %q", want)
+		}
+	}
+	if !strings.Contains(strings.Join(strings.Fields(stdout), " "), "times out (development chain: 20s)") {
+		t.Errorf("serve --help does not give the development chain's response timeout")
+	}
+	for _, leak := range []string{"tok-never-in-help", "9m  (RELAYER_TIMEOUTS_RESPONSE)", "(not documented)"} {
+		if strings.Contains(stdout+stderr, leak) {
+			t.Errorf("serve --help shows %q", leak)
 		}
 	}
 }
@@ -494,6 +594,23 @@ func TestAnEmptyVariableLeavesTheDefault(t *testing.T) {
 	}
 }
 
+// A duration given as the bare number 0, in the file or a variable, is the default, as the
+// problems' hints ("0 for the default") say; any other bare number is refused.
+func TestAZeroDurationIsTheDefault(t *testing.T) {
+	file := writeConfig(t, "workers:\n  nonce_check_interval: 0\n")
+	s, _, err := loadServeConfig(configSources{file: file, env: []string{"RELAYER_WORKERS_BALANCE_INTERVAL=0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Workers.NonceCheckInterval != 0 || s.Workers.BalanceInterval != 0 {
+		t.Fatalf("nonce_check_interval %s, balance_interval %s: want 0 (the default)", s.Workers.NonceCheckInterval, s.Workers.BalanceInterval)
+	}
+	_, _, err = loadServeConfig(configSources{env: []string{"RELAYER_WORKERS_NONCE_CHECK_INTERVAL=10"}})
+	if err == nil || !strings.Contains(err.Error(), "workers.nonce_check_interval") {
+		t.Fatalf("a bare 10: %v, want a problem naming workers.nonce_check_interval", err)
+	}
+}
+
 // The development stack's audit endpoints are open to this machine only: listening beyond
 // loopback closes them unless api.audit_open says otherwise; a trusted-proxy list that trusts
 // everyone is warned about.
@@ -564,22 +681,64 @@ chain:
 	}
 }
 
-func TestTheDevelopmentChainsLatencyProfileIsASettingCheckedByItsField(t *testing.T) {
-	s, _, err := loadServeConfig(configSources{env: []string{"RELAYER_DEVCHAIN_PROFILE=production", "RELAYER_DEVCHAIN_KMS_DELAY=6s"}})
+// A signer may be an AWS KMS key, in the file or through its variables, for chain.signer and
+// for each of a fleet's extra signers; its problems name the setting, it is one key source among
+// the others, and nothing that may be a key or a credential is quoted.
+func TestAKMSSignerIsASettingOfEachKeyCheckedAndExclusive(t *testing.T) {
+	const arn = "arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab"
+	s, warnings, err := loadServeConfig(configSources{env: externalChainEnv("RELAYER_CHAIN_SIGNER_KEY_ENV=",
+		"RELAYER_CHAIN_SIGNER_KMS_KEY_ID="+arn, "RELAYER_CHAIN_SIGNER_KMS_ENDPOINT=http://127.0.0.1:4599")})
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("err %v, warnings %v", err, warnings)
+	}
+	if k := s.Chain.Signer.KMS; k.KeyID != arn || k.Endpoint != "http://127.0.0.1:4599" || s.Chain.Signer.KeyEnv != "" {
+		t.Fatalf("signer %+v", s.Chain.Signer)
+	}
+
+	chain := `
+store: postgres://postgres@127.0.0.1:5432/test
+workers:
+  fleet: {enabled: true}
+chain:
+  rpc_url: http://127.0.0.1:8545
+  chain_id: 54321
+  contracts: {decryption: ` + decryptionAddr + `, input_verification: "` + inputVerifAddr + `", acl: ` + aclAddr + `}
+  user_decrypt_threshold: 3
+`
+	file := writeConfig(t, chain+`  signer: {kms: {key_id: alias/relayer-0, region: eu-west-1}}
+  extra_signers: [{kms: {key_id: alias/relayer-1, region: eu-west-1}}, {key_env: RELAYER_SIGNER_KEY_2}]
+`)
+	s, _, err = loadServeConfig(configSources{file: file})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := s.DevChainConfig.WithDefaults(); c.Profile != devchain.ProfileProduction || c.KMSDelay != 6*time.Second || c.CoprocessorDelay != 2*time.Second {
-		t.Fatalf("devchain config %+v", c)
+	if s.Chain.Signer.KMS.KeyID != "alias/relayer-0" || len(s.ExtraSigners) != 2 || s.ExtraSigners[0].KMS.KeyID != "alias/relayer-1" ||
+		s.ExtraSigners[0].KMS.Region != "eu-west-1" || s.ExtraSigners[1].KeyEnv != "RELAYER_SIGNER_KEY_2" {
+		t.Fatalf("signer %+v, extra signers %+v", s.Chain.Signer, s.ExtraSigners)
 	}
-	ps, _ := configProblems(t, configSources{env: []string{"RELAYER_DEVCHAIN_PROFILE=fast", "RELAYER_DEVCHAIN_JITTER=2"}})
-	for _, path := range []string{"devchain.profile", "devchain.jitter"} {
-		if len(problemAt(ps, path)) == 0 {
-			t.Errorf("no problem at %s in %v", path, ps)
-		}
+
+	key := strings.Repeat("cd", 32)
+	file = writeConfig(t, chain+`  signer: {key_env: RELAYER_SIGNER_KEY, kms: {key_id: alias/relayer-0}}
+  extra_signers: [{kms: {region: eu-west-1}}, {kms: {key_id: "`+key+`", endpoint: "https://AKID:hunter2@kms.example"}}]
+`)
+	ps, msg := configProblems(t, configSources{file: file})
+	if p := problemAt(ps, "chain.signer"); len(p) != 1 || !strings.Contains(p[0], "Signer.KMS and Signer.KeyEnv are both set") {
+		t.Errorf("want the two key sources of chain.signer refused, got %q:\n%s", p, msg)
 	}
-	ps, _ = configProblems(t, configSources{env: []string{"RELAYER_CHAIN_RPC_URL=http://127.0.0.1:1", "RELAYER_DEVCHAIN_PROFILE=production"}})
-	if len(problemAt(ps, "devchain.profile")) == 0 {
-		t.Errorf("devchain.profile with an external chain: no problem in %v", ps)
+	if p := problemAt(ps, "chain.extra_signers[0]"); len(p) != 1 || !strings.Contains(p[0], "Signer.KMS.KeyID is not set") {
+		t.Errorf("want the missing key id of extra_signers[0] named, got %q:\n%s", p, msg)
+	}
+	if p := problemAt(ps, "chain.extra_signers[1]"); len(p) != 2 || !strings.Contains(msg, "looks like a private key") || !strings.Contains(msg, "carries credentials") {
+		t.Errorf("want the pasted key and the credentials of extra_signers[1] refused, got %q:\n%s", p, msg)
+	}
+	if strings.Contains(msg, key) || strings.Contains(msg, "hunter2") {
+		t.Errorf("a key or a credential reached a problem:\n%s", msg)
+	}
+
+	// A list that cannot be read is not quoted either: it may hold a key.
+	file = writeConfig(t, chain+"  signer: {key_env: RELAYER_SIGNER_KEY}\n  extra_signers: [{kms: {key_id: \""+key+"\", secret_access_key: x}}]\n")
+	ps, msg = configProblems(t, configSources{file: file})
+	if p := problemAt(ps, "chain.extra_signers"); len(p) != 1 || strings.Contains(msg, key) {
+		t.Errorf("want one problem at chain.extra_signers, the value never shown, got %q:\n%s", p, msg)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -106,8 +105,8 @@ func (l storeLocation) String() string {
 
 // storeFlags adds --data-dir and --store to a command's flags.
 func storeFlags(fs *flag.FlagSet) (dataDir, store *string) {
-	dataDir = fs.String("data-dir", "./data", "directory holding the SQLite event store (relayer.db), when --store is not given")
-	store = fs.String("store", "", "the event store's URL (env "+envStore+"): sqlite:PATH, postgres://... or kurrentdb://...; default: relayer.db in --data-dir")
+	dataDir = fs.String("data-dir", "./data", "the event store is the SQLite file `DIR`/relayer.db when --store is not given")
+	store = fs.String("store", "", "the event store's `URL` (env "+envStore+"): sqlite:PATH, postgres://... or kurrentdb://...; default: relayer.db in --data-dir")
 	return dataDir, store
 }
 
@@ -117,12 +116,6 @@ func locate(store, dataDir string) (storeLocation, error) {
 		store = lookupEnv(serveEnviron(), envStore)
 	}
 	return parseStore(store, dataDir)
-}
-
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
 }
 
 // openExisting opens the store at l for reading, and says clearly when a SQLite store is not

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,17 +32,25 @@ const (
 
 // runWatch follows GET /v1/transitions and prints one line per transition, and per rate limit an
 // upstream call met, until ctx ends.
+const watchUsage = `Usage: relayer watch [--url URL] [--kind K,...] [--status S,...] [--from POSITION] [--json]
+
+Follows the relayer's live transitions stream (GET /v1/transitions) and prints one line per
+transition, and per rate limit its chain calls met, reconnecting where it left off. Sends
+RELAYER_OPERATOR_TOKEN when it is set.
+`
+
 func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("watch", stderr)
-	base := fs.String("url", "http://127.0.0.1:8080", "base URL of the relayer's HTTP API")
-	kind := fs.String("kind", "", "only jobs of these kinds (comma-separated)")
+	fs := newFlagSet("watch", watchUsage)
+	base := fs.String("url", "http://127.0.0.1:8080", "base `URL` of the relayer's HTTP API")
+	kind := fs.String("kind", "", "only jobs of these kinds (comma-separated): input-proof, user-decrypt, public-decrypt, delegated-user-decrypt")
 	status := fs.String("status", "", "only transitions into these statuses (comma-separated)")
-	from := fs.String("from", "", "start after this global position (default: live only)")
+	from := fs.String("from", "", "start after this global `POSITION` (default: live only)")
 	asJSON := fs.Bool("json", false, "print each event's JSON data line as received")
 	rateLimits := fs.Bool("ratelimit", true, "also print the rate limits the relayer's upstream calls met (ratelimit events); --ratelimit=false leaves them out")
+	signers := fs.Bool("signer", true, "also print the signing keys' events: pauses for their balance, nonce corrections (signer events); --signer=false leaves them out")
 	retryDelay := fs.Duration("retry-delay", time.Second, "first reconnection delay, until the server suggests one (it doubles up to 5s)")
-	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2, err: err}
+	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("watch: unexpected argument %q", fs.Arg(0))
@@ -67,6 +77,9 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if !*rateLimits {
 		q.Set("ratelimit", "false")
+	}
+	if !*signers {
+		q.Set("signer", "false")
 	}
 	if *from != "" {
 		n, err := strconv.ParseUint(strings.TrimSpace(*from), 10, 64)
@@ -148,12 +161,7 @@ func (w *watcher) run(ctx context.Context) error {
 func (w *watcher) pause(ctx context.Context, attempt int, reason string) int {
 	d := w.backoff(attempt)
 	fmt.Fprintf(w.log, "watch: %s; retrying in %s\n", reason, d.Round(time.Millisecond))
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	}
+	_ = upstream.RealClock().Sleep(ctx, d) // cut short when ctx ends, which run checks next
 	return attempt + 1
 }
 
@@ -257,7 +265,7 @@ func (w *watcher) stream(ctx context.Context) (got bool, err error) {
 			}
 		}
 		switch ev.event {
-		case "transition", "ratelimit":
+		case "transition", "ratelimit", "signer":
 			if err := w.print(ev.event, ev.data); err != nil {
 				return got, err
 			}
@@ -276,10 +284,19 @@ func (w *watcher) stream(ctx context.Context) (got bool, err error) {
 	return got, nil
 }
 
-// print writes one event: a transition or a rate limit.
+// print writes one event: a transition, a rate limit or a signing key's event.
 func (w *watcher) print(event, data string) error {
 	if w.json {
 		_, err := fmt.Fprintln(w.out, data)
+		return err
+	}
+	if event == "signer" {
+		var s api.Signer
+		if err := json.Unmarshal([]byte(data), &s); err != nil {
+			fmt.Fprintf(w.log, "watch: skip a signer event that is not JSON: %q\n", data)
+			return nil
+		}
+		_, err := fmt.Fprintln(w.out, signerLine(s))
 		return err
 	}
 	if event == "ratelimit" {
@@ -307,6 +324,35 @@ func (w *watcher) print(event, data string) error {
 	}
 	_, err := fmt.Fprintln(w.out, line)
 	return err
+}
+
+// signerLine is a signing key's event on one line: its time and position, as a transition's, then
+// "signer", the key, the event's type and its other fields as key=value pairs in name order, e.g.
+//
+//	2026-05-01T09:00:00.000Z  1241  signer 0x51a0…  NonceCorrected action=skipped from=4 pending=7 reason="another sender used the key" to=7
+func signerLine(s api.Signer) string {
+	var fields map[string]any
+	_ = json.Unmarshal(s.Event, &fields)
+	at, _ := fields["at"].(string)
+	if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
+		at = t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  %d  signer %s  %s", at, s.Position, s.Address, s.EventType)
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		if k == "at" || k == "address" {
+			continue
+		}
+		v := fmt.Sprint(fields[k])
+		if raw, err := json.Marshal(fields[k]); err == nil && !strings.HasPrefix(string(raw), "\"") {
+			v = string(raw) // numbers and lists as JSON writes them
+		}
+		if strings.ContainsAny(v, " \t\"") {
+			v = strconv.Quote(v)
+		}
+		b.WriteString(" " + k + "=" + v)
+	}
+	return b.String()
 }
 
 // rateLimitPhases name the rate-limit events in watch's lines.

@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -20,70 +19,56 @@ import (
 	"relayer/api"
 	"relayer/domain"
 	"relayer/eventstore"
-	"relayer/eventstore/sqlite"
 	"relayer/projections"
+	"relayer/projections/projectionstest"
 )
 
 // wEnv is the real API server over a real SQLite store and projections, on loopback HTTP. It
 // counts the /v1/transitions requests it received (so a test knows when watch is connected).
 type wEnv struct {
 	t       *testing.T
-	store   *sqlite.Store
+	store   eventstore.Store
 	set     *projections.Set
 	exec    *projections.Executor
 	handler http.Handler
 	ts      *httptest.Server
 	streams atomic.Int64
-	at      time.Time
+	// clock gives the commands' times (advanced a second by each).
+	clock *projectionstest.Clock
 }
 
 func startWatchEnv(t *testing.T) *wEnv {
 	t.Helper()
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "relayer.db"), sqlite.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := projections.New(projections.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := projectionstest.New(t, projections.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
-	runErr := make(chan error, 1)
-	go func() { runErr <- set.Run(ctx, store) }()
 	// The audit endpoints closed, as on a production relayer: watch sends the operator token
 	// it finds in RELAYER_OPERATOR_TOKEN.
 	cfg := api.DefaultConfig()
 	cfg.OperatorToken = "operator-token-of-the-watch-tests-0123"
 	t.Setenv("RELAYER_OPERATOR_TOKEN", cfg.OperatorToken)
-	srv, err := api.New(ctx, cfg, api.Deps{Store: store, Projections: set})
+	srv, err := api.New(ctx, cfg, api.Deps{Store: h.Store, Projections: h.Set})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &wEnv{t: t, store: store, set: set, exec: &projections.Executor{Store: store, Codec: projections.NewCodec()},
-		at: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}
-	h := srv.Handler()
+	e := &wEnv{t: t, store: h.Store, set: h.Set, exec: h.Exec, clock: h.Clock}
+	hd := srv.Handler()
 	e.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/v1/transitions" {
 			e.streams.Add(1)
 		}
-		h.ServeHTTP(w, r)
+		hd.ServeHTTP(w, r)
 	})
 	e.ts = httptest.NewServer(e.handler)
 	t.Cleanup(func() {
 		e.ts.CloseClientConnections()
 		e.ts.Close()
 		cancel()
-		if err := <-runErr; err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("projections stopped: %v", err)
-		}
-		_ = store.Close()
 	})
 	return e
 }
 
 func (e *wEnv) now() domain.At {
-	e.at = e.at.Add(time.Second)
-	return domain.At{At: e.at}
+	return domain.At{At: e.clock.Advance(time.Second)}
 }
 
 func (e *wEnv) run(id domain.JobID, cmds ...domain.Command) {
@@ -485,4 +470,33 @@ func TestTheWatchSSEParserJoinsDataLinesSkipsCommentsAndReadsRetry(t *testing.T)
 		got[1].hasID || got[1].event != "message" || got[1].data != "" {
 		t.Fatalf("%+v", got)
 	}
+}
+
+// A signing key's event (a nonce correction) is printed on one line with the key, its type and
+// its fields; --signer=false leaves it out.
+func TestWatchPrintsSignerEventsUnlessSignerIsFalse(t *testing.T) {
+	env := startWatchEnv(t)
+	key := "0x51a0c906f2a6f0820c4a54d4c7745c85f8f26861"
+	enc, err := projections.NewCodec().Encode(domain.NonceCorrected{Address: key, Action: "resent", Nonces: []uint64{5, 6}, Pending: 5,
+		Reason: "the node held none of these transactions", At: env.clock.Now()}, eventstore.Metadata{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := env.store.Append(context.Background(), domain.SignerStream(key), eventstore.NoStream, enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.history(0)
+	stdout, stderr, _ := startWatch(t, "--url", env.ts.URL, "--from", "0")
+	want := env.expected(0, nil)
+	lines := waitLines(t, stdout, stderr, len(want)+1)
+	wantLine := fmt.Sprintf("2026-05-01T09:00:00.000Z  %d  signer %s  NonceCorrected action=resent nonces=[5,6] pending=5 reason=%q",
+		pos, key, "the node held none of these transactions")
+	if lines[0] != wantLine {
+		t.Fatalf("first line %q, want %q", lines[0], wantLine)
+	}
+	checkHuman(t, lines[1:], want)
+
+	stdout2, stderr2, _ := startWatch(t, "--url", env.ts.URL, "--from", "0", "--signer=false")
+	checkHuman(t, waitLines(t, stdout2, stderr2, len(want)), want)
 }

@@ -258,16 +258,27 @@ func (c Config) Set(name string, value float64) (Config, error) {
 		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Err: ErrUnknownParam,
 			Issue: fmt.Sprintf("unknown parameter (known: %s)", strings.Join(c.ParamNames(), ", "))}
 	}
+	return Change(c, paramSubject, name, spec.constraint, value, spec.set)
+}
+
+// Change is what every Set of a configuration with parameters does once it has found the
+// parameter (the rate limits' Set too): value must be finite; set changes a copy of c to it, or
+// says why it refuses it; the copy must then be valid as a whole. Errors are *ParamError with
+// subject and param, naming the parameter's constraint. c is not modified.
+func Change[C interface {
+	Clone() C
+	Validate() error
+}](c C, subject, param, constraint string, value float64, set func(*C, float64) string) (C, error) {
 	if math.IsNaN(value) || math.IsInf(value, 0) {
-		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Issue: fmt.Sprintf("must be a finite number, %s, got %v", spec.constraint, value)}
+		return c, &ParamError{Subject: subject, Param: param, Value: value, Issue: fmt.Sprintf("must be a finite number, %s, got %v", constraint, value)}
 	}
 	next := c.Clone()
-	if issue := spec.set(&next, value); issue != "" {
-		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Issue: issue}
+	if issue := set(&next, value); issue != "" {
+		return c, &ParamError{Subject: subject, Param: param, Value: value, Issue: issue}
 	}
 	if err := next.Validate(); err != nil {
-		return c, &ParamError{Subject: paramSubject, Param: name, Value: value, Err: err,
-			Issue: fmt.Sprintf("value %v leaves the configuration invalid (%s): %v", value, spec.constraint, err)}
+		return c, &ParamError{Subject: subject, Param: param, Value: value, Err: err,
+			Issue: fmt.Sprintf("value %v leaves the configuration invalid (%s): %v", value, constraint, err)}
 	}
 	return next, nil
 }

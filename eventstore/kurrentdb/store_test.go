@@ -583,6 +583,20 @@ func TestCallsHeedTheirContextWhileTheClientLooksForTheServer(t *testing.T) {
 	if _, err := s.Append(t.Context(), "s", 0, ev(1)); err == nil {
 		t.Fatal("an append to a stopped server must fail")
 	}
+	// The client starts looking on a goroutine of its own: until it does, a call may still fail
+	// at once on the old connection (seen on a loaded machine). Wait until one waits for it.
+	for deadline := time.Now().Add(3 * time.Second); ; {
+		ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+		_, err := s.Head(ctx)
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the client did not start looking for the server: a call still ends with %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	for name, call := range map[string]func(ctx context.Context) error{
 		"Head": func(ctx context.Context) error { _, err := s.Head(ctx); return err },
 		"Append": func(ctx context.Context) error {

@@ -377,6 +377,19 @@ func (s *Store) Head(ctx context.Context) (eventstore.Position, error) {
 	return eventstore.Position(head), nil
 }
 
+// Space implements eventstore.SpaceReporter: the events table's bytes. The room left on the
+// server's disk is not visible to a client (Free is -1); the server's own monitoring watches it.
+func (s *Store) Space(ctx context.Context) (eventstore.Space, error) {
+	if s.isClosed() {
+		return eventstore.Space{}, fmt.Errorf("space: %w", eventstore.ErrClosed)
+	}
+	var size int64
+	if err := s.pool.QueryRow(ctx, s.sql.size).Scan(&size); err != nil {
+		return eventstore.Space{}, s.queryErr(ctx, "space", err)
+	}
+	return eventstore.Space{Size: size, Free: -1}, nil
+}
+
 // StreamVersion implements eventstore.StreamVersioner.
 func (s *Store) StreamVersion(ctx context.Context, stream string) (eventstore.Version, error) {
 	if s.isClosed() {

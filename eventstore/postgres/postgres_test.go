@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"relayer/eventstore"
 	"relayer/eventstore/storetest"
@@ -734,6 +735,18 @@ func TestRedactedURL(t *testing.T) {
 	for in, want := range cases {
 		if got := redactedURL(in); got != want {
 			t.Errorf("redactedURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// PostgreSQL's disk_full (SQLSTATE 53100) reaches the caller as eventstore.ErrStorageFull, which
+// the relayer answers with 503 and waits out; other errors do not.
+func TestADiskFullErrorIsErrStorageFull(t *testing.T) {
+	for code, want := range map[string]bool{diskFull: true, uniqueViolation: false, "53200": false} {
+		r := &appendReq{stream: "s", done: make(chan struct{})}
+		r.finish(0, fmt.Errorf("commit: %w", &pgconn.PgError{Code: code, Severity: "ERROR", Message: "could not extend file"}))
+		if got := errors.Is(r.err, eventstore.ErrStorageFull); got != want {
+			t.Errorf("SQLSTATE %s: ErrStorageFull %v, want %v (%v)", code, got, want, r.err)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -108,6 +109,8 @@ const columns = `position, stream, version, type, schema_version, data, correlat
 // schema as a parameter). pgx prepares each once per connection.
 type queries struct {
 	head string
+	// size is the bytes of the events table with its indexes and TOAST.
+	size string
 	// lock takes the append lock (see writer.go): the class and the events table's oid.
 	lock string
 	// state reads the head and the versions of the streams in $1 (-1 for a stream with no
@@ -129,6 +132,7 @@ func newQueries(schema string) queries {
 	events := pgx.Identifier{schema, "events"}.Sanitize()
 	return queries{
 		head: `SELECT coalesce(max(position), 0) FROM ` + events,
+		size: `SELECT pg_total_relation_size('` + strings.ReplaceAll(events, "'", "''") + `'::regclass)`,
 		lock: `SELECT pg_advisory_xact_lock($1::integer, $2::integer)`,
 		state: `SELECT (SELECT coalesce(max(position), 0) FROM ` + events + `), ` +
 			`(SELECT coalesce(array_agg(v.version ORDER BY s.i), '{}') FROM unnest($1::text[]) WITH ORDINALITY AS s(stream, i) ` +

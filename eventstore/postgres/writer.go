@@ -45,6 +45,10 @@ type appendReq struct {
 }
 
 func (r *appendReq) finish(pos eventstore.Position, err error) {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == diskFull {
+		err = fmt.Errorf("%w: %w", eventstore.ErrStorageFull, err)
+	}
 	r.pos, r.err = pos, err
 	close(r.done)
 }
@@ -322,8 +326,12 @@ func (w *writer) fail(r *appendReq, err error) {
 	r.finish(0, fmt.Errorf("append %s: %w", r.stream, err))
 }
 
-// uniqueViolation is PostgreSQL's SQLSTATE for a duplicate key.
-const uniqueViolation = "23505"
+const (
+	// uniqueViolation is PostgreSQL's SQLSTATE for a duplicate key.
+	uniqueViolation = "23505"
+	// diskFull is PostgreSQL's SQLSTATE for a write that found no space on its disk.
+	diskFull = "53100"
+)
 
 // answer tells the callers of a committed batch their results and wakes subscribers.
 func (w *writer) answer(reqs []*appendReq) {

@@ -111,23 +111,34 @@ func rawInsertMany(b *testing.B, path string, n, rowsPerTx int, multiRow bool) t
 	defer conn.Close()
 
 	ev := benchEvent()
-	stmts := map[int]*sql.Stmt{}
-	stmt := func(rows int) *sql.Stmt {
-		if st, ok := stmts[rows]; ok {
-			return st
+	events := newInsertStatements(insertEventsPrefix, eventColumns)
+	streams := newInsertStatements(insertStreamsPrefix, 2)
+	defer func() {
+		for _, st := range append(events.stmts, streams.stmts...) {
+			if st != nil {
+				st.Close()
+			}
 		}
-		q := `INSERT INTO events (position, stream, version, type, schema_version, data, correlation_id, causation_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
-		for range rows - 1 {
-			q += `, (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	}()
+	insert := func(to *insertStatements, args []any) {
+		if multiRow {
+			if err := to.exec(ctx, conn, args); err != nil { // as the writer does
+				b.Fatal(err)
+			}
+			return
 		}
-		st, err := conn.PrepareContext(ctx, q)
+		st, err := to.stmt(ctx, conn, 1)
 		if err != nil {
 			b.Fatal(err)
 		}
-		stmts[rows] = st
-		return st
+		for off := 0; off < len(args); off += to.columns {
+			if _, err := st.ExecContext(ctx, args[off:off+to.columns]...); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
-	args := make([]any, 0, rowsPerTx*columns)
+	args := make([]any, 0, rowsPerTx*eventColumns)
+	streamArgs := make([]any, 0, rowsPerTx*2)
 	start := time.Now()
 	for done := 0; done < n; {
 		rows := min(rowsPerTx, n-done)
@@ -135,31 +146,21 @@ func rawInsertMany(b *testing.B, path string, n, rowsPerTx int, multiRow bool) t
 			b.Fatal(err)
 		}
 		now := time.Now().UnixNano()
-		args = args[:0]
+		args, streamArgs = args[:0], streamArgs[:0]
 		for i := done; i < done+rows; i++ {
-			args = append(args, int64(i+1), "relay-"+strconv.Itoa(i), int64(0), ev.Type, int64(ev.SchemaVersion),
+			stream := "relay-" + strconv.Itoa(i)
+			streamArgs = append(streamArgs, int64(i+1), stream)
+			args = append(args, int64(i+1), int64(i+1), stream, int64(0), ev.Type, int64(ev.SchemaVersion),
 				[]byte(ev.Data), ev.Metadata.CorrelationID, ev.Metadata.CausationID, now)
 		}
-		for off := 0; off < rows; {
-			c := 1
-			if multiRow {
-				c = chunk(rows - off) // as the writer does
-			}
-			if _, err := stmt(c).ExecContext(ctx, args[off*columns:(off+c)*columns]...); err != nil {
-				b.Fatal(err)
-			}
-			off += c
-		}
+		insert(&streams, streamArgs)
+		insert(&events, args)
 		if _, err := conn.ExecContext(ctx, `COMMIT`); err != nil {
 			b.Fatal(err)
 		}
 		done += rows
 	}
-	elapsed := time.Since(start)
-	for _, st := range stmts {
-		st.Close()
-	}
-	return elapsed
+	return time.Since(start)
 }
 
 func openBench(b *testing.B) *Store {
@@ -236,11 +237,11 @@ const readLogEvents = 200_000
 
 // readLog returns the path of a store holding readLogEvents events shaped like the relayer's (a
 // few events per stream, about 400 bytes of JSON each), creating it on first use. It is cached in
-// the system's temporary directory across runs, under a name that says what it holds; it is
-// written under a temporary name and renamed when complete.
+// the system's temporary directory across runs, under a name that says what it holds and in
+// which format; it is written under a temporary name and renamed when complete.
 func readLog(b *testing.B) string {
 	b.Helper()
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("relayer-sqlite-readall-v1-%d.db", readLogEvents))
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("relayer-sqlite-readall-v1-format%d-%d.db", FormatVersion, readLogEvents))
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
@@ -249,29 +250,20 @@ func readLog(b *testing.B) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := s.Close(); err != nil {
-		b.Fatal(err)
-	}
-	cfg := Config{}
-	cfg.setDefaults()
-	db, err := sql.Open("sqlite", dsn(tmp, cfg, false))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	ctx := context.Background()
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO events (position, stream, version, type, schema_version, data, correlation_id, causation_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		b.Fatal(err)
-	}
+	defer s.Close()
 	types := []string{"RequestAccepted", "ReadinessCheckStarted", "ReadinessPassed", "TransactionSigned", "ReceiptRecorded", "RequestCompleted"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	var batch []eventstore.StreamAppend
+	flush := func() {
+		_, errs := s.AppendBatch(context.Background(), batch)
+		for _, err := range errs {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		batch = batch[:0]
+	}
 	for pos := 1; pos <= readLogEvents; {
 		job := fmt.Sprintf("%08x-%04x-4%03x-a%03x-%012x", rng.Uint32(), rng.IntN(1<<16), rng.IntN(1<<12), rng.IntN(1<<12), rng.Uint64()&(1<<48-1))
 		for v := 0; v < len(types) && pos <= readLogEvents; v++ {
@@ -279,16 +271,18 @@ func readLog(b *testing.B) string {
 			hash := fmt.Sprintf("%016x%016x%016x%016x", rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64())
 			data := fmt.Sprintf(`{"jobId":%q,"at":%q,"kind":"input-proof","status":"processing","contentHash":"0x%s","txHash":"0x%s","gatewayRequestId":"gw-%d","label":"attempt %d","message":"relayed to the gateway, waiting for its answer"}`,
 				job, at.Format(time.RFC3339Nano), hash, hash[:64], rng.IntN(1e9), v)
-			if _, err := st.ExecContext(ctx, pos, "job-"+job, v, types[v], 1, []byte(data), "corr-"+job, fmt.Sprintf("cmd-%d", pos), at.UnixNano()); err != nil {
-				b.Fatal(err)
-			}
+			batch = append(batch, eventstore.StreamAppend{Stream: "job-" + job, Expected: eventstore.Version(v) - 1, Events: []eventstore.Event{{
+				Type: types[v], SchemaVersion: 1, Data: json.RawMessage(data),
+				Metadata: eventstore.Metadata{CorrelationID: "corr-" + job, CausationID: fmt.Sprintf("cmd-%d", pos), RecordedAt: at},
+			}}})
 			pos++
 		}
+		if len(batch) >= 4096 {
+			flush()
+		}
 	}
-	if err := tx.Commit(); err != nil {
-		b.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
+	flush()
+	if err := s.Close(); err != nil {
 		b.Fatal(err)
 	}
 	if err := os.Rename(tmp, path); err != nil {

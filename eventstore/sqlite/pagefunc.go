@@ -110,7 +110,7 @@ func (a *pageAggregate) Step(_ *msqlite.FunctionContext, args []driver.Value) er
 	p := sc.page
 	p.rows = append(p.rows, row{})
 	r := &p.rows[len(p.rows)-1]
-	r.checked, r.err = sc.decode(&r.rec)
+	r.err = sc.decode(&r.rec)
 	if n := len(p.rows); n > 1 && r.rec.Position <= p.rows[n-2].rec.Position {
 		return fmt.Errorf("%s: position %d came after %d: rows out of order", pageFunction, r.rec.Position, p.rows[n-2].rec.Position)
 	}

@@ -129,6 +129,7 @@ type Store struct {
 
 	readers *sql.DB
 	reads   *readRegistry // the reads in progress, for pageFunction
+	ids     *streamIDs    // shared with the writer
 	stmts   *statements   // prepared on readers
 	w       *writer       // nil when read-only
 	// readAheads counts the goroutines reading pages ahead of their callers (for tests).
@@ -147,7 +148,8 @@ type Store struct {
 
 // Open opens the event store in the SQLite file at path, creating the file and its schema when
 // they are missing (the parent directory must exist). With cfg.ReadOnly the file must already
-// hold an event store. Open refuses a file written by a newer format than this build reads.
+// hold an event store. Open refuses a file written in another format than this build's: a newer
+// one needs a newer program, an older one an Upgrade first (the error wraps ErrOldFormat).
 func Open(path string, cfg Config) (*Store, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -164,11 +166,11 @@ func Open(path string, cfg Config) (*Store, error) {
 		return nil, err
 	}
 
-	s := &Store{path: abs, cfg: cfg, done: make(chan struct{})}
+	s := &Store{path: abs, cfg: cfg, done: make(chan struct{}), ids: &streamIDs{}}
 	s.commits.init()
 
 	if !cfg.ReadOnly {
-		w, err := openWriter(abs, cfg, s.commits.broadcast)
+		w, err := openWriter(abs, cfg, s.commits.broadcast, s.ids)
 		if err != nil {
 			return nil, err
 		}
@@ -247,6 +249,9 @@ func dsn(path string, cfg Config, readOnly bool) string {
 		q.Set("mode", "ro")
 	} else {
 		q.Set("mode", "rwc")
+		// Before WAL mode writes the file's first page: it takes effect only in a new file
+		// (schema.go), and changes nothing in an existing one.
+		q.Add("_pragma", "auto_vacuum(INCREMENTAL)")
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(FULL)")
 	}
@@ -269,12 +274,8 @@ func checkReadable(db *sql.DB, path string) error {
 		return fmt.Errorf("open event store %s: %w", path, err)
 	case version == 0 && tables == 0:
 		return fmt.Errorf("no event store at %s: the database is empty: %w", path, fs.ErrNotExist)
-	case version == 0:
-		return fmt.Errorf("no event store at %s: the database holds other tables (user_version 0)", path)
-	case version > formatVersion:
-		return fmt.Errorf("open event store %s: format version %d is newer than this build reads (%d); upgrade the program", path, version, formatVersion)
 	}
-	return nil
+	return checkFormat(path, version, tables)
 }
 
 // Append implements eventstore.Store. If ctx ends before the writer takes the append into a
@@ -410,22 +411,79 @@ func (s *Store) StreamVersion(ctx context.Context, stream string) (eventstore.Ve
 	if s.isClosed() {
 		return eventstore.NoStream, fmt.Errorf("stream version: %w", eventstore.ErrClosed)
 	}
-	var v int64
-	if err := s.stmts.version.QueryRowContext(ctx, stream).Scan(&v); err != nil {
+	var id, v int64
+	var err error
+	if known, ok := s.ids.get(stream); ok {
+		err = s.stmts.version.QueryRowContext(ctx, known).Scan(&v)
+	} else {
+		// By name, learning the stream's number for the reads that follow.
+		err = s.stmts.stream.QueryRowContext(ctx, stream).Scan(&id, &v)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return eventstore.NoStream, nil
+		case err == nil:
+			s.ids.add(stream, id)
+		}
+	}
+	if err != nil {
 		return eventstore.NoStream, s.queryErr(ctx, "stream version", err)
 	}
 	return eventstore.Version(v), nil
 }
 
+// streamIDs maps stream names to their numbers for the reads, which then go straight to the
+// (stream_id, version) index instead of through the names' index first. A number never changes
+// once its stream is committed, so an entry is never stale: the cache needs no invalidation,
+// whoever else writes the file. Entries come from the writer, for the streams it committed,
+// and from StreamVersion; ReadStream only uses them. Past maxCachedStreams it starts over.
+type streamIDs struct {
+	mu sync.RWMutex
+	m  map[string]int64
+}
+
+func (c *streamIDs) get(stream string) (int64, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	id, ok := c.m[stream]
+	return id, ok
+}
+
+func (c *streamIDs) add(stream string, id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.makeRoom(1)
+	c.m[stream] = id
+}
+
+// addCommitted adds the streams of a committed batch that have events.
+func (c *streamIDs) addCommitted(streams map[string]streamState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.makeRoom(len(streams))
+	for stream, st := range streams {
+		if st.version != eventstore.NoStream {
+			c.m[stream] = st.id
+		}
+	}
+}
+
+func (c *streamIDs) makeRoom(n int) {
+	if c.m == nil || len(c.m)+n > maxCachedStreams {
+		c.m = make(map[string]int64)
+	}
+}
+
 // ReadStream implements eventstore.Store. A row that cannot be read back yields a
 // *eventstore.RecordError wrapping eventstore.ErrCorruptRecord; the caller may stop or go on.
+// The data is not checked to be JSON again (see eventstore.Store).
 func (s *Store) ReadStream(ctx context.Context, stream string, from eventstore.Version) iter.Seq2[eventstore.Record, error] {
 	return s.readStream(ctx, stream, from)
 }
 
 // ReadAll implements eventstore.Store. It reads up to the head as it was when the read started.
 // A row that cannot be read back yields a *eventstore.RecordError wrapping
-// eventstore.ErrCorruptRecord; the caller may stop or go on.
+// eventstore.ErrCorruptRecord; the caller may stop or go on. The data is not checked to be JSON
+// again (see eventstore.Store).
 func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
 	return s.readAll(ctx, after)
 }
@@ -450,11 +508,13 @@ func (s *Store) Close() error {
 	s.mu.Unlock()
 	close(s.done)
 	s.appends.Wait()
-	var errs []error
+	// The read connections close first: the last connection to a file checkpoints the WAL into
+	// it and removes the WAL, and only the writer's may (the readers' are read-only), so a
+	// closed store is one self-contained file that can be copied or renamed.
+	errs := []error{s.stmts.close(), s.readers.Close()}
 	if s.w != nil {
 		errs = append(errs, s.w.stop())
 	}
-	errs = append(errs, s.stmts.close(), s.readers.Close())
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("close event store %s: %w", s.path, err)
 	}

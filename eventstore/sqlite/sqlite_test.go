@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -91,7 +92,7 @@ func TestCorruptRowsYieldRecordErrors(t *testing.T) {
 	}
 	db := rawDB(t, path)
 	damage := map[eventstore.Position]string{
-		2: `UPDATE events SET data = CAST('{"n":' AS BLOB) WHERE position = 2`,
+		2: `UPDATE events SET data = 2.5 WHERE position = 2`,
 		3: `UPDATE events SET recorded_at = 'yesterday' WHERE position = 3`,
 		4: `UPDATE events SET schema_version = 0 WHERE position = 4`,
 		5: `UPDATE events SET type = '' WHERE position = 5`,
@@ -265,11 +266,11 @@ func TestNewerFormatIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := rawDB(t, path)
-	exec(t, db, `PRAGMA user_version = 2`)
+	exec(t, db, fmt.Sprintf(`PRAGMA user_version = %d`, FormatVersion+1))
 	db.Close()
 	for _, cfg := range []Config{{}, {ReadOnly: true}} {
 		_, err := Open(path, cfg)
-		if err == nil || !strings.Contains(err.Error(), "format version 2 is newer") || !strings.Contains(err.Error(), path) {
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("format version %d is newer", FormatVersion+1)) || !strings.Contains(err.Error(), path) {
 			t.Fatalf("Open (read-only %v) refuses a newer format, naming the file; got %v", cfg.ReadOnly, err)
 		}
 	}
@@ -346,8 +347,8 @@ func TestFileIsWALAndSchemaVersioned(t *testing.T) {
 	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
 		t.Fatalf("journal mode %q (%v), want wal", mode, err)
 	}
-	if err := db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil || version != formatVersion {
-		t.Fatalf("user_version %d (%v), want %d", version, err, formatVersion)
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil || version != FormatVersion {
+		t.Fatalf("user_version %d (%v), want %d", version, err, FormatVersion)
 	}
 }
 
@@ -418,7 +419,7 @@ func batchWriter(t *testing.T) (*writer, string) {
 	cfg := Config{}
 	cfg.setDefaults()
 	commits := 0
-	w, err := openWriter(path, cfg, func() { commits++ })
+	w, err := openWriter(path, cfg, func() { commits++ }, &streamIDs{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,7 +465,7 @@ func TestBatchChecksEachAppendAgainstItsOwnVersion(t *testing.T) {
 func TestNewStreamGuessIsCheckedByTheIndex(t *testing.T) {
 	w, _ := batchWriter(t)
 	w.commit([]*appendReq{request("old", eventstore.NoStream, ev(0), ev(1))})
-	clear(w.versions) // as after a restart: "old" is not cached, so it is guessed new
+	clear(w.streams) // as after a restart: "old" is not cached, so it is guessed new
 
 	batch := []*appendReq{
 		request("new", eventstore.NoStream, ev(0)), // ok: new@0
@@ -514,5 +515,81 @@ func TestOneFailingInsertDoesNotFailTheBatch(t *testing.T) {
 	var n, maxPos int64
 	if err := rawDB(t, path).QueryRow(`SELECT count(*), max(position) FROM events`).Scan(&n, &maxPos); err != nil || n != 3 || maxPos != 3 {
 		t.Fatalf("want 3 events at positions 1..3, got %d up to %d (%v)", n, maxPos, err)
+	}
+}
+
+// A disk that fills (here: the writer's page limit, which makes SQLite answer SQLITE_FULL as a
+// full disk does) fails the append with eventstore.ErrStorageFull and stores nothing; once space
+// returns, appends succeed again on the same store, with no gap in the positions.
+func TestAppendOnAFullDiskFailsWithErrStorageFullAndResumes(t *testing.T) {
+	s, _ := newStore(t, Config{})
+	ctx := context.Background()
+	ev := func(n int) eventstore.Event {
+		return eventstore.Event{Type: "Filled", SchemaVersion: 1, Data: json.RawMessage(`"` + strings.Repeat("x", n) + `"`)}
+	}
+	if _, err := s.Append(ctx, "s-0", eventstore.NoStream, ev(10)); err != nil {
+		t.Fatal(err)
+	}
+	var pages int64
+	if err := s.w.conn.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.conn.ExecContext(ctx, fmt.Sprintf("PRAGMA max_page_count = %d", pages)); err != nil {
+		t.Fatal(err)
+	}
+	head, err := s.Head(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Append(ctx, "s-1", eventstore.NoStream, ev(64<<10))
+	if !errors.Is(err, eventstore.ErrStorageFull) {
+		t.Fatalf("append on a full disk: %v, want ErrStorageFull", err)
+	}
+	if h, err := s.Head(ctx); err != nil || h != head {
+		t.Fatalf("head %d (%v) after the failed append, want %d: something was stored", h, err, head)
+	}
+	if _, err := s.w.conn.ExecContext(ctx, fmt.Sprintf("PRAGMA max_page_count = %d", pages+1000)); err != nil {
+		t.Fatal(err)
+	}
+	pos, err := s.Append(ctx, "s-1", eventstore.NoStream, ev(64<<10))
+	if err != nil {
+		t.Fatalf("append once space returned: %v", err)
+	}
+	if pos != head+1 {
+		t.Fatalf("position %d, want %d", pos, head+1)
+	}
+}
+
+// A closed store is one file: the WAL is checkpointed into it and removed, so the file can be
+// copied or renamed without the events its WAL held (as the benchmarks' cached logs are).
+func TestClosingLeavesOneSelfContainedFile(t *testing.T) {
+	s, path := newStore(t, Config{})
+	for i := range 50 {
+		if _, err := s.Append(t.Context(), "s", eventstore.Version(i)-1, ev(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, err := range s.ReadAll(t.Context(), 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + "-wal"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("after Close the WAL is gone; stat: %v", err)
+	}
+	moved := filepath.Join(t.TempDir(), "moved.db")
+	if err := os.Rename(path, moved); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(moved, Config{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if v, err := r.StreamVersion(t.Context(), "s"); err != nil || v != 49 {
+		t.Fatalf("the moved file holds every event: version %d, %v; want 49", v, err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 	"relayer/eventstore"
 )
 
-// maxInsertRows is the most rows one INSERT statement carries (9 parameters a row, far below
+// maxInsertRows is the most rows one INSERT statement carries (10 parameters a row, far below
 // SQLite's limit of 32766 parameters). Larger batches take several statements.
 const maxInsertRows = 128
 
@@ -33,7 +33,7 @@ const gatherIdleRounds = 1
 // runs); 200µs gains nothing more. A commit's fsync takes about 300µs here.
 const gatherBudget = 100 * time.Microsecond
 
-// maxCachedStreams bounds the writer's cache of stream versions; past it the cache starts over.
+// maxCachedStreams bounds the writer's cache of streams; past it the cache starts over.
 const maxCachedStreams = 1 << 16
 
 // appendReq is one Append call on its way through the writer.
@@ -57,36 +57,51 @@ type writer struct {
 	db        *sql.DB
 	conn      *sql.Conn
 	reqs      chan *appendReq
+	ops       chan func(*sql.Conn) // other writes (RemoveStreams), run between batches
 	quit      chan struct{}
 	exited    chan struct{}
 	maxBatch  int
 	onCommit  func()
-	running   bool // start was called
-	lastBatch int  // appends in the previous batch, for gather
+	ids       *streamIDs // the store's, for its reads: fed with the streams each batch wrote
+	running   bool       // start was called
+	lastBatch int        // appends in the previous batch, for gather
 
 	// batches and batched count transactions and the appends they carried, for benchmarks.
 	batches, batched atomic.Int64
 
 	begin, commitStmt *sql.Stmt
-	state             *sql.Stmt   // head position and data_version
-	lookup            *sql.Stmt   // a stream's version
-	inserts           []*sql.Stmt // inserts[k] inserts 1<<k rows; prepared on first use
+	state             *sql.Stmt // head position, last stream number and data_version
+	lookup            *sql.Stmt // streams' numbers and versions
+	insertEvents      insertStatements
+	insertStreams     insertStatements
 
-	// versions caches stream versions as this connection last committed or read them. It is
-	// only trusted while PRAGMA data_version, which changes when another connection commits,
-	// stays at dataVersion.
-	versions    map[string]eventstore.Version
+	// streams caches the numbers and versions of streams as this connection last committed or
+	// read them. It is only trusted while PRAGMA data_version, which changes when another
+	// connection commits, stays at dataVersion. A stream's number never changes, but another
+	// process may have created the stream or moved its version: the whole cache goes.
+	streams     map[string]streamState
 	dataVersion int64
 
 	// scratch, reused from batch to batch
-	batch   []*appendReq
-	live    []*appendReq
-	current map[string]eventstore.Version
-	missing []string
-	args    []any
+	batch      []*appendReq
+	live       []*appendReq
+	current    map[string]streamState
+	missing    []string
+	args       []any
+	streamArgs []any
 }
 
-func openWriter(path string, cfg Config, onCommit func()) (_ *writer, err error) {
+// streamState is what the writer knows of a stream: its number (0 while it has none: a stream
+// gets one with its first events) and its version.
+type streamState struct {
+	id      int64
+	version eventstore.Version
+}
+
+// noStream is the state of a stream that has no events.
+var noStream = streamState{version: eventstore.NoStream}
+
+func openWriter(path string, cfg Config, onCommit func(), ids *streamIDs) (_ *writer, err error) {
 	db, err := sql.Open("sqlite", dsn(path, cfg, false))
 	if err != nil {
 		return nil, fmt.Errorf("open event store %s: %w", path, err)
@@ -96,16 +111,19 @@ func openWriter(path string, cfg Config, onCommit func()) (_ *writer, err error)
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
 	w := &writer{
-		path:     path,
-		db:       db,
-		reqs:     make(chan *appendReq, cfg.MaxBatch),
-		quit:     make(chan struct{}),
-		exited:   make(chan struct{}),
-		maxBatch: cfg.MaxBatch,
-		onCommit: onCommit,
-		versions: map[string]eventstore.Version{},
-		current:  map[string]eventstore.Version{},
-		inserts:  make([]*sql.Stmt, bitsFor(maxInsertRows)+1),
+		path:          path,
+		db:            db,
+		reqs:          make(chan *appendReq, cfg.MaxBatch),
+		ops:           make(chan func(*sql.Conn)),
+		quit:          make(chan struct{}),
+		exited:        make(chan struct{}),
+		maxBatch:      cfg.MaxBatch,
+		onCommit:      onCommit,
+		ids:           ids,
+		streams:       map[string]streamState{},
+		current:       map[string]streamState{},
+		insertEvents:  newInsertStatements(insertEventsPrefix, eventColumns),
+		insertStreams: newInsertStatements(insertStreamsPrefix, 2),
 	}
 	defer func() {
 		if err != nil {
@@ -136,10 +154,10 @@ func openWriter(path string, cfg Config, onCommit func()) (_ *writer, err error)
 	}
 	w.begin = prepare(`BEGIN IMMEDIATE`)
 	w.commitStmt = prepare(`COMMIT`)
-	w.state = prepare(`SELECT coalesce((SELECT max(position) FROM events), 0), (SELECT data_version FROM pragma_data_version)`)
-	// One query per batch finds the versions of the streams the cache does not know, as one
-	// JSON object of the streams that exist: the correlated max() seeks the last index entry of
-	// each stream, however long it is, and new streams cost no row.
+	w.state = prepare(`SELECT coalesce((SELECT max(position) FROM events), 0), coalesce((SELECT max(id) FROM streams), 0), (SELECT data_version FROM pragma_data_version)`)
+	// One query per batch finds the numbers and versions of the streams the cache does not
+	// know, as one JSON object of the streams that exist: the correlated max() seeks the last
+	// index entry of each stream, however long it is, and new streams cost no row.
 	w.lookup = prepare(lookupQuery)
 	if err != nil {
 		return nil, fmt.Errorf("open event store %s: prepare: %w", path, err)
@@ -164,6 +182,12 @@ func (w *writer) run() {
 		var first *appendReq
 		select {
 		case first = <-w.reqs:
+		case op := <-w.ops:
+			op(w.conn)
+			// The op wrote without going through the cache: forget it.
+			clear(w.streams)
+			w.dataVersion = -1
+			continue
 		case <-w.quit:
 			// Close lets every admitted Append finish before it quits the writer, so nothing
 			// should be left; answer anything that is, rather than leave a caller hanging.
@@ -247,7 +271,8 @@ func (w *writer) stop() error {
 
 func (w *writer) closeConn() error {
 	var errs []error
-	for _, st := range append([]*sql.Stmt{w.begin, w.commitStmt, w.state, w.lookup}, w.inserts...) {
+	all := append([]*sql.Stmt{w.begin, w.commitStmt, w.state, w.lookup}, w.insertEvents.stmts...)
+	for _, st := range append(all, w.insertStreams.stmts...) {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
@@ -260,6 +285,9 @@ func (w *writer) closeConn() error {
 }
 
 func (r *appendReq) finish(pos eventstore.Position, err error) {
+	if isFull(err) {
+		err = fmt.Errorf("%w: %w", eventstore.ErrStorageFull, err)
+	}
 	r.pos, r.err = pos, err
 	close(r.done)
 }
@@ -339,11 +367,12 @@ func (w *writer) answer(reqs []*appendReq) {
 // transaction commits. On success each request holds its result (r.ok, r.pos or r.err) for
 // answer. On failure nothing is written and the cache is dropped.
 //
-// The version of a stream comes from the cache, or else from one look-up query for the batch.
-// With guess, a stream the cache does not know whose first append in the batch expects NoStream
-// is taken to be new without a look-up: every stream that exists has an event at version 0, so
-// if the guess is wrong inserting that append's version 0 breaks the UNIQUE (stream, version)
-// index, and write fails with failGuess for commit to redo the batch without guessing.
+// The number and version of a stream come from the cache, or else from one look-up query for
+// the batch. A stream that gets its first events is numbered next after the last one, and its
+// name goes into the streams table. With guess, a stream the cache does not know whose first
+// append in the batch expects NoStream is taken to be new without a look-up: if the guess is
+// wrong, inserting its name breaks the UNIQUE index on streams' names, and write fails with
+// failGuess for commit to redo the batch without guessing.
 func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
 	ctx := context.Background()
 	if _, err := w.begin.ExecContext(ctx); err != nil {
@@ -352,18 +381,18 @@ func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
 	defer func() {
 		if err != nil {
 			_, _ = w.conn.ExecContext(ctx, `ROLLBACK`)
-			clear(w.versions)
+			clear(w.streams)
 			w.dataVersion = -1
 		}
 	}()
 
-	var head, dataVersion int64
-	if err := w.state.QueryRowContext(ctx).Scan(&head, &dataVersion); err != nil {
+	var head, lastStream, dataVersion int64
+	if err := w.state.QueryRowContext(ctx).Scan(&head, &lastStream, &dataVersion); err != nil {
 		return failStatement, fmt.Errorf("read head: %w", err)
 	}
 	if dataVersion != w.dataVersion {
 		// Another connection committed since this one last looked: the cache may be stale.
-		clear(w.versions)
+		clear(w.streams)
 		w.dataVersion = dataVersion
 	}
 
@@ -383,11 +412,11 @@ func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
 			}
 			return
 		}
-		if v, ok := w.versions[stream]; ok {
-			current[stream] = v
+		if st, ok := w.streams[stream]; ok {
+			current[stream] = st
 			return
 		}
-		current[stream] = eventstore.NoStream
+		current[stream] = noStream
 		if mayGuess {
 			guessed = true
 			if guessedAt == nil {
@@ -406,36 +435,40 @@ func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
 	}
 	w.missing = missing
 	defer clear(w.missing)
-	if err := w.lookupVersions(ctx, missing, current); err != nil {
+	if err := w.lookupStreams(ctx, missing, current); err != nil {
 		return failStatement, err
 	}
 	now := time.Now().UnixNano()
-	args := w.args[:0]
-	rows := 0
+	args, streamArgs := w.args[:0], w.streamArgs[:0]
 	for _, r := range reqs {
 		if r.guard != nil {
-			if err := eventstore.CheckGuard(r.stream, *r.guard, current[r.guard.Stream]); err != nil {
+			if err := eventstore.CheckGuard(r.stream, *r.guard, current[r.guard.Stream].version); err != nil {
 				r.ok, r.err = false, err
 				continue
 			}
 		}
-		actual := current[r.stream]
-		if err := eventstore.CheckExpected(r.stream, r.expected, actual); err != nil {
+		st := current[r.stream]
+		if err := eventstore.CheckExpected(r.stream, r.expected, st.version); err != nil {
 			r.ok, r.err = false, err
 			continue
 		}
 		r.ok, r.err = true, nil
+		if st.id == 0 {
+			lastStream++
+			st.id = lastStream
+			streamArgs = append(streamArgs, st.id, r.stream)
+		}
 		for i, e := range r.events {
 			head++
-			rows++
 			recordedAt := now
 			if !e.Metadata.RecordedAt.IsZero() {
 				recordedAt = e.Metadata.RecordedAt.UnixNano()
 			}
 			args = append(args,
 				head,
+				st.id,
 				r.stream,
-				int64(actual)+1+int64(i),
+				int64(st.version)+1+int64(i),
 				e.Type,
 				int64(e.SchemaVersion),
 				[]byte(e.Data),
@@ -444,40 +477,48 @@ func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
 				recordedAt,
 			)
 		}
-		current[r.stream] = actual + eventstore.Version(len(r.events))
+		st.version += eventstore.Version(len(r.events))
+		current[r.stream] = st
 		r.pos = eventstore.Position(head)
 	}
-	w.args = args
-	defer func() { clear(w.args) }()
+	w.args, w.streamArgs = args, streamArgs
+	defer func() { clear(w.args); clear(w.streamArgs) }()
 
-	for done := 0; done < rows; {
-		n := chunk(rows - done)
-		st, err := w.insertStmt(ctx, n)
-		if err != nil {
-			return failStatement, fmt.Errorf("prepare insert: %w", err)
-		}
-		if _, err := st.ExecContext(ctx, args[done*columns:(done+n)*columns]...); err != nil {
+	// The new streams first: a wrong guess breaks the UNIQUE index on their names.
+	for _, ins := range []struct {
+		what   string
+		to     *insertStatements
+		values []any
+	}{{"insert streams", &w.insertStreams, streamArgs}, {"insert events", &w.insertEvents, args}} {
+		if err := ins.to.exec(ctx, w.conn, ins.values); err != nil {
 			if guessed && isUniqueViolation(err) {
-				return failGuess, fmt.Errorf("insert: %w", err)
+				return failGuess, fmt.Errorf("%s: %w", ins.what, err)
 			}
-			return failStatement, fmt.Errorf("insert: %w", err)
+			return failStatement, fmt.Errorf("%s: %w", ins.what, err)
 		}
-		done += n
 	}
 
 	if _, err := w.commitStmt.ExecContext(ctx); err != nil {
 		return failBatch, fmt.Errorf("commit: %w", err)
 	}
 
-	if len(w.versions)+len(current) > maxCachedStreams {
-		clear(w.versions)
+	if len(w.streams)+len(current) > maxCachedStreams {
+		clear(w.streams)
 	}
-	for s, v := range current {
-		if v != eventstore.NoStream {
-			w.versions[s] = v
+	for s, st := range current {
+		if st.version != eventstore.NoStream {
+			w.streams[s] = st
 		}
 	}
+	w.ids.addCommitted(current)
 	return 0, nil
+}
+
+// isFull reports SQLite's SQLITE_FULL: the disk (or the database's page limit) is full, and the
+// transaction was rolled back.
+func isFull(err error) bool {
+	var se *sqlitedrv.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL
 }
 
 func isUniqueViolation(err error) bool {
@@ -485,41 +526,47 @@ func isUniqueViolation(err error) bool {
 	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
 }
 
-// lookupVersions sets current[stream] for each of streams that has events.
-func (w *writer) lookupVersions(ctx context.Context, streams []string, current map[string]eventstore.Version) error {
+// lookupStreams sets current[stream] for each of streams that exists.
+func (w *writer) lookupStreams(ctx context.Context, streams []string, current map[string]streamState) error {
 	if len(streams) == 0 {
 		return nil
 	}
 	names, err := json.Marshal(streams)
 	if err != nil {
-		return fmt.Errorf("read stream versions: %w", err)
+		return fmt.Errorf("read streams: %w", err)
 	}
 	var found string
 	if err := w.lookup.QueryRowContext(ctx, string(names)).Scan(&found); err != nil {
-		return fmt.Errorf("read stream versions: %w", err)
+		return fmt.Errorf("read streams: %w", err)
 	}
 	if found == "{}" {
 		return nil
 	}
-	versions := map[string]int64{}
-	if err := json.Unmarshal([]byte(found), &versions); err != nil {
-		return fmt.Errorf("read stream versions: %w", err)
+	states := map[string][2]int64{}
+	if err := json.Unmarshal([]byte(found), &states); err != nil {
+		return fmt.Errorf("read streams: %w", err)
 	}
-	for stream, v := range versions {
-		current[stream] = eventstore.Version(v)
+	for stream, st := range states {
+		current[stream] = streamState{id: st[0], version: eventstore.Version(st[1])}
 	}
 	return nil
 }
 
-// lookupQuery takes a JSON array of stream names and returns one JSON object of the versions of
-// those that exist. The correlated max() seeks the last index entry of each stream, however
-// long it is; MATERIALIZED keeps SQLite from running it twice.
+// lookupQuery takes a JSON array of stream names and returns one JSON object mapping those
+// that exist to their number and version (-1 for a numbered stream without events, which only
+// a hand-edited file has). The correlated max() seeks the last index entry of each stream,
+// however long it is; MATERIALIZED keeps SQLite from running it twice.
 const lookupQuery = `WITH v AS MATERIALIZED (` +
-	`SELECT j.value AS name, (SELECT max(version) FROM events WHERE stream = j.value) AS version FROM json_each(?) AS j) ` +
-	`SELECT json_group_object(name, version) FROM v WHERE version IS NOT NULL`
+	`SELECT s.name AS name, s.id AS id, coalesce((SELECT max(version) FROM events WHERE stream_id = s.id), -1) AS version ` +
+	`FROM json_each(?) AS j JOIN streams AS s ON s.name = j.value) ` +
+	`SELECT json_group_object(name, json_array(id, version)) FROM v`
 
-// columns is the number of parameters per inserted row.
-const columns = 9
+// The writer's INSERTs, and the number of parameters per inserted event.
+const (
+	insertEventsPrefix  = `INSERT INTO events (position, stream_id, stream, version, type, schema_version, data, correlation_id, causation_id, recorded_at) VALUES `
+	insertStreamsPrefix = `INSERT INTO streams (id, name) VALUES `
+	eventColumns        = 10
+)
 
 // chunk returns the largest power of two no greater than n or maxInsertRows.
 func chunk(n int) int {
@@ -530,25 +577,56 @@ func chunk(n int) int {
 	return c
 }
 
-// insertStmt returns the prepared INSERT for n rows, n a power of two.
-func (w *writer) insertStmt(ctx context.Context, n int) (*sql.Stmt, error) {
+// insertStatements are the multi-row INSERTs of one table, prepared on first use: stmts[k]
+// inserts 1<<k rows.
+type insertStatements struct {
+	prefix  string // INSERT INTO ... VALUES
+	columns int
+	stmts   []*sql.Stmt
+}
+
+func newInsertStatements(prefix string, columns int) insertStatements {
+	return insertStatements{prefix: prefix, columns: columns, stmts: make([]*sql.Stmt, bitsFor(maxInsertRows)+1)}
+}
+
+// exec inserts the rows whose values args holds, columns values a row, in as few statements
+// as the powers of two allow.
+func (is *insertStatements) exec(ctx context.Context, conn *sql.Conn, args []any) error {
+	rows := len(args) / is.columns
+	for done := 0; done < rows; {
+		n := chunk(rows - done)
+		st, err := is.stmt(ctx, conn, n)
+		if err != nil {
+			return fmt.Errorf("prepare: %w", err)
+		}
+		if _, err := st.ExecContext(ctx, args[done*is.columns:(done+n)*is.columns]...); err != nil {
+			return err
+		}
+		done += n
+	}
+	return nil
+}
+
+// stmt returns the prepared INSERT for n rows, n a power of two.
+func (is *insertStatements) stmt(ctx context.Context, conn *sql.Conn, n int) (*sql.Stmt, error) {
 	k := bitsFor(n)
-	if st := w.inserts[k]; st != nil {
+	if st := is.stmts[k]; st != nil {
 		return st, nil
 	}
+	row := "(?" + strings.Repeat(", ?", is.columns-1) + ")"
 	var b strings.Builder
-	b.WriteString(`INSERT INTO events (position, stream, version, type, schema_version, data, correlation_id, causation_id, recorded_at) VALUES `)
+	b.WriteString(is.prefix)
 	for i := range n {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		b.WriteString(row)
 	}
-	st, err := w.conn.PrepareContext(ctx, b.String())
+	st, err := conn.PrepareContext(ctx, b.String())
 	if err != nil {
 		return nil, err
 	}
-	w.inserts[k] = st
+	is.stmts[k] = st
 	return st, nil
 }
 

@@ -103,6 +103,8 @@ func Run(t *testing.T, open Opener, features Features) {
 		{"closing", closeCases()},
 		{"durability", durabilityCases()},
 		{"shared location", sharedCases()},
+		{"space", spaceCases()},
+		{"removing", removeCases()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -18,11 +18,9 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"relayer/workers/devchain/devnet"
 	"relayer/workers/gateway/contracts"
 )
-
-// ChainID is the development chain's id; it is also the host chain id development handles carry.
-const ChainID = 1337
 
 // devFunds is what every development key starts with: a million ether.
 var devFunds = new(big.Int).Mul(big.NewInt(1_000_000), big.NewInt(1_000_000_000_000_000_000))
@@ -46,36 +44,7 @@ type Addresses struct {
 	// Wallets (host) are two development ERC-1271 contract wallets (contracts.DevWallet): users
 	// whose address has code. Wallets[i] is at WalletAddress(i) and accepts the signatures of
 	// WalletOwnerKey(i), which is UserDevKey(14+i).
-	Wallets [2]common.Address
-}
-
-// decryptionNonce and firstWalletNonce are the deployer's nonces of the deployments of
-// Decryption and Addresses.Wallets[0] (deploy's order: ACL, Decryption, InputVerification,
-// InputVerifier, KMSVerifier, then the wallets).
-const (
-	decryptionNonce  = 1
-	firstWalletNonce = 5
-)
-
-// DecryptionAddress is where every development chain deploys Decryption (Addresses.Decryption):
-// the deployer key's contract address at nonce 1. It is the verifying contract of the EIP-712
-// data a user signs for a user decryption, known without a running chain (to a client of a chain
-// another process runs, say).
-func DecryptionAddress() common.Address {
-	deployer := crypto.PubkeyToAddress(DevKey(RoleDeployer, 0).PublicKey)
-	return crypto.CreateAddress(deployer, decryptionNonce)
-}
-
-// WalletAddress is where every development chain deploys its wallet i (Addresses.Wallets[i],
-// owned by WalletOwnerKey(i)): the deployer key's contract address at nonce 5+i. It is known
-// without a running chain, e.g. to a client of a chain another process runs. It panics for an i
-// other than 0 or 1.
-func WalletAddress(i int) common.Address {
-	if i < 0 || i >= len(Addresses{}.Wallets) {
-		panic(fmt.Sprintf("devchain: WalletAddress(%d): the development wallets are 0..%d", i, len(Addresses{}.Wallets)-1))
-	}
-	deployer := crypto.PubkeyToAddress(DevKey(RoleDeployer, 0).PublicKey)
-	return crypto.CreateAddress(deployer, firstWalletNonce+uint64(i))
+	Wallets [devnet.Wallets]common.Address
 }
 
 // Chain is a running development chain. Its methods are safe for concurrent use.
@@ -113,6 +82,7 @@ type Chain struct {
 	readiness *readinessSim // the gateway's readiness questions (readiness.go)
 
 	advance chan advanceRequest // to the block producer
+	drop    chan chan struct{}  // to the block producer: empty the pool (DropPending)
 	runCtx  context.Context     // ends when Close begins
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
@@ -149,6 +119,7 @@ func Start(ctx context.Context, cfg Config, logger *slog.Logger) (*Chain, error)
 		inputVerification: contracts.NewInputVerification(),
 		acl:               contracts.NewACL(),
 		advance:           make(chan advanceRequest),
+		drop:              make(chan chan struct{}),
 	}
 	for _, k := range c.kmsKeys {
 		c.kmsSeed = crypto.Keccak256(c.kmsSeed, crypto.FromECDSA(k))
@@ -440,6 +411,41 @@ func (c *Chain) RegisterHandles(ctx context.Context, handles ...[32]byte) error 
 	}
 	if _, err := c.waitSuccess(ctx, tx.Hash()); err != nil {
 		return fmt.Errorf("devchain: register handles: %w", err)
+	}
+	return nil
+}
+
+// Fund sends wei to the account to from the deployer key (a million ether at genesis) and
+// returns once the transfer is in a block: a key the chain did not make, such as a relayer key
+// kept in AWS KMS, pays for its transactions with it.
+func (c *Chain) Fund(ctx context.Context, to common.Address, wei *big.Int) error {
+	tx, err := c.deployer.send(ctx, func(opts *bind.TransactOpts) (*types.Transaction, error) {
+		head, err := c.client.HeaderByNumber(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		tip, err := c.client.SuggestGasTipCap(ctx)
+		if err != nil {
+			return nil, err
+		}
+		tx, err := opts.Signer(opts.From, types.NewTx(&types.DynamicFeeTx{
+			ChainID: c.chainID, Nonce: opts.Nonce.Uint64(), GasTipCap: tip,
+			GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip),
+			Gas:       21_000, To: &to, Value: wei,
+		}))
+		if err != nil {
+			return nil, err
+		}
+		if err := c.client.SendTransaction(ctx, tx); err != nil {
+			return nil, err
+		}
+		return tx, nil
+	})
+	if err != nil {
+		return fmt.Errorf("devchain: fund %s: %w", to, err)
+	}
+	if _, err := c.waitSuccess(ctx, tx.Hash()); err != nil {
+		return fmt.Errorf("devchain: fund %s: %w", to, err)
 	}
 	return nil
 }

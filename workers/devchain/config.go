@@ -5,8 +5,9 @@ import (
 	"math"
 	"net"
 	"strconv"
-	"strings"
 	"time"
+
+	"relayer/internal/config"
 )
 
 // Config says how many simulated KMS nodes and coprocessors the development chain runs, how
@@ -141,60 +142,57 @@ func (c Config) WithDefaults() Config {
 // Validate reports every field that is out of range, after defaults (call WithDefaults first
 // when validating a partly filled Config), as a *ConfigError naming each field.
 func (c Config) Validate() error {
-	var ps []Problem
-	bad := func(field, format string, args ...any) {
-		ps = append(ps, Problem{Field: field, Issue: fmt.Sprintf(format, args...)})
-	}
+	var ps config.Problems
 	if !c.Profile.valid() {
-		bad("profile", "must be %s or %s, got %q", ProfileInstant, ProfileProduction, string(c.Profile))
+		ps.Add("profile", "must be %s or %s, got %q", ProfileInstant, ProfileProduction, string(c.Profile))
 	}
 	for _, d := range []struct {
 		field string
 		v     time.Duration
 	}{{"kms_delay", c.KMSDelay}, {"coprocessor_delay", c.CoprocessorDelay}, {"readiness_delay", c.ReadinessDelay}} {
 		if d.v < 0 || d.v > maxDelay {
-			bad(d.field, "must be a duration from 0s to %v, got %v", maxDelay, d.v)
+			ps.Add(d.field, "must be a duration from 0s to %v, got %v", maxDelay, d.v)
 		}
 	}
 	if c.Jitter < 0 || c.Jitter >= 1 || math.IsNaN(c.Jitter) {
-		bad("jitter", "must be a share of the delay from 0 up to (not including) 1, got %v", c.Jitter)
+		ps.Add("jitter", "must be a share of the delay from 0 up to (not including) 1, got %v", c.Jitter)
 	}
 	if c.KMSNodes < 1 || c.KMSNodes > maxNodes {
-		bad("KMSNodes", "is %d, want 1..%d", c.KMSNodes, maxNodes)
+		ps.Add("KMSNodes", "is %d, want 1..%d", c.KMSNodes, maxNodes)
 	}
 	if c.Threshold < 1 || c.Threshold > c.KMSNodes {
-		bad("Threshold", "is %d, want 1..KMSNodes (%d)", c.Threshold, c.KMSNodes)
+		ps.Add("Threshold", "is %d, want 1..KMSNodes (%d)", c.Threshold, c.KMSNodes)
 	}
 	if c.Coprocessors < 1 || c.Coprocessors > maxNodes {
-		bad("Coprocessors", "is %d, want 1..%d", c.Coprocessors, maxNodes)
+		ps.Add("Coprocessors", "is %d, want 1..%d", c.Coprocessors, maxNodes)
 	}
 	if c.DissentingCoprocessors < 0 || c.DissentingCoprocessors > c.Coprocessors {
-		bad("DissentingCoprocessors", "is %d, want 0..Coprocessors (%d)", c.DissentingCoprocessors, c.Coprocessors)
+		ps.Add("DissentingCoprocessors", "is %d, want 0..Coprocessors (%d)", c.DissentingCoprocessors, c.Coprocessors)
 	}
 	if c.RelayerKeys < 1 || c.RelayerKeys > maxNodes {
-		bad("RelayerKeys", "is %d, want 1..%d", c.RelayerKeys, maxNodes)
+		ps.Add("RelayerKeys", "is %d, want 1..%d", c.RelayerKeys, maxNodes)
 	}
 	if c.ResponseDelayMin < 0 || c.ResponseDelayMax < c.ResponseDelayMin || c.ResponseDelayMax > maxDelay {
-		bad("ResponseDelayMin", "response delays %v..%v, want 0 <= min <= max <= %v", c.ResponseDelayMin, c.ResponseDelayMax, maxDelay)
+		ps.Add("ResponseDelayMin", "response delays %v..%v, want 0 <= min <= max <= %v", c.ResponseDelayMin, c.ResponseDelayMax, maxDelay)
 	}
 	if c.BlockDebounce < 0 {
-		bad("BlockDebounce", "is %v, want >= 0", c.BlockDebounce)
+		ps.Add("BlockDebounce", "is %v, want >= 0", c.BlockDebounce)
 	}
 	if c.Heartbeat <= 0 {
-		bad("Heartbeat", "is %v, want > 0", c.Heartbeat)
+		ps.Add("Heartbeat", "is %v, want > 0", c.Heartbeat)
 	}
 	if c.HTTPAddr != "" {
 		if err := checkLoopback(c.HTTPAddr); err != nil {
-			bad("HTTPAddr", "%v", err)
+			ps.Add("HTTPAddr", "%v", err)
 		}
 	}
 	if c.WSAddr != "" {
 		if err := checkLoopback(c.WSAddr); err != nil {
-			bad("WSAddr", "%v", err)
+			ps.Add("WSAddr", "%v", err)
 		}
 	}
 	if c.HTTPAddr != "" && c.HTTPAddr == c.WSAddr && !hasPortZero(c.HTTPAddr) {
-		bad("WSAddr", "HTTPAddr and WSAddr are both %s; give them different ports", c.HTTPAddr)
+		ps.Add("WSAddr", "HTTPAddr and WSAddr are both %s; give them different ports", c.HTTPAddr)
 	}
 	if len(ps) == 0 {
 		return nil
@@ -205,25 +203,12 @@ func (c Config) Validate() error {
 // Problem is one thing wrong with a Config: the field, by its yaml name when it has one (a
 // setting of serve's devchain section: "profile", "kms_delay", ...) and by its Go name
 // otherwise, and the issue.
-type Problem struct {
-	Field string `json:"field"`
-	Issue string `json:"issue"`
-}
+type Problem = config.Problem
 
 // ConfigError lists every problem Validate found. Its text is "devchain: field: issue; ...".
 type ConfigError struct{ Problems []Problem }
 
-func (e *ConfigError) Error() string {
-	var b strings.Builder
-	b.WriteString("devchain: ")
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.Field + ": " + p.Issue)
-	}
-	return b.String()
-}
+func (e *ConfigError) Error() string { return config.Inline("devchain: ", e.Problems) }
 
 // checkLoopback accepts host:port with a loopback host: the chain's keys are public, so it must
 // never listen where another machine can reach it.

@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"relayer/workers/devchain"
+	"relayer/workers/devchain/devchaintest"
 	"relayer/workers/gateway/contracts"
 )
 
@@ -487,7 +488,7 @@ func TestScenario05MakesEveryGatewayRequestRevertWithTestScenarioRevert(t *testi
 
 func TestAPausedGatewayRefusesRequestsWithEnforcedPauseUntilUnpaused(t *testing.T) {
 	t.Parallel()
-	c := startChain(t, testConfig())
+	c := devchaintest.Start(t, testConfig(), testLogger())
 	ctx := testContext(t)
 	g := bindings(c)
 	relayer := newSender(c, c.RelayerKey())
@@ -528,7 +529,7 @@ func TestAPausedGatewayRefusesRequestsWithEnforcedPauseUntilUnpaused(t *testing.
 func TestOnlyRegisteredKMSSignersAndCoprocessorsCanAnswer(t *testing.T) {
 	t.Parallel()
 	// Its own chain: the test sends from KMS keys, which the shared chain's simulators use.
-	c := startChain(t, testConfig())
+	c := devchaintest.Start(t, testConfig(), testLogger())
 	ctx := testContext(t)
 	g := bindings(c)
 	relayer := newSender(c, c.RelayerKey())
@@ -579,7 +580,7 @@ func TestTheMajorityOfCoprocessorsDecidesOverADissentingOne(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig()
 	cfg.DissentingCoprocessors = 1
-	c := startChain(t, cfg)
+	c := devchaintest.Start(t, cfg, testLogger())
 	ctx := testContext(t)
 	g := bindings(c)
 	relayer := newSender(c, c.RelayerKey())
@@ -631,7 +632,7 @@ func TestAcceptedInputHandlesOfScenario04BecomeReadyAfterTheDelay(t *testing.T) 
 
 func TestTheChainsClockAdvancesWhenIdle(t *testing.T) {
 	t.Parallel()
-	c := startChain(t, testConfig()) // heartbeat 1 s
+	c := devchaintest.Start(t, testConfig(), testLogger()) // heartbeat 1 s
 	ctx := testContext(t)
 	start, err := c.HeadTime(ctx)
 	if err != nil {
@@ -661,7 +662,7 @@ func TestTheChainSealsABlockAsSoonAsATransactionArrives(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig()
 	cfg.Heartbeat = time.Minute // only a transaction can seal a block here
-	c := startChain(t, cfg)
+	c := devchaintest.Start(t, cfg, testLogger())
 	ctx := testContext(t)
 	g := bindings(c)
 	relayer := newSender(c, c.RelayerKey())
@@ -707,7 +708,7 @@ func TestTheChainServesJSONRPCOverHTTPAndWebSocket(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig()
 	cfg.HTTPAddr, cfg.WSAddr = "127.0.0.1:0", "127.0.0.1:0"
-	c := startChain(t, cfg)
+	c := devchaintest.Start(t, cfg, testLogger())
 	ctx := testContext(t)
 	for _, url := range []string{c.HTTPEndpoint(), c.WSEndpoint()} {
 		cl, err := dial(ctx, url)

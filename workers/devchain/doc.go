@@ -48,7 +48,10 @@
 // for tests that send their own transactions, such as a delegator's, or a fee spike's
 // (FillBlocks: blocks kept full of gas-burning transactions that tip high). Any other DevKey has no
 // funds. Addresses are the same on every run. They are development keys: public by
-// construction, never to be used on a real chain.
+// construction, never to be used on a real chain. The keys, the chain id and the addresses known
+// without a running chain (DecryptionAddress, WalletAddress) are package devnet's, which imports
+// nothing of the node: a client of a chain in another process (relayer loadgen) uses it, and the
+// relayer built without the development chain (-tags nodevchain) links it and not this package.
 //
 // # Contract wallets
 //

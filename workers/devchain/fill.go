@@ -27,13 +27,13 @@ var burnInit = []byte{0x60, 0x00, 0x5b, 0x60, 0x01, 0x01, 0x80, 0x31, 0x50, 0x60
 const fillGas = 4_000_000
 
 // FillBlocks makes a fee spike, as a busy chain has: from key (a funded development key: UserKey)
-// it keeps two blocks' worth of gas-burning transactions waiting in the pool, paying tip per gas
+// it keeps three blocks' worth of gas-burning transactions waiting in the pool, paying tip per gas
 // (far above what the relayer under test tips, so that they go first) and a fee cap of twice the
 // base fee plus the tip, topped up at each new head, until ctx ends. Every block is then full
 // whenever it is sealed (the chain seals a block BlockDebounce after a transaction arrives, which
 // may be before a head's transactions are all in), so every block raises the base fee by an eighth
 // and a transaction tipping less waits: it stalls, and falls under the base fee. The spike ends
-// two blocks after the sending does. client is any client of the chain (Chain.Client, or
+// three blocks after the sending does. client is any client of the chain (Chain.Client, or
 // ethclient.Dial of its JSON-RPC); chainID is the chain's. Each top-up is one JSON-RPC batch.
 //
 // The spike levels off where the node refuses its transactions' fees (fillGas times the fee cap,
@@ -79,7 +79,7 @@ func FillBlocks(ctx context.Context, client *ethclient.Client, chainID *big.Int,
 			}
 			return sent, fmt.Errorf("fill blocks: the nonce of %s: %w", from, err)
 		}
-		want, waiting := 2*head.GasLimit/fillGas, next-mined
+		want, waiting := 3*head.GasLimit/fillGas, next-mined
 		if waiting >= want {
 			continue
 		}

@@ -95,6 +95,9 @@ func (c *Chain) produceBlocks(ctx context.Context, pending <-chan common.Hash, s
 			subErr = nil
 			pollTicker.Reset(pendingCheckInterval)
 			poll = pollTicker.C
+		case done := <-c.drop:
+			c.backend.beacon.Rollback()
+			close(done)
 		case r := <-c.advance:
 			// AdjustTime refuses while transactions are pending: seal them first (more may
 			// arrive meanwhile, hence the retries).
@@ -106,6 +109,23 @@ func (c *Chain) produceBlocks(ctx context.Context, pending <-chan common.Hash, s
 			heartbeat.Reset(c.cfg.Heartbeat)
 			r.done <- err
 		}
+	}
+}
+
+// DropPending empties the node's transaction pool, as a node restarted without its pool would
+// be: the transactions sent and not sealed yet are gone (their senders are not told).
+func (c *Chain) DropPending(ctx context.Context) error {
+	done := make(chan struct{})
+	select {
+	case c.drop <- done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

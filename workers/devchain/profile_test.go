@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"relayer/workers/devchain"
+	"relayer/workers/devchain/devchaintest"
 	"relayer/workers/gateway/contracts"
 )
 
@@ -91,7 +92,7 @@ func TestAReadinessQuestionOverJSONRPCRegistersA04HandleToo(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig()
 	cfg.HTTPAddr = "127.0.0.1:0"
-	c := startChain(t, cfg)
+	c := devchaintest.Start(t, cfg, testLogger())
 	ctx := testContext(t)
 	cl, err := ethclient.DialContext(ctx, c.HTTPEndpoint())
 	if err != nil {
@@ -114,7 +115,7 @@ func TestEthCallPassesRevertsAndOtherViewsThroughUnchanged(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig()
 	cfg.HTTPAddr = "127.0.0.1:0"
-	c := startChain(t, cfg)
+	c := devchaintest.Start(t, cfg, testLogger())
 	ctx := testContext(t)
 	cl, err := ethclient.DialContext(ctx, c.HTTPEndpoint())
 	if err != nil {
@@ -144,7 +145,7 @@ func TestWithAReadinessDelayAnOrdinaryHandleIsNotReadyAtItsFirstQuestionThenRead
 	cfg := testConfig()
 	cfg.Profile = devchain.ProfileProduction
 	cfg.KMSDelay, cfg.CoprocessorDelay, cfg.ReadinessDelay = 50*time.Millisecond, 50*time.Millisecond, 300*time.Millisecond
-	c := startChain(t, cfg)
+	c := devchaintest.Start(t, cfg, testLogger())
 	ctx := testContext(t)
 	g := bindings(c)
 	h := contracts.TestHandle(contracts.ScenarioNone, seed(t))

@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"relayer/workers/devchain"
+	"relayer/workers/devchain/devchaintest"
 	"relayer/workers/devchain/nodetest"
 	"relayer/workers/gateway/contracts"
 )
@@ -135,7 +136,7 @@ func TestThePublicSDKAcceptsTheHostContractsAndTheSimulatorsSignatures(t *testin
 
 	cfg := testConfig()
 	cfg.HTTPAddr = "127.0.0.1:0"
-	c := startChain(t, cfg)
+	c := devchaintest.Start(t, cfg, testLogger())
 	ctx := testContext(t)
 	g := bindings(c)
 	relayer := newSender(c, c.RelayerKey())

@@ -103,6 +103,7 @@ func (c *Chain) follow(ctx context.Context, from uint64, kms, cops []*responder)
 // simulators and returns the next block to read.
 func (c *Chain) dispatchFrom(ctx context.Context, from uint64, kms, cops []*responder) uint64 {
 	publicID, userID, proofID := contracts.TopicPublicDecryptionRequest, contracts.TopicUserDecryptionRequest, contracts.TopicVerifyProofRequest
+	unifiedID := contracts.TopicUnifiedUserDecryptionRequest
 	head, err := c.client.BlockNumber(ctx)
 	if err != nil || head < from {
 		return from
@@ -112,7 +113,7 @@ func (c *Chain) dispatchFrom(ctx context.Context, from uint64, kms, cops []*resp
 		FromBlock: new(big.Int).SetUint64(from),
 		ToBlock:   new(big.Int).SetUint64(to),
 		Addresses: []common.Address{c.addrs.Decryption, c.addrs.InputVerification},
-		Topics:    [][]common.Hash{{publicID, userID, proofID}},
+		Topics:    [][]common.Hash{{publicID, userID, unifiedID, proofID}},
 	})
 	if err != nil {
 		if ctx.Err() == nil {
@@ -138,8 +139,22 @@ func (c *Chain) dispatchFrom(ctx context.Context, from uint64, kms, cops []*resp
 				c.log.Warn("bad UserDecryptionRequest", "tx", l.TxHash, "err", err)
 				continue
 			}
+			req := userRequest{id: ev.DecryptionId, handles: ev.CtHandles, user: ev.UserAddress, publicKey: ev.PublicKey, extra: ev.ExtraData}
 			for _, n := range kms {
-				c.spawn(func() { c.answerUser(ctx, n, ev) })
+				c.spawn(func() { c.answerUser(ctx, n, req) })
+			}
+		case l.Address == c.addrs.Decryption && l.Topics[0] == unifiedID:
+			ev, err := c.decryption.UnpackUnifiedUserDecryptionRequestEvent(l)
+			if err != nil {
+				c.log.Warn("bad unified UserDecryptionRequest", "tx", l.TxHash, "err", err)
+				continue
+			}
+			req := userRequest{id: ev.DecryptionId, user: ev.Payload.UserAddress, publicKey: ev.Payload.PublicKey, extra: ev.Payload.ExtraData}
+			for _, h := range ev.Handles {
+				req.handles = append(req.handles, h.Handle)
+			}
+			for _, n := range kms {
+				c.spawn(func() { c.answerUser(ctx, n, req) })
 			}
 		case l.Address == c.addrs.InputVerification && l.Topics[0] == proofID:
 			ev, err := c.inputVerification.UnpackVerifyProofRequestEvent(l)
@@ -209,22 +224,33 @@ func (c *Chain) answerPublic(ctx context.Context, n *responder, ev *contracts.De
 		c.decryption.PackPublicDecryptionResponse(ev.DecryptionId, result, sig, nil))
 }
 
-func (c *Chain) answerUser(ctx context.Context, n *responder, ev *contracts.DecryptionUserDecryptionRequest) {
-	log := c.log.With("kms", n.index, "decryption_id", ev.DecryptionId)
-	if s, silent := kmsSilent(ev.CtHandles); silent {
+// userRequest is what KMS nodes answer a user decryption from, whichever event announced it
+// (the legacy UserDecryptionRequest or the unified one). The unified request's signature is
+// not verified here: the relayer verifies it before sending.
+type userRequest struct {
+	id        *big.Int
+	handles   [][32]byte
+	user      common.Address
+	publicKey []byte
+	extra     []byte
+}
+
+func (c *Chain) answerUser(ctx context.Context, n *responder, ev userRequest) {
+	log := c.log.With("kms", n.index, "decryption_id", ev.id)
+	if s, silent := kmsSilent(ev.handles); silent {
 		log.Debug("user decryption left unanswered", "scenario", s)
 		return
 	}
 	if !c.sleep(ctx, c.cfg.kmsDelay()) {
 		return
 	}
-	if hasDelayed(ev.CtHandles) && !c.waitReady(ctx, func() (bool, error) {
-		pairs := make([]contracts.DecryptionCtHandleContractPair, len(ev.CtHandles))
-		for i, h := range ev.CtHandles {
+	if hasDelayed(ev.handles) && !c.waitReady(ctx, func() (bool, error) {
+		pairs := make([]contracts.DecryptionCtHandleContractPair, len(ev.handles))
+		for i, h := range ev.handles {
 			pairs[i] = contracts.DecryptionCtHandleContractPair{CtHandle: h}
 		}
 		return bind.Call(c.decryptionAt, &bind.CallOpts{Context: ctx},
-			c.decryption.PackIsUserDecryptionReady(ev.UserAddress, pairs, ev.ExtraData), c.decryption.UnpackIsUserDecryptionReady)
+			c.decryption.PackIsUserDecryptionReady(ev.user, pairs, ev.extra), c.decryption.UnpackIsUserDecryptionReady)
 	}) {
 		return
 	}
@@ -234,29 +260,29 @@ func (c *Chain) answerUser(ctx context.Context, n *responder, ev *contracts.Decr
 		return
 	}
 	c.respond(ctx, n, log, "userDecryptionResponse", c.decryptionAt,
-		c.decryption.PackUserDecryptionResponse(ev.DecryptionId, share, sig, extra))
+		c.decryption.PackUserDecryptionResponse(ev.id, share, sig, extra))
 }
 
 // userShare is node n's answer to a user decryption: for a request whose public key is an
 // ML-KEM-512 key (as the public SDK makes them), a share signcrypted to it that the SDK opens to
 // the handles' Plaintext values (package kmssim); for any other key (a test's placeholder bytes),
 // the fixed development share UserDecryptionShare, signed the same way, which no client can open.
-func (c *Chain) userShare(n *responder, ev *contracts.DecryptionUserDecryptionRequest) (share, sig, extra []byte, err error) {
-	plaintexts := make([][32]byte, len(ev.CtHandles))
-	for i, h := range ev.CtHandles {
+func (c *Chain) userShare(n *responder, ev userRequest) (share, sig, extra []byte, err error) {
+	plaintexts := make([][32]byte, len(ev.handles))
+	for i, h := range ev.handles {
 		plaintexts[i] = Plaintext(h)
 	}
-	resp, err := kmssim.Respond(nil, kmssim.Request{ChainID: c.chainID, Decryption: c.addrs.Decryption, UserAddress: ev.UserAddress,
-		PublicKey: ev.PublicKey, Handles: ev.CtHandles, Plaintexts: plaintexts}, kmssim.Committee{Nodes: len(c.kmsKeys), Seed: c.kmsSeed}, n.index, n.key)
+	resp, err := kmssim.Respond(nil, kmssim.Request{ChainID: c.chainID, Decryption: c.addrs.Decryption, UserAddress: ev.user,
+		PublicKey: ev.publicKey, Handles: ev.handles, Plaintexts: plaintexts}, kmssim.Committee{Nodes: len(c.kmsKeys), Seed: c.kmsSeed}, n.index, n.key)
 	switch {
 	case err == nil:
 		return resp.Share, resp.Signature, resp.ExtraData, nil
 	case !errors.Is(err, kmssim.ErrPublicKey) && !errors.Is(err, kmssim.ErrType) && !errors.Is(err, kmssim.ErrCommittee):
 		return nil, nil, nil, err
 	}
-	share = UserDecryptionShare(ev.CtHandles, ev.PublicKey, n.index)
-	sig, err = contracts.SignDigest(n.key, contracts.UserDecryptionDigest(c.chainID, c.addrs.Decryption, ev.PublicKey, ev.CtHandles, share, ev.ExtraData))
-	return share, sig, ev.ExtraData, err
+	share = UserDecryptionShare(ev.handles, ev.publicKey, n.index)
+	sig, err = contracts.SignDigest(n.key, contracts.UserDecryptionDigest(c.chainID, c.addrs.Decryption, ev.publicKey, ev.handles, share, ev.extra))
+	return share, sig, ev.extra, err
 }
 
 func (c *Chain) answerProof(ctx context.Context, n *responder, ev *contracts.InputVerificationVerifyProofRequest) {

@@ -35,7 +35,7 @@ type Adapter struct {
 	owned   []*ethclient.Client
 	// health is the chain's reachability, shared with the adapters WithKey makes.
 	health  *tracker
-	signer  *Signer
+	signer  Signer
 	chainID *big.Int
 	redact  redactor
 
@@ -43,9 +43,16 @@ type Adapter struct {
 	inputVerification *contracts.InputVerification
 	acl               *contracts.ACL
 
-	nonces   nonceSequence
-	clock    chainClock   // ChainTime's cached latest header
-	syncSend atomic.Int32 // syncUnknown, syncSupported, syncUnsupported
+	nonces nonceSequence
+	// sentRaw holds the latest transaction this process sent with each nonce the chain has not
+	// mined yet, to send again to a node that lost it (HealNonces); under sentMu.
+	sentMu  sync.Mutex
+	sentRaw map[uint64][]byte
+	// nonceKick asks for a check of the nonces now (the node answered "nonce too low", "nonce
+	// too high" or "already known"): NonceChecks.
+	nonceKick chan struct{}
+	clock     chainClock   // ChainTime's cached latest header
+	syncSend  atomic.Int32 // syncUnknown, syncSupported, syncUnsupported
 	// sends bounds the transactions being handed to the node at once (maxSends): a send
 	// (eth_sendRawTransactionSync holds its connection while the node waits for the receipt)
 	// never takes more than half the connections, whatever the burst, so that receipt polls,
@@ -82,16 +89,17 @@ const (
 type Option func(*options)
 
 type options struct {
-	signer   *Signer
+	signer   Signer
 	upstream []upstream.Option
 	host     *ethclient.Client
 	heads    HeadSubscriber
-	probe    *ethclient.Client // the health probe's client; nil: the gateway client
-	health   *tracker          // Dial's, which its transports consult; nil: a new one
+	// providers are Dial's, each with its probe's client; nil: New's client alone.
+	providers *pool
+	health    *tracker // Dial's, which its transports consult; nil: a new one
 }
 
 // WithSigner signs with s instead of the key Config.Signer points to.
-func WithSigner(s *Signer) Option { return func(o *options) { o.signer = s } }
+func WithSigner(s Signer) Option { return func(o *options) { o.signer = s } }
 
 // WithUpstream passes options (a Sink for the rate-limit events, a Clock, ...) to the upstream
 // Transport that Dial puts under every JSON-RPC call over HTTP.
@@ -115,11 +123,16 @@ func Dial(ctx context.Context, cfg Config, logger *slog.Logger, opts ...Option) 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.RPCURL == "" {
-		return nil, errors.New("gateway: Dial needs Config.RPCURL")
+	endpoints := cfg.Endpoints()
+	if len(endpoints) == 0 {
+		return nil, errors.New("gateway: Dial needs Config.RPCURL or Config.Providers")
 	}
 	o := buildOptions(opts)
-	redact := newRedactor(cfg.RPCURL, cfg.WSURL, cfg.HostRPCURL)
+	urls := []string{cfg.WSURL, cfg.HostRPCURL}
+	for _, e := range endpoints {
+		urls = append(urls, e.URL)
+	}
+	redact := newRedactor(urls...)
 	var owned []*ethclient.Client
 	closeAll := func() {
 		for _, c := range owned {
@@ -128,9 +141,9 @@ func Dial(ctx context.Context, cfg Config, logger *slog.Logger, opts ...Option) 
 	}
 	log := orDiscard(logger)
 	o.health = newTracker(log.With("component", "gateway"))
-	// transport is an HTTP transport to the node; gated, it opens no new connection during an
+	// transport is an HTTP transport to a node; gated, it opens no new connection during an
 	// outage (idle ones are still used): calls queued for a connection then fail at once instead
-	// of each dialling a blackholed node in turn. The health probe's is not gated: it ends the
+	// of each dialling a blackholed node in turn. The health probes' are not gated: they end the
 	// outage.
 	transport := func(gated bool) *http.Transport {
 		t := http.DefaultTransport.(*http.Transport).Clone()
@@ -149,8 +162,16 @@ func Dial(ctx context.Context, cfg Config, logger *slog.Logger, opts ...Option) 
 		t.MaxConnsPerHost, t.MaxIdleConnsPerHost, t.MaxIdleConns = maxConnsPerNode, maxConnsPerNode, 2*maxConnsPerNode
 		return t
 	}
+	upCfg := cfg.Upstream
+	if len(endpoints) > 1 {
+		// A provider that keeps failing is retried for half the call's deadline at most: the
+		// other half is the next provider's.
+		if upCfg.MaxElapsed == 0 || upCfg.MaxElapsed > cfg.CallTimeout/2 {
+			upCfg.MaxElapsed = cfg.CallTimeout / 2
+		}
+	}
 	dialHTTP := func(what, raw string) (*ethclient.Client, error) {
-		t, err := upstream.NewTransport(transport(true), cfg.Upstream, o.upstream...)
+		t, err := upstream.NewTransport(transport(true), upCfg, o.upstream...)
 		if err != nil {
 			return nil, fmt.Errorf("gateway: upstream transport: %w", err)
 		}
@@ -163,27 +184,38 @@ func Dial(ctx context.Context, cfg Config, logger *slog.Logger, opts ...Option) 
 		owned = append(owned, c)
 		return c, nil
 	}
-	client, err := dialHTTP("gateway", cfg.RPCURL)
-	if err != nil {
-		return nil, err
+	var providers []*provider
+	for i, e := range endpoints {
+		what := "gateway"
+		if len(endpoints) > 1 {
+			what = fmt.Sprintf("gateway (provider %d)", i+1)
+		}
+		client, err := dialHTTP(what, e.URL)
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		// The health probe has a connection of its own, without retries: it measures the node,
+		// not the queue of calls for connections.
+		pt := transport(false)
+		pt.MaxConnsPerHost, pt.MaxIdleConnsPerHost = 2, 2
+		prc, err := rpc.DialOptions(ctx, e.URL, rpc.WithHTTPClient(&http.Client{Transport: pt, Timeout: probeTimeout}))
+		if err != nil {
+			closeAll()
+			return nil, fmt.Errorf("gateway: dial the %s node: %w", what, redact.scrub(err))
+		}
+		probe := ethclient.NewClient(prc)
+		owned = append(owned, probe)
+		providers = append(providers, &provider{endpoint: sourceName(e.URL), weight: e.Weight, c: client, probe: probe})
 	}
+	o.providers = newPool(log.With("component", "gateway"), cfg.MaxHeadLag, providers...)
 	if o.host == nil && cfg.HostRPCURL != "" && cfg.HostRPCURL != cfg.RPCURL {
+		var err error
 		if o.host, err = dialHTTP("host", cfg.HostRPCURL); err != nil {
 			closeAll()
 			return nil, err
 		}
 	}
-	// The health probe has a connection of its own, without retries: it measures the node, not
-	// the queue of calls for connections.
-	pt := transport(false)
-	pt.MaxConnsPerHost, pt.MaxIdleConnsPerHost = 2, 2
-	prc, err := rpc.DialOptions(ctx, cfg.RPCURL, rpc.WithHTTPClient(&http.Client{Transport: pt, Timeout: probeTimeout}))
-	if err != nil {
-		closeAll()
-		return nil, fmt.Errorf("gateway: dial the gateway node: %w", redact.scrub(err))
-	}
-	o.probe = ethclient.NewClient(prc)
-	owned = append(owned, o.probe)
 	if o.heads == nil && cfg.WSURL != "" {
 		rc, err := rpc.DialOptions(ctx, cfg.WSURL)
 		if err != nil {
@@ -195,7 +227,7 @@ func Dial(ctx context.Context, cfg Config, logger *slog.Logger, opts ...Option) 
 			o.heads = ws
 		}
 	}
-	a, err := newAdapter(ctx, client, cfg, log, o, redact)
+	a, err := newAdapter(ctx, nil, cfg, log, o, redact)
 	if err != nil {
 		closeAll()
 		return nil, err
@@ -236,12 +268,16 @@ func orDiscard(l *slog.Logger) *slog.Logger {
 	return l
 }
 
+// newAdapter builds the adapter on o.providers (Dial's), or on client alone (New's).
 func newAdapter(ctx context.Context, client *ethclient.Client, cfg Config, log *slog.Logger, o options, redact redactor) (*Adapter, error) {
 	health := o.health
 	if health == nil {
 		health = newTracker(log.With("component", "gateway"))
 	}
-	gw := &node{c: client, timeout: cfg.CallTimeout, health: health, redact: redact}
+	gw := singleNode(client, cfg.CallTimeout, health, redact, log)
+	if o.providers != nil {
+		gw = &node{pool: o.providers, timeout: cfg.CallTimeout, health: health, redact: redact}
+	}
 	a := &Adapter{
 		cfg:               cfg,
 		log:               log.With("component", "gateway"),
@@ -257,13 +293,14 @@ func newAdapter(ctx context.Context, client *ethclient.Client, cfg Config, log *
 		inputVerification: contracts.NewInputVerification(),
 		acl:               contracts.NewACL(),
 		sends:             make(chan struct{}, maxSends),
+		nonceKick:         make(chan struct{}, 1),
 	}
 	if o.host != nil && o.host != client {
 		// Another chain's node: its calls have the deadline but say nothing of the gateway's.
-		a.host = &node{c: o.host, timeout: cfg.CallTimeout, redact: redact}
+		a.host = singleNode(o.host, cfg.CallTimeout, nil, redact, log)
 	}
 	if a.signer == nil && !cfg.Signer.IsZero() {
-		s, err := LoadSigner(cfg.Signer)
+		s, err := LoadSigner(ctx, cfg.Signer)
 		if err != nil {
 			return nil, err
 		}
@@ -273,19 +310,27 @@ func newAdapter(ctx context.Context, client *ethclient.Client, cfg Config, log *
 		return nil, err
 	}
 	a.runCtx, a.stop = context.WithCancel(context.Background())
-	probe := o.probe
-	if probe == nil {
-		probe = client
-	}
-	go a.runProbe(a.runCtx, &node{c: probe, timeout: min(probeTimeout, cfg.CallTimeout), health: health, decisive: true, redact: redact})
+	probes := *gw
+	probes.timeout = min(probeTimeout, cfg.CallTimeout)
+	go gw.pool.runProbes(a.runCtx, &probes)
 	attrs := []any{"chain_id", cfg.ChainID, "decryption", cfg.Contracts.Decryption,
 		"input_verification", cfg.Contracts.InputVerification, "acl", cfg.Contracts.ACL,
 		"subscriptions", a.heads != nil}
-	if cfg.RPCURL != "" {
-		attrs = append(attrs, "node", sourceName(cfg.RPCURL))
+	switch {
+	case o.providers != nil && len(o.providers.ps) == 1:
+		attrs = append(attrs, "node", o.providers.ps[0].endpoint)
+	case o.providers != nil:
+		nodes := make([]string, len(o.providers.ps))
+		for i, p := range o.providers.ps {
+			nodes[i] = p.endpoint
+		}
+		attrs = append(attrs, "providers", nodes)
 	}
 	if a.signer != nil {
 		attrs = append(attrs, "signer", a.signer.Address())
+		if k, ok := a.signer.(*KMSSigner); ok {
+			attrs = append(attrs, "kms_key", k.KeyARN())
+		}
 	}
 	a.log.Info("gateway adapter ready", attrs...)
 	return a, nil
@@ -343,12 +388,13 @@ func (a *Adapter) Close() {
 // sequence and background gap filling, the same node, listener, views and chain health (one
 // chain: a's health probe and tracker). A fleet with several keys drives each through its own
 // (DESIGN section 11). Closing it stops its gap filling; the connections and the probe stay a's.
-func (a *Adapter) WithKey(s *Signer) *Adapter {
+func (a *Adapter) WithKey(s Signer) *Adapter {
 	b := &Adapter{
 		cfg: a.cfg, log: a.log, baseLog: a.baseLog, client: a.client, heads: a.heads, host: a.host,
 		health: a.health, signer: s, chainID: a.chainID, redact: a.redact,
 		decryption: a.decryption, inputVerification: a.inputVerification, acl: a.acl,
-		sends: a.sends, // the same node's connections: one bound for every key
+		sends:     a.sends, // the same node's connections: one bound for every key
+		nonceKick: make(chan struct{}, 1),
 	}
 	b.syncSend.Store(a.syncSend.Load())
 	b.runCtx, b.stop = context.WithCancel(context.Background())

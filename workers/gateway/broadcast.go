@@ -10,7 +10,6 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"relayer/domain"
@@ -35,9 +34,12 @@ type Receipt struct {
 	GasUsed     uint64
 	// Raw is the node's receipt.
 	Raw *types.Receipt
+	// NoOp says the transaction mined is a cancel's no-op (a transfer of nothing from the key to
+	// itself): no gateway request was made, and RequestID and Kind are unset.
+	NoOp bool
 }
 
-// Broadcast sends p's bytes and waits for the receipt: with eth_sendRawTransactionSync when the
+// Broadcast sends p's bytes (to every healthy provider: node.sendRaw) and waits for the receipt: with eth_sendRawTransactionSync when the
 // node has it (a "method not found" answer is remembered, once for the adapter), otherwise with
 // eth_sendRawTransaction and a receipt poll per new head (see waitReceipt), for at most
 // Config.ReceiptTimeout.
@@ -87,13 +89,14 @@ func (a *Adapter) send(ctx context.Context, p *Prepared) (*types.Receipt, error)
 		}
 	}
 	defer release()
+	a.remember(p.Nonce, p.Raw)
 	if a.syncSend.Load() != syncUnsupported {
 		// The node's wait (milliseconds, EIP-7966) ends before the call's deadline, so that a
 		// transaction still in the pool comes back as the node's "sync timeout" (then polled)
 		// rather than as our timeout (ErrTransport). A node that reads the parameter otherwise
 		// is still bounded by the deadline.
 		wait := a.cfg.CallTimeout / 2
-		rec, err := a.client.SendRawTransactionSync(ctx, p.Raw, &wait)
+		rec, err := a.client.sendRaw(ctx, p.Raw, &wait)
 		if err == nil {
 			a.syncSend.Store(syncSupported)
 			a.nonces.sent(p.h)
@@ -109,7 +112,7 @@ func (a *Adapter) send(ctx context.Context, p *Prepared) (*types.Receipt, error)
 			a.log.Info("the node has no eth_sendRawTransactionSync; sending with eth_sendRawTransaction and polling receipts")
 		}
 	}
-	if err := a.client.CallContext(ctx, nil, "eth_sendRawTransaction", hexutil.Encode(p.Raw)); err != nil {
+	if _, err := a.client.sendRaw(ctx, p.Raw, nil); err != nil {
 		te := classifySend(a.redact, "broadcast", err)
 		te.TxHash = p.Hash
 		release()
@@ -132,6 +135,9 @@ func (a *Adapter) afterSendError(ctx context.Context, p *Prepared, te *TxError) 
 	case errSyncTimeout, ErrAlreadyKnown:
 		// In the pool: the same transaction, not a second one. Wait for it.
 		a.nonces.sent(p.h)
+		if te.Kind == ErrAlreadyKnown {
+			a.kickNonceCheck()
+		}
 		return a.waitReceipt(ctx, p.Hash)
 	case ErrNonceTooLow:
 		rec, err := a.minedReceipt(ctx, p.Hash)
@@ -152,9 +158,11 @@ func (a *Adapter) afterSendError(ctx context.Context, p *Prepared, te *TxError) 
 			return rec, nil // ours was mined: a re-broadcast of a transaction that made it
 		}
 		a.nonces.invalidate(true)
+		a.kickNonceCheck()
 		return nil, te
 	case ErrNonceTooHigh:
 		a.nonces.invalidate(false)
+		a.kickNonceCheck()
 		return nil, te
 	case errMethodNotFound:
 		te.Kind = ErrRejected // eth_sendRawTransaction itself is missing
@@ -257,6 +265,10 @@ func (a *Adapter) outcome(ctx context.Context, tx *types.Transaction, from commo
 	if rec.BlockNumber != nil {
 		r.BlockNumber = rec.BlockNumber.Uint64()
 	}
+	if tx != nil && isNoOp(tx, from) {
+		r.NoOp = true
+		return r, nil
+	}
 	for _, l := range rec.Logs {
 		if len(l.Topics) < 2 {
 			continue
@@ -264,8 +276,9 @@ func (a *Adapter) outcome(ctx context.Context, tx *types.Transaction, from commo
 		switch {
 		case l.Address == a.cfg.Contracts.Decryption && l.Topics[0] == contracts.TopicPublicDecryptionRequest:
 			r.Kind = domain.PublicDecrypt
-		case l.Address == a.cfg.Contracts.Decryption && l.Topics[0] == contracts.TopicUserDecryptionRequest:
-			r.Kind = domain.UserDecrypt // delegated or not: the responses are keyed by the family
+		case l.Address == a.cfg.Contracts.Decryption &&
+			(l.Topics[0] == contracts.TopicUserDecryptionRequest || l.Topics[0] == contracts.TopicUnifiedUserDecryptionRequest):
+			r.Kind = domain.UserDecrypt // delegated, unified or neither: the responses are keyed by the family
 		case l.Address == a.cfg.Contracts.InputVerification && l.Topics[0] == contracts.TopicVerifyProofRequest:
 			r.Kind = domain.InputProof
 		default:

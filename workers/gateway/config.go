@@ -3,11 +3,13 @@ package gateway
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"relayer/internal/config"
 	"relayer/workers/upstream"
 )
 
@@ -17,10 +19,19 @@ import (
 // configuration settings (serve's chain section); Validate names its problems by them, and the
 // other fields by their names in snake_case.
 type Config struct {
-	// RPCURL is the gateway chain's JSON-RPC endpoint over HTTP(S), used by Dial. Providers put
-	// API keys in its userinfo, path or query: the adapter never logs it and never lets it into an
-	// error (only the scheme and host are named).
+	// RPCURL is the gateway chain's JSON-RPC endpoint over HTTP(S), used by Dial: a list of one
+	// provider of weight 1 (set it or Providers, not both). Providers put API keys in its
+	// userinfo, path or query: the adapter never logs it and never lets it into an error (only
+	// the scheme and host are named).
 	RPCURL string `yaml:"rpc_url"`
+	// Providers are several JSON-RPC endpoints (HTTP(S)) of the gateway chain, used by Dial
+	// instead of RPCURL: reads go to a healthy one, chosen by weight; a signed transaction goes to
+	// every healthy one; a failing one is paused and retried with backoff (see pool). Their URLs
+	// are secrets as RPCURL is.
+	Providers []Provider `yaml:"providers"`
+	// MaxHeadLag is how many blocks a provider's head may be behind the best provider's before
+	// its reads go elsewhere (default 5).
+	MaxHeadLag uint64 `yaml:"max_head_lag"`
 	// WSURL is an optional JSON-RPC endpoint over WebSocket (ws:// or wss://) for new-head
 	// subscriptions; without it the listener polls every PollInterval.
 	WSURL string `yaml:"ws_url"`
@@ -92,6 +103,35 @@ type Config struct {
 	Upstream upstream.Config
 }
 
+// Provider is one JSON-RPC endpoint of the gateway chain.
+type Provider struct {
+	// URL is the endpoint over HTTP(S); a secret (it may carry an API key).
+	URL string `yaml:"url" json:"url"`
+	// Weight is the provider's share of the reads among the healthy providers (default 1).
+	Weight int `yaml:"weight" json:"weight"`
+}
+
+// maxProviderWeight bounds Provider.Weight: a share, not a count.
+const maxProviderWeight = 1000
+
+// Endpoints are the providers Dial connects to: Providers, or RPCURL as a list of one; their
+// zero weights are 1.
+func (c Config) Endpoints() []Provider {
+	if len(c.Providers) == 0 {
+		if c.RPCURL == "" {
+			return nil
+		}
+		return []Provider{{URL: c.RPCURL, Weight: 1}}
+	}
+	out := slices.Clone(c.Providers)
+	for i := range out {
+		if out[i].Weight == 0 {
+			out[i].Weight = 1
+		}
+	}
+	return out
+}
+
 // Contracts are the addresses of the contracts the adapter calls.
 type Contracts struct {
 	// Decryption is the gateway's Decryption contract (public and user decryption).
@@ -117,6 +157,7 @@ const (
 	DefaultCallTimeout          = 10 * time.Second
 	DefaultBumpAfterBlocks      = 5
 	DefaultFeeBumpPercent       = 12
+	DefaultMaxHeadLag           = 5
 
 	maxGasMarginPercent = 1000
 	// A call timeout below a few hundred milliseconds fails healthy calls; one above a few
@@ -165,6 +206,9 @@ func (c *Config) setDefaults() {
 	if c.FeeBumpPercent == 0 {
 		c.FeeBumpPercent = DefaultFeeBumpPercent
 	}
+	if c.MaxHeadLag == 0 {
+		c.MaxHeadLag = DefaultMaxHeadLag
+	}
 }
 
 // WithDefaults returns c with every zero field set to its default.
@@ -175,35 +219,19 @@ func (c Config) WithDefaults() Config {
 
 // Problem is one thing wrong with a Config: the field ("rpc_url", "contracts.acl"; "signer"
 // for the signer's) and what is wrong with it.
-type Problem struct {
-	Field string `json:"field"`
-	Issue string `json:"issue"`
-}
+type Problem = config.Problem
 
 // ConfigError lists every problem Validate found.
 type ConfigError struct{ Problems []Problem }
 
-func (e *ConfigError) Error() string {
-	var b strings.Builder
-	b.WriteString("gateway: ")
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.Field + ": " + p.Issue)
-	}
-	return b.String()
-}
+func (e *ConfigError) Error() string { return config.Inline("gateway: ", e.Problems) }
 
 // Validate reports every problem of c at once as a *ConfigError, after defaults. The URLs are
 // optional here (New takes a client); Dial requires RPCURL. No problem contains a URL's secrets
 // or a key.
 func (c Config) Validate() error {
 	c.setDefaults()
-	var ps []Problem
-	bad := func(field, format string, args ...any) {
-		ps = append(ps, Problem{Field: field, Issue: fmt.Sprintf(format, args...)})
-	}
+	var ps config.Problems
 
 	checkURL := func(field, raw string, schemes ...string) {
 		if raw == "" {
@@ -211,7 +239,7 @@ func (c Config) Validate() error {
 		}
 		u, err := url.Parse(raw)
 		if err != nil {
-			bad(field, "is not a URL") // url.Parse's error quotes the URL: not repeated
+			ps.Add(field, "is not a URL") // url.Parse's error quotes the URL: not repeated
 			return
 		}
 		ok := false
@@ -219,73 +247,91 @@ func (c Config) Validate() error {
 			ok = ok || strings.EqualFold(u.Scheme, s)
 		}
 		if !ok {
-			bad(field, "must be a %s URL (has scheme %q)", strings.Join(schemes, " or "), u.Scheme)
+			ps.Add(field, "must be a %s URL (has scheme %q)", strings.Join(schemes, " or "), u.Scheme)
 		}
 		if u.Host == "" {
-			bad(field, "has no host")
+			ps.Add(field, "has no host")
 		}
 	}
 	checkURL("rpc_url", c.RPCURL, "http", "https")
 	checkURL("ws_url", c.WSURL, "ws", "wss")
 	checkURL("host_rpc_url", c.HostRPCURL, "http", "https")
-	if c.HostRPCURL != "" && c.RPCURL == "" {
-		bad("host_rpc_url", "is set but rpc_url is not")
+	if c.HostRPCURL != "" && c.RPCURL == "" && len(c.Providers) == 0 {
+		ps.Add("host_rpc_url", "is set but neither rpc_url nor providers is")
+	}
+	if c.RPCURL != "" && len(c.Providers) > 0 {
+		ps.Add("providers", "is set and rpc_url too: give one provider as rpc_url, or every provider under providers")
+	}
+	for i, p := range c.Providers {
+		field := fmt.Sprintf("providers[%d]", i)
+		if p.URL == "" {
+			ps.Add(field+".url", "is empty")
+		}
+		checkURL(field+".url", p.URL, "http", "https")
+		if p.Weight < 0 || p.Weight > maxProviderWeight {
+			ps.Add(field+".weight", "is %d, want 1..%d (0 means 1)", p.Weight, maxProviderWeight)
+		}
+		for j := range i {
+			if p.URL != "" && c.Providers[j].URL == p.URL {
+				ps.Add(field+".url", "is the same URL as providers[%d].url", j)
+			}
+		}
 	}
 
 	if c.ChainID == 0 {
-		bad("chain_id", "is 0; set the gateway chain's id")
+		ps.Add("chain_id", "is 0; set the gateway chain's id")
 	}
 	zero := common.Address{}
 	if c.Contracts.Decryption == zero {
-		bad("contracts.decryption", "is not set")
+		ps.Add("contracts.decryption", "is not set")
 	}
 	if c.Contracts.InputVerification == zero {
-		bad("contracts.input_verification", "is not set")
+		ps.Add("contracts.input_verification", "is not set")
 	}
 	if c.Contracts.ACL == zero {
-		bad("contracts.acl", "is not set")
+		ps.Add("contracts.acl", "is not set")
 	}
 	if c.Contracts.Decryption != zero && c.Contracts.Decryption == c.Contracts.InputVerification {
-		bad("contracts.decryption", "is the same address as contracts.input_verification")
+		ps.Add("contracts.decryption", "is the same address as contracts.input_verification")
 	}
 	// The signer's problems (signer.go) are plain errors naming its fields (Signer.KeyEnv, ...):
 	// they are the signer's, whole, without the package's prefix.
 	for _, err := range c.Signer.problems() {
-		bad("signer", "%s", strings.TrimPrefix(err.Error(), "gateway: "))
+		ps.Add("signer", "%s", strings.TrimPrefix(err.Error(), "gateway: "))
 	}
 
 	if c.GasMarginPercent < 0 || c.GasMarginPercent > maxGasMarginPercent {
-		bad("gas_margin_percent", "is %d, want 0..%d", c.GasMarginPercent, maxGasMarginPercent)
+		ps.Add("gas_margin_percent", "is %d, want 0..%d", c.GasMarginPercent, maxGasMarginPercent)
 	}
 	if c.MaxGasLimit < 21_000 {
-		bad("max_gas_limit", "is %d, want at least 21000", c.MaxGasLimit)
+		ps.Add("max_gas_limit", "is %d, want at least 21000", c.MaxGasLimit)
 	}
 	if c.MaxPriorityFeePerGas > c.MaxFeePerGas {
-		bad("max_priority_fee_per_gas", "is %d wei, above max_fee_per_gas (%d wei)", c.MaxPriorityFeePerGas, c.MaxFeePerGas)
+		ps.Add("max_priority_fee_per_gas", "is %d wei, above max_fee_per_gas (%d wei)", c.MaxPriorityFeePerGas, c.MaxFeePerGas)
 	}
 	if c.BumpAfterBlocks < -1 {
-		bad("bump_after_blocks", "is %d, want a number of blocks, or -1 for never", c.BumpAfterBlocks)
+		ps.Add("bump_after_blocks", "is %d, want a number of blocks, or -1 for never", c.BumpAfterBlocks)
 	}
 	if c.FeeBumpPercent < 10 || c.FeeBumpPercent > 1000 {
-		bad("fee_bump_percent", "is %d, want 10..1000 (nodes refuse a replacement less than 10%% dearer)", c.FeeBumpPercent)
+		ps.Add("fee_bump_percent", "is %d, want 10..1000 (nodes refuse a replacement less than 10%% dearer)", c.FeeBumpPercent)
 	}
 	if c.PollInterval < 0 {
-		bad("poll_interval", "is %v, want > 0", c.PollInterval)
+		ps.Add("poll_interval", "is %v, want > 0", c.PollInterval)
 	}
 	if c.ReceiptPollMin < 0 || c.ReceiptPollMin > c.PollInterval {
-		bad("receipt_poll_min", "is %v, want 0 < receipt_poll_min <= poll_interval (%v)", c.ReceiptPollMin, c.PollInterval)
+		ps.Add("receipt_poll_min", "is %v, want 0 < receipt_poll_min <= poll_interval (%v)", c.ReceiptPollMin, c.PollInterval)
 	}
 	if c.ReceiptTimeout < 0 {
-		bad("receipt_timeout", "is %v, want > 0", c.ReceiptTimeout)
+		ps.Add("receipt_timeout", "is %v, want > 0", c.ReceiptTimeout)
 	}
 	if c.GapFillDelay < 0 {
-		bad("gap_fill_delay", "is %v, want > 0", c.GapFillDelay)
+		ps.Add("gap_fill_delay", "is %v, want > 0", c.GapFillDelay)
 	}
 	if c.CallTimeout < minCallTimeout || c.CallTimeout > maxCallTimeout {
-		bad("call_timeout", "is %v, want %v..%v", c.CallTimeout, minCallTimeout, maxCallTimeout)
+		ps.Add("call_timeout", "is %v, want %v..%v", c.CallTimeout, minCallTimeout, maxCallTimeout)
 	}
 	if err := c.Upstream.Validate(); err != nil {
-		bad("upstream", "%v", err)
+		ps.Add("upstream", "%v", err)
 	}
 	if len(ps) == 0 {
 		return nil
@@ -298,6 +344,10 @@ func (c Config) Validate() error {
 func (c Config) Format(f fmt.State, verb rune) {
 	type plain Config // no methods: no recursion
 	c.RPCURL, c.WSURL, c.HostRPCURL = redactURL(c.RPCURL), redactURL(c.WSURL), redactURL(c.HostRPCURL)
+	c.Providers = slices.Clone(c.Providers)
+	for i := range c.Providers {
+		c.Providers[i].URL = redactURL(c.Providers[i].URL)
+	}
 	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), plain(c))
 }
 

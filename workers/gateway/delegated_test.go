@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"encoding/hex"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -51,52 +50,12 @@ func TestADelegatedUserDecryptIsRefusedUntilDelegatedThenAnsweredWithSharesSigne
 		t.Fatal("ACLDelegated is true for another delegate, contract or delegator")
 	}
 
-	cursor, err := ad.HeadCursor(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs := listen(t, ad, cursor)
-	p, err := ad.Prepare(ctx, req)
-	if err != nil {
-		t.Fatalf("Prepare: %v", err)
-	}
-	checkPrepared(t, p, domain.DelegatedUserDecrypt)
-	if q, err := ad.DecodePrepared(p.Raw); err != nil || q.Kind != domain.DelegatedUserDecrypt {
-		t.Fatalf("DecodePrepared: %+v, %v; want kind %s", q, err, domain.DelegatedUserDecrypt)
-	}
-	rec, err := ad.Broadcast(ctx, p)
-	if err != nil {
-		t.Fatalf("Broadcast: %v", err)
-	}
-	if rec.Kind != domain.UserDecrypt || contracts.DecryptionKindOf(rec.RequestID) != contracts.DecryptionKindUser {
-		t.Fatalf("receipt kind %s, id %#x: want a user decryption's", rec.Kind, rec.RequestID)
-	}
-	if again, err := ad.ReceiptByHash(ctx, p.Hash); err != nil || again.Kind != rec.Kind || again.RequestID.Cmp(rec.RequestID) != 0 {
+	evs, rec := sendUserDecryption(t, ctx, ad, req, domain.DelegatedUserDecrypt)
+	if again, err := ad.ReceiptByHash(ctx, rec.TxHash); err != nil || again.Kind != rec.Kind || again.RequestID.Cmp(rec.RequestID) != 0 {
 		t.Fatalf("ReceiptByHash: %+v, %v; Broadcast: %+v", again, err, rec)
 	}
 
-	threshold := shared.Threshold()
-	got := evs.until(t, rec.RequestID, func(e []gateway.Event) bool {
-		return len(ofType(e, gateway.UserDecryptionResponseThresholdReached)) == 1 &&
-			len(ofType(e, gateway.UserDecryptionResponse)) >= threshold
-	})
-	publicKey, err := hex.DecodeString(req.DelegatedUserDecrypt.PublicKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signers := map[common.Address]bool{}
-	for _, ev := range ofType(got, gateway.UserDecryptionResponse) {
-		sh := ev.UserDecryptionShare
-		digest := contracts.UserDecryptionDigest(shared.ChainID(), shared.Addresses().Decryption, publicKey, handles, sh.Share, sh.ExtraData)
-		signer, err := contracts.RecoverSigner(digest, sh.Signature)
-		if err != nil || signer != sh.Signer || !isKMSSigner(signer) {
-			t.Fatalf("share %d signed by %s (%v), event says %s: want a KMS signer over the delegate's key", sh.Index, signer, err, sh.Signer)
-		}
-		signers[signer] = true
-	}
-	if len(signers) < threshold {
-		t.Fatalf("shares from %d distinct KMS signers, want %d", len(signers), threshold)
-	}
+	wantThresholdShares(t, evs, rec.RequestID, req.DelegatedUserDecrypt.PublicKey, handles)
 
 	// Revoked, the next request is refused before anything is signed.
 	if err := shared.RevokeDelegationForUserDecryption(ctx, d.key, d.delegate, appContract); err != nil {

@@ -54,6 +54,9 @@ var (
 	// ErrRejected: the node or the adapter's limits refused for a reason not listed above (a JSON-RPC
 	// error that is not a limit, an HTTP 4xx, a gas limit above MaxGasLimit). Not retryable as is.
 	ErrRejected = errors.New("rejected")
+	// ErrSigner: the signer could not sign (its key service, such as AWS KMS, failed, throttled
+	// or answered a signature that is not its key's). Nothing was signed or sent. Retryable.
+	ErrSigner = errors.New("signer failed")
 	// ErrTransport: the node could not be reached or kept failing (connection errors, 5xx, rate
 	// limits after the upstream retries, no answer within Config.CallTimeout). Retryable; the
 	// same bytes may be broadcast again.
@@ -154,7 +157,7 @@ func (e *TxError) Retryable() bool { return retryableKind(e.Kind) }
 func retryableKind(k error) bool {
 	switch k {
 	case ErrTransport, ErrUnderpriced, ErrInsufficientFunds, ErrFeeCapExceeded, ErrReceiptTimeout,
-		ErrCanceled, ErrTxPending, ErrAlreadyKnown, ErrStalled:
+		ErrCanceled, ErrTxPending, ErrAlreadyKnown, ErrStalled, ErrSigner:
 		return true
 	}
 	return false

@@ -307,7 +307,8 @@ func (a *Adapter) OnOutage(f func(OutageChange)) (cancel func()) { return a.heal
 
 // Collectors are the chain's health as Prometheus metrics: relayer_chain_reachable (1 or 0),
 // relayer_chain_head_age_seconds, relayer_chain_last_success_timestamp_seconds and
-// relayer_chain_outages_total. Register them once per chain (WithKey adapters share them).
+// relayer_chain_outages_total, and each provider's (relayer_rpc_provider_*: see
+// providerCollector). Register them once per chain (WithKey adapters share them).
 func (a *Adapter) Collectors() []prometheus.Collector {
 	t := a.health
 	return []prometheus.Collector{
@@ -343,16 +344,6 @@ func (a *Adapter) Collectors() []prometheus.Collector {
 			Name: "relayer_chain_outages_total",
 			Help: "Outages of the gateway chain's node (it could not be reached) since the start.",
 		}, func() float64 { return float64(t.snapshot().Outages) }),
-	}
-}
-
-// runProbe reads the block number every probeInterval through probe (whose timeout is
-// probeTimeout) until ctx ends, so that the tracker hears of the node when no job calls it.
-func (a *Adapter) runProbe(ctx context.Context, probe *node) {
-	for {
-		_, _ = probe.BlockNumber(ctx)
-		if sleep(ctx, probeInterval) != nil {
-			return
-		}
+		newProviderCollector(a.client.pool),
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"relayer/domain"
 	"relayer/workers/devchain"
 	"relayer/workers/gateway"
+	"relayer/workers/gateway/contracts"
 )
 
 // Short answers keep the suite quick; silence ("no response") is judged over quietWindow, many
@@ -75,18 +76,6 @@ func testLogger() *slog.Logger {
 		return nil
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
-
-func startChain(t *testing.T, cfg devchain.Config) *devchain.Chain {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := devchain.Start(ctx, cfg, testLogger())
-	if err != nil {
-		t.Fatalf("devchain.Start: %v", err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
 }
 
 func testContext(t *testing.T) context.Context {
@@ -345,4 +334,61 @@ func sendRaw(t *testing.T, ctx context.Context, raw []byte) {
 	if err := shared.Client().SendTransaction(ctx, tx); err != nil {
 		t.Fatalf("eth_sendRawTransaction: %v", err)
 	}
+}
+
+// wantThresholdShares waits for the responses of user decryption request id: the threshold
+// reached, and at least the threshold's shares, each signed by a distinct KMS signer over the
+// request's public key (hex, no 0x) and handles.
+func wantThresholdShares(t *testing.T, evs *events, id *big.Int, publicKeyHex string, handles [][32]byte) {
+	t.Helper()
+	threshold := shared.Threshold()
+	got := evs.until(t, id, func(e []gateway.Event) bool {
+		return len(ofType(e, gateway.UserDecryptionResponseThresholdReached)) == 1 &&
+			len(ofType(e, gateway.UserDecryptionResponse)) >= threshold
+	})
+	publicKey, err := hex.DecodeString(publicKeyHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signers := map[common.Address]bool{}
+	for _, ev := range ofType(got, gateway.UserDecryptionResponse) {
+		sh := ev.UserDecryptionShare
+		digest := contracts.UserDecryptionDigest(shared.ChainID(), shared.Addresses().Decryption, publicKey, handles, sh.Share, sh.ExtraData)
+		signer, err := contracts.RecoverSigner(digest, sh.Signature)
+		if err != nil || signer != sh.Signer || !isKMSSigner(signer) {
+			t.Fatalf("share %d signed by %s (%v), event says %s: want a KMS signer over the request's key and handles", sh.Index, signer, err, sh.Signer)
+		}
+		signers[signer] = true
+	}
+	if len(signers) < threshold {
+		t.Fatalf("shares from %d distinct KMS signers, want %d", len(signers), threshold)
+	}
+}
+
+// sendUserDecryption prepares req, a user decryption of kind k (its v2, delegated or unified
+// form), checks the prepared transaction, broadcasts it and checks its receipt is a user
+// decryption's; evs follow the gateway's events from before it was sent.
+func sendUserDecryption(t *testing.T, ctx context.Context, ad *gateway.Adapter, req domain.Request, k domain.Kind) (*events, *gateway.Receipt) {
+	t.Helper()
+	cursor, err := ad.HeadCursor(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := listen(t, ad, cursor)
+	p, err := ad.Prepare(ctx, req)
+	if err != nil {
+		t.Fatalf("Prepare: %v", err)
+	}
+	checkPrepared(t, p, k)
+	if q, err := ad.DecodePrepared(p.Raw); err != nil || q.Kind != k {
+		t.Fatalf("DecodePrepared: %+v, %v; want kind %s", q, err, k)
+	}
+	rec, err := ad.Broadcast(ctx, p)
+	if err != nil {
+		t.Fatalf("Broadcast: %v", err)
+	}
+	if rec.Kind != domain.UserDecrypt || contracts.DecryptionKindOf(rec.RequestID) != contracts.DecryptionKindUser {
+		t.Fatalf("receipt kind %s, id %#x: want a user decryption's", rec.Kind, rec.RequestID)
+	}
+	return evs, rec
 }

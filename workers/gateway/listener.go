@@ -154,7 +154,7 @@ func (l *Listener) Listen(ctx context.Context, from Cursor) iter.Seq2[Batch, err
 		retry := upstream.Backoff{Base: l.poll, Jitter: upstream.EqualJitter}
 		failures := 0
 		for ctx.Err() == nil {
-			b, ok, err := l.step(ctx, st)
+			b, ok, err := l.pinned().step(ctx, st)
 			if err == nil {
 				failures = 0
 			}
@@ -182,6 +182,17 @@ func (l *Listener) Listen(ctx context.Context, from Cursor) iter.Seq2[Batch, err
 			}
 		}
 	}
+}
+
+// pinned is l reading from one provider for a step (see node.pin), when its source has several.
+func (l *Listener) pinned() *Listener {
+	p, ok := l.src.(interface{ pin() ChainReader })
+	if !ok {
+		return l
+	}
+	c := *l
+	c.src = p.pin()
+	return &c
 }
 
 type blockRef struct {

@@ -35,11 +35,48 @@ import (
 type nonceSequence struct {
 	mu        sync.Mutex
 	synced    bool
+	seeded    bool // synced at least once: a later seed that moves next is a correction
 	keepAbove bool // the next seed must not go below next
 	next      uint64
 	epoch     uint64
 	released  []uint64 // ascending
+	// out holds the hand-outs neither released nor broadcast yet, by nonce.
+	out map[uint64]*handout
+	// corrections are the sequence's corrections not yet taken (TakeNonceCorrections).
+	corrections []NonceCorrection
+	// suspects are the nonces the last check found neither held by the node nor known to this
+	// process, with the epoch it found them in (see Adapter.HealNonces).
+	suspects map[uint64]uint64
 }
+
+// NonceCorrection is one correction of the key's nonce sequence, for the log (the workers record
+// each as a domain.NonceCorrected).
+type NonceCorrection struct {
+	// Action is what was done: NonceReseeded, NonceSkipped, NonceResent or NonceFilled.
+	Action string
+	// From and To are the sequence's next nonce before and after (reseeded, skipped).
+	From, To uint64
+	// Nonces are the nonces resent or filled.
+	Nonces []uint64
+	// Pending is the chain's pending nonce for the key when the correction was decided.
+	Pending uint64
+	Reason  string
+}
+
+// The corrections' actions.
+const (
+	// NonceReseeded: the sequence read the chain's pending nonce again after the node answered
+	// "nonce too low" (another transaction took a nonce) or "nonce too high".
+	NonceReseeded = "reseeded"
+	// NonceSkipped: a check found the chain's pending nonce above every nonce the sequence
+	// handed out: another sender used the key, and the sequence moved past its nonces.
+	NonceSkipped = "skipped"
+	// NonceResent: a check found nonces this process sent that the node no longer holds (a
+	// provider that lost its pool) and sent their transactions again, the same bytes.
+	NonceResent = "resent"
+	// NonceFilled: nonces no transaction will use were filled with transfers to self.
+	NonceFilled = "filled"
+)
 
 // handout is one nonce handed out by the sequence.
 type handout struct {
@@ -64,17 +101,34 @@ func (s *nonceSequence) take(ctx context.Context, read func(context.Context) (ui
 		} else {
 			s.released = nil
 		}
-		s.next, s.synced, s.keepAbove = n, true, false
+		if s.seeded && n != s.next {
+			s.corrections = append(s.corrections, NonceCorrection{Action: NonceReseeded, From: s.next, To: n, Pending: chain,
+				Reason: "the node refused a nonce of the sequence; its next nonce was read from the chain again"})
+		}
+		s.next, s.synced, s.seeded, s.keepAbove = n, true, true, false
 		s.epoch++
 	}
+	var h *handout
 	if len(s.released) > 0 {
-		n := s.released[0]
+		h = &handout{nonce: s.released[0], epoch: s.epoch}
 		s.released = s.released[1:]
-		return &handout{nonce: n, epoch: s.epoch}, nil
+	} else {
+		h = &handout{nonce: s.next, epoch: s.epoch}
+		s.next++
 	}
-	h := &handout{nonce: s.next, epoch: s.epoch}
-	s.next++
+	if s.out == nil {
+		s.out = map[uint64]*handout{}
+	}
+	s.out[h.nonce] = h
 	return h, nil
+}
+
+// settle marks h done (released or broadcast); s.mu is held.
+func (s *nonceSequence) settle(h *handout) {
+	h.done = true
+	if s.out[h.nonce] == h {
+		delete(s.out, h.nonce)
+	}
 }
 
 // release gives h's nonce back; it reports whether a gap below later nonces was left.
@@ -82,9 +136,12 @@ func (s *nonceSequence) release(h *handout) (gap bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if h.done || !s.synced || h.epoch != s.epoch || h.nonce >= s.next {
+		if !h.done && s.out[h.nonce] == h {
+			delete(s.out, h.nonce) // never broadcast: not outstanding any more
+		}
 		return false
 	}
-	h.done = true
+	s.settle(h)
 	if h.nonce == s.next-1 {
 		s.next--
 		for len(s.released) > 0 && s.released[len(s.released)-1] == s.next-1 {
@@ -105,7 +162,7 @@ func (s *nonceSequence) sent(h *handout) {
 		return
 	}
 	s.mu.Lock()
-	h.done = true
+	s.settle(h)
 	s.mu.Unlock()
 }
 
@@ -164,9 +221,13 @@ func (a *Adapter) DropNonces() {
 	a.gapMu.Unlock()
 	s := &a.nonces
 	s.mu.Lock()
-	s.released, s.synced, s.keepAbove = nil, false, false
+	s.released, s.synced, s.keepAbove, s.seeded = nil, false, false, false
+	s.suspects = nil
 	s.epoch++
 	s.mu.Unlock()
+	a.sentMu.Lock()
+	a.sentRaw = nil
+	a.sentMu.Unlock()
 }
 
 // current tells whether epoch is still the nonce sequence's.
@@ -209,17 +270,32 @@ func (a *Adapter) fillGaps() {
 		return
 	}
 	self := a.signer.Address()
+	var filled []uint64
+	defer func() {
+		if len(filled) > 0 {
+			a.nonces.correct(NonceCorrection{Action: NonceFilled, Nonces: filled,
+				Reason: "nonces that no transaction of the key's jobs will use were filled with transfers to self, so that later ones are not held up"})
+		}
+	}()
 	for i, n := range nonces {
 		if !a.nonces.current(epoch) {
 			return // the sequence was dropped or resynced: these nonces are not this process's to fill
 		}
-		tx, err := a.signer.sign(types.NewTx(&types.DynamicFeeTx{
+		tx, err := a.sign(ctx, types.NewTx(&types.DynamicFeeTx{
 			ChainID: a.chainID, Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: gapFillGas, To: &self, Value: new(big.Int),
-		}), a.chainID)
-		if err == nil {
-			err = a.client.SendTransaction(ctx, tx)
-		}
+		}))
 		if err != nil {
+			a.log.Warn("cannot sign a nonce gap's filling", "nonce", n, "err", err)
+			a.giveBack(nonces[i:], epoch)
+			return
+		}
+		raw, err := tx.MarshalBinary()
+		if err != nil {
+			a.giveBack(nonces[i:], epoch)
+			return
+		}
+		a.remember(n, raw)
+		if _, err := a.client.sendRaw(ctx, raw, nil); err != nil {
 			te := a.classify("fill nonce gap", err)
 			if errors.Is(te, ErrNonceTooLow) || errors.Is(te, ErrAlreadyKnown) {
 				continue // the nonce is used already: no gap
@@ -229,6 +305,7 @@ func (a *Adapter) fillGaps() {
 			return
 		}
 		a.log.Info("filled a released nonce with a transfer to self", "nonce", n, "tx", tx.Hash())
+		filled = append(filled, n)
 	}
 }
 
@@ -274,7 +351,7 @@ func (a *Adapter) AdoptNonces(ctx context.Context, nonces []uint64) error {
 	}
 	s := &a.nonces
 	s.mu.Lock()
-	s.next, s.synced, s.keepAbove = top, true, false
+	s.next, s.synced, s.seeded, s.keepAbove = top, true, true, false
 	s.epoch++
 	s.released = s.released[:0]
 	for n := pending; n < top; n++ {

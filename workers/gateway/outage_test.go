@@ -208,20 +208,22 @@ func TestTheChainHealthMetricsFollowAnOutage(t *testing.T) {
 	value := func(name string) float64 {
 		t.Helper()
 		for _, c := range ad.Collectors() {
-			ch := make(chan prometheus.Metric, 1)
+			ch := make(chan prometheus.Metric, 64) // a provider collector sends several
 			c.Collect(ch)
-			m := <-ch
-			if !strings.Contains(m.Desc().String(), `"`+name+`"`) {
-				continue
+			close(ch)
+			for m := range ch {
+				if !strings.Contains(m.Desc().String(), `"`+name+`"`) {
+					continue
+				}
+				var out dto.Metric
+				if err := m.Write(&out); err != nil {
+					t.Fatal(err)
+				}
+				if out.Counter != nil {
+					return out.Counter.GetValue()
+				}
+				return out.Gauge.GetValue()
 			}
-			var out dto.Metric
-			if err := m.Write(&out); err != nil {
-				t.Fatal(err)
-			}
-			if out.Counter != nil {
-				return out.Counter.GetValue()
-			}
-			return out.Gauge.GetValue()
 		}
 		t.Fatalf("no metric %s", name)
 		return 0

@@ -42,6 +42,10 @@ type Prepared struct {
 	GasFeeCap *big.Int
 	GasTipCap *big.Int
 
+	// NoOp marks a cancel's no-op (CancelReplacement): a transfer of nothing from the key to
+	// itself, no gateway request; Kind is zero.
+	NoOp bool
+
 	tx *types.Transaction
 	h  *handout // the nonce sequence's record of this nonce; nil after DecodePrepared
 }
@@ -80,12 +84,12 @@ func (a *Adapter) Prepare(ctx context.Context, req domain.Request) (*Prepared, e
 		return nil, a.classify("read the pending nonce", err)
 	}
 	nonce := h.nonce
-	signed, err := a.signer.sign(types.NewTx(&types.DynamicFeeTx{
+	signed, err := a.sign(ctx, types.NewTx(&types.DynamicFeeTx{
 		ChainID: a.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: limit, To: &to, Data: data,
-	}), a.chainID)
+	}))
 	if err != nil {
 		a.release(h)
-		return nil, &TxError{Kind: ErrRejected, Op: "sign", Err: err}
+		return nil, err
 	}
 	raw, err := signed.MarshalBinary()
 	if err != nil {
@@ -139,20 +143,73 @@ func (a *Adapter) Replacement(ctx context.Context, p *Prepared) (*Prepared, erro
 		return nil, &TxError{Kind: ErrFeeCapExceeded, Op: "replace", TxHash: p.Hash,
 			Err: fmt.Errorf("a replacement needs max fee %s and tip %s wei; MaxFeePerGas is %s wei", newCap, newTip, maxFee)}
 	}
-	signed, err := a.signer.sign(types.NewTx(&types.DynamicFeeTx{
-		ChainID: a.chainID, Nonce: p.Nonce, GasTipCap: newTip, GasFeeCap: newCap, Gas: p.GasLimit, To: &p.To, Data: p.tx.Data(), Value: p.tx.Value(),
-	}), a.chainID)
+	return a.signReplacement(ctx, p, newCap, newTip, p.NoOp)
+}
+
+// CancelReplacement signs a no-op replacement of p, a job's transaction sent and not known to be
+// mined, to carry out an operator's cancel: a transfer of nothing from the key to itself (no
+// data, the gas of a plain transfer) at p's nonce, with fees raised as Replacement raises them, so
+// that a node takes it in p's place. Whichever of the two is mined, the other never can be; if
+// the no-op is, no gateway request was made. Nothing is sent: the caller records it first.
+// ErrFeeCapExceeded when MaxFeePerGas leaves no room for the raise.
+func (a *Adapter) CancelReplacement(ctx context.Context, p *Prepared) (*Prepared, error) {
+	if p == nil || p.tx == nil || a.signer == nil || p.From != a.signer.Address() {
+		return nil, &TxError{Kind: ErrInvalidRequest, Op: "cancel", Err: errors.New("not a transaction of this adapter's key from Prepare or DecodePrepared")}
+	}
+	r, err := a.Replacement(ctx, p)
 	if err != nil {
-		return nil, &TxError{Kind: ErrRejected, Op: "sign", Err: err}
+		return nil, err
+	}
+	return a.signReplacement(ctx, p, r.GasFeeCap, r.GasTipCap, true)
+}
+
+// signReplacement signs p again at its nonce with fees feeCap and tip: the same call, or a
+// no-op (a transfer of nothing to the key itself) when noOp.
+func (a *Adapter) signReplacement(ctx context.Context, p *Prepared, feeCap, tip *big.Int, noOp bool) (*Prepared, error) {
+	to, gas, data, value := p.To, p.GasLimit, p.tx.Data(), p.tx.Value()
+	if noOp {
+		to, gas, data, value = p.From, gapFillGas, nil, new(big.Int)
+	}
+	signed, err := a.sign(ctx, types.NewTx(&types.DynamicFeeTx{
+		ChainID: a.chainID, Nonce: p.Nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &to, Data: data, Value: value,
+	}))
+	if err != nil {
+		return nil, err
 	}
 	raw, err := signed.MarshalBinary()
 	if err != nil {
 		return nil, &TxError{Kind: ErrRejected, Op: "encode", Err: err}
 	}
+	kind := p.Kind
+	if noOp {
+		kind = domain.Kind{}
+	}
 	return &Prepared{
-		Kind: p.Kind, Raw: raw, Hash: signed.Hash(), Nonce: p.Nonce, From: p.From, To: p.To,
-		GasLimit: p.GasLimit, GasFeeCap: newCap, GasTipCap: newTip, tx: signed,
+		Kind: kind, Raw: raw, Hash: signed.Hash(), Nonce: p.Nonce, From: p.From, To: to,
+		GasLimit: gas, GasFeeCap: feeCap, GasTipCap: tip, NoOp: noOp, tx: signed,
 	}, nil
+}
+
+// isNoOp tells a cancel's no-op: a transfer of nothing from from to itself, with no data.
+func isNoOp(tx *types.Transaction, from common.Address) bool {
+	return tx.To() != nil && *tx.To() == from && len(tx.Data()) == 0 && tx.Value().Sign() == 0
+}
+
+// sign signs tx with the adapter's key, within Config.CallTimeout (a key service such as KMS is
+// asked over the network). A failure is ErrSigner (retryable: nothing was signed), or ErrCanceled
+// when ctx ended.
+func (a *Adapter) sign(ctx context.Context, tx *types.Transaction) (*types.Transaction, error) {
+	sctx, cancel := context.WithTimeout(ctx, a.cfg.CallTimeout)
+	defer cancel()
+	signed, err := signTx(sctx, a.signer, tx, a.chainID)
+	if err != nil {
+		kind := ErrSigner
+		if ctx.Err() != nil {
+			kind = ErrCanceled
+		}
+		return nil, &TxError{Kind: kind, Op: "sign", Err: err}
+	}
+	return signed, nil
 }
 
 func (a *Adapter) pendingNonce(ctx context.Context) (uint64, error) {
@@ -202,6 +259,14 @@ func (a *Adapter) calldata(req domain.Request) (common.Address, []byte, error) {
 		data, err := a.decryption.TryPackPublicDecryptionRequest(handles, extra)
 		return a.cfg.Contracts.Decryption, data, err
 	case domain.UserDecrypt:
+		if req.UnifiedUserDecrypt != nil {
+			u, err := unifiedUserDecryptArgs(*req.UnifiedUserDecrypt)
+			if err != nil {
+				return common.Address{}, nil, err
+			}
+			data, err := a.decryption.TryPackUnifiedUserDecryptionRequest(u.handles, u.user, u.publicKey, u.allowed, u.validity, u.signature, u.extra)
+			return a.cfg.Contracts.Decryption, data, err
+		}
 		u, err := userDecryptArgs(*req.UserDecrypt)
 		if err != nil {
 			return common.Address{}, nil, err
@@ -228,7 +293,7 @@ func (a *Adapter) calldata(req domain.Request) (common.Address, []byte, error) {
 		data, err := a.inputVerification.TryPackVerifyProofRequest(new(big.Int).SetUint64(r.ContractChainID), contract, user, ct, extra)
 		return a.cfg.Contracts.InputVerification, data, err
 	default:
-		return common.Address{}, nil, errors.New("the request must hold exactly one of inputProof, publicDecrypt, userDecrypt, delegatedUserDecrypt")
+		return common.Address{}, nil, errors.New("the request must hold exactly one of inputProof, publicDecrypt, userDecrypt, delegatedUserDecrypt, unifiedUserDecrypt")
 	}
 }
 
@@ -264,6 +329,55 @@ func userDecryptArgs(r domain.UserDecryptRequest) (userDecryptCall, error) {
 	u.signature = hexBytes("signature", r.Signature, &errs)
 	u.extra = hexBytes("extraData", r.ExtraData, &errs)
 	return u, errors.Join(errs...)
+}
+
+type unifiedUserDecryptCall struct {
+	handles   []contracts.DecryptionHandleEntry
+	user      common.Address
+	publicKey []byte
+	allowed   []common.Address
+	validity  contracts.DecryptionRequestValiditySeconds
+	signature []byte
+	extra     []byte
+}
+
+// unifiedUserDecryptArgs converts a unified user decrypt for the unified userDecryptionRequest.
+func unifiedUserDecryptArgs(r domain.UnifiedUserDecryptRequest) (unifiedUserDecryptCall, error) {
+	var errs []error
+	u := unifiedUserDecryptCall{
+		handles: make([]contracts.DecryptionHandleEntry, len(r.Handles)),
+		allowed: make([]common.Address, len(r.AllowedContracts)),
+		validity: contracts.DecryptionRequestValiditySeconds{
+			StartTimestamp:  new(big.Int).SetUint64(r.StartTimestamp),
+			DurationSeconds: new(big.Int).SetUint64(r.DurationSeconds),
+		},
+	}
+	for i, h := range r.Handles {
+		u.handles[i] = contracts.DecryptionHandleEntry{
+			Handle:          handle(fmt.Sprintf("handles[%d].ctHandle", i), h.Handle, &errs),
+			ContractAddress: address(fmt.Sprintf("handles[%d].contractAddress", i), h.ContractAddress, &errs),
+			OwnerAddress:    address(fmt.Sprintf("handles[%d].ownerAddress", i), h.OwnerAddress, &errs),
+		}
+	}
+	for i, c := range r.AllowedContracts {
+		u.allowed[i] = address(fmt.Sprintf("allowedContracts[%d]", i), c, &errs)
+	}
+	u.user = address("userAddress", r.UserAddress, &errs)
+	u.publicKey = hexBytes("publicKey", r.PublicKey, &errs)
+	u.signature = hexBytes("signature", r.Signature, &errs)
+	u.extra = hexBytes("extraData", r.ExtraData, &errs)
+	return u, errors.Join(errs...)
+}
+
+// unifiedPairs are a unified user decrypt's handles with their contracts, as the readiness view
+// takes them (the gateway asks only whether each handle's ciphertext is there).
+func unifiedPairs(r domain.UnifiedUserDecryptRequest) ([]contracts.DecryptionCtHandleContractPair, error) {
+	u, err := unifiedUserDecryptArgs(r)
+	pairs := make([]contracts.DecryptionCtHandleContractPair, len(u.handles))
+	for i, h := range u.handles {
+		pairs[i] = contracts.DecryptionCtHandleContractPair{CtHandle: h.Handle, ContractAddress: h.ContractAddress}
+	}
+	return pairs, err
 }
 
 // userDecryptPairs converts the pairs alone (for the readiness view).
@@ -374,6 +488,12 @@ func (a *Adapter) DecodePrepared(raw []byte) (*Prepared, error) {
 	if tx.To() == nil {
 		return nil, errors.New("gateway: the recorded transaction creates a contract; it is not a gateway request")
 	}
+	if isNoOp(tx, from) {
+		return &Prepared{
+			Raw: append([]byte(nil), raw...), Hash: tx.Hash(), Nonce: tx.Nonce(), From: from, To: *tx.To(),
+			GasLimit: tx.Gas(), GasFeeCap: tx.GasFeeCap(), GasTipCap: tx.GasTipCap(), NoOp: true, tx: tx,
+		}, nil
+	}
 	kind, ok := a.kindOfCall(*tx.To(), tx.Data())
 	if !ok {
 		return nil, fmt.Errorf("gateway: the recorded transaction to %s is not a gateway request", tx.To())
@@ -386,7 +506,8 @@ func (a *Adapter) DecodePrepared(raw []byte) (*Prepared, error) {
 
 // kindOfCall tells the request kind of a call from its contract and function selector: a
 // delegatedUserDecryptionRequest is a DelegatedUserDecrypt, although its receipt's request
-// event is a user decryption's (see Receipt.Kind).
+// event is a user decryption's (see Receipt.Kind); either overload of userDecryptionRequest is
+// a UserDecrypt.
 func (a *Adapter) kindOfCall(to common.Address, data []byte) (domain.Kind, bool) {
 	if len(data) < 4 {
 		return domain.Kind{}, false
@@ -396,7 +517,9 @@ func (a *Adapter) kindOfCall(to common.Address, data []byte) (domain.Kind, bool)
 	switch {
 	case to == a.cfg.Contracts.Decryption && sel == string(decABI.Methods["publicDecryptionRequest"].ID):
 		return domain.PublicDecrypt, true
-	case to == a.cfg.Contracts.Decryption && sel == string(decABI.Methods["userDecryptionRequest"].ID):
+	case to == a.cfg.Contracts.Decryption &&
+		// The ABI names the two overloads userDecryptionRequest and userDecryptionRequest0.
+		(sel == string(decABI.Methods["userDecryptionRequest"].ID) || sel == string(decABI.Methods["userDecryptionRequest0"].ID)):
 		return domain.UserDecrypt, true
 	case to == a.cfg.Contracts.Decryption && sel == string(decABI.Methods["delegatedUserDecryptionRequest"].ID):
 		return domain.DelegatedUserDecrypt, true

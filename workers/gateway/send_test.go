@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"relayer/domain"
+	"relayer/workers/devchain/devchaintest"
 	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
 )
@@ -373,7 +374,7 @@ func TestARecordedTransactionIsRecoveredFromItsRawBytes(t *testing.T) {
 
 func TestAPausedGatewayIsErrPausedAtEstimationAndInAMinedReceipt(t *testing.T) {
 	t.Parallel()
-	chain := startChain(t, chainConfig(false))
+	chain := devchaintest.Start(t, chainConfig(false), testLogger())
 	ctx := testContext(t)
 	cfg := baseConfig(chain)
 	cfg.RPCURL, cfg.WSURL = "", ""

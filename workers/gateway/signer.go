@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"encoding/hex"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/common"
@@ -18,9 +20,28 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
-// SignerConfig says where the signing key comes from: a hex private key in an environment
-// variable (KeyEnv), or a go-ethereum keystore file decrypted with the password in
-// PasswordFile. Never both. The key itself is never part of the configuration, so the
+// Signer is a signing key the adapter sends transactions with (DESIGN section 13): its address,
+// and secp256k1 signatures over 32-byte digests made with it. The adapter signs a transaction by
+// the hash go-ethereum's types.Signer gives (types.LatestSignerForChainID) and checks that the
+// signature recovers to Address before it uses it.
+//
+// Implementations: KeySigner (a key held in memory, from an environment variable or a keystore
+// file) and KMSSigner (an AWS KMS key, which never leaves KMS). An implementation must be safe
+// for concurrent use, and must never show secret material: printed, logged or marshalled, it
+// shows its address (and where the key is), nothing else.
+type Signer interface {
+	// Address is the key's account.
+	Address() common.Address
+	// SignHash signs digest and answers 65 bytes [R || S || V], V 0 or 1 and S at most half the
+	// curve order (EIP-2), as go-ethereum's crypto.Sign does. ctx bounds a signer that asks a
+	// service; its errors never contain secrets.
+	SignHash(ctx context.Context, digest common.Hash) ([]byte, error)
+}
+
+// SignerConfig says where one signing key comes from: a hex private key in an environment
+// variable (KeyEnv), a go-ethereum keystore file decrypted with the password in PasswordFile,
+// or an AWS KMS key (KMS). Exactly one of them. The key itself is never part of the
+// configuration, nor are AWS credentials (the SDK's standard chain supplies those), so the
 // configuration can be printed and logged.
 type SignerConfig struct {
 	// KeyEnv names the environment variable holding the key: 64 hex digits, 0x optional
@@ -30,6 +51,8 @@ type SignerConfig struct {
 	KeystoreFile string
 	// PasswordFile holds the keystore's password (one trailing newline is ignored).
 	PasswordFile string
+	// KMS is an AWS KMS key (kms.go).
+	KMS KMSConfig
 }
 
 // IsZero reports whether no key source is configured.
@@ -46,6 +69,11 @@ func looksLikeKey(s string) bool {
 	_, err := hex.DecodeString(s)
 	return err == nil
 }
+
+// Validate reports every problem of c (joined errors naming the field: Signer.KeyEnv,
+// Signer.KMS.KeyID, ...), or nil. An empty c is valid here: no signer. No problem quotes a value
+// that may be a key.
+func (c SignerConfig) Validate() error { return errors.Join(c.problems()...) }
 
 func (c SignerConfig) problems() []error {
 	var errs []error
@@ -66,16 +94,28 @@ func (c SignerConfig) problems() []error {
 	if c.PasswordFile != "" && c.KeystoreFile == "" {
 		bad("PasswordFile is set without Signer.KeystoreFile")
 	}
+	if !c.KMS.IsZero() {
+		switch {
+		case c.KeyEnv != "":
+			bad("KMS and Signer.KeyEnv are both set; choose one key source")
+		case c.KeystoreFile != "" || c.PasswordFile != "":
+			bad("KMS and Signer.KeystoreFile are both set; choose one key source")
+		}
+		for _, p := range c.KMS.problems() {
+			bad("KMS.%s", p)
+		}
+	}
 	return errs
 }
 
-// String shows the configuration, with KeyEnv hidden when it holds what looks like a key.
+// String shows the configuration, with KeyEnv hidden when it holds what looks like a key and the
+// KMS endpoint reduced to its scheme and host.
 func (c SignerConfig) String() string {
 	env := c.KeyEnv
 	if looksLikeKey(env) {
-		env = "[redacted: looks like a key]"
+		env = redactedKey
 	}
-	return fmt.Sprintf("{KeyEnv:%s KeystoreFile:%s PasswordFile:%s}", env, c.KeystoreFile, c.PasswordFile)
+	return fmt.Sprintf("{KeyEnv:%s KeystoreFile:%s PasswordFile:%s KMS:%s}", env, c.KeystoreFile, c.PasswordFile, c.KMS)
 }
 
 // GoString is String, so that %#v cannot show a key pasted into KeyEnv either.
@@ -90,21 +130,16 @@ func (c SignerConfig) Format(f fmt.State, verb rune) {
 	_, _ = io.WriteString(f, c.String())
 }
 
-// Signer holds the relayer's signing key. It never shows the key: every fmt verb, slog, JSON and
-// text marshalling print the address and "[redacted]". Copies share the key.
-type Signer struct {
-	key  *ecdsa.PrivateKey
-	addr common.Address
-}
+const redactedKey = "[redacted: looks like a key]"
 
-// NewSigner wraps key (e.g. the development chain's relayer key).
-func NewSigner(key *ecdsa.PrivateKey) *Signer {
-	return &Signer{key: key, addr: crypto.PubkeyToAddress(key.PublicKey)}
-}
+// loadTimeout bounds LoadSigner's calls to a key service (KMS's GetPublicKey, with the SDK's
+// retries), whatever the caller's context.
+const loadTimeout = 30 * time.Second
 
-// LoadSigner reads the key cfg points to. Its errors name the variable or file, never the key
-// or the password.
-func LoadSigner(cfg SignerConfig) (*Signer, error) {
+// LoadSigner reads the key cfg points to: a KeySigner for KeyEnv and KeystoreFile, a KMSSigner
+// for KMS (which asks KMS for the key's public key, within ctx and at most 30 s). Its errors
+// name the variable, file or KMS key, never the key, the password or AWS credentials.
+func LoadSigner(ctx context.Context, cfg SignerConfig) (Signer, error) {
 	if errs := cfg.problems(); len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -113,12 +148,16 @@ func LoadSigner(cfg SignerConfig) (*Signer, error) {
 		return signerFromEnv(cfg.KeyEnv)
 	case cfg.KeystoreFile != "":
 		return signerFromKeystore(cfg.KeystoreFile, cfg.PasswordFile)
+	case !cfg.KMS.IsZero():
+		ctx, cancel := context.WithTimeout(ctx, loadTimeout)
+		defer cancel()
+		return loadKMSSigner(ctx, cfg.KMS)
 	default:
-		return nil, errors.New("gateway: no signer configured (set Signer.KeyEnv or Signer.KeystoreFile)")
+		return nil, errors.New("gateway: no signer configured (set Signer.KeyEnv, Signer.KeystoreFile or Signer.KMS.KeyID)")
 	}
 }
 
-func signerFromEnv(name string) (*Signer, error) {
+func signerFromEnv(name string) (*KeySigner, error) {
 	v, ok := os.LookupEnv(name)
 	if !ok || strings.TrimSpace(v) == "" {
 		return nil, fmt.Errorf("gateway: environment variable %s is not set", name)
@@ -141,7 +180,7 @@ func signerFromEnv(name string) (*Signer, error) {
 	return NewSigner(key), nil
 }
 
-func signerFromKeystore(file, passwordFile string) (*Signer, error) {
+func signerFromKeystore(file, passwordFile string) (*KeySigner, error) {
 	js, err := os.ReadFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("gateway: read keystore file: %w", err)
@@ -161,29 +200,66 @@ func signerFromKeystore(file, passwordFile string) (*Signer, error) {
 	return NewSigner(k.PrivateKey), nil
 }
 
-// Address is the signer's account.
-func (s *Signer) Address() common.Address { return s.addr }
+// KeySigner is a Signer whose private key is held in memory (Config.Signer's KeyEnv or
+// KeystoreFile, or the development chain's keys). It never shows the key: every fmt verb, slog,
+// JSON and text marshalling print the address and "[redacted]". Copies share the key.
+type KeySigner struct {
+	key  *ecdsa.PrivateKey
+	addr common.Address
+}
 
-// sign signs tx for chainID (EIP-155 / EIP-1559 signer of the latest fork).
-func (s *Signer) sign(tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
-	return types.SignTx(tx, types.LatestSignerForChainID(chainID), s.key)
+// NewSigner wraps key (e.g. the development chain's relayer key).
+func NewSigner(key *ecdsa.PrivateKey) *KeySigner {
+	return &KeySigner{key: key, addr: crypto.PubkeyToAddress(key.PublicKey)}
+}
+
+// Address is the signer's account.
+func (s *KeySigner) Address() common.Address { return s.addr }
+
+// SignHash signs digest with the key (crypto.Sign: [R || S || V], low S).
+func (s *KeySigner) SignHash(_ context.Context, digest common.Hash) ([]byte, error) {
+	return crypto.Sign(digest[:], s.key)
 }
 
 // String shows the address only.
-func (s Signer) String() string {
-	return fmt.Sprintf("gateway.Signer{address: %s, key: [redacted]}", s.addr.Hex())
+func (s KeySigner) String() string {
+	return fmt.Sprintf("gateway.KeySigner{address: %s, key: [redacted]}", s.addr.Hex())
 }
 
 // GoString is String (for %#v).
-func (s Signer) GoString() string { return s.String() }
+func (s KeySigner) GoString() string { return s.String() }
 
 // Format prints String for every verb and flag (%v, %+v, %#v, %s, %x, %d, ...).
-func (s Signer) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, s.String()) }
+func (s KeySigner) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, s.String()) }
 
 // LogValue shows the address only in slog records.
-func (s Signer) LogValue() slog.Value {
+func (s KeySigner) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("address", s.addr.Hex()), slog.String("key", "[redacted]"))
 }
 
 // MarshalText shows the address only (JSON, YAML, slog's text handler).
-func (s Signer) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+func (s KeySigner) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// signTx signs tx for chainID with s: the latest fork's types.Signer gives the hash (EIP-1559,
+// EIP-155), s signs it, and the signature must recover to s.Address(), so that a signer that
+// answers with another key's signature cannot put another account's transaction, hence another
+// nonce sequence, under s's name.
+func signTx(ctx context.Context, s Signer, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
+	ts := types.LatestSignerForChainID(chainID)
+	sig, err := s.SignHash(ctx, ts.Hash(tx))
+	if err != nil {
+		return nil, err
+	}
+	signed, err := tx.WithSignature(ts, sig)
+	if err != nil {
+		return nil, err
+	}
+	from, err := types.Sender(ts, signed)
+	if err != nil {
+		return nil, fmt.Errorf("the signature does not recover: %w", err)
+	}
+	if from != s.Address() {
+		return nil, fmt.Errorf("the signature recovers to %s, not to the signer's address %s", from, s.Address())
+	}
+	return signed, nil
+}

@@ -2,16 +2,21 @@ package gateway_test
 
 import (
 	"bytes"
+	"context"
+	"crypto/ecdsa"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/accounts/keystore"
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/google/uuid"
 
@@ -48,10 +53,11 @@ func TestASignerNeverShowsItsKeyWithAnyVerbOrLogger(t *testing.T) {
 	addr := crypto.PubkeyToAddress(key.PublicKey).Hex()
 
 	holder := struct {
-		Signer  *gateway.Signer
-		Value   gateway.Signer
-		private *gateway.Signer
-	}{s, *s, s}
+		Signer  *gateway.KeySigner
+		Value   gateway.KeySigner
+		Iface   gateway.Signer
+		private *gateway.KeySigner
+	}{s, *s, s, s}
 	printed := fmt.Sprintf("%v %+v %#v %s %q %x %X %d %v %+v %#v %v %+v %#v",
 		s, s, s, s, s, s, s, s, *s, *s, *s, holder, holder, holder)
 	assertNoKey(t, "fmt", printed, keyHex)
@@ -117,7 +123,7 @@ func TestABadKeyIsRefusedWithoutEchoingIt(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv("GATEWAY_TEST_BAD_KEY", value)
-			_, err := gateway.LoadSigner(gateway.SignerConfig{KeyEnv: "GATEWAY_TEST_BAD_KEY"})
+			_, err := gateway.LoadSigner(context.Background(), gateway.SignerConfig{KeyEnv: "GATEWAY_TEST_BAD_KEY"})
 			if err == nil {
 				t.Fatal("a bad key was accepted")
 			}
@@ -130,7 +136,7 @@ func TestABadKeyIsRefusedWithoutEchoingIt(t *testing.T) {
 			assertNoKey(t, "error", err.Error(), keyHex)
 		})
 	}
-	if _, err := gateway.LoadSigner(gateway.SignerConfig{KeyEnv: "GATEWAY_TEST_UNSET_VARIABLE"}); err == nil ||
+	if _, err := gateway.LoadSigner(context.Background(), gateway.SignerConfig{KeyEnv: "GATEWAY_TEST_UNSET_VARIABLE"}); err == nil ||
 		!strings.Contains(err.Error(), "not set") {
 		t.Fatalf("an unset variable: %v", err)
 	}
@@ -143,7 +149,7 @@ func TestABadKeyIsRefusedWithoutEchoingIt(t *testing.T) {
 	}
 	assertNoKey(t, "Validate", err.Error(), keyHex)
 	assertNoKey(t, "config", fmt.Sprintf("%v %+v %#v %s", cfg, cfg, cfg, cfg.Signer), keyHex)
-	_, err = gateway.LoadSigner(cfg.Signer)
+	_, err = gateway.LoadSigner(context.Background(), cfg.Signer)
 	assertNoKey(t, "LoadSigner", fmt.Sprint(err), keyHex)
 }
 
@@ -165,7 +171,7 @@ func TestAKeystoreFileWithAPasswordFileLoadsAndAWrongPasswordIsRefused(t *testin
 	if err := os.WriteFile(pw, []byte("correct horse\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := gateway.LoadSigner(gateway.SignerConfig{KeystoreFile: file, PasswordFile: pw})
+	s, err := gateway.LoadSigner(context.Background(), gateway.SignerConfig{KeystoreFile: file, PasswordFile: pw})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,12 +181,77 @@ func TestAKeystoreFileWithAPasswordFileLoadsAndAWrongPasswordIsRefused(t *testin
 	if err := os.WriteFile(pw, []byte("battery staple"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err = gateway.LoadSigner(gateway.SignerConfig{KeystoreFile: file, PasswordFile: pw})
+	_, err = gateway.LoadSigner(context.Background(), gateway.SignerConfig{KeystoreFile: file, PasswordFile: pw})
 	if err == nil || strings.Contains(err.Error(), "battery") || strings.Contains(err.Error(), "horse") {
 		t.Fatalf("wrong password: %v", err)
 	}
 	assertNoKey(t, "error", err.Error(), hex.EncodeToString(crypto.FromECDSA(key)))
-	if _, err := gateway.LoadSigner(gateway.SignerConfig{KeystoreFile: file}); err == nil {
+	if _, err := gateway.LoadSigner(context.Background(), gateway.SignerConfig{KeystoreFile: file}); err == nil {
 		t.Fatal("a keystore without password file was accepted")
+	}
+}
+
+// flakySigner is a Signer whose answers the test sets: an error, or another key's signature.
+type flakySigner struct {
+	key   *ecdsa.PrivateKey
+	mu    sync.Mutex
+	fail  error
+	wrong *ecdsa.PrivateKey
+}
+
+func (f *flakySigner) Address() common.Address { return crypto.PubkeyToAddress(f.key.PublicKey) }
+
+func (f *flakySigner) SignHash(_ context.Context, digest common.Hash) ([]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case f.fail != nil:
+		return nil, f.fail
+	case f.wrong != nil:
+		return crypto.Sign(digest[:], f.wrong)
+	}
+	return crypto.Sign(digest[:], f.key)
+}
+
+func (f *flakySigner) set(fail error, wrong *ecdsa.PrivateKey) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail, f.wrong = fail, wrong
+}
+
+// A signer that fails (a key service down) or answers another key's signature makes Prepare
+// fail with ErrSigner, which is retryable: nothing is signed, and the nonce it took goes back,
+// so the next transaction takes it.
+func TestASignerThatFailsOrSignsWithAnotherKeyFailsPrepareRetryablyAndGivesTheNonceBack(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	key := nextKey(t)
+	other, _ := crypto.GenerateKey()
+	s := &flakySigner{key: key}
+	ad := dial(t, key, nil, gateway.WithSigner(s))
+	pending, err := shared.Client().PendingNonceAt(ctx, s.Address())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, set := range map[string]func(){
+		"fails":            func() { s.set(errors.New("KMS throttled the request"), nil) },
+		"signs as another": func() { s.set(nil, other) },
+	} {
+		set()
+		_, err := ad.Prepare(ctx, silentRequest(uniqueSeed(t)))
+		if !errors.Is(err, gateway.ErrSigner) || !gateway.Retryable(err) {
+			t.Fatalf("a signer that %s: %v, want a retryable ErrSigner", name, err)
+		}
+	}
+	s.set(nil, nil)
+	p, err := ad.Prepare(ctx, silentRequest(uniqueSeed(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Nonce != pending || p.From != s.Address() {
+		t.Fatalf("after the failures the transaction takes nonce %d from %s, want %d from %s", p.Nonce, p.From, pending, s.Address())
+	}
+	if _, err := ad.Broadcast(ctx, p); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"math/big"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -11,6 +12,18 @@ import (
 
 // The read-only views the readiness worker polls. They read the latest block; errors are
 // *TxError (ErrTransport is retryable, ErrInvalidRequest is not).
+
+// Balance is the signing key's balance at the latest block, in wei (ErrNoSigner without a key).
+func (a *Adapter) Balance(ctx context.Context) (*big.Int, error) {
+	if a.signer == nil {
+		return nil, ErrNoSigner
+	}
+	b, err := a.client.BalanceAt(ctx, a.signer.Address(), nil)
+	if err != nil {
+		return nil, a.classify("read the key's balance", err)
+	}
+	return b, nil
+}
 
 // IsPublicDecryptionReady asks the gateway whether every handle of req can be publicly decrypted
 // now (Decryption.isPublicDecryptionReady).
@@ -32,6 +45,18 @@ func (a *Adapter) IsUserDecryptionReady(ctx context.Context, req domain.UserDecr
 	}
 	return a.callBool(ctx, a.client, "isUserDecryptionReady", a.cfg.Contracts.Decryption,
 		a.decryption.PackIsUserDecryptionReady(user, pairs, extra), a.decryption.UnpackIsUserDecryptionReady)
+}
+
+// IsUnifiedUserDecryptionReady asks the gateway whether every handle of a unified user decrypt
+// can be decrypted now (Decryption.isUserDecryptionReady, with the handles and their contracts).
+func (a *Adapter) IsUnifiedUserDecryptionReady(ctx context.Context, req domain.UnifiedUserDecryptRequest) (bool, error) {
+	pairs, err := unifiedPairs(req)
+	if err != nil {
+		return false, &TxError{Kind: ErrInvalidRequest, Op: "call isUserDecryptionReady", Err: err}
+	}
+	extra := common.FromHex(req.ExtraData)
+	return a.callBool(ctx, a.client, "isUserDecryptionReady", a.cfg.Contracts.Decryption,
+		a.decryption.PackIsUserDecryptionReady(common.HexToAddress(req.UserAddress), pairs, extra), a.decryption.UnpackIsUserDecryptionReady)
 }
 
 // IsDelegatedUserDecryptionReady asks the gateway whether every handle of req can be decrypted

@@ -105,8 +105,8 @@ type Config struct {
 	Releasable bool
 	// Log receives the sender's warnings (nil: none).
 	Log *slog.Logger
-	// Job names the job in the log lines.
-	Job string
+	// Job and Correlation name the job and its correlation id in the log lines.
+	Job, Correlation string
 }
 
 // Send broadcasts p, the job's recorded transaction, until it is mined, fails for good, loses
@@ -157,7 +157,7 @@ func Send(ctx context.Context, node Node, j Journal, p *gateway.Prepared, cfg Co
 				continue
 			}
 			if rerr != nil {
-				log.Warn("tx: a stalled transaction cannot be replaced; waiting on it", "job", cfg.Job, "tx", r.Tx.Hash, "nonce", r.Tx.Nonce, "why", err, "err", rerr)
+				log.Warn("tx: a stalled transaction cannot be replaced; waiting on it", "job_id", cfg.Job, "correlation_id", cfg.Correlation, "tx", r.Tx.Hash, "nonce", r.Tx.Nonce, "why", err, "err", rerr)
 			}
 			if attempt >= attempts || j.Settled(r.Tx) {
 				r.Outcome = Pending
@@ -165,7 +165,7 @@ func Send(ctx context.Context, node Node, j Journal, p *gateway.Prepared, cfg Co
 			}
 			continue // the broadcast waits for the blocks again
 		case errors.Is(err, gateway.ErrNonceTooLow):
-			return adopt(ctx, node, r, earlier, log, cfg.Job)
+			return adopt(ctx, node, r, earlier, log, cfg)
 		case errors.Is(err, gateway.ErrPaused), errors.Is(err, gateway.ErrReverted), errors.Is(err, gateway.ErrNoRequestID):
 			r.Outcome = Failed // mined: the nonce is used
 			return r
@@ -179,7 +179,7 @@ func Send(ctx context.Context, node Node, j Journal, p *gateway.Prepared, cfg Co
 			r.Outcome = Pending
 			return r
 		}
-		log.Warn("tx: broadcast failed; sending the same bytes again", "job", cfg.Job, "tx", r.Tx.Hash, "attempt", attempt, "err", err)
+		log.Warn("tx: broadcast failed; sending the same bytes again", "job_id", cfg.Job, "correlation_id", cfg.Correlation, "tx", r.Tx.Hash, "attempt", attempt, "err", err)
 		t = time.Now()
 		if upstream.RealClock().Sleep(ctx, cfg.Backoff.Delay(attempt, nil)) != nil {
 			r.Outcome = Stopped
@@ -195,12 +195,12 @@ func Send(ctx context.Context, node Node, j Journal, p *gateway.Prepared, cfg Co
 
 // adopt settles a "nonce too low" for r.Tx, which is not mined: the job's earlier transactions
 // of the nonce are looked up, and the mined one is the job's.
-func adopt(ctx context.Context, node Node, r Result, earlier []common.Hash, log *slog.Logger, job string) Result {
+func adopt(ctx context.Context, node Node, r Result, earlier []common.Hash, log *slog.Logger, cfg Config) Result {
 	for _, h := range earlier {
 		rec, err := node.ReceiptByHash(ctx, h)
 		switch {
 		case err == nil:
-			log.Info("tx: an earlier transaction of the job's nonce was mined; adopted", "job", job, "tx", h, "nonce", r.Tx.Nonce)
+			log.Info("tx: an earlier transaction of the job's nonce was mined; adopted", "job_id", cfg.Job, "correlation_id", cfg.Correlation, "tx", h, "nonce", r.Tx.Nonce)
 			r.Outcome, r.Receipt, r.Err = Mined, rec, nil
 			return r
 		case errors.Is(err, gateway.ErrPaused), errors.Is(err, gateway.ErrReverted):
@@ -209,7 +209,7 @@ func adopt(ctx context.Context, node Node, r Result, earlier []common.Hash, log 
 		case errors.Is(err, gateway.ErrTxNotFound):
 			continue
 		default:
-			log.Warn("tx: cannot tell whether an earlier transaction of the job's nonce was mined; the timeouts worker looks again", "job", job, "tx", h, "err", err)
+			log.Warn("tx: cannot tell whether an earlier transaction of the job's nonce was mined; the timeouts worker looks again", "job_id", cfg.Job, "correlation_id", cfg.Correlation, "tx", h, "err", err)
 			r.Outcome, r.Err = Pending, err
 			return r
 		}

@@ -66,36 +66,14 @@ type sfParser struct {
 func joinFieldLines(lines []string) string { return strings.Join(lines, ", ") }
 
 func parseSFList(input string) ([]sfItem, bool) {
-	p := &sfParser{s: input}
-	p.skipSP()
-	var out []sfItem
-	for !p.eof() {
+	return parseSFMembers(input, func(p *sfParser, out []sfItem) ([]sfItem, bool) {
 		it, ok := p.itemOrInnerList()
-		if !ok {
-			return nil, false
-		}
-		out = append(out, it)
-		p.skipOWS()
-		if p.eof() {
-			return out, true
-		}
-		if p.s[p.pos] != ',' {
-			return nil, false
-		}
-		p.pos++
-		p.skipOWS()
-		if p.eof() { // trailing comma
-			return nil, false
-		}
-	}
-	return out, true
+		return append(out, it), ok
+	})
 }
 
 func parseSFDictionary(input string) ([]sfDictMember, bool) {
-	p := &sfParser{s: input}
-	p.skipSP()
-	var out []sfDictMember
-	for !p.eof() {
+	return parseSFMembers(input, func(p *sfParser, out []sfDictMember) ([]sfDictMember, bool) {
 		key, ok := p.key()
 		if !ok {
 			return nil, false
@@ -113,14 +91,21 @@ func parseSFDictionary(input string) ([]sfDictMember, bool) {
 			}
 			it = sfItem{val: sfValue{kind: sfBoolean, bool: true}, params: params}
 		}
-		replaced := false
-		for i := range out { // a repeated key overwrites the earlier value, in its place
-			if out[i].key == key {
-				out[i].item, replaced = it, true
-			}
-		}
-		if !replaced {
-			out = append(out, sfDictMember{key: key, item: it})
+		return setMember(out, sfDictMember{key: key, item: it}), true
+	})
+}
+
+// parseSFMembers is the loop a List and a Dictionary share: leading spaces, then members, each
+// read by member and added to out, separated by commas with optional white space around them.
+// Anything else between members, or a trailing comma, fails.
+func parseSFMembers[M any](input string, member func(p *sfParser, out []M) ([]M, bool)) ([]M, bool) {
+	p := &sfParser{s: input}
+	p.skipSP()
+	var out []M
+	for !p.eof() {
+		var ok bool
+		if out, ok = member(p, out); !ok {
+			return nil, false
 		}
 		p.skipOWS()
 		if p.eof() {
@@ -131,11 +116,26 @@ func parseSFDictionary(input string) ([]sfDictMember, bool) {
 		}
 		p.pos++
 		p.skipOWS()
-		if p.eof() {
+		if p.eof() { // trailing comma
 			return nil, false
 		}
 	}
 	return out, true
+}
+
+func (m sfDictMember) memberKey() string { return m.key }
+func (m sfParam) memberKey() string      { return m.key }
+
+// setMember adds m to the members of a Dictionary or the Parameters of an Item: a repeated key
+// overwrites the earlier value, in its place.
+func setMember[M interface{ memberKey() string }](out []M, m M) []M {
+	for i := range out {
+		if out[i].memberKey() == m.memberKey() {
+			out[i] = m
+			return out
+		}
+	}
+	return append(out, m)
 }
 
 func (p *sfParser) eof() bool { return p.pos >= len(p.s) }
@@ -215,15 +215,7 @@ func (p *sfParser) params() ([]sfParam, bool) {
 				return nil, false
 			}
 		}
-		replaced := false
-		for i := range out {
-			if out[i].key == key {
-				out[i].val, replaced = val, true
-			}
-		}
-		if !replaced {
-			out = append(out, sfParam{key: key, val: val})
-		}
+		out = setMember(out, sfParam{key: key, val: val})
 	}
 	return out, true
 }

@@ -53,13 +53,15 @@ const dialTimeout = 5 * time.Second
 // taken at once).
 const relistenFor = 2 * time.Second
 
-// Proxy forwards connections on Addr to its target, in the mode SetMode last set (Pass at first).
-// Its methods are safe for concurrent use.
+// Proxy forwards connections on Addr to its target, in the mode SetMode last set (Pass at first),
+// each answer held back by the delay SetDelay last set (none at first). Its methods are safe for
+// concurrent use.
 type Proxy struct {
 	target   string // host:port
 	addr     string // the proxy's host:port, fixed for its life
 	url      string // the target's URL with addr as its host, or addr
 	accepted atomic.Int64
+	delay    atomic.Int64   // nanoseconds each chunk from the target waits before it is forwarded
 	wg       sync.WaitGroup // accept loops and connection goroutines
 
 	mu     sync.Mutex
@@ -74,6 +76,7 @@ type Proxy struct {
 type conn struct {
 	client net.Conn
 	dead   atomic.Bool
+	delay  *atomic.Int64 // the proxy's
 
 	mu       sync.Mutex
 	upstream net.Conn // nil until dialled, and for a connection accepted in Blackhole
@@ -183,6 +186,11 @@ func relisten(addr string) (net.Listener, error) {
 	}
 }
 
+// SetDelay holds back every chunk of an answer (bytes from the target) by d from now on, as a
+// slow or overloaded provider answers: a request still gets its whole answer, d late. Zero
+// forwards at once again. Requests are forwarded at once either way.
+func (p *Proxy) SetDelay(d time.Duration) { p.delay.Store(int64(max(d, 0))) }
+
 // Close stops the proxy: it stops listening, closes every connection and waits for its
 // goroutines. It is safe to call more than once.
 func (p *Proxy) Close() error {
@@ -215,7 +223,7 @@ func (p *Proxy) accept(ln net.Listener) {
 // Blackhole it only reads and discards.
 func (p *Proxy) handle(client net.Conn) {
 	defer p.wg.Done()
-	c := &conn{client: client}
+	c := &conn{client: client, delay: &p.delay}
 	if !p.track(c) {
 		return
 	}
@@ -267,6 +275,9 @@ func (c *conn) pipe(dst, src net.Conn, fromClient bool) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
+		if d := time.Duration(c.delay.Load()); n > 0 && d > 0 && !fromClient {
+			time.Sleep(d)
+		}
 		if n > 0 && !c.dead.Load() {
 			if _, werr := dst.Write(buf[:n]); werr != nil && err == nil {
 				err = werr

@@ -149,6 +149,25 @@ func TestProxy(t *testing.T) {
 		}
 	})
 
+	t.Run("a delay holds every answer back by it, whole, and zero forwards at once again", func(t *testing.T) {
+		srv := newHTTP(t)
+		p := newProxy(t, srv.URL)
+		p.SetDelay(400 * time.Millisecond)
+		began := time.Now()
+		body, err := get(p.URL(), 5*time.Second)
+		if err != nil || body != "block 42" {
+			t.Fatalf("GET through the slowed proxy: %q, %v", body, err)
+		}
+		if took := time.Since(began); took < 400*time.Millisecond {
+			t.Errorf("GET through a proxy delaying 400ms answered in %s", took)
+		}
+		p.SetDelay(0)
+		began = time.Now()
+		if _, err := get(p.URL(), 350*time.Millisecond); err != nil {
+			t.Errorf("GET after the delay was lifted: %v (took %s), want an answer within 350ms", err, time.Since(began))
+		}
+	})
+
 	t.Run("refuse refuses new connections and closes the open ones", func(t *testing.T) {
 		e := newEcho(t)
 		p := newProxy(t, e.ln.Addr().String())

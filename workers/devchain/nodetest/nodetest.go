@@ -60,7 +60,42 @@ func SDK(tb testing.TB) (node, root string) {
 	return node, root
 }
 
+// Package returns node and the repository root, with the npm package name (pinned in
+// package.json) installed in the root's node_modules, or skips (fails in CI).
+func Package(tb testing.TB, name string) (node, root string) {
+	tb.Helper()
+	node, root = Node(tb), Root(tb)
+	if !fileExists(filepath.Join(root, "node_modules", filepath.FromSlash(name), "package.json")) {
+		Unavailable(tb, "node_modules/"+name+" is missing")
+	}
+	return node, root
+}
+
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// Chromium is where the tests find the browser: $CHROMIUM, else Debian's /usr/bin/chromium.
+func Chromium() string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	return "/usr/bin/chromium"
+}
+
+// Browser returns node, the repository root and the Chromium binary, with playwright-core in
+// the root's node_modules, or skips (fails in CI): the browser tests drive Debian's chromium
+// package through playwright-core (`make test` installs both).
+func Browser(tb testing.TB) (node, root, chromium string) {
+	tb.Helper()
+	node, root = Node(tb), Root(tb)
+	if !fileExists(filepath.Join(root, "node_modules", "playwright-core", "package.json")) {
+		Unavailable(tb, "node_modules/playwright-core is missing")
+	}
+	chromium = Chromium()
+	if !fileExists(chromium) {
+		Unavailable(tb, chromium+" is missing (apt-get install chromium; `make test` does)")
+	}
+	return node, root, chromium
 }

@@ -12,7 +12,12 @@
 //     delegatedUserDecryptionRequest(CtHandleContractPair[], RequestValidity, DelegationAccounts
 //     {delegatorAddress, delegateAddress}, ContractsInfo, bytes publicKey, bytes signature, bytes
 //     extraData), the readiness views isPublicDecryptionReady, isUserDecryptionReady and
-//     isDelegatedUserDecryptionReady, and the KMS-only responses publicDecryptionResponse and
+//     isDelegatedUserDecryptionReady, the unified EIP-712 overload userDecryptionRequest(HandleEntry[]
+//     {handle, contractAddress, ownerAddress}, address userAddress, bytes publicKey, address[]
+//     allowedContracts, RequestValiditySeconds, bytes signature, bytes extraData), announced with
+//     the unified UserDecryptionRequest(decryptionId, HandleEntry[], UserDecryptionRequestPayload)
+//     event (an entry whose owner is not the user must be delegated to the user on the host ACL),
+//     and the KMS-only responses publicDecryptionResponse and
 //     userDecryptionResponse. Request ids carry their kind in the top byte: public ids are
 //     1<<248 + n, user ids 2<<248 + n (DecryptionKindOf tells them apart). A delegated user
 //     decryption is checked like a user one with the delegator in the user's place, plus the host
@@ -80,6 +85,10 @@
 // abigen v2 names the result type of a multi-value method after the method alone, so each
 // contract's eip712Domain is bound with --alias as <Contract>Eip712Domain
 // (PackDecryptionEip712Domain, DecryptionEip712DomainOutput, ...) to keep one package compiling.
+// Decryption's overloads of userDecryptionRequest and of the UserDecryptionRequest event are
+// aliased too (abigen would add "0" to whichever solc lists second): the legacy ones keep the
+// plain names, the unified EIP-712 ones are PackUnifiedUserDecryptionRequest and
+// DecryptionUnifiedUserDecryptionRequest.
 //
 // TestGeneratedFilesMatchTheSolidity fails when the committed ABI, bytecode or bindings differ
 // from what the sources produce; it runs `npm ci` itself when node_modules is missing.
@@ -87,7 +96,7 @@ package contracts
 
 //go:generate node compile.js
 //go:generate go tool abigen --v2 --pkg contracts --type ACL --abi build/ACL.abi --bin build/ACL.bin --out acl_binding.go
-//go:generate go tool abigen --v2 --pkg contracts --type Decryption --alias eip712Domain=DecryptionEip712Domain --abi build/Decryption.abi --bin build/Decryption.bin --out decryption_binding.go
+//go:generate go tool abigen --v2 --pkg contracts --type Decryption --alias eip712Domain=DecryptionEip712Domain,userDecryptionRequest=unifiedUserDecryptionRequest,userDecryptionRequest0=userDecryptionRequest,UserDecryptionRequest0=UnifiedUserDecryptionRequest --abi build/Decryption.abi --bin build/Decryption.bin --out decryption_binding.go
 //go:generate go tool abigen --v2 --pkg contracts --type InputVerification --alias eip712Domain=InputVerificationEip712Domain --abi build/InputVerification.abi --bin build/InputVerification.bin --out inputverification_binding.go
 //go:generate go tool abigen --v2 --pkg contracts --type InputVerifier --alias eip712Domain=InputVerifierEip712Domain --abi build/InputVerifier.abi --bin build/InputVerifier.bin --out inputverifier_binding.go
 //go:generate go tool abigen --v2 --pkg contracts --type KMSVerifier --alias eip712Domain=KMSVerifierEip712Domain --abi build/KMSVerifier.abi --bin build/KMSVerifier.bin --out kmsverifier_binding.go

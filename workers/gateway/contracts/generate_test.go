@@ -24,7 +24,7 @@ var generated = []struct {
 	aliases      map[string]string
 }{
 	{"ACL", "acl_binding.go", nil},
-	{"Decryption", "decryption_binding.go", domainAlias("Decryption")},
+	{"Decryption", "decryption_binding.go", decryptionAliases()},
 	{"InputVerification", "inputverification_binding.go", domainAlias("InputVerification")},
 	{"InputVerifier", "inputverifier_binding.go", domainAlias("InputVerifier")},
 	{"KMSVerifier", "kmsverifier_binding.go", domainAlias("KMSVerifier")},
@@ -33,6 +33,18 @@ var generated = []struct {
 
 func domainAlias(typ string) map[string]string {
 	return map[string]string{"eip712Domain": typ + "Eip712Domain"}
+}
+
+// decryptionAliases are Decryption's: besides eip712Domain, its two userDecryptionRequest
+// overloads and their two UserDecryptionRequest events, which abigen would tell apart by a "0"
+// suffix on whichever the compiler lists second. The legacy ones keep the plain names; the
+// unified EIP-712 ones are Unified*.
+func decryptionAliases() map[string]string {
+	m := domainAlias("Decryption")
+	m["userDecryptionRequest"] = "unifiedUserDecryptionRequest"
+	m["userDecryptionRequest0"] = "userDecryptionRequest"
+	m["UserDecryptionRequest0"] = "UnifiedUserDecryptionRequest"
+	return m
 }
 
 // TestGeneratedFilesMatchTheSolidity compiles src/ with the pinned solc into a temporary

@@ -11,6 +11,7 @@ var (
 	TopicPublicDecryptionRequest                = eventID(NewDecryption().GetABI().Events, DecryptionPublicDecryptionRequestEventName)
 	TopicPublicDecryptionResponse               = eventID(NewDecryption().GetABI().Events, DecryptionPublicDecryptionResponseEventName)
 	TopicUserDecryptionRequest                  = eventID(NewDecryption().GetABI().Events, DecryptionUserDecryptionRequestEventName)
+	TopicUnifiedUserDecryptionRequest           = eventID(NewDecryption().GetABI().Events, DecryptionUnifiedUserDecryptionRequestEventName)
 	TopicUserDecryptionResponse                 = eventID(NewDecryption().GetABI().Events, DecryptionUserDecryptionResponseEventName)
 	TopicUserDecryptionResponseThresholdReached = eventID(NewDecryption().GetABI().Events, DecryptionUserDecryptionResponseThresholdReachedEventName)
 	TopicHandleRegistered                       = eventID(NewDecryption().GetABI().Events, DecryptionHandleRegisteredEventName)

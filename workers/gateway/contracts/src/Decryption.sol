@@ -31,6 +31,12 @@ interface IDelegationACL {
 /// a user decryption for the gateway: an id from the same counter, the same
 /// UserDecryptionRequest event (with the delegate as userAddress: the shares are for the
 /// delegate's key) and the same responses.
+/// Unified user decryption (the overload userDecryptionRequest(HandleEntry[], ...), the public
+/// gateway's unified EIP-712 path): direct and delegated handles in one request, each entry
+/// naming the handle's owner (the user, or a delegator who delegated it to the user on the host
+/// ACL). It is a user decryption too (same counter, same responses) but is announced with the
+/// unified UserDecryptionRequest(decryptionId, HandleEntry[] handles, UserDecryptionRequestPayload
+/// payload) event, which carries what the user signed and the signature for the KMS to verify.
 ///
 /// A KMS signature is the secp256k1 signature, by the responding signer's own key, of EIP-712
 /// typed data under the domain {name "Decryption", version "1", this chain, this contract}
@@ -63,12 +69,42 @@ contract Decryption is GatewayBase {
         address delegateAddress;
     }
 
+    /// @notice A handle of a unified user decryption, the contract it belongs to, and the address
+    /// it is allowed for: the user for direct access, else a delegator.
+    struct HandleEntry {
+        bytes32 handle;
+        address contractAddress;
+        address ownerAddress;
+    }
+
+    /// @notice When a unified user decryption request becomes valid (Unix seconds) and for how
+    /// many seconds.
+    struct RequestValiditySeconds {
+        uint256 startTimestamp;
+        uint256 durationSeconds;
+    }
+
+    /// @notice What the user signed in a unified user decryption, and the signature (opaque to
+    /// this contract; the KMS verifies it).
+    struct UserDecryptionRequestPayload {
+        address userAddress;
+        bytes publicKey;
+        address[] allowedContracts;
+        RequestValiditySeconds requestValidity;
+        bytes extraData;
+        bytes signature;
+    }
+
     /// @notice Public decryption ids are PUBLIC_DECRYPT_COUNTER_BASE + n, n = 1, 2, ...
     uint256 public constant PUBLIC_DECRYPT_COUNTER_BASE = uint256(1) << 248;
     /// @notice User decryption ids are USER_DECRYPT_COUNTER_BASE + n, n = 1, 2, ...
     uint256 public constant USER_DECRYPT_COUNTER_BASE = uint256(2) << 248;
     /// @notice The longest validity a user decryption request may ask for.
     uint256 public constant MAX_USER_DECRYPT_DURATION_DAYS = 365;
+    /// @notice The longest validity a unified user decryption request may ask for.
+    uint256 public constant MAX_USER_DECRYPT_DURATION_SECONDS = MAX_USER_DECRYPT_DURATION_DAYS * 1 days;
+    /// @notice The most allowedContracts a unified user decryption request may list.
+    uint256 public constant MAX_USER_DECRYPT_CONTRACT_ADDRESSES = 10;
     /// @notice Seconds of chain time a scenario-04 handle stays not ready after it was first seen.
     uint256 public constant READY_DELAY = TestScenarios.READY_DELAY;
 
@@ -126,6 +162,12 @@ contract Decryption is GatewayBase {
         bytes publicKey,
         bytes extraData
     );
+    /// @notice A unified user decryption was requested.
+    event UserDecryptionRequest(
+        uint256 indexed decryptionId,
+        HandleEntry[] handles,
+        UserDecryptionRequestPayload payload
+    );
     /// @notice One KMS signer's share; indexShare counts shares from 0 in arrival order.
     event UserDecryptionResponse(
         uint256 indexed decryptionId,
@@ -158,6 +200,11 @@ contract Decryption is GatewayBase {
     error StartTimestampInFuture(uint256 currentTimestamp, uint256 startTimestamp);
     error UserDecryptionRequestExpired(uint256 currentTimestamp, uint256 expiredAt);
     error NullAclAddress();
+    error EmptyHandles();
+    error ContractAddressesMaxLengthExceeded(uint256 maxLength, uint256 actualLength);
+    error InvalidNullDurationSeconds();
+    error MaxDurationSecondsExceeded(uint256 maxValue, uint256 actualValue);
+    error UserDecryptionRequestExpiredSeconds(uint256 currentTimestamp, RequestValiditySeconds requestValidity);
     /// @notice delegator has not authorised delegate (or no longer does) to user-decrypt ctHandle
     /// in contractAddress on the host ACL.
     error UserDecryptNotDelegated(address delegator, address delegate, address contractAddress, bytes32 ctHandle);
@@ -263,6 +310,38 @@ contract Decryption is GatewayBase {
         _requested[id] = true;
         _userRequests[id] = UserRequest(publicKey, ctHandles);
         emit UserDecryptionRequest(id, ctHandles, delegate, publicKey, extraData);
+    }
+
+    /// @notice Requests a unified user decryption of handles for userAddress, re-encrypted under
+    /// publicKey; emits the unified UserDecryptionRequest. An entry whose owner is not the user
+    /// must be delegated to the user on the host ACL (UserDecryptNotDelegated). An empty
+    /// allowedContracts allows any contract. The signature is not verified here: the relayer
+    /// and the KMS verify it.
+    function userDecryptionRequest(
+        HandleEntry[] calldata handles,
+        address userAddress,
+        bytes calldata publicKey,
+        address[] calldata allowedContracts,
+        RequestValiditySeconds calldata requestValidity,
+        bytes calldata signature,
+        bytes calldata extraData
+    ) external whenNotPaused {
+        if (handles.length == 0) {
+            revert EmptyHandles();
+        }
+        if (allowedContracts.length > MAX_USER_DECRYPT_CONTRACT_ADDRESSES) {
+            revert ContractAddressesMaxLengthExceeded(MAX_USER_DECRYPT_CONTRACT_ADDRESSES, allowedContracts.length);
+        }
+        _checkValiditySeconds(requestValidity);
+        // One memory struct keeps the emit within the stack's reach.
+        UserDecryptionRequestPayload memory payload;
+        payload.userAddress = userAddress;
+        payload.publicKey = publicKey;
+        payload.allowedContracts = allowedContracts;
+        payload.requestValidity = requestValidity;
+        payload.extraData = extraData;
+        payload.signature = signature;
+        _unifiedUserDecryptionRequest(handles, payload);
     }
 
     /// @notice Records the chain time at which scenario-04 handles were first seen; other handles
@@ -427,6 +506,55 @@ contract Decryption is GatewayBase {
         if (expiredAt < block.timestamp) {
             revert UserDecryptionRequestExpired(block.timestamp, expiredAt);
         }
+    }
+
+    function _checkValiditySeconds(RequestValiditySeconds calldata v) private view {
+        if (v.durationSeconds == 0) {
+            revert InvalidNullDurationSeconds();
+        }
+        if (v.durationSeconds > MAX_USER_DECRYPT_DURATION_SECONDS) {
+            revert MaxDurationSecondsExceeded(MAX_USER_DECRYPT_DURATION_SECONDS, v.durationSeconds);
+        }
+        if (v.startTimestamp > block.timestamp) {
+            revert StartTimestampInFuture(block.timestamp, v.startTimestamp);
+        }
+        if (v.startTimestamp + v.durationSeconds < block.timestamp) {
+            revert UserDecryptionRequestExpiredSeconds(block.timestamp, v);
+        }
+    }
+
+    function _unifiedUserDecryptionRequest(
+        HandleEntry[] calldata handles,
+        UserDecryptionRequestPayload memory payload
+    ) private {
+        bytes32[] memory ctHandles = new bytes32[](handles.length);
+        for (uint256 i = 0; i < handles.length; i++) {
+            HandleEntry calldata e = handles[i];
+            uint8 s = TestScenarios.ofHandle(e.handle);
+            if (s == TestScenarios.GATEWAY_REVERT) {
+                revert TestScenarioRevert();
+            }
+            if (s == TestScenarios.DENIED) {
+                revert UserDecryptNotAllowed(e.handle, e.ownerAddress);
+            }
+            if (
+                e.ownerAddress != payload.userAddress &&
+                !IDelegationACL(acl).isHandleDelegatedForUserDecryption(
+                    e.ownerAddress,
+                    payload.userAddress,
+                    e.contractAddress,
+                    e.handle
+                )
+            ) {
+                revert UserDecryptNotDelegated(e.ownerAddress, payload.userAddress, e.contractAddress, e.handle);
+            }
+            _see(e.handle, s);
+            ctHandles[i] = e.handle;
+        }
+        uint256 id = ++userDecryptionCounter;
+        _requested[id] = true;
+        _userRequests[id] = UserRequest(payload.publicKey, ctHandles);
+        emit UserDecryptionRequest(id, handles, payload);
     }
 
     function _checkPairs(

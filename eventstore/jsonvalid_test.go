@@ -1,4 +1,4 @@
-package sqlite
+package eventstore
 
 import (
 	"encoding/json"
@@ -44,7 +44,7 @@ func TestValidJSONAgreesWithEncodingJSON(t *testing.T) {
 }
 
 // FuzzValidJSON holds validJSON to json.Valid on arbitrary bytes. Run it with
-// go test -run '^$' -fuzz FuzzValidJSON ./eventstore/sqlite/
+// go test -run '^$' -fuzz FuzzValidJSON ./eventstore/
 func FuzzValidJSON(f *testing.F) {
 	for _, c := range jsonCases {
 		f.Add([]byte(c))

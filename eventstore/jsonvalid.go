@@ -1,12 +1,13 @@
-package sqlite
+package eventstore
 
 import "encoding/binary"
 
 // validJSON reports whether b is exactly one JSON value, optionally surrounded by whitespace:
 // the same answer as encoding/json's Valid, including its quirks (strings are not checked for
 // valid UTF-8, \u escapes are not checked for surrogate pairs, nesting deeper than
-// maxJSONDepth is refused), at several times its speed. Reads check every stored event's data
-// with it, so it sits on the hot path of every replay; FuzzValidJSON holds it to json.Valid.
+// maxJSONDepth is refused), at several times its speed. Every append checks its events' data
+// with it (ValidateAppend), and so do the readers that pass stored data on unparsed
+// (CheckData); FuzzValidJSON holds it to json.Valid.
 //
 // It is one loop over the input with an explicit stack of open containers (one bit per level),
 // so it neither recurses nor allocates for the nesting stored events have.

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"relayer/archive"
+	"relayer/domain"
+	"relayer/projections"
+	"relayer/workers/archiver"
+)
+
+// retireAll runs the archiver over a store with a clock past every window until no ended job is
+// left live, and returns the digest of the read models that followed the store meanwhile.
+func retireAll(t *testing.T, dataDir, archiveDir string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	settings, _, err := loadServeConfig(configSources{env: serveEnviron()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, _, err := openWritable(dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	set, err := projections.New(settings.Projections)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = set.Run(rctx, store) }()
+	arch, err := archive.NewDir(archiveDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := domain.DefaultRetention()
+	policy.Interval = 10 * time.Millisecond
+	policy.Batch = 100
+	a, err := archiver.New(archiver.Config{Retention: policy},
+		archiver.Deps{Store: store, Projections: set, Archive: arch, Now: func() time.Time { return time.Now().Add(400 * 24 * time.Hour) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	adone := make(chan struct{})
+	go func() { defer close(adone); _ = a.Run(rctx) }()
+	for set.Jobs() > len(set.InStatus(domain.Queued))+len(set.InStatus(domain.Processing)) || set.RetiredJobs() == 0 {
+		if ctx.Err() != nil {
+			t.Fatalf("the archiver retired %d jobs, %d still held", set.RetiredJobs(), set.Jobs())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	<-adone
+	<-done
+	snap, err := set.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%x", sha256.Sum256(snap))
+}
+
+func TestReplayAndRebuildWithTheArchiveReadTheWholeLogAfterRetention(t *testing.T) {
+	dataDir, job := demoStore(t, "30")
+	before, errOut, code := runCLI(t, "replay", "--data-dir", dataDir, "--all", "--json")
+	if code != 0 {
+		t.Fatalf("replay: %s", errOut)
+	}
+	archiveDir := filepath.Join(t.TempDir(), "archive")
+	live := retireAll(t, dataDir, archiveDir)
+
+	// The live store alone has lost the retired jobs.
+	alone, _, _ := runCLI(t, "replay", "--data-dir", dataDir, "--all", "--json")
+	if strings.Count(alone, "RequestAccepted") >= strings.Count(before, "RequestAccepted") {
+		t.Fatal("no job left the live store")
+	}
+	if _, errOut, code := runCLI(t, "replay", "--data-dir", dataDir, "--job", job); code == 0 {
+		t.Fatalf("replay of a retired job without the archive succeeded: %s", errOut)
+	}
+	// With the archive, the whole log as it was, at its positions, then the retention events.
+	whole, errOut, code := runCLI(t, "replay", "--data-dir", dataDir, "--all", "--json", "--archive", archiveDir)
+	if code != 0 {
+		t.Fatalf("replay --archive: exit %d: %s", code, errOut)
+	}
+	if !strings.HasPrefix(whole, before) || !strings.Contains(whole[len(before):], `"JobsRetired"`) {
+		t.Fatalf("replay --archive does not start with the log as it was before retention:\n%.2000s\nwant a prefix\n%.2000s", whole, before)
+	}
+	timeline, errOut, code := runCLI(t, "replay", "--data-dir", dataDir, "--job", job, "--archive", archiveDir)
+	if code != 0 || !strings.Contains(timeline, "RequestAccepted") {
+		t.Fatalf("replay --job --archive: exit %d: %s\n%s", code, errOut, timeline)
+	}
+	// rebuild --archive gives the digest of the read models that followed the log live.
+	out, errOut, code := runCLI(t, "rebuild", "--data-dir", dataDir, "--archive", archiveDir)
+	if code != 0 {
+		t.Fatalf("rebuild --archive: exit %d: %s", code, errOut)
+	}
+	m := regexp.MustCompile(`snapshot sha256 ([0-9a-f]{64})`).FindStringSubmatch(out)
+	if m == nil || m[1] != live {
+		t.Fatalf("rebuild --archive: %s\nwant the live read models' digest %s", out, live)
+	}
+}
+
+func TestServeArchivesAnEndedJobPastItsWindowAndAnswers404SayingSo(t *testing.T) {
+	withEnv(t, "RELAYER_RETENTION_WINDOW_INPUT_PROOF=1s", "RELAYER_RETENTION_INTERVAL=50ms", "RELAYER_RETENTION_BATCH=10")
+	dir := filepath.Join(t.TempDir(), "data")
+	url, stdout, stderr, stop := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", dir)
+	body := `{"contractChainId":1337,"contractAddress":"0x00000000000000000000000000000000000000c0","userAddress":"0x00000000000000000000000000000000000000a1","ciphertextWithInputVerification":"0a0b0c","extraData":"0x00"}`
+	res, err := http.Post(url+"/v2/input-proof", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	id := regexp.MustCompile(`"jobId":"([0-9a-f-]{36})"`).FindStringSubmatch(string(b))
+	if res.StatusCode != http.StatusAccepted || id == nil {
+		t.Fatalf("POST: %d %s", res.StatusCode, b)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	var last string
+	for {
+		res, err := http.Get(url + "/v2/input-proof/" + id[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		last = fmt.Sprintf("%d %s", res.StatusCode, b)
+		if res.StatusCode == http.StatusNotFound && strings.Contains(string(b), "archived") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the job was not archived within 30 s; last answer %s\n%s\n%s", last, stdout, stderr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	res, err = http.Get(url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	if m := regexp.MustCompile(`(?m)^relayer_retired_jobs_total (\d+)`).FindStringSubmatch(string(b)); m == nil || m[1] == "0" {
+		t.Fatalf("/metrics: relayer_retired_jobs_total %v", m)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "replay", "--data-dir", dir, "--job", id[1], "--archive", filepath.Join(dir, "archive"))
+	if code != 0 || !strings.Contains(out, "RequestAccepted") {
+		t.Fatalf("replay of the archived job: exit %d %s\n%s", code, errOut, out)
+	}
+}
+
+func TestServeRefusesARetentionPolicyOutOfBoundsNamingTheSetting(t *testing.T) {
+	_, _, err := loadServeConfig(configSources{env: []string{"RELAYER_RETENTION_BATCH=0", "RELAYER_RETENTION_WINDOW_PUBLIC_DECRYPT=0s"}})
+	if err == nil {
+		t.Fatal("a batch of 0 and a window of 0 were accepted")
+	}
+	for _, want := range []string{"retention.batch", "retention.window.public_decrypt"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("the refusal does not name %s: %v", want, err)
+		}
+	}
+	s, _, err := loadServeConfig(configSources{env: []string{"RELAYER_DATA_DIR=/srv/relayer"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Retention.Enabled || s.Retention.Window(domain.PublicDecrypt) != 365*24*time.Hour || s.Archive != filepath.Join("/srv/relayer", "archive") {
+		t.Fatalf("defaults: %+v, archive %s; want on, the reference's windows, the archive in the data directory", s.Retention, s.Archive)
+	}
+}

@@ -1,0 +1,85 @@
+// Package projectionstest is the projections layer's test harness, shared by every package's
+// tests instead of a copy in each: a log, its read models running over it, the Executor that
+// appends to it, and a clock for the commands' times. Only tests import it.
+package projectionstest
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"relayer/eventstore"
+	"relayer/eventstore/sqlite"
+	"relayer/projections"
+)
+
+// Harness is a log and its read models for one test.
+type Harness struct {
+	Store eventstore.Store
+	Set   *projections.Set
+	Exec  *projections.Executor
+	Clock *Clock
+}
+
+// New opens a new SQLite log in the test's temporary directory and runs read models over it
+// (On); the store is closed when the test ends.
+func New(tb testing.TB, cfg projections.Config) *Harness {
+	tb.Helper()
+	store, err := sqlite.Open(filepath.Join(tb.TempDir(), "events.db"), sqlite.Config{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = store.Close() })
+	return On(tb, store, cfg)
+}
+
+// On runs read models configured by cfg over store until the test ends, when they are stopped
+// and a failure of theirs (other than the stop) fails the test. The clock starts at Start.
+func On(tb testing.TB, store eventstore.Store, cfg projections.Config) *Harness {
+	tb.Helper()
+	set, err := projections.New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- set.Run(ctx, store) }()
+	tb.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			tb.Errorf("projections stopped: %v", err)
+		}
+	})
+	return &Harness{Store: store, Set: set, Exec: &projections.Executor{Store: store, Codec: projections.NewCodec()}, Clock: NewClock(Start)}
+}
+
+// Start is where a harness's clock starts: a fixed time, so that what a test records reads the
+// same in every run.
+var Start = time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+
+// Clock is a test's clock: it stands still until a test moves it.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock is a clock at start.
+func NewClock(start time.Time) *Clock { return &Clock{now: start} }
+
+// Now is the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock d later and returns the new time.
+func (c *Clock) Advance(d time.Duration) time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	return c.now
+}

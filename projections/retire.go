@@ -1,0 +1,114 @@
+package projections
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"relayer/domain"
+	"relayer/eventstore"
+)
+
+// Retirement: the archiver moves ended jobs past their retention window out of the live store
+// and records it as domain.JobsRetired in the retention stream. The Set applies that event by
+// dropping the jobs: they leave the counts by status, the lookups, the searches and the
+// snapshot, and their ids join the retired set, so that a query can say the job was archived
+// and the Submitter never gives the id to a new job. The cumulative history (transitions
+// entered, stage durations, events applied) keeps what the retired jobs contributed: a Set
+// rebuilt from the live store alone, which never saw their events, differs there; one rebuilt
+// from the archive and the live store together (relayer replay --archive) does not.
+//
+// A retired job's slot in the job table stays, empty (its kind zero), so that the indices the
+// queues and timers hold never move; it costs its fixed size, not its text.
+
+// gone reports whether the slot held a job that has since been retired.
+func (j *job) gone() bool { return j.kind.IsZero() }
+
+// applyRetired applies an event of the retention stream; s.mu is held. Every job named must be
+// one that ended (or one this Set never saw, when it was rebuilt from a live store the job has
+// already left); a job that could still change is an inconsistency and changes nothing.
+func (s *Set) applyRetired(rec *eventstore.Record) error {
+	if rec.Type != "JobsRetired" {
+		return nil
+	}
+	var e domain.JobsRetired
+	if err := json.Unmarshal(rec.Data, &e); err != nil {
+		return err
+	}
+	for _, id := range e.Jobs {
+		if _, j, ok := s.jobs.lookup(id); ok && !j.status.Terminal() {
+			return fmt.Errorf("job %s retired in status %s, which is not terminal", id, j.status)
+		}
+	}
+	if s.retired == nil {
+		s.retired = make(map[domain.JobID]struct{}, len(e.Jobs))
+	}
+	for _, id := range e.Jobs {
+		s.retired[id] = struct{}{}
+		_, j, ok := s.jobs.lookup(id)
+		if !ok {
+			continue
+		}
+		s.counts[j.kind.Ordinal()][j.status.Ordinal()]--
+		delete(s.jobs.index, id)
+		s.jobs.dead++
+		*j = job{id: id, slot: -1, timer: -1}
+		s.watchers.changed(id)
+	}
+	return nil
+}
+
+// Retired reports whether job id was retired: its events are in the archive, not in the live
+// store, and the read models no longer hold it.
+func (s *Set) Retired(id domain.JobID) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, ok := s.retired[id]
+	return ok
+}
+
+// RetiredJobs is how many jobs the Set has seen retired.
+func (s *Set) RetiredJobs() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.retired)
+}
+
+// Retirable is a job that may leave the live store: it ended before EndedBefore, its last event
+// is at Position, at Version of its stream.
+type Retirable struct {
+	ID       domain.JobID
+	Kind     domain.Kind
+	Status   domain.Status
+	EndedAt  time.Time
+	Version  eventstore.Version
+	Position eventstore.Position
+}
+
+// Retirable returns at most limit jobs, in order of acceptance, that ended (a terminal status)
+// longer ago than their kind's window before now and whose last event is at or below upTo. It
+// walks the job table: for the archiver, a few times a minute, not for requests.
+func (s *Set) Retirable(windows func(domain.Kind) time.Duration, now time.Time, upTo eventstore.Position, limit int) []Retirable {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []Retirable
+	for i := int32(0); i < s.jobs.n && len(out) < limit; i++ {
+		j := s.jobs.at(i)
+		if j.gone() || !j.status.Terminal() || j.pos > upTo {
+			continue
+		}
+		ended := j.entered[j.status.Ordinal()]
+		if ended == 0 || now.Sub(time.Unix(0, ended)) < windows(j.kind) {
+			continue
+		}
+		out = append(out, Retirable{ID: j.id, Kind: j.kind, Status: j.status, EndedAt: nanosTime(ended),
+			Version: eventstore.Version(j.version), Position: j.pos})
+	}
+	return out
+}
+
+// isRetired is Retired with s.mu held.
+func (s *Set) isRetired(id domain.JobID) bool {
+	_, ok := s.retired[id]
+	return ok
+}

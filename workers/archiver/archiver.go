@@ -1,0 +1,582 @@
+// Package archiver moves the log past its retention horizon from the live store to an archive,
+// as one more consumer of the log, so that the live store stays the size of its horizon while
+// audits and rebuilds still read the whole log.
+//
+// The archive is a complete prefix of the log. The archiver copies every record at positions up
+// to a horizon H (all streams, not only the jobs') into archive segments, H advancing a batch at
+// a time; and only then removes from the live store the streams of jobs that ended longer ago
+// than their kind's window and whose every event lies at or below H. So every removed event is
+// in a segment that was written, read back and compared before the removal, and a replay of the
+// archive (positions up to H) followed by the live store (above H) is the whole log with its
+// original positions.
+//
+// Its progress is recorded in the retention stream (domain.RetentionStream), each event appended
+// with the stream's expected version: ArchiveAdvanced once a segment is committed to the
+// archive's manifest, JobsRetired before a removal. A killed archiver resumes from them:
+//
+//   - killed after a segment was committed, before its ArchiveAdvanced: the manifest reaches
+//     past H, and the archiver records the segment it finds there (it was verified before the
+//     manifest named it); a segment written but not committed is removed by archive.Open and
+//     written again. No event is lost and none is in two segments.
+//   - killed after JobsRetired, before or during the removal: the removal is redone (it is
+//     idempotent) before anything else.
+//
+// A job is retired only if the read models hold it in a terminal status (completed, failure,
+// timed_out), its stream's last version in the store is the one the read models hold, and the
+// store's removal finds no event of it above H (eventstore.Remover checks it in the removal's
+// own transaction). Nothing that can still change leaves the live store.
+//
+// The archiver never writes a job's stream and never decides a job's fate. One archiver runs
+// per log: serve runs it beside the engine, under the lease "archiver" in a fleet.
+package archiver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"log/slog"
+	"math"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"relayer/archive"
+	"relayer/domain"
+	"relayer/eventstore"
+	"relayer/projections"
+	"relayer/workers/lease"
+)
+
+// LeaseName names the lease the archiver runs under in a fleet.
+const LeaseName = "archiver"
+
+// Config is the retention policy the archiver starts with; the admin API's changes to the
+// retention.* parameters (ConfigChanged in the config stream) apply on top of it while it runs.
+type Config struct {
+	Retention domain.Retention
+}
+
+// Validate checks the policy.
+func (c Config) Validate() error {
+	if ps := c.Retention.Problems(); len(ps) > 0 {
+		parts := make([]string, len(ps))
+		for i, p := range ps {
+			parts[i] = p.Field + ": " + p.Issue
+		}
+		return errors.New("archiver: " + strings.Join(parts, "; "))
+	}
+	return nil
+}
+
+// Deps are what the archiver stands on.
+type Deps struct {
+	// Store is the live event log. It must implement eventstore.Remover for jobs to leave it;
+	// without it the archiver only archives.
+	Store eventstore.Store
+	// Projections must be following Store: they say which jobs ended, and when.
+	Projections *projections.Set
+	// Archive is where the segments go.
+	Archive archive.Store
+	// Lease, when set, runs the archiver only while this instance holds the lease it names (a
+	// fleet); Name defaults to LeaseName. The store must offer guarded appends.
+	Lease  *lease.Config
+	Logger *slog.Logger
+	// Now is the clock the windows are measured by (time.Now when nil).
+	Now func() time.Time
+}
+
+// Archiver is the retention worker. Build it with New and Run it.
+type Archiver struct {
+	base    domain.Retention
+	store   eventstore.Store
+	remover eventstore.Remover
+	set     *projections.Set
+	arch    archive.Store
+	lease   *lease.Lease
+	codec   *eventstore.Codec
+	log     *slog.Logger
+	now     func() time.Time
+
+	// policy is the retention policy in force (base with the admin API's changes).
+	policy atomic.Pointer[domain.Retention]
+	m      metrics
+
+	// faults lets a test stop the archiver at the points a crash matters (see faults).
+	faults faults
+}
+
+// faults are the points where a test kills the archiver: each, when set, runs there and, when
+// it returns an error, the pass stops with it, as a crash would stop it.
+type faults struct {
+	afterSegment func() error // a segment committed to the manifest, ArchiveAdvanced not yet appended
+	afterRetired func() error // JobsRetired appended, the streams not yet removed
+}
+
+// New checks cfg and deps and builds the archiver.
+func New(cfg Config, deps Deps) (*Archiver, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if deps.Store == nil || deps.Projections == nil || deps.Archive == nil {
+		return nil, errors.New("archiver: needs a store, projections and an archive")
+	}
+	a := &Archiver{base: cfg.Retention, store: deps.Store, set: deps.Projections, arch: deps.Archive,
+		codec: projections.NewCodec(), log: deps.Logger, now: deps.Now, m: newMetrics()}
+	if a.log == nil {
+		a.log = slog.New(slog.DiscardHandler)
+	}
+	a.log = a.log.With("component", "archiver")
+	if a.now == nil {
+		a.now = time.Now
+	}
+	a.remover, _ = deps.Store.(eventstore.Remover)
+	if a.remover == nil && cfg.Retention.Enabled {
+		a.log.Warn("archiver: the store cannot remove streams (KurrentDB): the log is archived, but nothing leaves the live store")
+	}
+	p := cfg.Retention
+	a.policy.Store(&p)
+	if deps.Lease != nil {
+		lc := *deps.Lease
+		if lc.Name == "" {
+			lc.Name = LeaseName
+		}
+		l, err := lease.New(deps.Store, lc, a.log)
+		if err != nil {
+			return nil, err
+		}
+		a.lease = l
+	}
+	return a, nil
+}
+
+// Policy is the retention policy in force.
+func (a *Archiver) Policy() domain.Retention { return *a.policy.Load() }
+
+// Run archives and retires until ctx ends, then returns nil. A failure (the archive
+// unreachable, the store full) is logged, counted and tried again after the interval; nothing
+// is removed while the archive cannot be written.
+func (a *Archiver) Run(ctx context.Context) error {
+	if a.lease == nil {
+		a.runTerm(ctx, a.store)
+		return nil
+	}
+	for {
+		term, err := a.lease.Acquire(ctx)
+		if err != nil {
+			return nil // ctx ended: Acquire waits out every other failure
+		}
+		a.log.Info("this instance archives the log", "lease", a.lease.Name(), "epoch", term.Epoch)
+		tctx, cancel := context.WithCancel(ctx)
+		var wg sync.WaitGroup
+		wg.Go(func() { a.runTerm(tctx, term.Store()) })
+		select {
+		case <-term.Lost():
+			a.log.Warn("archiving stopped: the lease was lost", "epoch", term.Epoch, "why", term.Err())
+		case <-ctx.Done():
+		}
+		cancel()
+		wg.Wait()
+		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		if err := term.Release(rctx); err != nil {
+			a.log.Warn("release the archiver lease", "err", err)
+		}
+		rcancel()
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+}
+
+// runTerm runs passes until ctx ends; store takes the archiver's appends (fenced by the lease's
+// term in a fleet).
+func (a *Archiver) runTerm(ctx context.Context, store eventstore.Store) {
+	var w *worker
+	for ctx.Err() == nil {
+		if w == nil {
+			var err error
+			if w, err = a.open(ctx, store); err != nil {
+				a.failed(ctx, "open the archive", err)
+			}
+		}
+		busy := false
+		if w != nil {
+			var err error
+			if busy, err = w.pass(ctx); err != nil {
+				a.failed(ctx, "archive", err)
+				w = nil // start over from what the log and the archive say
+			}
+		}
+		if !busy {
+			t := time.NewTimer(a.Policy().Interval)
+			select {
+			case <-ctx.Done():
+			case <-t.C:
+			}
+			t.Stop()
+		}
+	}
+}
+
+func (a *Archiver) failed(ctx context.Context, what string, err error) {
+	if ctx.Err() != nil {
+		return
+	}
+	a.m.failures.Inc()
+	a.log.Error("archiver: "+what+" failed; trying again after the interval", "err", err)
+}
+
+// state is the retention stream folded: the archived horizon and the last retirement.
+type state struct {
+	horizon eventstore.Position
+	last    *domain.JobsRetired // the last event, when it is a JobsRetired
+}
+
+func fold(s state, e eventstore.Typed) state {
+	switch e := e.(type) {
+	case domain.ArchiveAdvanced:
+		s.horizon = eventstore.Position(e.Last)
+		s.last = nil
+	case domain.JobsRetired:
+		s.last = &e
+	}
+	return s
+}
+
+// worker is one run of the archiver over an opened archive.
+type worker struct {
+	a      *Archiver
+	store  eventstore.Store
+	writer *archive.Writer
+	state  eventstore.Folded[state]
+	config eventstore.Folded[domain.Retention]
+	// redo is set until the last recorded retirement has been removed again.
+	redo bool
+}
+
+// open loads the retention stream and the archive, and brings them into agreement: segments the
+// manifest committed past the recorded horizon are recorded; an archive behind the recorded
+// horizon is refused (it is not the archive this log was archived to, or it lost segments), and
+// nothing is removed.
+func (a *Archiver) open(ctx context.Context, store eventstore.Store) (*worker, error) {
+	wr, err := archive.Open(ctx, a.arch, a.log)
+	if err != nil {
+		return nil, err
+	}
+	w := &worker{a: a, store: store, writer: wr, state: eventstore.NewFolded(state{}),
+		config: eventstore.NewFolded(a.base), redo: true}
+	if err := w.state.Catch(ctx, a.store, a.codec, domain.RetentionStream, fold); err != nil {
+		return nil, err
+	}
+	m := wr.Manifest()
+	h := w.state.State.horizon
+	switch end := m.Last(); {
+	case end < h:
+		return nil, fmt.Errorf("the archive %s ends at position %d, but the log records it archived up to %d: refusing to remove anything", a.arch, end, h)
+	case end > h:
+		for _, seg := range m.Segments {
+			if seg.Last <= h {
+				continue
+			}
+			// Nothing above the horizon has left the live store: the segment must hold exactly
+			// what the store holds in its range, or it is another log's.
+			if err := a.sameAsLive(ctx, seg); err != nil {
+				return nil, err
+			}
+			a.log.Warn("archiver: recording a segment a killed run committed but did not record", "file", seg.File,
+				"first", uint64(seg.First), "last", uint64(seg.Last))
+			if err := w.record(ctx, seg); err != nil {
+				return nil, err
+			}
+		}
+	}
+	a.m.horizon.Set(float64(w.state.State.horizon))
+	return w, nil
+}
+
+// sameAsLive checks that segment seg, above the recorded horizon, holds the live store's records
+// of its range, one for one.
+func (a *Archiver) sameAsLive(ctx context.Context, seg archive.Segment) error {
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next, stop := iter.Pull2(a.store.ReadAll(rctx, seg.First-1))
+	defer stop()
+	n := 0
+	for r, err := range archive.Read(ctx, a.arch, seg.First-1) {
+		if err != nil {
+			return err
+		}
+		if r.Position > seg.Last {
+			break
+		}
+		l, err, ok := next()
+		if err != nil {
+			return err
+		}
+		if !ok || l.Position != r.Position || l.Stream != r.Stream || l.Version != r.Version || l.Type != r.Type || !bytes.Equal(l.Data, r.Data) {
+			return fmt.Errorf("the archive %s holds %s, whose record at position %d is not the live store's: it is another log's archive; refusing to use it",
+				a.arch, seg.File, r.Position)
+		}
+		n++
+	}
+	if n != seg.Events {
+		return fmt.Errorf("the archive %s: %s yields %d records, its manifest says %d", a.arch, seg.File, n, seg.Events)
+	}
+	return nil
+}
+
+// record appends ArchiveAdvanced for a committed segment.
+func (w *worker) record(ctx context.Context, seg archive.Segment) error {
+	_, err := eventstore.Update(ctx, w.store, w.a.codec, domain.RetentionStream, &w.state, fold,
+		func(s state) ([]eventstore.Typed, error) {
+			if s.horizon >= seg.Last {
+				return nil, nil // another run recorded it
+			}
+			if seg.First != s.horizon+1 && s.horizon != 0 {
+				return nil, fmt.Errorf("segment %s does not follow the recorded horizon %d", seg.File, s.horizon)
+			}
+			return []eventstore.Typed{domain.ArchiveAdvanced{First: uint64(seg.First), Last: uint64(seg.Last), File: seg.File,
+				SHA256: seg.SHA256, Events: seg.Events, At: w.a.now().UTC()}}, nil
+		}, eventstore.Metadata{}, nil, 3)
+	if err == nil {
+		w.a.m.horizon.Set(float64(w.state.State.horizon))
+	}
+	return err
+}
+
+// pass does one round of work: it redoes an interrupted removal, archives a batch and retires a
+// batch. It reports whether there may be more to do at once.
+func (w *worker) pass(ctx context.Context) (bool, error) {
+	a := w.a
+	if err := w.config.Catch(ctx, a.store, a.codec, domain.ConfigStream, foldPolicy(a.log)); err != nil {
+		return false, err
+	}
+	if p := w.config.State; p != *a.policy.Load() {
+		a.policy.Store(&p)
+	}
+	policy := a.Policy()
+	if err := w.state.Catch(ctx, a.store, a.codec, domain.RetentionStream, fold); err != nil {
+		return false, err
+	}
+	if head, err := a.store.Head(ctx); err == nil {
+		a.m.lag.Set(float64(head - min(head, w.state.State.horizon)))
+	}
+	for r, err := range a.store.ReadAll(ctx, 0) {
+		if err == nil {
+			a.m.oldest.Set(float64(r.Position))
+		}
+		break
+	}
+	if w.redo {
+		if last := w.state.State.last; last != nil {
+			if err := w.remove(ctx, last); err != nil {
+				return false, err
+			}
+		}
+		w.redo = false
+	}
+	if !policy.Enabled {
+		return false, nil
+	}
+	archived, err := w.archiveBatch(ctx, policy)
+	if err != nil {
+		return false, err
+	}
+	retired, err := w.retireBatch(ctx, policy)
+	if err != nil {
+		return false, err
+	}
+	return archived || retired, nil
+}
+
+// archiveBatch writes the next segment: up to Batch records after the horizon, when there are
+// that many, or fewer when a job past its window has events beyond the horizon (so that every
+// such job can be removed, however quiet the log).
+func (w *worker) archiveBatch(ctx context.Context, policy domain.Retention) (bool, error) {
+	a := w.a
+	h := w.state.State.horizon
+	var records []eventstore.Record
+	rctx, cancel := context.WithCancel(ctx)
+	for r, err := range a.store.ReadAll(rctx, h) {
+		if err != nil {
+			cancel()
+			return false, fmt.Errorf("read the log after %d: %w", h, err)
+		}
+		records = append(records, r)
+		if len(records) == policy.Batch {
+			break
+		}
+	}
+	cancel()
+	if len(records) == 0 {
+		return false, nil
+	}
+	full := len(records) == policy.Batch
+	if !full && !w.retirableBeyond(ctx, policy, h) {
+		return false, nil
+	}
+	start := time.Now()
+	seg, err := w.writer.Write(ctx, h+1, records[len(records)-1].Position, records)
+	if err != nil {
+		return false, err
+	}
+	if f := a.faults.afterSegment; f != nil {
+		if err := f(); err != nil {
+			return false, err
+		}
+	}
+	if err := w.record(ctx, seg); err != nil {
+		return false, err
+	}
+	a.m.segments.Inc()
+	a.m.archived.Add(float64(len(records)))
+	a.log.Info("archiver: segment archived", "file", seg.File, "first", uint64(seg.First), "last", uint64(seg.Last),
+		"events", seg.Events, "bytes", seg.Bytes, "took", time.Since(start).Round(time.Millisecond))
+	return full, nil
+}
+
+// retirableBeyond reports whether a job past its window has its last event after h.
+func (w *worker) retirableBeyond(ctx context.Context, policy domain.Retention, h eventstore.Position) bool {
+	head, err := w.a.store.Head(ctx)
+	if err != nil || w.a.set.WaitFor(ctx, head) != nil {
+		return false
+	}
+	for _, c := range w.a.set.Retirable(policy.Window, w.a.now(), head, math.MaxInt) {
+		if c.Position > h {
+			return true
+		}
+	}
+	return false
+}
+
+// retireBatch retires up to Batch jobs past their windows, wholly at or below the horizon.
+func (w *worker) retireBatch(ctx context.Context, policy domain.Retention) (bool, error) {
+	a := w.a
+	if a.remover == nil {
+		return false, nil
+	}
+	h := w.state.State.horizon
+	if h == 0 {
+		return false, nil
+	}
+	// The read models must have seen the log up to the horizon, so that a job's last event as
+	// they hold it is its last event up to there.
+	if err := a.set.WaitFor(ctx, h); err != nil {
+		return false, err
+	}
+	candidates := a.set.Retirable(policy.Window, a.now(), h, policy.Batch)
+	if len(candidates) == 0 {
+		return false, nil
+	}
+	ids := make([]domain.JobID, 0, len(candidates))
+	for _, c := range candidates {
+		// The stream's last event in the store must be the one the read models hold.
+		v, err := eventstore.LastVersion(ctx, a.store, c.ID.Stream())
+		if err != nil {
+			return false, err
+		}
+		if v != c.Version {
+			continue
+		}
+		ids = append(ids, c.ID)
+	}
+	if len(ids) == 0 {
+		return false, nil
+	}
+	ev := domain.JobsRetired{UpTo: uint64(h), Jobs: ids, At: a.now().UTC()}
+	_, err := eventstore.Update(ctx, w.store, a.codec, domain.RetentionStream, &w.state, fold,
+		func(s state) ([]eventstore.Typed, error) {
+			if s.horizon != h {
+				return nil, fmt.Errorf("the retention stream moved under the archiver (horizon %d, expected %d): another archiver runs", s.horizon, h)
+			}
+			return []eventstore.Typed{ev}, nil
+		}, eventstore.Metadata{}, nil, 0)
+	if err != nil {
+		return false, err
+	}
+	if f := a.faults.afterRetired; f != nil {
+		if err := f(); err != nil {
+			return false, err
+		}
+	}
+	if err := w.remove(ctx, &ev); err != nil {
+		return false, err
+	}
+	return len(candidates) == policy.Batch, nil
+}
+
+// remove removes the streams of a recorded retirement (again, after a crash: it is idempotent).
+func (w *worker) remove(ctx context.Context, ev *domain.JobsRetired) error {
+	if w.a.remover == nil {
+		return nil
+	}
+	streams := make([]string, len(ev.Jobs))
+	for i, id := range ev.Jobs {
+		streams[i] = id.Stream()
+	}
+	start := time.Now()
+	out, err := w.a.remover.RemoveStreams(ctx, streams, eventstore.Position(ev.UpTo))
+	if err != nil {
+		return err
+	}
+	w.a.m.retired.Add(float64(len(out.Streams)))
+	w.a.m.removed.Add(float64(out.Events))
+	if len(out.Streams) > 0 {
+		w.a.log.Info("archiver: jobs retired from the live store", "jobs", len(out.Streams), "named", len(ev.Jobs),
+			"events", out.Events, "up_to", ev.UpTo, "took", time.Since(start).Round(time.Millisecond))
+	}
+	return nil
+}
+
+// foldPolicy applies the admin API's changes of the retention parameters; a change that no
+// longer applies is skipped, as the API skips it.
+func foldPolicy(log *slog.Logger) func(domain.Retention, eventstore.Typed) domain.Retention {
+	return func(r domain.Retention, e eventstore.Typed) domain.Retention {
+		ch, ok := e.(domain.ConfigChanged)
+		if !ok || !strings.HasPrefix(ch.Param, domain.RetentionPrefix) {
+			return r
+		}
+		next, _, _, err := r.With(ch.Param, ch.New)
+		if err != nil {
+			log.Warn("archiver: skipping a recorded retention change that no longer applies", "param", ch.Param, "err", err)
+			return r
+		}
+		return next
+	}
+}
+
+type metrics struct {
+	horizon, lag, oldest                  prometheus.Gauge
+	failures, segments, archived, retired prometheus.Counter
+	removed                               prometheus.Counter
+}
+
+func newMetrics() metrics {
+	return metrics{
+		horizon: prometheus.NewGauge(prometheus.GaugeOpts{Name: "relayer_archive_horizon_position",
+			Help: "The archived horizon: every event of the log at or below this position is in the archive."}),
+		lag: prometheus.NewGauge(prometheus.GaugeOpts{Name: "relayer_archive_lag_events",
+			Help: "Positions between the log's head and the archived horizon."}),
+		oldest: prometheus.NewGauge(prometheus.GaugeOpts{Name: "relayer_store_oldest_live_position",
+			Help: "The position of the oldest event the live store still holds (older ones are in the archive, or never were)."}),
+		failures: prometheus.NewCounter(prometheus.CounterOpts{Name: "relayer_archive_failures_total",
+			Help: "Archiver passes that failed (archive unreachable, store full, ...); each is tried again after the interval."}),
+		segments: prometheus.NewCounter(prometheus.CounterOpts{Name: "relayer_archive_segments_total",
+			Help: "Archive segments written, read back and committed by this process."}),
+		archived: prometheus.NewCounter(prometheus.CounterOpts{Name: "relayer_archive_events_total",
+			Help: "Events copied to the archive by this process."}),
+		retired: prometheus.NewCounter(prometheus.CounterOpts{Name: "relayer_retired_jobs_total",
+			Help: "Jobs removed from the live store past their retention window by this process."}),
+		removed: prometheus.NewCounter(prometheus.CounterOpts{Name: "relayer_retired_events_total",
+			Help: "Events removed from the live store with retired jobs by this process."}),
+	}
+}
+
+// Collectors are the archiver's metrics.
+func (a *Archiver) Collectors() []prometheus.Collector {
+	return []prometheus.Collector{a.m.horizon, a.m.lag, a.m.oldest, a.m.failures, a.m.segments, a.m.archived, a.m.retired, a.m.removed}
+}
