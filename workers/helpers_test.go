@@ -18,7 +18,9 @@ import (
 	"relayer/projections"
 )
 
-const waitLimit = 10 * time.Second
+// waitLimit bounds a wait for something that should happen soon; generous, for CI machines under
+// load (a wait ends as soon as its condition holds).
+const waitLimit = 30 * time.Second
 
 func testLogger(t testing.TB) *slog.Logger {
 	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
