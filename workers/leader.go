@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -14,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"relayer/eventstore"
 	"relayer/workers/gateway"
 	"relayer/workers/lease"
 )
@@ -33,6 +35,12 @@ import (
 // as a restarted engine does: queued and processing jobs return to their queues, in-flight
 // transactions are sent again from their recorded bytes and the key's recorded nonces are
 // adopted. C and D hold for the fleet because each key's engine counts its share.
+//
+// The keys move to keep the fleet balanced: an instance that sees another live instance hold at
+// least two keys more than itself asks it for one (lease.Lease.AskHandover); the holder stops
+// that key's engine, releases its lease and stays away from it for a lease's duration, and the
+// asker, holding fewer leases and so the most eager candidate, takes it. A restarted or added
+// instance thus gets its share instead of waiting for another instance to die.
 type Leader struct {
 	cfg     Config
 	deps    Deps
@@ -47,6 +55,10 @@ type Leader struct {
 	// apart, so that the keys spread over the instances.
 	held  atomic.Int32
 	every time.Duration
+	// holder names this instance in the leases; cooldown is how long it leaves a key it handed
+	// over before it may take it again (the lease's duration).
+	holder   string
+	cooldown time.Duration
 }
 
 // leaderKey is one signing key of a Leader: its lease and the engine running under it.
@@ -55,6 +67,8 @@ type leaderKey struct {
 	gw      *gateway.Adapter
 	lease   *lease.Lease
 	current atomic.Pointer[Engine]
+	// handedOver is set when the engine stopped because another instance asked for the key.
+	handedOver atomic.Bool
 }
 
 // SignerLeasePrefix starts the name of a key's lease when the fleet signs with several keys:
@@ -95,6 +109,7 @@ func NewLeader(cfg Config, deps Deps) (*Leader, error) {
 	if len(gws) > 1 {
 		l.every = cmp.Or(lc.Renew, cmp.Or(lc.Duration, lease.DefaultDuration)/5)
 		lc.Patience = func() time.Duration { return time.Duration(l.held.Load()) * l.every }
+		l.holder, l.cooldown = lc.Holder, cmp.Or(lc.Duration, lease.DefaultDuration)
 	}
 	for i, gw := range gws {
 		k := &leaderKey{gw: gw}
@@ -159,6 +174,9 @@ func (l *Leader) Run(ctx context.Context) error {
 	for _, k := range l.keys {
 		go func() { errs <- l.hold(ctx, k) }()
 	}
+	if len(l.keys) > 1 {
+		go l.balance(ctx)
+	}
 	var first error
 	for range l.keys {
 		if err := <-errs; err != nil && first == nil {
@@ -196,6 +214,16 @@ func (l *Leader) hold(ctx context.Context, k *leaderKey) error {
 		switch {
 		case ctx.Err() != nil:
 			return nil
+		case k.handedOver.Swap(false) && lost == nil && err == nil:
+			// Nothing more is sent with the key from here; whoever takes it adopts its nonces.
+			k.gw.DropNonces()
+			if log != nil {
+				log.Info("handed the key over to another instance", "lease", k.lease.Name(), "epoch", term.Epoch)
+			}
+			if !sleepCtx(ctx, l.cooldown) {
+				return nil
+			}
+			continue
 		case lost == nil && err == nil:
 			return errors.New("workers: the engine stopped")
 		case lost == nil:
@@ -212,13 +240,26 @@ func (l *Leader) term(ctx context.Context, k *leaderKey, term *lease.Term) error
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
-		select {
-		case <-term.Lost():
-			// Nothing more may be sent with the key: not even a gap fill of a nonce the
-			// engine released. The next holder adopts the nonces the log recorded.
-			k.gw.DropNonces()
-			cancel()
-		case <-ctx.Done():
+		asked := term.HandoverAsked()
+		for {
+			select {
+			case <-term.Lost():
+				// Nothing more may be sent with the key: not even a gap fill of a nonce the
+				// engine released. The next holder adopts the nonces the log recorded.
+				k.gw.DropNonces()
+				cancel()
+				return
+			case <-asked:
+				asked = nil
+				if l.held.Load() < 2 {
+					continue // an instance keeps its last key
+				}
+				k.handedOver.Store(true)
+				cancel()
+				return
+			case <-ctx.Done():
+				return
+			}
 		}
 	}()
 	deps := l.deps
@@ -251,6 +292,61 @@ func (l *Leader) term(ctx context.Context, k *leaderKey, term *lease.Term) error
 		deps.Logger.Info("this instance runs the engine", "component", logComponent, "lease", k.lease.Name())
 	}
 	return e.Run(ctx)
+}
+
+// balance asks, now and then, for a key of the instance that holds the most when it holds at
+// least two more than this one. An instance counts as live while its renewals move: each round
+// is two renewal intervals apart, so a live holder renews between two rounds, and a dead one is
+// never asked (the request would look like a renewal to the candidates waiting for its lease to
+// lapse). After asking, it waits two lease durations before it asks again, for the key to move.
+func (l *Leader) balance(ctx context.Context) {
+	type seen struct {
+		epoch    uint64
+		renewals eventstore.Version
+	}
+	last := make([]seen, len(l.keys))
+	var quietUntil time.Time
+	for sleepCtx(ctx, 2*l.every) {
+		held := map[string][]int{} // live holder: the indexes of its keys
+		epochs := make([]uint64, len(l.keys))
+		for i, k := range l.keys {
+			holder, epoch, err := k.lease.Holder(ctx)
+			if err != nil || holder == "" {
+				last[i] = seen{}
+				continue
+			}
+			rv, err := eventstore.LastVersion(ctx, l.deps.Store, lease.RenewalStream(k.lease.Name(), epoch))
+			if err != nil {
+				continue
+			}
+			now := seen{epoch, rv}
+			if now != last[i] && last[i].epoch == epoch {
+				held[holder] = append(held[holder], i)
+			}
+			last[i], epochs[i] = now, epoch
+		}
+		if time.Now().Before(quietUntil) {
+			continue
+		}
+		mine := int(l.held.Load())
+		most := ""
+		for h, keys := range held {
+			if h != l.holder && (most == "" || len(keys) > len(held[most]) || len(keys) == len(held[most]) && h < most) {
+				most = h
+			}
+		}
+		if most == "" || len(held[most]) < mine+2 {
+			continue
+		}
+		i := held[most][rand.IntN(len(held[most]))]
+		asked, err := l.keys[i].lease.AskHandover(ctx, epochs[i])
+		if err != nil && ctx.Err() == nil && l.deps.Logger != nil {
+			componentLog(l.deps.Logger).Warn("ask for a key", "lease", l.keys[i].lease.Name(), "err", err)
+		}
+		if asked {
+			quietUntil = time.Now().Add(2 * l.cooldown)
+		}
+	}
 }
 
 // componentLog is logger (nil stays nil) naming the leader's lines as the engine's are named:

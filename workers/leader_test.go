@@ -91,7 +91,7 @@ func (m *fleetMember) keysHeld() []string {
 
 // Two instances of a fleet with three keys: the keys' leases spread over both, every job is
 // signed by the key of its shard and completes, and when one instance stops, the other takes its
-// keys over and their jobs go on.
+// keys over and their jobs go on; a third instance started later is handed a key.
 func TestAFleetOfKeysSplitsTheJobsOverTheKeysAndTheInstances(t *testing.T) {
 	chain := startTestChain(t, devchain.Config{RelayerKeys: 3})
 	store := openStore(t)
@@ -107,6 +107,7 @@ func TestAFleetOfKeysSplitsTheJobsOverTheKeysAndTheInstances(t *testing.T) {
 	for _, k := range chain.RelayerKeys() {
 		sorted = append(sorted, crypto.PubkeyToAddress(k.PublicKey))
 	}
+	chainKeys := slices.Clone(sorted) // in the chain's order: KeyOf sorts them
 	slices.SortFunc(sorted, func(x, y common.Address) int { return x.Cmp(y) })
 	exec := &projections.Executor{Store: store, Codec: projections.NewCodec()}
 	// accept accepts perKey jobs of every key's shard, of every kind in turn: a job's shard
@@ -147,7 +148,7 @@ func TestAFleetOfKeysSplitsTheJobsOverTheKeysAndTheInstances(t *testing.T) {
 				continue
 			}
 			from := common.HexToAddress(s.From)
-			if want := sorted[shardOf(id, len(sorted))]; from != want {
+			if want := KeyOf(id, chainKeys); from != want {
 				t.Errorf("job %s was signed by %s; its shard's key is %s", id, from, want)
 			}
 			used[from]++
@@ -166,6 +167,21 @@ func TestAFleetOfKeysSplitsTheJobsOverTheKeysAndTheInstances(t *testing.T) {
 	t.Logf("after b stopped, transactions per key: %v", used)
 	if len(used) != 3 {
 		t.Errorf("after b stopped, jobs were signed by %d keys, want all 3: %v", len(used), used)
+	}
+
+	// A new instance gets its share: a, holding every key, hands one over when c asks, and the
+	// jobs go on under the keys wherever they now run.
+	c := startFleetMember(t, "c", store, chain)
+	eventually(t, func() bool { return len(c.keysHeld()) == 1 && len(a.keysHeld()) == 2 }, "the new instance to be handed a key")
+	t.Logf("after c started: a holds %v, c %v", a.keysHeld(), c.keysHeld())
+	used = check(accept(4), c)
+	if len(used) != 3 {
+		t.Errorf("after c took a key, jobs were signed by %d keys, want all 3: %v", len(used), used)
+	}
+	// Two against one stays as it is: moving a key would only swap the roles.
+	time.Sleep(3 * time.Second)
+	if len(c.keysHeld()) != 1 || len(a.keysHeld()) != 2 {
+		t.Errorf("the keys moved again: a holds %v, c %v", a.keysHeld(), c.keysHeld())
 	}
 }
 

@@ -202,10 +202,11 @@ func (w *readinessWorker) release(id domain.JobID) {
 	w.signal()
 }
 
-// begin records that job it was picked up (ReadinessCheckStarted) unless it was before a
-// restart, and returns the job; false when there is nothing to check (the job moved on, or the
-// log could not be read or written: the job then goes back to the front of the queue, and
-// requeued is true).
+// begin records that job it was picked up (ReadinessCheckStarted) and returns the job; false when
+// there is nothing to check (the job moved on, or the log could not be read or written: the job
+// then goes back to the front of the queue, and requeued is true). A job whose check had started
+// before a restart or a takeover records a start again when its check resumes here, so that the
+// log says when each check ran: C holds over the starts and ends the log records.
 func (w *readinessWorker) begin(ctx context.Context, it readinessItem) (s domain.State, ok, requeued bool) {
 	e := w.e
 	id := it.id
@@ -217,9 +218,6 @@ func (w *readinessWorker) begin(ctx context.Context, it readinessItem) (s domain
 	}
 	if s.Status != domain.Queued {
 		return s, false, false
-	}
-	if s.ReadinessStarted {
-		return s, true, false
 	}
 	out, ok, err := e.executeOn(ctx, id, s, domain.StartReadiness{At: domain.At{At: e.now()}}, it.cause)
 	if err != nil {

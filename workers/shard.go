@@ -3,7 +3,10 @@ package workers
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
 
 	"relayer/domain"
 )
@@ -35,6 +38,18 @@ func (s shard) ownsFunc() func(domain.JobID) bool {
 // first eight bytes spread the jobs evenly.
 func shardOf(id domain.JobID, n int) int {
 	return int(binary.BigEndian.Uint64(id[:8]) % uint64(n))
+}
+
+// KeyOf is the key that drives job id in a fleet signing with keys (Leader): the jobs are split
+// over the keys in the order of their addresses, whatever the order of keys. With one key or
+// none it is keys' first or the zero address.
+func KeyOf(id domain.JobID, keys []common.Address) common.Address {
+	if len(keys) == 0 {
+		return common.Address{}
+	}
+	sorted := slices.Clone(keys)
+	slices.SortFunc(sorted, func(a, b common.Address) int { return a.Cmp(b) })
+	return sorted[shardOf(id, len(sorted))]
 }
 
 // name is base for the whole, and base plus the shard's key for a shard of several.

@@ -21,11 +21,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/google/uuid"
 	"github.com/nats-io/nats.go"
 
 	"relayer/domain"
+	"relayer/eventstore"
 	"relayer/eventstore/postgres"
 	"relayer/eventstore/postgres/pgtest"
 	"relayer/workers"
@@ -355,18 +357,12 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 	}
 
 	store, jobs := f.checkLog(acked, notTerminal)
-	checkFleetPace(t, jobs)
 
+	acquired := fleetTerms(t, store, fleetKeys)
+	checkFleetPace(t, jobs, acquired)
 	terms := 0
-	for _, k := range devchainKeyAddresses(fleetKeys) {
-		for r, err := range store.ReadStream(context.Background(), lease.Stream(workers.SignerLeasePrefix+"-"+k), 0) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Type == "LeaseAcquired" {
-				terms++
-			}
-		}
+	for _, at := range acquired {
+		terms += len(at)
 	}
 	t.Logf("the keys' leases had %d terms", terms)
 	if terms < leaderKills+fleetKeys {
@@ -388,18 +384,43 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 
 // checkFleetPace checks C and D for the fleet from the events: at most D transactions signed in
 // any one-second window per kind's queue, at most C readiness checks in progress at once.
-func checkFleetPace(t *testing.T, jobs map[string]*crashLogJob) {
+//
+// A check is in progress from its ReadinessCheckStarted to its end. A check cut short by the
+// death of its key's holder has no end of its own: its next start is recorded when the key's
+// next holder resumes it, and the cut check is counted until that holder's term began
+// (acquired: each key's LeaseAcquired times, in order), when the dead one ran nothing more.
+func checkFleetPace(t *testing.T, jobs map[string]*crashLogJob, acquired map[common.Address][]time.Time) {
 	t.Helper()
+	var keys []common.Address
+	for k := range acquired {
+		keys = append(keys, k)
+	}
 	signed := map[domain.Kind][]time.Time{}
 	var checks []pace.Interval
-	for _, j := range jobs {
+	for id, j := range jobs {
 		var from time.Time
+		jobID, err := domain.ParseJobID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		terms := acquired[workers.KeyOf(jobID, keys)]
 		for _, ev := range j.events {
 			switch e := ev.(type) {
 			case domain.TransactionSigned:
 				k := j.state.Kind.Family()
 				signed[k] = append(signed[k], cmp.Or(e.StartedAt, e.At)) // the rate holds over the starts
 			case domain.ReadinessCheckStarted:
+				if !from.IsZero() {
+					// Resumed by a new holder: the cut check ran at most until its term began.
+					to := e.At
+					for _, a := range terms {
+						if a.After(from) && a.Before(to) {
+							to = a
+							break
+						}
+					}
+					checks = append(checks, pace.Interval{From: from, To: to})
+				}
 				from = e.At
 			case domain.ReadinessPassed, domain.ReadinessFailed, domain.ReadinessTimedOut:
 				if !from.IsZero() {
@@ -513,14 +534,42 @@ func testDeposedHolder(t *testing.T, keys int) {
 	acked := load.jobs()
 	notTerminal := waitAllTerminal(t, load.client, *f.urls[other].Load(), acked, fleetFinalWait)
 
-	_, jobs := f.checkLog(acked, notTerminal)
+	store, jobs := f.checkLog(acked, notTerminal)
 	for id, j := range jobs {
 		if len(j.reset) > 0 {
 			t.Errorf("invariant: the deposed holder took no nonce; job %s had its transaction reset: %v", id, j.reset)
 		}
 	}
-	checkFleetPace(t, jobs)
+	checkFleetPace(t, jobs, fleetTerms(t, store, keys))
 	logServeProblems(t, f.runs)
+}
+
+// fleetTerms are the times the terms of a fleet's key leases began, per key: the engine lease's
+// for the one key of a fleet of one, else each key's own.
+func fleetTerms(t *testing.T, store eventstore.Store, keys int) map[common.Address][]time.Time {
+	t.Helper()
+	codec := lease.NewCodec()
+	out := map[common.Address][]time.Time{}
+	for _, k := range devchainKeyAddresses(keys) {
+		name := workers.SignerLeasePrefix + "-" + k
+		if keys == 1 {
+			name = workers.EngineLease
+		}
+		for r, err := range store.ReadStream(context.Background(), lease.Stream(name), 0) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Type != "LeaseAcquired" {
+				continue
+			}
+			e, err := codec.Decode(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[common.HexToAddress(k)] = append(out[common.HexToAddress(k)], e.(lease.Acquired).At)
+		}
+	}
+	return out
 }
 
 // devchainKeyAddresses are the lower-case addresses of the development chain's first n relayer keys.

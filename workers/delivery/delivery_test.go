@@ -277,8 +277,10 @@ func TestInAFleetOneInstanceDeliversAtATimeAndAnotherTakesOverWithoutLosingAny(t
 	env := newDT(t)
 	rcv := newReceiver(t, nil)
 	env.register(rcv.srv.URL, webhook.Filter{})
+	// A lease long enough that a loaded machine does not starve its holder's renewals (a stopped
+	// holder releases it, so the takeover does not wait for it to lapse).
 	lc := func(name string) *lease.Config {
-		return &lease.Config{Holder: name, Duration: 600 * time.Millisecond, Renew: 100 * time.Millisecond}
+		return &lease.Config{Holder: name, Duration: 5 * time.Second, Renew: time.Second}
 	}
 	a, stopA := env.start(dtConfig(), Deps{Lease: lc("a")})
 	waitFor(t, 5*time.Second, "a holds the lease", func() bool { return a.metrics.leaseHeld.Load() })

@@ -36,20 +36,21 @@ func waitFirstSeen(t *testing.T, ctx context.Context, g gateway, h [32]byte) uin
 // the 5 s, with nothing registered beforehand, through each of the three readiness views.
 func TestAFirstReadinessQuestionAboutAnUnregistered04HandleStartsItsFiveSeconds(t *testing.T) {
 	t.Parallel()
-	c, ctx := shared, testContext(t)
+	c := shared
 	g := bindings(c)
+	// Each view runs as a subtest of its own, with its own t and context.
 	views := []struct {
 		name string
-		ask  func(h [32]byte, block *big.Int) bool
+		ask  func(t *testing.T, ctx context.Context, h [32]byte, block *big.Int) bool
 	}{
-		{"isPublicDecryptionReady", func(h [32]byte, b *big.Int) bool {
+		{"isPublicDecryptionReady", func(t *testing.T, ctx context.Context, h [32]byte, b *big.Int) bool {
 			return mustCall(t, ctx, g.decAt, b, g.dec.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.dec.UnpackIsPublicDecryptionReady)
 		}},
-		{"isUserDecryptionReady", func(h [32]byte, b *big.Int) bool {
+		{"isUserDecryptionReady", func(t *testing.T, ctx context.Context, h [32]byte, b *big.Int) bool {
 			pairs := []contracts.DecryptionCtHandleContractPair{{CtHandle: h, ContractAddress: testContract}}
 			return mustCall(t, ctx, g.decAt, b, g.dec.PackIsUserDecryptionReady(testUser, pairs, nil), g.dec.UnpackIsUserDecryptionReady)
 		}},
-		{"isDelegatedUserDecryptionReady", func(h [32]byte, b *big.Int) bool {
+		{"isDelegatedUserDecryptionReady", func(t *testing.T, ctx context.Context, h [32]byte, b *big.Int) bool {
 			pairs := []contracts.DecryptionCtHandleContractPair{{CtHandle: h, ContractAddress: testContract}}
 			accounts := contracts.DecryptionDelegationAccounts{DelegatorAddress: testUser, DelegateAddress: testContract}
 			return mustCall(t, ctx, g.decAt, b, g.dec.PackIsDelegatedUserDecryptionReady(accounts, pairs, nil), g.dec.UnpackIsDelegatedUserDecryptionReady)
@@ -58,8 +59,9 @@ func TestAFirstReadinessQuestionAboutAnUnregistered04HandleStartsItsFiveSeconds(
 	for _, v := range views {
 		t.Run(v.name, func(t *testing.T) {
 			t.Parallel()
+			ctx := testContext(t)
 			h := contracts.TestHandle(contracts.ScenarioReadyAfterDelay, seed(t))
-			if v.ask(h, nil) {
+			if v.ask(t, ctx, h, nil) {
 				t.Fatal("an unregistered 04 handle is ready at its first question")
 			}
 			seen := waitFirstSeen(t, ctx, g, h)
@@ -71,7 +73,7 @@ func TestAFirstReadinessQuestionAboutAnUnregistered04HandleStartsItsFiveSeconds(
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, want := v.ask(h, head.Number), head.Time >= seen+5
+				got, want := v.ask(t, ctx, h, head.Number), head.Time >= seen+5
 				if got != want {
 					t.Fatalf("block %v (time %d, first seen %d): ready = %v, want %v", head.Number, head.Time, seen, got, want)
 				}

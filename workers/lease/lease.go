@@ -8,6 +8,11 @@
 // lease's whole duration on the candidate's own clock: the holder stopped renewing. No clocks
 // of different machines are compared.
 //
+// Another process may ask the holder to hand the lease over (Lease.AskHandover): it appends
+// LeaseHandoverAsked to the term's renewals, which the holder appends to at the version it
+// expects, so that its next renewal finds the request (Term.HandoverAsked). The holder decides
+// whether to release; the asker takes the lease as any candidate does once it is free.
+//
 // The holder's appends go through Term.Store, which makes each of them a guarded append
 // (eventstore.GuardedAppender) under "lease-N" at the version its acquisition left: once
 // another process has acquired a new term, nothing the deposed holder still tries is recorded,
@@ -72,11 +77,23 @@ type Renewed struct {
 // EventType names the event in the store.
 func (Renewed) EventType() string { return "LeaseRenewed" }
 
+// HandoverAsked records that process By asks the holder of term Epoch to release the lease, so
+// that By may take it (By holds fewer leases than the holder).
+type HandoverAsked struct {
+	By    string    `json:"by"`
+	Epoch uint64    `json:"epoch"`
+	At    time.Time `json:"at"`
+}
+
+// EventType names the event in the store.
+func (HandoverAsked) EventType() string { return "LeaseHandoverAsked" }
+
 // NewCodec is the codec of the lease streams.
 func NewCodec() *eventstore.Codec {
 	c := eventstore.NewCodec()
 	for _, err := range []error{
 		eventstore.Register[Acquired](c, 1), eventstore.Register[Released](c, 1), eventstore.Register[Renewed](c, 1),
+		eventstore.Register[HandoverAsked](c, 1),
 	} {
 		if err != nil {
 			panic(fmt.Sprintf("lease codec: %v", err))
@@ -198,6 +215,25 @@ func (l *Lease) Holder(ctx context.Context) (string, uint64, error) {
 	return s.Holder, s.Epoch, nil
 }
 
+// AskHandover asks the holder of the lease's term epoch, if it is still the term and held by
+// another process, to release it. It is not an order: the holder decides (Term.HandoverAsked).
+// It answers whether the request was recorded.
+func (l *Lease) AskHandover(ctx context.Context, epoch uint64) (bool, error) {
+	holder, now, err := l.Holder(ctx)
+	if err != nil || holder == "" || holder == l.cfg.Holder || now != epoch {
+		return false, err
+	}
+	ev, err := l.codec.Encode(HandoverAsked{By: l.cfg.Holder, Epoch: epoch, At: l.now().UTC()}, eventstore.Metadata{})
+	if err != nil {
+		return false, err
+	}
+	if _, err := l.store.Append(ctx, RenewalStream(l.cfg.Name, epoch), eventstore.Any, ev); err != nil {
+		return false, fmt.Errorf("ask for the lease: %w", err)
+	}
+	l.log.Info("asked the holder to hand the lease over", "epoch", epoch, "holder", holder)
+	return true, nil
+}
+
 // Acquire waits until this process holds the lease, or ctx ends. A free lease is taken at once;
 // a held one once it has lapsed: neither its term stream nor its renewals moved for the whole
 // duration, measured from when this process first saw them so.
@@ -289,7 +325,8 @@ func (l *Lease) take(ctx context.Context, s state) (*Term, error) {
 		l.log.Info("took the lease", "epoch", acq.Epoch)
 	}
 	t := &Term{l: l, Epoch: acq.Epoch, guard: eventstore.Guard{Stream: Stream(l.cfg.Name), Version: l.terms.Version},
-		lost: make(chan struct{}), stop: make(chan struct{}), renewed: start}
+		lost: make(chan struct{}), stop: make(chan struct{}), asked: make(chan struct{}), renewed: start,
+		renewals: eventstore.NoStream}
 	t.wg.Add(2)
 	go t.keep()
 	go t.expire()
@@ -309,7 +346,17 @@ type Term struct {
 	stop    chan struct{}
 	once    sync.Once
 	wg      sync.WaitGroup
+
+	// renewals is the version of the term's renewal stream as the holder last wrote or read it
+	// (only keep touches it); asked is closed when another process asked for the lease.
+	renewals  eventstore.Version
+	asked     chan struct{}
+	askedOnce sync.Once
 }
+
+// HandoverAsked is closed once another process asked for the lease (Lease.AskHandover); the
+// holder may release it (Release) or keep it.
+func (t *Term) HandoverAsked() <-chan struct{} { return t.asked }
 
 // Lost is closed once the term ended by itself: another process took the lease, or renewing
 // failed for longer than is safe. Err says which.
@@ -386,9 +433,12 @@ func (t *Term) keep() {
 		deadline := t.renewed.Add(t.l.cfg.Duration - t.l.cfg.Renew)
 		t.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), deadline.Sub(start))
-		ev, err := t.l.codec.Encode(Renewed{Holder: t.l.cfg.Holder, Epoch: t.Epoch, At: start.UTC()}, eventstore.Metadata{})
-		if err == nil {
-			_, err = t.l.store.(eventstore.GuardedAppender).AppendGuarded(ctx, t.guard, stream, eventstore.Any, ev)
+		err := t.renew(ctx, stream, start)
+		if errors.Is(err, eventstore.ErrWrongExpectedVersion) {
+			// Another process wrote to the renewals: read what, and renew after it.
+			if err = t.readAsks(ctx, stream); err == nil {
+				err = t.renew(ctx, stream, start)
+			}
 		}
 		cancel()
 		switch {
@@ -403,6 +453,37 @@ func (t *Term) keep() {
 			t.l.log.Warn("renew the lease; trying again", "epoch", t.Epoch, "err", err)
 		}
 	}
+}
+
+// renew appends one renewal at the version the holder expects.
+func (t *Term) renew(ctx context.Context, stream string, at time.Time) error {
+	ev, err := t.l.codec.Encode(Renewed{Holder: t.l.cfg.Holder, Epoch: t.Epoch, At: at.UTC()}, eventstore.Metadata{})
+	if err != nil {
+		return err
+	}
+	if _, err := t.l.store.(eventstore.GuardedAppender).AppendGuarded(ctx, t.guard, stream, t.renewals, ev); err != nil {
+		return err
+	}
+	t.renewals++
+	return nil
+}
+
+// readAsks reads the renewals written since the holder's last one and closes asked when one is
+// a handover request for this term.
+func (t *Term) readAsks(ctx context.Context, stream string) error {
+	for r, err := range t.l.store.ReadStream(ctx, stream, t.renewals+1) {
+		if err != nil {
+			return err
+		}
+		t.renewals = r.Version
+		if e, err := t.l.codec.Decode(r); err == nil {
+			if a, ok := e.(HandoverAsked); ok && a.Epoch == t.Epoch {
+				t.l.log.Info("another process asks for the lease", "epoch", t.Epoch, "by", a.By)
+				t.askedOnce.Do(func() { close(t.asked) })
+			}
+		}
+	}
+	return nil
 }
 
 // expire loses the term once Duration less Renew has passed since the start of the last

@@ -59,6 +59,7 @@ func TestLeases(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Run("free is taken at once, held waits, released passes at once", func(t *testing.T) { testHandOver(t, open(t)) })
 			t.Run("a holder that stops renewing is replaced and fenced", func(t *testing.T) { testLapse(t, open(t)) })
+			t.Run("a holder hears another process ask for the lease", func(t *testing.T) { testAskHandover(t, open(t)) })
 		})
 	}
 }
@@ -296,4 +297,50 @@ func TestAPatientCandidateYieldsAFreeLease(t *testing.T) {
 		t.Fatalf("the patient candidate: %+v, want the term after the eager one's", tp)
 	}
 	_ = tp.Release(ctx)
+}
+
+func testAskHandover(t *testing.T, st eventstore.Store) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	a, b := newLease(t, st, "a"), newLease(t, st, "b")
+	ta, err := a.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Asking for a term that is not the lease's, or for one's own lease, records nothing.
+	if ok, err := b.AskHandover(ctx, ta.Epoch+1); ok || err != nil {
+		t.Fatalf("asked for another term: %v, %v", ok, err)
+	}
+	if ok, err := a.AskHandover(ctx, ta.Epoch); ok || err != nil {
+		t.Fatalf("the holder asked itself: %v, %v", ok, err)
+	}
+	select {
+	case <-ta.HandoverAsked():
+		t.Fatal("the holder heard a request nobody recorded")
+	case <-time.After(300 * time.Millisecond):
+	}
+	if ok, err := b.AskHandover(ctx, ta.Epoch); !ok || err != nil {
+		t.Fatalf("b's request: %v, %v", ok, err)
+	}
+	select {
+	case <-ta.HandoverAsked():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the holder did not hear the request within its renewals")
+	}
+	// A request is not an order: the holder keeps renewing until it releases.
+	time.Sleep(700 * time.Millisecond)
+	if err := ta.Err(); err != nil {
+		t.Fatalf("the holder lost its lease after a request: %v", err)
+	}
+	if _, err := ta.Store().Append(ctx, "work", eventstore.Any, work(1)); err != nil {
+		t.Fatalf("the holder's append after a request: %v", err)
+	}
+	if err := ta.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := b.Acquire(ctx)
+	if err != nil || tb.Epoch != ta.Epoch+1 {
+		t.Fatalf("b after the release: %+v, %v", tb, err)
+	}
+	_ = tb.Release(ctx)
 }
