@@ -722,8 +722,9 @@ func waitAllTerminal(t testing.TB, client *http.Client, url string, acked []cras
 	}
 }
 
-// pollJob GETs one job: terminal is true for a result or a failure; otherwise state says where
-// it is ("not found" for a 404).
+// pollJob GETs one job: terminal is true for a result or a failure, and for a job retention
+// archived (state "archived": only an ended job leaves the live store); otherwise state says
+// where it is ("not found" for any other 404).
 func pollJob(client *http.Client, url string, j crashJob) (terminal bool, state string) {
 	res, err := client.Get(url + "/v2/" + j.kind.String() + "/" + j.id)
 	if err != nil {
@@ -739,6 +740,8 @@ func pollJob(client *http.Client, url string, j crashJob) (terminal bool, state 
 	}
 	_ = json.Unmarshal(b, &env)
 	switch {
+	case res.StatusCode == http.StatusNotFound && bytes.Contains(b, []byte("was archived")):
+		return true, "archived"
 	case res.StatusCode == http.StatusNotFound:
 		return false, "not found"
 	case res.StatusCode == http.StatusAccepted:

@@ -32,6 +32,20 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// Len is how many bytes were written so far.
+func (s *syncBuffer) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Len()
+}
+
+// From is what was written from offset off on, without copying what came before it.
+func (s *syncBuffer) From(off int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return string(s.b.Bytes()[min(off, s.b.Len()):])
+}
+
 var httpEndpointLine = regexp.MustCompile(`JSON-RPC HTTP\s+(http://\S+)`)
 
 // fundedAccount is an account the development chain does not make, given to --fund.

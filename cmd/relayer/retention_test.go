@@ -3,14 +3,21 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
+	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"relayer/archive"
 	"relayer/domain"
@@ -158,6 +165,94 @@ func TestServeArchivesAnEndedJobPastItsWindowAndAnswers404SayingSo(t *testing.T)
 	out, errOut, code := runCLI(t, "replay", "--data-dir", dir, "--job", id[1], "--archive", filepath.Join(dir, "archive"))
 	if code != 0 || !strings.Contains(out, "RequestAccepted") {
 		t.Fatalf("replay of the archived job: exit %d %s\n%s", code, errOut, out)
+	}
+}
+
+// serve's archiver writes to an S3-compatible bucket (gofakes3, over HTTP) named by
+// retention.archive, with the credentials from the AWS environment variables, never in the URL:
+// the jobs past their window leave the live store and answer 404 saying they were archived, and
+// `relayer archive verify`, `archive export --job` and `replay --archive` read them from the same
+// URL.
+func TestServeArchivesToAnS3BucketThatVerifyExportAndReplayRead(t *testing.T) {
+	backend := s3mem.New()
+	if err := backend.CreateBucket("relayer-archive"); err != nil {
+		t.Fatal(err)
+	}
+	s3 := httptest.NewServer(gofakes3.New(backend).Server())
+	t.Cleanup(s3.Close)
+	const secret = "serve-archive-secret-0b1e"
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDSERVEARCHIVE")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", secret)
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+	bucket := "s3://relayer-archive/relayer/archive?endpoint=" + s3.URL + "&region=eu-west-1"
+	withEnv(t, "RELAYER_RETENTION_ARCHIVE="+bucket, "RELAYER_RETENTION_WINDOW_INPUT_PROOF=1s",
+		"RELAYER_RETENTION_INTERVAL=50ms", "RELAYER_RETENTION_BATCH=10")
+	dir := filepath.Join(t.TempDir(), "data")
+	url, stdout, stderr, stop := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", dir)
+
+	var ids []string
+	for i := range 3 {
+		body := fmt.Sprintf(`{"contractChainId":1337,"contractAddress":"0x00000000000000000000000000000000000000c0","userAddress":"0x00000000000000000000000000000000000000a1","ciphertextWithInputVerification":"0a0b0c%02x","extraData":"0x00"}`, i)
+		res, err := http.Post(url+"/v2/input-proof", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		id := regexp.MustCompile(`"jobId":"([0-9a-f-]{36})"`).FindStringSubmatch(string(b))
+		if res.StatusCode != http.StatusAccepted || id == nil {
+			t.Fatalf("POST: %d %s", res.StatusCode, b)
+		}
+		ids = append(ids, id[1])
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for _, id := range ids {
+		for {
+			res, err := http.Get(url + "/v2/input-proof/" + id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode == http.StatusNotFound && strings.Contains(string(b), "archived") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("job %s was not archived to the bucket within 30 s; last answer %d %s\n%s\n%s", id, res.StatusCode, b, stdout, stderr)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stdout.String()+stderr.String(), secret) {
+		t.Error("serve's output holds the AWS secret key")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "archive")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("serve made the directory archive beside the store (%v): the bucket was not the archive", err)
+	}
+
+	// The archive in the bucket verifies, and holds each job's whole history.
+	out, errOut, code := runCLI(t, "archive", "verify", "--archive", bucket)
+	if code != 0 || !strings.Contains(out, "is sound") || !strings.Contains(out, "s3://relayer-archive/relayer/archive") {
+		t.Fatalf("archive verify of the bucket: exit %d %s%s", code, out, errOut)
+	}
+	for _, id := range ids {
+		timeline, errOut, code := runCLI(t, "archive", "export", "--job", id, "--archive", bucket)
+		if code != 0 || !strings.Contains(timeline, "RequestAccepted") || !strings.Contains(timeline, "-> completed") {
+			t.Fatalf("archive export --job %s from the bucket: exit %d %s\n%s", id, code, errOut, timeline)
+		}
+		alone, _, _ := runCLI(t, "archive", "export", "--json", "--job", id, "--archive", bucket)
+		// The live store holds nothing more of it.
+		both, errOut, code := runCLI(t, "archive", "export", "--json", "--job", id, "--archive", bucket, "--data-dir", dir)
+		if code != 0 || both != alone {
+			t.Fatalf("archive export --job %s with the live store: exit %d %s\n%s\nwant the archive's\n%s", id, code, errOut, both, alone)
+		}
+	}
+	if out, errOut, code := runCLI(t, "replay", "--all", "--json", "--archive", bucket, "--data-dir", dir); code != 0 || strings.Count(out, `"RequestAccepted"`) != len(ids) {
+		t.Fatalf("replay --archive of the bucket: exit %d %s\n%.2000s", code, errOut, out)
 	}
 }
 
