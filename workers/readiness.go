@@ -211,6 +211,9 @@ func (w *readinessWorker) begin(ctx context.Context, it readinessItem) (s domain
 	e := w.e
 	id := it.id
 	s, err := e.exec.Load(ctx, id)
+	if err != nil && ctx.Err() != nil {
+		return s, false, true // the engine stops: recovery takes the job up again
+	}
 	if err != nil {
 		e.log.Warn("readiness: load job", "job_id", id, "correlation_id", it.corr, "err", err)
 		w.requeueLater(ctx, it)
@@ -296,6 +299,9 @@ const readinessRetryMax = 30 * time.Second
 // failLabel (host_acl_failed for the ACL's questions, readiness_check_failed for the gateway's).
 func (w *readinessWorker) pause(ctx context.Context, id domain.JobID, s domain.State, cause string, err error, failLabel string, failures *int, waited *time.Duration) bool {
 	e := w.e
+	if ctx.Err() != nil {
+		return false // the engine stops (its answer was cut short, not the gateway's failure)
+	}
 	if !errors.Is(err, errNotReady) && !gateway.Retryable(err) {
 		w.finish(ctx, id, s, domain.FailReadiness{At: domain.At{At: e.now()}, Label: failLabel, Message: err.Error()}, cause)
 		return false
