@@ -43,6 +43,22 @@ type JobsRetired struct {
 
 func (JobsRetired) EventType() string { return "JobsRetired" }
 
+// HistoryCarried follows each ArchiveAdvanced in the same append. It carries the read models'
+// running history (transitions entered, stage durations, drain rates, events applied: what
+// folding every event so far added up) as the read models held it at position AsOf, at or past
+// the archived horizon, in their own encoding (projections.Set.History), which the domain does
+// not read. Read models folded from a live store that no longer holds the events archived
+// before AsOf (retired jobs', superseded housekeeping ones) take it over, so that they agree
+// with read models that followed the whole log. Only the latest matters: the archiver removes
+// the older ones from the live store once they are archived.
+type HistoryCarried struct {
+	AsOf    uint64          `json:"asOf"`
+	History json.RawMessage `json:"history"`
+	At      time.Time       `json:"at"`
+}
+
+func (HistoryCarried) EventType() string { return "HistoryCarried" }
+
 // Retention is the retention policy: how long a job that ended stays in the live store, per
 // kind, before the archiver moves it to the archive, and how the archiver paces itself. Its
 // defaults are the reference relayer's windows; unlike the reference, it is on by default,

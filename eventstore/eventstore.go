@@ -330,3 +330,47 @@ type Removal struct {
 type Remover interface {
 	RemoveStreams(ctx context.Context, streams []string, upTo Position) (Removal, error)
 }
+
+// Prune names superseded events of one stream for PruneStreams: those with a version below
+// Before whose type is one of Types (any type when Types is empty).
+type Prune struct {
+	Stream string
+	Before Version
+	Types  []string
+}
+
+// Pruner is what a store may offer besides Store: removing the superseded events of the
+// housekeeping streams whose state is their latest events (a checkpoint, a block cursor, a
+// lease's renewals, the archiver's horizon), once an archive holds them, so that a relayer
+// that only keeps house (an idle one saving its block cursor) does not grow its live store.
+//
+// PruneStreams removes, for each Prune, the events of its stream that it names and whose
+// position is at or below upTo. A stream's last event is never removed, so its version, and the
+// expected version of its next append, stay what they were; nor is the log's last event, so a
+// position is never given twice. Streams that have no events are skipped. Removing is
+// idempotent, and returns how many events it removed. The events that remain keep their
+// positions and versions: a pruned stream's versions have gaps, which ReadStream passes over
+// (reading it from version 0 yields its first remaining event), as ReadAll and SubscribeAll
+// pass over the gaps in the positions.
+type Pruner interface {
+	PruneStreams(ctx context.Context, prunes []Prune, upTo Position) (int64, error)
+}
+
+// ValidatePrunes checks the arguments of a PruneStreams before any backend work: each names a
+// stream, and a version to prune below that is not negative.
+func ValidatePrunes(prunes []Prune) error {
+	for i, p := range prunes {
+		switch {
+		case p.Stream == "":
+			return fmt.Errorf("%w: prune %d names no stream", ErrInvalidEvent, i)
+		case p.Before < 0:
+			return fmt.Errorf("%w: prune of %s below version %d: want 0 or more", ErrInvalidEvent, p.Stream, int64(p.Before))
+		}
+		for _, t := range p.Types {
+			if t == "" {
+				return fmt.Errorf("%w: prune of %s names an empty event type", ErrInvalidEvent, p.Stream)
+			}
+		}
+	}
+	return nil
+}

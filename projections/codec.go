@@ -46,6 +46,7 @@ func NewCodec() *eventstore.Codec {
 		eventstore.Register[domain.ConfigChanged],
 		eventstore.Register[domain.ArchiveAdvanced],
 		eventstore.Register[domain.JobsRetired],
+		eventstore.Register[domain.HistoryCarried],
 		eventstore.Register[domain.MessagePoisoned],
 		eventstore.Register[domain.ChainOutageStarted],
 		eventstore.Register[domain.ChainOutageEnded],

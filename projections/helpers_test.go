@@ -150,6 +150,8 @@ type harness struct {
 	states map[domain.JobID]domain.State
 	base   time.Time
 	hashes int
+	// log is every record applied, in order.
+	log []eventstore.Record
 }
 
 func newHarness(t *testing.T, cfg Config) *harness {
@@ -201,6 +203,7 @@ func (h *harness) do(id domain.JobID, cmd domain.Command) {
 		if err := h.s.Apply(rec, e); err != nil {
 			h.t.Fatalf("apply %s: %v", rec.Type, err)
 		}
+		h.log = append(h.log, rec)
 	}
 }
 

@@ -114,19 +114,40 @@ const (
 )
 
 // jobTable holds every job ever accepted, indexed by a dense int32 in order of acceptance.
+//
+// A retired job's index is never given to another job (the queues, timers and search cursors
+// hold indices), but its memory is freed: its record is zeroed at once, a chunk whose every
+// job was retired is released, and the id index is rebuilt once it has deleted more entries
+// than it holds (a Go map never shrinks by itself). Jobs end and retire roughly in order of
+// acceptance, so a relayer whose retention keeps pace holds the chunks of its horizon only.
 type jobTable struct {
 	chunks [][]job
-	n      int32
+	// retiredIn counts the retired jobs of each chunk; a chunk whose count reaches chunkSize is
+	// released (chunks[c] becomes nil).
+	retiredIn []int32
+	n         int32
 	// dead counts the slots of retired jobs (see retire.go).
 	dead  int32
 	index map[domain.JobID]int32
+	// deleted counts the index's deletions since it was last rebuilt.
+	deleted int
+	// vacant is what at returns for an index in a released chunk: a job that is gone (kind
+	// zero). Callers only read it (the walks over every index): no queue, timer or lookup holds
+	// an index of a released chunk.
+	vacant job
 }
 
 func newJobTable() jobTable {
-	return jobTable{index: make(map[domain.JobID]int32)}
+	return jobTable{index: make(map[domain.JobID]int32), vacant: job{slot: -1, timer: -1}}
 }
 
-func (t *jobTable) at(i int32) *job { return &t.chunks[i>>chunkBits][i&chunkMask] }
+func (t *jobTable) at(i int32) *job {
+	c := t.chunks[i>>chunkBits]
+	if c == nil {
+		return &t.vacant
+	}
+	return &c[i&chunkMask]
+}
 
 func (t *jobTable) lookup(id domain.JobID) (int32, *job, bool) {
 	i, ok := t.index[id]
@@ -141,6 +162,7 @@ func (t *jobTable) add(id domain.JobID) (int32, *job) {
 	i := t.n
 	if int(i>>chunkBits) == len(t.chunks) {
 		t.chunks = append(t.chunks, make([]job, chunkSize))
+		t.retiredIn = append(t.retiredIn, 0)
 	}
 	t.n++
 	t.index[id] = i
@@ -148,4 +170,25 @@ func (t *jobTable) add(id domain.JobID) (int32, *job) {
 	j.id = id
 	j.slot, j.timer = -1, -1
 	return i, j
+}
+
+// retire frees job i, which waits in no queue and has no timer: its record is zeroed (kind
+// zero: gone), its id leaves the index, and its chunk is released once every job in it is
+// retired.
+func (t *jobTable) retire(i int32) {
+	j := t.at(i)
+	delete(t.index, j.id)
+	*j = job{id: j.id, slot: -1, timer: -1}
+	t.dead++
+	c := i >> chunkBits
+	if t.retiredIn[c]++; t.retiredIn[c] == chunkSize {
+		t.chunks[c] = nil
+	}
+	if t.deleted++; t.deleted > 1024 && t.deleted > len(t.index) {
+		m := make(map[domain.JobID]int32, len(t.index))
+		for id, k := range t.index {
+			m[id] = k
+		}
+		t.index, t.deleted = m, 0
+	}
 }

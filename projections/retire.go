@@ -13,24 +13,32 @@ import (
 // and records it as domain.JobsRetired in the retention stream. The Set applies that event by
 // dropping the jobs: they leave the counts by status, the lookups, the searches and the
 // snapshot, and their ids join the retired set, so that a query can say the job was archived
-// and the Submitter never gives the id to a new job. The cumulative history (transitions
-// entered, stage durations, events applied) keeps what the retired jobs contributed: a Set
-// rebuilt from the live store alone, which never saw their events, differs there; one rebuilt
-// from the archive and the live store together (relayer replay --archive) does not.
+// and the Submitter never gives the id to a new job. The running history (transitions
+// entered, stage durations, events applied) keeps what the retired jobs contributed; a Set
+// rebuilt from the live store alone, which never saw their events, takes it over from the
+// HistoryCarried the archiver records with each archive segment (history.go).
 //
-// A retired job's slot in the job table stays, empty (its kind zero), so that the indices the
-// queues and timers hold never move; it costs its fixed size, not its text.
+// A retired job's index in the job table is never given to another job, so that the indices
+// the queues, timers and search cursors hold never move; its memory is freed (jobTable.retire).
 
 // gone reports whether the slot held a job that has since been retired.
 func (j *job) gone() bool { return j.kind.IsZero() }
 
-// applyRetired applies an event of the retention stream; s.mu is held. Every job named must be
-// one that ended (or one this Set never saw, when it was rebuilt from a live store the job has
-// already left); a job that could still change is an inconsistency and changes nothing.
-func (s *Set) applyRetired(rec *eventstore.Record) error {
-	if rec.Type != "JobsRetired" {
-		return nil
+// applyRetention applies an event of the retention stream; s.mu is held.
+func (s *Set) applyRetention(rec *eventstore.Record) error {
+	switch rec.Type {
+	case "JobsRetired":
+		return s.applyRetired(rec)
+	case "HistoryCarried":
+		return s.applyHistory(rec)
 	}
+	return nil
+}
+
+// applyRetired applies a JobsRetired. Every job named must be one that ended (or one this Set
+// never saw, when it was rebuilt from a live store the job has already left); a job that could
+// still change is an inconsistency and changes nothing.
+func (s *Set) applyRetired(rec *eventstore.Record) error {
 	var e domain.JobsRetired
 	if err := json.Unmarshal(rec.Data, &e); err != nil {
 		return err
@@ -45,14 +53,12 @@ func (s *Set) applyRetired(rec *eventstore.Record) error {
 	}
 	for _, id := range e.Jobs {
 		s.retired[id] = struct{}{}
-		_, j, ok := s.jobs.lookup(id)
+		i, j, ok := s.jobs.lookup(id)
 		if !ok {
 			continue
 		}
 		s.counts[j.kind.Ordinal()][j.status.Ordinal()]--
-		delete(s.jobs.index, id)
-		s.jobs.dead++
-		*j = job{id: id, slot: -1, timer: -1}
+		s.jobs.retire(i)
 		s.watchers.changed(id)
 	}
 	return nil

@@ -80,3 +80,63 @@ func TestRetirableListsEndedJobsPastTheirWindowBelowTheHorizon(t *testing.T) {
 		t.Fatalf("retirable below its last event: %+v", got)
 	}
 }
+
+// heldChunks is how many chunks of jobs the table holds in memory.
+func (t *jobTable) heldChunks() int {
+	n := 0
+	for _, c := range t.chunks {
+		if c != nil {
+			n++
+		}
+	}
+	return n
+}
+
+func TestRetiredJobsFreeTheirPlaceInTheJobTable(t *testing.T) {
+	h := newHarness(t, Config{})
+	const n = 3*chunkSize + 100
+	ids := make([]domain.JobID, n)
+	for i := range ids {
+		ids[i] = h.accept(domain.InputProof, time.Duration(i)*time.Millisecond)
+		if i < n-1 {
+			h.do(ids[i], domain.Fail{At: h.at(time.Duration(i)*time.Millisecond + time.Second), Label: "internal_error"})
+		}
+	}
+	if got := h.s.jobs.heldChunks(); got != 4 {
+		t.Fatalf("%d jobs in %d chunks, want 4", n, got)
+	}
+	// Retired in batches, as the archiver names them: the chunks whose every job left are
+	// released, and the id index is rebuilt at its live size.
+	for start := 0; start < n-1; start += 2000 {
+		if err := h.retire(ids[start:min(start+2000, n-1)]...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := h.s.jobs.heldChunks(); got != 1 {
+		t.Fatalf("after retiring %d of %d jobs the table holds %d chunks, want 1 (the last job's)", n-1, n, got)
+	}
+	if h.s.Jobs() != 1 || len(h.s.jobs.index) != 1 || h.s.jobs.deleted > len(ids) {
+		t.Fatalf("after the retirements: %d jobs held, index of %d entries", h.s.Jobs(), len(h.s.jobs.index))
+	}
+	// The open job, the walks over the table and a new job still work over the released chunks.
+	last := ids[n-1]
+	if j, ok := h.s.Job(last); !ok || j.Status != domain.Processing {
+		t.Fatalf("the open job: %+v, held %v", j, ok)
+	}
+	if p := h.s.Search(Query{Limit: 10}); len(p.Jobs) != 1 || p.Jobs[0].Job.ID != last {
+		t.Fatalf("search finds %d jobs, want the open one", len(p.Jobs))
+	}
+	if got := h.s.Retirable(func(domain.Kind) time.Duration { return time.Nanosecond }, h.base.Add(time.Hour), h.pos, 10); len(got) != 0 {
+		t.Fatalf("retirable after retiring every ended job: %+v", got)
+	}
+	if got := h.s.InStatus(domain.Failure); len(got) != 0 {
+		t.Fatalf("%d failed jobs held after their retirement", len(got))
+	}
+	fresh := h.accept(domain.PublicDecrypt, time.Hour)
+	if j, ok := h.s.Job(fresh); !ok || j.Status != domain.Queued {
+		t.Fatalf("a job accepted after the retirements: %+v, held %v", j, ok)
+	}
+	if _, err := h.s.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+}

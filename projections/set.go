@@ -108,6 +108,8 @@ type Set struct {
 	reqs requestIndex
 	// retired holds the ids of the jobs retired to the archive (retire.go).
 	retired map[domain.JobID]struct{}
+	// hlog is the latest operations on the running history (history.go).
+	hlog histLog
 }
 
 // NotifyStream returns a channel that receives (without blocking the projections: one signal
@@ -202,7 +204,7 @@ func (s *Set) apply(rec *eventstore.Record, f *fact) error {
 			}
 		}
 		if rec.Stream == domain.RetentionStream {
-			if err := s.applyRetired(rec); err != nil {
+			if err := s.applyRetention(rec); err != nil {
 				return s.recordErr(rec, fmt.Errorf("%w: %v", ErrInconsistent, err))
 			}
 		}
@@ -219,7 +221,7 @@ func (s *Set) apply(rec *eventstore.Record, f *fact) error {
 		}
 	}
 	s.pos = rec.Position
-	s.events++
+	s.hist(rec.Position, histOp{op: opEvent})
 	s.applied.Store(uint64(rec.Position))
 	return nil
 }
@@ -278,14 +280,14 @@ func (s *Set) check(rec *eventstore.Record, f *fact) (int32, *job, error) {
 // when its status changes.
 func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 	at := f.at
-	s.stats.seen(at)
+	s.hist(rec.Position, histOp{op: opSeen, a: at})
 	if f.typ == evRequestAccepted {
 		idx, j = s.jobs.add(f.job)
 		j.kind, j.status = f.kind, f.status
 		j.entered[f.status.Ordinal()] = at
 		j.accepted = at
 		s.counts[f.kind.Ordinal()][f.status.Ordinal()]++
-		s.transitions[f.kind.Ordinal()][f.status.Ordinal()]++
+		s.hist(rec.Position, histOp{op: opTransition, kind: uint8(f.kind.Ordinal()), arg: uint8(f.status.Ordinal())})
 		s.scratch = packText(s.scratch[:0], f.contentHash)
 		j.hash = string(s.scratch)
 		if len(f.users) > 0 || len(f.contracts) > 0 {
@@ -309,23 +311,23 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 		if j.queue == ReadinessQueue {
 			s.dequeue(j)
 			s.enqueue(idx, j, ReadinessInProgress)
-			s.stats.drained(drainReadiness, k, at, s.waiting(ReadinessQueue, k))
+			s.drained(rec, drainReadiness, k, at, s.waiting(ReadinessQueue, k))
 		}
 		j.checkAt = at
 	case evReadinessPassed:
 		fromQueue := j.queue == ReadinessQueue
-		s.stats.observe(k, StageReadiness, j.entered[domain.Queued.Ordinal()], at)
-		s.stats.observe(k, StageReadinessCheck, j.checkAt, at)
+		s.observe(rec, k, StageReadiness, j.entered[domain.Queued.Ordinal()], at)
+		s.observe(rec, k, StageReadinessCheck, j.checkAt, at)
 		s.dequeue(j)
 		if fromQueue {
 			// Passed without a recorded pickup: it still left the queue into service.
-			s.stats.drained(drainReadiness, k, at, s.waiting(ReadinessQueue, k))
+			s.drained(rec, drainReadiness, k, at, s.waiting(ReadinessQueue, k))
 		}
 		s.enqueue(idx, j, TxQueue)
 	case evTransactionSigned:
-		s.stats.observe(k, StageTxQueue, j.entered[domain.Processing.Ordinal()], at)
+		s.observe(rec, k, StageTxQueue, j.entered[domain.Processing.Ordinal()], at)
 		s.dequeue(j)
-		s.stats.drained(drainTx, k, at, s.waiting(TxQueue, k))
+		s.drained(rec, drainTx, k, at, s.waiting(TxQueue, k))
 		s.scratch = j.setField(fieldTxHash, f.txHash, s.scratch)
 	case evTransactionReplaced:
 		s.scratch = j.setField(fieldTxHash, f.txHash, s.scratch)
@@ -333,8 +335,8 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 		s.scratch = j.setField(fieldTxHash, nil, s.scratch)
 		s.enqueue(idx, j, TxQueue)
 	case evReceiptRecorded:
-		s.stats.observe(k, StageTxConfirm, j.entered[domain.TxInFlight.Ordinal()], at)
-		s.stats.observe(k, StageTx, j.entered[domain.Processing.Ordinal()], at)
+		s.observe(rec, k, StageTxConfirm, j.entered[domain.TxInFlight.Ordinal()], at)
+		s.observe(rec, k, StageTx, j.entered[domain.Processing.Ordinal()], at)
 		s.scratch = j.setField(fieldGatewayRequestID, f.gatewayRequestID, s.scratch)
 		s.reqs.awaiting(k, j.field(fieldGatewayRequestID), j.id)
 	case evShareReceived:
@@ -342,7 +344,7 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 			j.shares++
 		}
 	case evRequestCompleted:
-		s.stats.observe(k, StageResponse, j.entered[domain.ReceiptReceived.Ordinal()], at)
+		s.observe(rec, k, StageResponse, j.entered[domain.ReceiptReceived.Ordinal()], at)
 		s.scratch = j.setField(fieldResult, f.result, s.scratch)
 	case evReadinessTimedOut:
 		s.scratch = j.setField(fieldLabel, []byte(domain.LabelReadinessCheckTimedOut), s.scratch)
@@ -368,7 +370,7 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 		j.retryAt = 0
 		s.counts[k.Ordinal()][j.status.Ordinal()]--
 		s.counts[k.Ordinal()][to.Ordinal()]++
-		s.transitions[k.Ordinal()][to.Ordinal()]++
+		s.hist(rec.Position, histOp{op: opTransition, kind: uint8(k.Ordinal()), arg: uint8(to.Ordinal())})
 		j.status = to
 		j.entered[to.Ordinal()] = at
 		s.watchers.changed(j.id)

@@ -337,30 +337,26 @@ func newStats(cfg Config) stats {
 
 func (s *stats) seen(at int64) { s.latest = max(s.latest, at) }
 
-// drained records a departure of kind k from drain d's queue at at, which left backlog others
-// of its kind waiting. The drain rates measure how fast the relayer serves a queue that has work
+// drained records a departure of the kind of ordinal o from drain d's queue at at, which left
+// backlog others of its kind waiting. The drain rates measure how fast the relayer serves a queue that has work
 // waiting, not how fast work arrives: a queue that empties after each departure says nothing
 // about its capacity (a rate of arrivals taken for one would tell the clients behind the next
 // backlog that it drains at the pace the jobs came). So only the time from a departure that left
 // a backlog to the next departure of its kind counts, as busy time, less what chain outages took
 // of it (nothing leaves for the chain while it cannot be reached); the rate is the departures
 // that ended busy time over that time.
-func (s *stats) drained(d int, k domain.Kind, at int64, backlog bool) {
-	o := k.Ordinal()
+//
+// The chain outages are given as they stood at the departure (outages ended, and the start of
+// the one in progress, 0 for none), so that a departure replayed later (history.go) counts what
+// it counted the first time.
+func (s *stats) drained(d int, o int, at int64, backlog bool, outages [][2]int64, outageSince int64) {
 	last := &s.lastDrain[d][o]
 	if s.backlog[d][o] && *last != 0 && at > *last {
-		if busy := at - *last - int64(s.outageWithin(*last, at)); busy > 0 {
+		if busy := at - *last - int64(s.outageWithin(*last, at, outages, outageSince)); busy > 0 {
 			s.drains[d].add(floorSecond(at), o, busy)
 		}
 	}
 	*last, s.backlog[d][o] = max(*last, at), backlog
-}
-
-func (s *stats) observe(k domain.Kind, st Stage, from, to int64) {
-	if from == 0 {
-		return // the start of the stage was never recorded
-	}
-	s.stages[k.Ordinal()][st].observe(to-from, to, s.alpha, s.duringOutage(from, to))
 }
 
 // rate returns the drain rate per second of drain d for kind (all kinds when kind < 0) over
@@ -378,16 +374,16 @@ func (s *stats) rate(d int, kind int) (float64, uint64) {
 	return float64(n) / busy.Seconds(), n
 }
 
-// outageWithin returns how much of [from, to) (unix nanoseconds) chain outages took, the one in
-// progress running to s.latest.
-func (s *stats) outageWithin(from, to int64) time.Duration {
+// outageWithin returns how much of [from, to) (unix nanoseconds) the chain outages took: those
+// ended, and the one in progress since outageSince (0: none), running to s.latest.
+func (s *stats) outageWithin(from, to int64, outages [][2]int64, outageSince int64) time.Duration {
 	overlap := func(since, until int64) int64 { return max(min(until, to)-max(since, from), 0) }
 	var n int64
-	for _, o := range s.outages {
+	for _, o := range outages {
 		n += overlap(o[0], o[1])
 	}
-	if s.outageSince != 0 {
-		n += overlap(s.outageSince, max(s.latest, s.outageSince))
+	if outageSince != 0 {
+		n += overlap(outageSince, max(s.latest, outageSince))
 	}
 	return time.Duration(min(n, to-from))
 }

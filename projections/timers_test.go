@@ -149,9 +149,11 @@ func (h *harness) outage(e eventstore.Typed) {
 		h.t.Fatal(err)
 	}
 	h.pos++
-	if err := h.s.Apply(eventstore.Record{Stream: domain.ChainStream, Position: h.pos, Type: ev.Type, SchemaVersion: ev.SchemaVersion, Data: ev.Data}, nil); err != nil {
+	rec := eventstore.Record{Stream: domain.ChainStream, Position: h.pos, Type: ev.Type, SchemaVersion: ev.SchemaVersion, Data: ev.Data}
+	if err := h.s.Apply(rec, nil); err != nil {
 		h.t.Fatal(err)
 	}
+	h.log = append(h.log, rec)
 }
 
 // While the chain cannot be seen no deadline falls due, and after it every pending deadline

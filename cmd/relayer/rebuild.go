@@ -38,8 +38,9 @@ const rebuildUsage = `Usage: relayer rebuild [--data-dir DIR | --store URL] [--c
 
 Replays the log into new read models and reports the events, jobs, time taken and the read
 models' digest, which equals the one serve printed when it stopped at the same position. Once
-retention has moved jobs to the archive, give --archive for that digest: the live store alone
-holds the same jobs, but not the history (transitions, stage durations) of the retired ones.
+retention has moved jobs to the archive, the live store alone still rebuilds to that digest: the
+history the retired jobs added (transitions, stage durations, events applied) is carried in the
+retention stream. --archive replays the whole log instead, the archived events included.
 `
 
 func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {

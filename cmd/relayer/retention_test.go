@@ -115,6 +115,15 @@ func TestReplayAndRebuildWithTheArchiveReadTheWholeLogAfterRetention(t *testing.
 	if m == nil || m[1] != live {
 		t.Fatalf("rebuild --archive: %s\nwant the live read models' digest %s", out, live)
 	}
+	// And so does the live store alone: the retired jobs' part of the history is carried.
+	out, errOut, code = runCLI(t, "rebuild", "--data-dir", dataDir)
+	if code != 0 {
+		t.Fatalf("rebuild: exit %d: %s", code, errOut)
+	}
+	m = regexp.MustCompile(`snapshot sha256 ([0-9a-f]{64})`).FindStringSubmatch(out)
+	if m == nil || m[1] != live {
+		t.Fatalf("rebuild of the live store alone: %s\nwant the live read models' digest %s", out, live)
+	}
 }
 
 func TestServeArchivesAnEndedJobPastItsWindowAndAnswers404SayingSo(t *testing.T) {

@@ -21,45 +21,58 @@ const removeChunk = 256
 // checkpoint of the write-ahead log return the freed pages to the filesystem (files created with format 2 use auto_vacuum = INCREMENTAL;
 // in an older file the pages are reused by later appends instead).
 func (s *Store) RemoveStreams(ctx context.Context, streams []string, upTo eventstore.Position) (eventstore.Removal, error) {
+	var out eventstore.Removal
+	err := s.writeOp(ctx, "remove streams", func(conn *sql.Conn) (err error) {
+		out, err = removeStreams(ctx, conn, streams, upTo)
+		return err
+	})
+	if err != nil {
+		return eventstore.Removal{}, err
+	}
+	s.ids.forget(out.Streams)
+	return out, nil
+}
+
+// writeOp runs op on the writer's connection, between two batches of appends, and reports its
+// failure as what failed (a full disk as eventstore.ErrStorageFull).
+func (s *Store) writeOp(ctx context.Context, what string, op func(*sql.Conn) error) error {
 	if err := ctx.Err(); err != nil {
-		return eventstore.Removal{}, fmt.Errorf("remove streams: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	s.mu.RLock()
 	if s.closed {
 		s.mu.RUnlock()
-		return eventstore.Removal{}, fmt.Errorf("remove streams: %w", eventstore.ErrClosed)
+		return fmt.Errorf("%s: %w", what, eventstore.ErrClosed)
 	}
 	if s.w == nil {
 		s.mu.RUnlock()
-		return eventstore.Removal{}, fmt.Errorf("remove streams: %s: %w", s.path, ErrReadOnly)
+		return fmt.Errorf("%s: %s: %w", what, s.path, ErrReadOnly)
 	}
 	s.appends.Add(1)
 	s.mu.RUnlock()
 	defer s.appends.Done()
 
 	var (
-		out  eventstore.Removal
 		err  error
 		done = make(chan struct{})
 	)
-	op := func(conn *sql.Conn) {
+	run := func(conn *sql.Conn) {
 		defer close(done)
-		out, err = removeStreams(ctx, conn, streams, upTo)
+		err = op(conn)
 	}
 	select {
-	case s.w.ops <- op:
+	case s.w.ops <- run:
 	case <-ctx.Done():
-		return eventstore.Removal{}, fmt.Errorf("remove streams: %w", ctx.Err())
+		return fmt.Errorf("%s: %w", what, ctx.Err())
 	}
 	<-done
 	if err != nil {
 		if isFull(err) {
 			err = fmt.Errorf("%w: %w", eventstore.ErrStorageFull, err)
 		}
-		return eventstore.Removal{}, fmt.Errorf("remove streams from %s: %w", s.path, err)
+		return fmt.Errorf("%s from %s: %w", what, s.path, err)
 	}
-	s.ids.forget(out.Streams)
-	return out, nil
+	return nil
 }
 
 func removeStreams(ctx context.Context, conn *sql.Conn, streams []string, upTo eventstore.Position) (out eventstore.Removal, err error) {
@@ -121,15 +134,20 @@ func removeStreams(ctx context.Context, conn *sql.Conn, streams []string, upTo e
 		return out, err
 	}
 	if len(ids) > 0 {
-		// Outside the transaction: a failure only leaves the pages free for later appends. The
-		// vacuum moves the freed pages through the write-ahead log; the checkpoint gives them
-		// back to the filesystem (a reader in progress may keep it from truncating the log,
-		// which the next removal or SQLite's own checkpoint then does).
-		ctx := context.WithoutCancel(ctx)
-		_, _ = conn.ExecContext(ctx, `PRAGMA incremental_vacuum`)
-		_, _ = conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+		vacuum(ctx, conn)
 	}
 	return out, nil
+}
+
+// vacuum gives the pages freed by a committed removal back to the filesystem. It runs outside
+// the transaction: a failure only leaves the pages free for later appends. The vacuum moves the
+// freed pages through the write-ahead log; the checkpoint gives them back to the filesystem (a
+// reader in progress may keep it from truncating the log, which the next removal or SQLite's
+// own checkpoint then does).
+func vacuum(ctx context.Context, conn *sql.Conn) {
+	ctx = context.WithoutCancel(ctx)
+	_, _ = conn.ExecContext(ctx, `PRAGMA incremental_vacuum`)
+	_, _ = conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 }
 
 // forget drops removed streams from the cache.

@@ -105,6 +105,7 @@ func Run(t *testing.T, open Opener, features Features) {
 		{"shared location", sharedCases()},
 		{"space", spaceCases()},
 		{"removing", removeCases()},
+		{"pruning", pruneCases()},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

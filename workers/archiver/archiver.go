@@ -12,7 +12,9 @@
 //
 // Its progress is recorded in the retention stream (domain.RetentionStream), each event appended
 // with the stream's expected version: ArchiveAdvanced once a segment is committed to the
-// archive's manifest, JobsRetired before a removal. A killed archiver resumes from them:
+// archive's manifest (with, in the same append, HistoryCarried: the read models' running
+// history, which read models folded from the live store alone take over), JobsRetired before a
+// removal. A killed archiver resumes from them:
 //
 //   - killed after a segment was committed, before its ArchiveAdvanced: the manifest reaches
 //     past H, and the archiver records the segment it finds there (it was verified before the
@@ -95,6 +97,7 @@ type Archiver struct {
 	base    domain.Retention
 	store   eventstore.Store
 	remover eventstore.Remover
+	pruner  eventstore.Pruner
 	set     *projections.Set
 	arch    archive.Store
 	lease   *lease.Lease
@@ -135,6 +138,7 @@ func New(cfg Config, deps Deps) (*Archiver, error) {
 		a.now = time.Now
 	}
 	a.remover, _ = deps.Store.(eventstore.Remover)
+	a.pruner, _ = deps.Store.(eventstore.Pruner)
 	if a.remover == nil && cfg.Retention.Enabled {
 		a.log.Warn("archiver: the store cannot remove streams (KurrentDB): the log is archived, but nothing leaves the live store")
 	}
@@ -233,7 +237,8 @@ func (a *Archiver) failed(ctx context.Context, what string, err error) {
 // state is the retention stream folded: the archived horizon and the last retirement.
 type state struct {
 	horizon eventstore.Position
-	last    *domain.JobsRetired // the last event, when it is a JobsRetired
+	// last is the last retirement, when nothing was archived since.
+	last *domain.JobsRetired
 }
 
 func fold(s state, e eventstore.Typed) state {
@@ -329,9 +334,21 @@ func (a *Archiver) sameAsLive(ctx context.Context, seg archive.Segment) error {
 	return nil
 }
 
-// record appends ArchiveAdvanced for a committed segment.
+// record appends ArchiveAdvanced for a committed segment, with the read models' history as of
+// a position at or past the segment's end (HistoryCarried), read as late as can be: every event
+// that leaves the live store later, a retired job's or a superseded housekeeping one, is at or
+// below the segment's end, so read models folded from the live store alone take over what they
+// no longer see from it (projections.Set.History), and replay on it only the few events that
+// came between, all of which stay live.
 func (w *worker) record(ctx context.Context, seg archive.Segment) error {
-	_, err := eventstore.Update(ctx, w.store, w.a.codec, domain.RetentionStream, &w.state, fold,
+	if err := w.a.set.WaitFor(ctx, seg.Last); err != nil {
+		return err
+	}
+	asOf, history, err := w.a.set.History()
+	if err != nil {
+		return err
+	}
+	_, err = eventstore.Update(ctx, w.store, w.a.codec, domain.RetentionStream, &w.state, fold,
 		func(s state) ([]eventstore.Typed, error) {
 			if s.horizon >= seg.Last {
 				return nil, nil // another run recorded it
@@ -339,8 +356,10 @@ func (w *worker) record(ctx context.Context, seg archive.Segment) error {
 			if seg.First != s.horizon+1 && s.horizon != 0 {
 				return nil, fmt.Errorf("segment %s does not follow the recorded horizon %d", seg.File, s.horizon)
 			}
+			at := w.a.now().UTC()
 			return []eventstore.Typed{domain.ArchiveAdvanced{First: uint64(seg.First), Last: uint64(seg.Last), File: seg.File,
-				SHA256: seg.SHA256, Events: seg.Events, At: w.a.now().UTC()}}, nil
+				SHA256: seg.SHA256, Events: seg.Events, At: at},
+				domain.HistoryCarried{AsOf: uint64(asOf), History: history, At: at}}, nil
 		}, eventstore.Metadata{}, nil, 3)
 	if err == nil {
 		w.a.m.horizon.Set(float64(w.state.State.horizon))
@@ -430,6 +449,9 @@ func (w *worker) archiveBatch(ctx context.Context, policy domain.Retention) (boo
 		}
 	}
 	if err := w.record(ctx, seg); err != nil {
+		return false, err
+	}
+	if err := w.prune(ctx, records, seg.Last); err != nil {
 		return false, err
 	}
 	a.m.segments.Inc()
@@ -552,7 +574,7 @@ func foldPolicy(log *slog.Logger) func(domain.Retention, eventstore.Typed) domai
 type metrics struct {
 	horizon, lag, oldest                  prometheus.Gauge
 	failures, segments, archived, retired prometheus.Counter
-	removed                               prometheus.Counter
+	removed, pruned                       prometheus.Counter
 }
 
 func newMetrics() metrics {
@@ -573,10 +595,12 @@ func newMetrics() metrics {
 			Help: "Jobs removed from the live store past their retention window by this process."}),
 		removed: prometheus.NewCounter(prometheus.CounterOpts{Name: "relayer_retired_events_total",
 			Help: "Events removed from the live store with retired jobs by this process."}),
+		pruned: prometheus.NewCounter(prometheus.CounterOpts{Name: "relayer_pruned_events_total",
+			Help: "Superseded housekeeping events (checkpoints, block cursors, lease renewals, the archiver's own) removed from the live store once archived, by this process."}),
 	}
 }
 
 // Collectors are the archiver's metrics.
 func (a *Archiver) Collectors() []prometheus.Collector {
-	return []prometheus.Collector{a.m.horizon, a.m.lag, a.m.oldest, a.m.failures, a.m.segments, a.m.archived, a.m.retired, a.m.removed}
+	return []prometheus.Collector{a.m.horizon, a.m.lag, a.m.oldest, a.m.failures, a.m.segments, a.m.archived, a.m.retired, a.m.removed, a.m.pruned}
 }

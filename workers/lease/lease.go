@@ -46,6 +46,18 @@ func RenewalStream(name string, epoch uint64) string {
 	return Stream(name) + "." + strconv.FormatUint(epoch, 10)
 }
 
+// IsRenewalStream tells whether stream holds a term's renewals: of those only the last matters
+// (Acquire reads its version), so the archiver prunes the others once they are archived.
+func IsRenewalStream(stream string) bool {
+	rest, ok := strings.CutPrefix(stream, StreamPrefix)
+	i := strings.LastIndexByte(rest, '.')
+	if !ok || i <= 0 {
+		return false
+	}
+	_, err := strconv.ParseUint(rest[i+1:], 10, 64)
+	return err == nil
+}
+
 // Acquired starts a term: Holder holds the lease from now, under Epoch.
 type Acquired struct {
 	Holder   string        `json:"holder"`

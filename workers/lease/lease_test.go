@@ -344,3 +344,19 @@ func testAskHandover(t *testing.T, st eventstore.Store) {
 	}
 	_ = tb.Release(ctx)
 }
+
+func TestRenewalStreamsAreToldFromTermStreams(t *testing.T) {
+	for stream, want := range map[string]bool{
+		RenewalStream("archiver", 7): true,
+		RenewalStream("key.v2", 0):   true,
+		Stream("archiver"):           false,
+		Stream("key.v2"):             false,
+		"checkpoint-dispatcher.3":    false,
+		StreamPrefix + ".4":          false,
+		Stream("archiver") + ".x":    false,
+	} {
+		if got := IsRenewalStream(stream); got != want {
+			t.Errorf("IsRenewalStream(%q) = %v, want %v", stream, got, want)
+		}
+	}
+}
