@@ -14,7 +14,6 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,6 +21,7 @@ import (
 	"relayer/domain"
 	"relayer/eventstore"
 	"relayer/eventstore/sqlite"
+	"relayer/internal/syncbuf"
 	"relayer/projections"
 )
 
@@ -176,22 +176,7 @@ func (e *jtEnv) restart() {
 }
 
 // jtLogBuffer collects the server's logs.
-type jtLogBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *jtLogBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *jtLogBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type jtLogBuffer = syncbuf.Buffer
 
 // jtResponse is a response read whole.
 type jtResponse struct {

@@ -36,8 +36,8 @@ type opEnv struct {
 	exec        *projections.Executor
 	tuning      opsTuning
 	streamEnded chan struct{}
-	// clock gives the commands' times (advanced a second by each).
-	clock *projectionstest.Clock
+	// h gives the commands' times and runs them.
+	h *projectionstest.Harness
 }
 
 // opConfig is DefaultConfig with the inbound rate limiter off.
@@ -55,7 +55,7 @@ func opConfig() Config {
 func startOps(t *testing.T, tuning opsTuning) *opEnv {
 	t.Helper()
 	h := projectionstest.New(t, projections.Config{})
-	e := &opEnv{t: t, store: h.Store, set: h.Set, exec: h.Exec, clock: h.Clock, tuning: tuning, streamEnded: make(chan struct{}, 64)}
+	e := &opEnv{t: t, store: h.Store, set: h.Set, exec: h.Exec, h: h, tuning: tuning, streamEnded: make(chan struct{}, 64)}
 	ctx, cancel := context.WithCancel(context.Background())
 	var err error
 	e.srv, err = New(ctx, opConfig(), Deps{Store: h.Store, Projections: h.Set})
@@ -88,24 +88,12 @@ func opOpenStore(t *testing.T) *sqlite.Store {
 }
 
 // now returns the time of the next command.
-func (e *opEnv) now() domain.At {
-	return domain.At{At: e.clock.Advance(time.Second)}
-}
+func (e *opEnv) now() domain.At { return e.h.At() }
 
 // run executes commands on job id in order, and waits for the projections to apply them.
 func (e *opEnv) run(id domain.JobID, cmds ...domain.Command) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for _, c := range cmds {
-		out, err := e.exec.Execute(ctx, id, c, eventstore.Metadata{CorrelationID: "corr-" + id.String()[:8]})
-		if err != nil {
-			e.t.Fatalf("%s on %s: %v", c.CommandName(), id, err)
-		}
-		if err := e.set.WaitFor(ctx, out.Position); err != nil {
-			e.t.Fatal(err)
-		}
-	}
+	e.h.Run(e.t, id, cmds...)
 }
 
 // opRequest is a request of kind k; different n give different content hashes.
@@ -379,38 +367,18 @@ type opTransition struct {
 // which has none).
 func (e *opEnv) opExpected(after eventstore.Position, keep func(kind, to string) bool) []opTransition {
 	e.t.Helper()
-	codec := projections.NewCodec()
-	kinds := map[string]string{}
 	last := map[string]string{} // status after the job's latest transition
 	seenAt := map[string]bool{} // the stream saw a transition of the job
 	var out []opTransition
-	for rec, err := range e.store.ReadAll(context.Background(), 0) {
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		id, ok := domain.JobIDFromStream(rec.Stream)
-		if !ok {
-			continue
-		}
-		ev, err := projections.DecodeEvent(codec, rec)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		if a, ok := ev.(domain.RequestAccepted); ok {
-			kinds[id.String()] = a.Kind.String()
-		}
-		to, ok := domain.StatusAfter(ev)
-		if !ok {
-			continue
-		}
-		j := id.String()
+	for _, t := range projectionstest.Transitions(e.t, e.store) {
+		j := t.Job.String()
 		from := last[j]
-		last[j] = to.String()
-		if rec.Position <= after {
+		last[j] = t.To.String()
+		if t.Rec.Position <= after {
 			continue
 		}
-		tr := opTransition{ID: fmt.Sprint(rec.Position), JobID: j, Kind: kinds[j], To: to.String(), EventType: rec.Type,
-			At: ev.Header().At, Version: int64(rec.Version), Position: uint64(rec.Position), Label: domain.LabelOf(ev)}
+		tr := opTransition{ID: fmt.Sprint(t.Rec.Position), JobID: j, Kind: t.Kind.String(), To: t.To.String(), EventType: t.Rec.Type,
+			At: t.Event.Header().At, Version: int64(t.Rec.Version), Position: uint64(t.Rec.Position), Label: domain.LabelOf(t.Event)}
 		if seenAt[j] {
 			tr.From = from
 		}

@@ -106,36 +106,9 @@ func TestServeRefusesForgedUserDecryptsAndAsksContractWallets(t *testing.T) {
 		{"signed by the user's key", signedBody(t, domain.UserDecrypt, body("eoa", userAddr), user)},
 		{"signed for a contract wallet by its owner", signedBody(t, domain.UserDecrypt, body("wallet", walletAddr), wallet)},
 	} {
-		code, b := post(t, url+"/v2/user-decrypt", c.body)
-		if code != http.StatusAccepted {
-			t.Fatalf("%s: %d %s", c.name, code, b)
-		}
-		var env struct {
-			Result struct {
-				JobID string `json:"jobId"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal([]byte(b), &env); err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			res, err := http.Get(url + "/v2/user-decrypt/" + env.Result.JobID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _ := io.ReadAll(res.Body)
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				if !strings.Contains(string(got), `"status":"succeeded"`) {
-					t.Fatalf("%s: %s", c.name, got)
-				}
-				break
-			}
-			if res.StatusCode != http.StatusAccepted || time.Now().After(deadline) {
-				t.Fatalf("%s: GET %d %s\n%s", c.name, res.StatusCode, got, stderr)
-			}
-			time.Sleep(50 * time.Millisecond)
+		id := accepted(t, c.name, url+"/v2/user-decrypt", c.body)
+		if got := jobResult(t, c.name, url+"/v2/user-decrypt/"+id, stderr); !strings.Contains(string(got), `"status":"succeeded"`) {
+			t.Fatalf("%s: %s", c.name, got)
 		}
 	}
 }
@@ -156,6 +129,48 @@ func post(t *testing.T, url string, body []byte) (int, string) {
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
 	return res.StatusCode, string(b)
+}
+
+// accepted posts body as JSON to url and returns the job id its 202 answer carries; any other
+// answer fails the test, naming what was posted.
+func accepted(t *testing.T, what, url string, body []byte) string {
+	t.Helper()
+	code, b := post(t, url, body)
+	if code != http.StatusAccepted {
+		t.Fatalf("%s: %d %s", what, code, b)
+	}
+	var env struct {
+		Result struct {
+			JobID string `json:"jobId"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(b), &env); err != nil || env.Result.JobID == "" {
+		t.Fatalf("%s: %s", what, b)
+	}
+	return env.Result.JobID
+}
+
+// jobResult polls a job's status route (every 50 ms, for 30 s at most) until it answers 200, and
+// returns that answer. An answer other than 202 before it, or none in time, fails the test,
+// naming what is awaited and quoting the server's log.
+func jobResult(t *testing.T, what, statusURL string, log fmt.Stringer) []byte {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, err := http.Get(statusURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode == http.StatusOK {
+			return got
+		}
+		if res.StatusCode != http.StatusAccepted || time.Now().After(deadline) {
+			t.Fatalf("%s: GET %d %s\n%s", what, res.StatusCode, got, log)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // metricValue is the value of the sample named (name, or name{labels} with the labels in the

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"relayer/archive"
 	"relayer/domain"
@@ -29,24 +28,10 @@ AWS_SECRET_ACCESS_KEY, AWS_PROFILE, an instance role), never in the URL.
 `
 
 func runArchive(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, archiveUsage)
-		return usageErrorf("archive: say verify or export")
-	}
-	switch args[0] {
-	case "verify":
-		return runArchiveVerify(ctx, args[1:], stdout, stderr)
-	case "export":
-		return runArchiveExport(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, archiveUsage)
-		return nil
-	}
-	fmt.Fprint(stderr, archiveUsage)
-	if strings.HasPrefix(args[0], "-") {
-		return usageErrorf("flag provided but not defined: -%s (give verify or export first)", strings.TrimLeft(args[0], "-"))
-	}
-	return usageErrorf("archive: unknown subcommand %q (verify or export)", args[0])
+	return runSubcommand(ctx, "archive", archiveUsage, []subcommand{
+		{"verify", runArchiveVerify},
+		{"export", runArchiveExport},
+	}, args, stdout, stderr)
 }
 
 func archiveFlag(fs *flag.FlagSet) *string {

@@ -1,50 +1,21 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"relayer/internal/syncbuf"
 )
 
 // syncBuffer is a bytes.Buffer safe to write from the command and read from the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// Len is how many bytes were written so far.
-func (s *syncBuffer) Len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Len()
-}
-
-// From is what was written from offset off on, without copying what came before it.
-func (s *syncBuffer) From(off int) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return string(s.b.Bytes()[min(off, s.b.Len()):])
-}
+type syncBuffer = syncbuf.Buffer
 
 var httpEndpointLine = regexp.MustCompile(`JSON-RPC HTTP\s+(http://\S+)`)
 

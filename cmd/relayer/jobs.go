@@ -51,28 +51,12 @@ the admin token, from RELAYER_ADMIN_TOKEN.
 
 // runJobs runs `relayer jobs list|show|cancel|retry`.
 func runJobs(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, jobsUsage)
-		return usageErrorf("jobs: say list, show, cancel or retry")
-	}
-	switch args[0] {
-	case "list":
-		return runJobsList(ctx, args[1:], stdout, stderr)
-	case "show":
-		return runJobsShow(ctx, args[1:], stdout, stderr)
-	case "cancel":
-		return runJobsCancel(ctx, args[1:], stdout, stderr)
-	case "retry":
-		return runJobsRetry(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, jobsUsage)
-		return nil
-	}
-	fmt.Fprint(stderr, jobsUsage)
-	if strings.HasPrefix(args[0], "-") {
-		return usageErrorf("flag provided but not defined: -%s (give list, show, cancel or retry first)", strings.TrimLeft(args[0], "-"))
-	}
-	return usageErrorf("jobs: unknown subcommand %q (list, show, cancel or retry)", args[0])
+	return runSubcommand(ctx, "jobs", jobsUsage, []subcommand{
+		{"list", runJobsList},
+		{"show", runJobsShow},
+		{"cancel", runJobsCancel},
+		{"retry", runJobsRetry},
+	}, args, stdout, stderr)
 }
 
 // jobsClient reads a relayer's audit endpoints.

@@ -25,6 +25,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -65,6 +66,41 @@ func (e *exitError) Unwrap() error { return e.err }
 // usageErrorf is a mistake in how the command was called (exit 2).
 func usageErrorf(format string, args ...any) error {
 	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+// subcommand is one of the words a command takes first (relayer jobs list, ...).
+type subcommand struct {
+	name string
+	run  func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+// runSubcommand runs the subcommand of cmd that args[0] names with the rest of args, prints
+// usage for help, and refuses anything else with a usage error that names the choices.
+func runSubcommand(ctx context.Context, cmd, usage string, subs []subcommand, args []string, stdout, stderr io.Writer) error {
+	names := make([]string, len(subs))
+	for i, s := range subs {
+		names[i] = s.name
+	}
+	choices := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return usageErrorf("%s: say %s", cmd, choices)
+	}
+	for _, s := range subs {
+		if args[0] == s.name {
+			return s.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	switch args[0] {
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	if strings.HasPrefix(args[0], "-") {
+		return usageErrorf("flag provided but not defined: -%s (give %s first)", strings.TrimLeft(args[0], "-"), choices)
+	}
+	return usageErrorf("%s: unknown subcommand %q (%s)", cmd, args[0], choices)
 }
 
 func main() {

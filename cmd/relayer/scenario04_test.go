@@ -81,19 +81,7 @@ func TestScenario04SentStraightToServeCompletesWithinTheReadinessTimeout(t *test
 	}
 	ids := make([]string, len(bodies))
 	for i, b := range bodies {
-		code, body := post(t, url+"/v2/"+b.kind, b.body)
-		if code != http.StatusAccepted {
-			t.Fatalf("POST %s: %d %s", b.kind, code, body)
-		}
-		var env struct {
-			Result struct {
-				JobID string `json:"jobId"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal([]byte(body), &env); err != nil || env.Result.JobID == "" {
-			t.Fatalf("POST %s: %s", b.kind, body)
-		}
-		ids[i] = env.Result.JobID
+		ids[i] = accepted(t, "POST "+b.kind, url+"/v2/"+b.kind, b.body)
 	}
 	for i, b := range bodies {
 		// Long polls, each held until the job changes: the development readiness timeout is

@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -82,24 +80,8 @@ func TestServeStartsOnAFreePortAnswersAPostAndAGetAndStopsWhenItsContextEnds(t *
 		}
 	}
 	body := `{"contractChainId":1337,"contractAddress":"0x00000000000000000000000000000000000000c0","userAddress":"0x00000000000000000000000000000000000000a1","ciphertextWithInputVerification":"0a0b0c","extraData":"0x00"}`
-	res, err := http.Post(url+"/v2/input-proof", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != http.StatusAccepted {
-		t.Fatalf("POST: %d %s", res.StatusCode, b)
-	}
-	var env struct {
-		Result struct {
-			JobID string `json:"jobId"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(b, &env); err != nil || env.Result.JobID == "" {
-		t.Fatalf("POST body %s", b)
-	}
-	res, err = http.Get(url + "/v2/input-proof/" + env.Result.JobID)
+	id := accepted(t, "POST", url+"/v2/input-proof", []byte(body))
+	res, err := http.Get(url + "/v2/input-proof/" + id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +102,7 @@ func TestServeStartsOnAFreePortAnswersAPostAndAGetAndStopsWhenItsContextEnds(t *
 	if err := stop(); err != nil {
 		t.Fatalf("serve: %v\n%s", err, stderr)
 	}
-	if _, err := http.Get(url + "/v2/input-proof/" + env.Result.JobID); err == nil {
+	if _, err := http.Get(url + "/v2/input-proof/" + id); err == nil {
 		t.Fatal("still answering after the context ended")
 	}
 	if strings.Contains(stdout.String()+stderr.String(), "tok-do-not-print-7f3a-0123456789abcdef") {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -52,26 +51,10 @@ func TestServeWithoutConfigurationDrivesEveryKindToItsResult(t *testing.T) {
 	}
 	results := map[string]string{"input-proof": `"accepted":true`, "public-decrypt": `"decryptedValue":`, "user-decrypt": `"payload":`}
 	for kind, body := range bodies {
-		res, err := http.Post(url+"/v2/"+kind, "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != http.StatusAccepted {
-			t.Fatalf("POST %s: %d %s", kind, res.StatusCode, b)
-		}
-		var env struct {
-			Result struct {
-				JobID string `json:"jobId"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal(b, &env); err != nil {
-			t.Fatal(err)
-		}
+		id := accepted(t, "POST "+kind, url+"/v2/"+kind, []byte(body))
 		deadline := time.Now().Add(30 * time.Second)
 		for {
-			res, err := http.Get(url + "/v2/" + kind + "/" + env.Result.JobID)
+			res, err := http.Get(url + "/v2/" + kind + "/" + id)
 			if err != nil {
 				t.Fatal(err)
 			}

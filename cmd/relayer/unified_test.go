@@ -4,7 +4,6 @@ import (
 	"crypto/ecdsa"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"net/http"
 	"path/filepath"
 	"strconv"
@@ -105,42 +104,15 @@ func TestServeAnswersV3UserDecryptsOnTheDevelopmentChain(t *testing.T) {
 		{"signed by the user's key", unifiedBody(t, "eoa", userAddr, user, nil)},
 		{"signed for a contract wallet by its owner", unifiedBody(t, "wallet", walletAddr, devchain.WalletOwnerKey(0), nil)},
 	} {
-		code, b := post(t, url+"/v3/user-decrypt", c.body)
-		if code != http.StatusAccepted {
-			t.Fatalf("%s: %d %s", c.name, code, b)
-		}
-		var env struct {
-			Result struct {
-				JobID string `json:"jobId"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal([]byte(b), &env); err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(30 * time.Second)
+		id := accepted(t, c.name, url+"/v3/user-decrypt", c.body)
 		var done struct {
 			Status string `json:"status"`
 			Result struct {
 				Result []domain.UserDecryptShare `json:"result"`
 			} `json:"result"`
 		}
-		for {
-			res, err := http.Get(url + "/v3/user-decrypt/" + env.Result.JobID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _ := io.ReadAll(res.Body)
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				if err := json.Unmarshal(got, &done); err != nil {
-					t.Fatal(err)
-				}
-				break
-			}
-			if res.StatusCode != http.StatusAccepted || time.Now().After(deadline) {
-				t.Fatalf("%s: GET %d %s\n%s", c.name, res.StatusCode, got, stderr)
-			}
-			time.Sleep(50 * time.Millisecond)
+		if err := json.Unmarshal(jobResult(t, c.name, url+"/v3/user-decrypt/"+id, stderr), &done); err != nil {
+			t.Fatal(err)
 		}
 		if done.Status != "succeeded" || len(done.Result.Result) < 1 {
 			t.Fatalf("%s: completed with %+v", c.name, done)
@@ -150,7 +122,7 @@ func TestServeAnswersV3UserDecryptsOnTheDevelopmentChain(t *testing.T) {
 				t.Fatalf("%s: a share without payload or signature: %+v", c.name, sh)
 			}
 		}
-		res, err := http.Get(url + "/v2/user-decrypt/" + env.Result.JobID)
+		res, err := http.Get(url + "/v2/user-decrypt/" + id)
 		if err != nil {
 			t.Fatal(err)
 		}

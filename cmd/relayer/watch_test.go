@@ -33,8 +33,8 @@ type wEnv struct {
 	handler http.Handler
 	ts      *httptest.Server
 	streams atomic.Int64
-	// clock gives the commands' times (advanced a second by each).
-	clock *projectionstest.Clock
+	// h gives the commands' times and runs them.
+	h *projectionstest.Harness
 }
 
 func startWatchEnv(t *testing.T) *wEnv {
@@ -50,7 +50,7 @@ func startWatchEnv(t *testing.T) *wEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &wEnv{t: t, store: h.Store, set: h.Set, exec: h.Exec, clock: h.Clock}
+	e := &wEnv{t: t, store: h.Store, set: h.Set, exec: h.Exec, h: h}
 	hd := srv.Handler()
 	e.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/v1/transitions" {
@@ -67,23 +67,11 @@ func startWatchEnv(t *testing.T) *wEnv {
 	return e
 }
 
-func (e *wEnv) now() domain.At {
-	return domain.At{At: e.clock.Advance(time.Second)}
-}
+func (e *wEnv) now() domain.At { return e.h.At() }
 
 func (e *wEnv) run(id domain.JobID, cmds ...domain.Command) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for _, c := range cmds {
-		out, err := e.exec.Execute(ctx, id, c, eventstore.Metadata{CorrelationID: "corr-" + id.String()[:8]})
-		if err != nil {
-			e.t.Fatalf("%s on %s: %v", c.CommandName(), id, err)
-		}
-		if err := e.set.WaitFor(ctx, out.Position); err != nil {
-			e.t.Fatal(err)
-		}
-	}
+	e.h.Run(e.t, id, cmds...)
 }
 
 // job accepts a new job of kind k (input-proof or public-decrypt) and takes it to processing.
@@ -148,30 +136,13 @@ func (e *wEnv) head() uint64 {
 // on what the stream has seen).
 func (e *wEnv) expected(after uint64, keep func(kind, to string) bool) []api.Transition {
 	e.t.Helper()
-	codec := projections.NewCodec()
-	kinds := map[domain.JobID]domain.Kind{}
 	var out []api.Transition
-	for rec, err := range e.store.ReadAll(context.Background(), 0) {
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		id, ok := domain.JobIDFromStream(rec.Stream)
-		if !ok {
+	for _, t := range projectionstest.Transitions(e.t, e.store) {
+		if uint64(t.Rec.Position) <= after {
 			continue
 		}
-		ev, err := projections.DecodeEvent(codec, rec)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		if a, ok := ev.(domain.RequestAccepted); ok {
-			kinds[id] = a.Kind
-		}
-		to, changes := domain.StatusAfter(ev)
-		if !changes || uint64(rec.Position) <= after {
-			continue
-		}
-		tr := api.Transition{JobID: id.String(), Kind: kinds[id].String(), To: to.String(), EventType: rec.Type,
-			At: ev.Header().At, Position: uint64(rec.Position), Label: domain.LabelOf(ev)}
+		tr := api.Transition{JobID: t.Job.String(), Kind: t.Kind.String(), To: t.To.String(), EventType: t.Rec.Type,
+			At: t.Event.Header().At, Position: uint64(t.Rec.Position), Label: domain.LabelOf(t.Event)}
 		if keep == nil || keep(tr.Kind, tr.To) {
 			out = append(out, tr)
 		}
@@ -478,7 +449,7 @@ func TestWatchPrintsSignerEventsUnlessSignerIsFalse(t *testing.T) {
 	env := startWatchEnv(t)
 	key := "0x51a0c906f2a6f0820c4a54d4c7745c85f8f26861"
 	enc, err := projections.NewCodec().Encode(domain.NonceCorrected{Address: key, Action: "resent", Nonces: []uint64{5, 6}, Pending: 5,
-		Reason: "the node held none of these transactions", At: env.clock.Now()}, eventstore.Metadata{})
+		Reason: "the node held none of these transactions", At: env.h.Clock.Now()}, eventstore.Metadata{})
 	if err != nil {
 		t.Fatal(err)
 	}

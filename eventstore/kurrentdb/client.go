@@ -145,7 +145,7 @@ func (s *Store) replace(old *esdb.Client, why string) bool {
 	}
 	c, err := s.newClient()
 	if err != nil {
-		s.cfg.Logger.Warn("kurrentdb: cannot make a new client", "store", s.where, "error", s.secrets.scrubString(err.Error()))
+		s.cfg.Logger.Warn("kurrentdb: cannot make a new client", "store", s.where, "error", s.secrets.ScrubString(err.Error()))
 		return false
 	}
 	s.client = c

@@ -141,11 +141,11 @@ func Open(ctx context.Context, url string, cfg Config) (*Store, error) {
 	s.life, s.stop = context.WithCancel(context.Background())
 	if s.client, err = s.newClient(); err != nil {
 		s.stop()
-		return nil, s.secrets.scrub(fmt.Errorf("open event store %s: %w", s.where, err))
+		return nil, s.secrets.Scrub(fmt.Errorf("open event store %s: %w", s.where, err))
 	}
 	if _, _, err := s.lastEvent(ctx); err != nil {
 		s.abandon()
-		return nil, s.secrets.scrub(fmt.Errorf("open event store %s: %w", s.where, err))
+		return nil, s.secrets.Scrub(fmt.Errorf("open event store %s: %w", s.where, err))
 	}
 	return s, nil
 }
@@ -156,7 +156,7 @@ func (s *Store) clientLog(level esdb.LogLevel, format string, args ...any) {
 	if !s.cfg.Logger.Enabled(context.Background(), slog.LevelDebug) {
 		return
 	}
-	s.cfg.Logger.Debug("kurrentdb client", "level", level, "message", s.secrets.scrubString(fmt.Sprintf(format, args...)), "store", s.where)
+	s.cfg.Logger.Debug("kurrentdb client", "level", level, "message", s.secrets.ScrubString(fmt.Sprintf(format, args...)), "store", s.where)
 }
 
 // Append implements eventstore.Store. Each event becomes a KurrentDB event with a new random id,
@@ -208,7 +208,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected eventstore.V
 				// A client whose message no longer names the actual version: read it. The
 				// stream may have moved on since the conflict; the version read is no older.
 				if actual, err = s.lastVersion(ctx, stream); err != nil {
-					return 0, s.secrets.scrub(fmt.Errorf("append %s: version conflict, and reading the actual version failed: %w", stream, err))
+					return 0, s.secrets.Scrub(fmt.Errorf("append %s: version conflict, and reading the actual version failed: %w", stream, err))
 				}
 			}
 			return 0, &eventstore.WrongExpectedVersionError{Stream: stream, Expected: expected, Actual: actual}
@@ -226,7 +226,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected eventstore.V
 		if ctx.Err() != nil {
 			return 0, fmt.Errorf("append %s: %w", stream, ctx.Err())
 		}
-		return 0, s.secrets.scrub(fmt.Errorf("append %s to %s: %w", stream, s.where, err))
+		return 0, s.secrets.Scrub(fmt.Errorf("append %s to %s: %w", stream, s.where, err))
 	}
 }
 
@@ -362,6 +362,6 @@ func (s *Store) readErr(ctx context.Context, what string, err error) error {
 	case ctx.Err() != nil:
 		return fmt.Errorf("%s: %w", what, ctx.Err())
 	default:
-		return s.secrets.scrub(fmt.Errorf("%s from %s: %w", what, s.where, err))
+		return s.secrets.Scrub(fmt.Errorf("%s from %s: %w", what, s.where, err))
 	}
 }

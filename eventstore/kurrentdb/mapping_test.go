@@ -390,14 +390,14 @@ func TestThePasswordIsScrubbedFromParseErrors(t *testing.T) {
 func TestSecretsCoverThePasswordsForms(t *testing.T) {
 	s := secretsOf("esdb://admin:p%40ss w/rd@host:2113")
 	for _, form := range []string{"p%40ss w/rd", "p@ss w/rd"} {
-		if got := s.scrubString("auth failed for " + form + "!"); strings.Contains(got, form) {
+		if got := s.ScrubString("auth failed for " + form + "!"); strings.Contains(got, form) {
 			t.Errorf("the form %q survives scrubbing: %q", form, got)
 		}
 	}
 	if len(secretsOf("esdb://localhost:2113?tls=false")) != 0 {
 		t.Errorf("a connection string without credentials has no secrets")
 	}
-	err := s.scrub(fmt.Errorf("read: %w", &eventstore.WrongExpectedVersionError{Stream: "p@ss w/rd", Expected: 1, Actual: 2}))
+	err := s.Scrub(fmt.Errorf("read: %w", &eventstore.WrongExpectedVersionError{Stream: "p@ss w/rd", Expected: 1, Actual: 2}))
 	var wev *eventstore.WrongExpectedVersionError
 	if strings.Contains(err.Error(), "p@ss w/rd") || !errors.As(err, &wev) || !errors.Is(err, eventstore.ErrWrongExpectedVersion) {
 		t.Errorf("a scrubbed conflict is still a conflict and shows no secret: %v", err)

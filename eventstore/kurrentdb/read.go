@@ -225,12 +225,7 @@ func (s *Store) ReadStream(ctx context.Context, stream string, from eventstore.V
 				n++
 				e := ev.OriginalEvent()
 				next = e.EventNumber + 1
-				rec, err := s.decode(e)
-				if !yield(rec, err) {
-					stopped = true
-					return false
-				}
-				return true
+				return s.pass(e, yield, &stopped)
 			})
 			switch {
 			case stopped:
@@ -312,12 +307,7 @@ func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq
 					return true
 				}
 				learning = false
-				rec, err := s.decode(e)
-				if !yield(rec, err) {
-					stopped = true
-					return false
-				}
-				return true
+				return s.pass(e, yield, &stopped)
 			})
 			switch {
 			case stopped:
@@ -351,6 +341,17 @@ func (s *Store) raiseFloor(p esdb.Position) {
 	if s.floor == nil || before(*s.floor, p) {
 		s.floor = &p
 	}
+}
+
+// pass decodes e and yields it, reporting whether the caller wants more; when it does not, pass
+// sets *stopped.
+func (s *Store) pass(e *esdb.RecordedEvent, yield func(eventstore.Record, error) bool, stopped *bool) bool {
+	rec, err := s.decode(e)
+	if !yield(rec, err) {
+		*stopped = true
+		return false
+	}
+	return true
 }
 
 // decode turns an event of the store into a Record. An event that cannot be read back as the

@@ -4,12 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/EventStore/EventStore-Client-Go/v4/esdb"
 
-	"relayer/eventstore"
+	"relayer/eventstore/internal/redact"
 )
 
 // Schemes Open reads. The client reads only esdb and esdb+discover; the KurrentDB names of
@@ -56,10 +55,10 @@ func parseURL(conn string) (*esdb.Configuration, secrets, string, error) {
 			// net/url quotes the string it could not parse; say only why.
 			err = uerr.Err
 		}
-		return nil, sec, "", sec.scrub(fmt.Errorf("open event store: the connection string cannot be parsed: %w", err))
+		return nil, sec, "", sec.Scrub(fmt.Errorf("open event store: the connection string cannot be parsed: %w", err))
 	}
 	if conf.Password != "" {
-		sec.add(conf.Password)
+		addSecret(&sec, conf.Password)
 	}
 	return conf, sec, describe(conf), nil
 }
@@ -89,11 +88,8 @@ func describe(conf *esdb.Configuration) string {
 	return b.String()
 }
 
-// redacted replaces a secret wherever a message would show it.
-const redacted = "[redacted]"
-
 // secrets are the passwords a connection string holds, in every form a message could show them.
-type secrets []string
+type secrets = redact.Secrets
 
 // secretsOf finds the password in a connection string without parsing it as a URL, since the
 // strings that fail to parse are the ones whose errors quote them: for every "@" after the
@@ -111,68 +107,20 @@ func secretsOf(conn string) secrets {
 		}
 		userinfo := rest[:i]
 		if _, pw, ok := strings.Cut(userinfo, ":"); ok {
-			s.add(pw)
+			addSecret(&s, pw)
 		}
 	}
 	return s
 }
 
-// add records pw in its plain form and the escaped forms a URL gives it.
-func (s *secrets) add(pw string) {
+// addSecret records pw in its plain form, the escaped forms a URL gives it and, when it reads
+// as escaped, its unescaped form.
+func addSecret(s *secrets, pw string) {
 	if pw == "" {
 		return
 	}
-	forms := []string{pw, url.QueryEscape(pw), url.PathEscape(pw), url.UserPassword("", pw).String()[1:]}
+	s.Add(pw)
 	if un, err := url.PathUnescape(pw); err == nil {
-		forms = append(forms, un)
+		s.AddForms(un)
 	}
-	for _, form := range forms {
-		if form != "" && !slices.Contains(*s, form) {
-			*s = append(*s, form)
-		}
-	}
-}
-
-// scrubString replaces every secret in msg.
-func (s secrets) scrubString(msg string) string {
-	for _, secret := range s {
-		msg = strings.ReplaceAll(msg, secret, redacted)
-	}
-	return msg
-}
-
-// scrub returns err, or, when its message shows a secret, an error whose message has each one
-// replaced. The scrubbed error still matches what err matches with errors.Is (ErrClosed,
-// context.Canceled, ...), but it does not unwrap: the errors inside would show the secret.
-func (s secrets) scrub(err error) error {
-	if err == nil || len(s) == 0 {
-		return err
-	}
-	msg := err.Error()
-	clean := s.scrubString(msg)
-	if clean == msg {
-		return err
-	}
-	return &scrubbedError{msg: clean, err: err}
-}
-
-// scrubbedError is an error with the secrets cut out of its message.
-type scrubbedError struct {
-	msg string
-	err error
-}
-
-func (e *scrubbedError) Error() string { return e.msg }
-
-// Is makes errors.Is see through to the original error.
-func (e *scrubbedError) Is(target error) bool { return errors.Is(e.err, target) }
-
-// As lets errors.As find the store's own error types in the original error: they carry the
-// caller's stream names and versions, nothing of the connection.
-func (e *scrubbedError) As(target any) bool {
-	switch target.(type) {
-	case **eventstore.WrongExpectedVersionError, **eventstore.RecordError:
-		return errors.As(e.err, target)
-	}
-	return false
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"relayer/eventstore"
+	"relayer/internal/syncbuf"
 )
 
 // These tests run the store and the client's own code against fakeServer (see there for what
@@ -506,22 +506,7 @@ func TestAnAnswerTheClientCannotReadIsTheReadsError(t *testing.T) {
 }
 
 // syncBuffer is a bytes.Buffer that a logger may write to while a test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 func TestThePasswordNeverShows(t *testing.T) {
 	const pw = "s3cr3t-Pa55word"

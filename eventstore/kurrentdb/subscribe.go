@@ -79,7 +79,7 @@ func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) ite
 				}
 			default:
 				s.cfg.Logger.Warn("kurrentdb: the subscription to $all was dropped; subscribing again",
-					"store", s.where, "after", last, "retry_in", wait, "error", s.secrets.scrubString(err.Error()))
+					"store", s.where, "after", last, "retry_in", wait, "error", s.secrets.ScrubString(err.Error()))
 			}
 			timer.Reset(wait)
 			select {

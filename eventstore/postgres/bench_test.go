@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/storebench"
 )
 
 // Run with: go test -run '^$' -bench . -benchtime 20000x -count 3 ./eventstore/postgres/
@@ -64,61 +65,21 @@ func openBench(b *testing.B, loc string) *Store {
 	return s
 }
 
-// appendMany appends n events, one per Append to a new stream, from appenders goroutines spread
-// over stores, and returns how long it took.
-func appendMany(b *testing.B, n int, stores ...*Store) time.Duration {
-	b.Helper()
-	ctx := context.Background()
-	ev := benchEvent()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	start := time.Now()
-	for g := range appenders {
-		s := stores[g%len(stores)]
-		wg.Go(func() {
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(n) {
-					return
-				}
-				if _, err := s.Append(ctx, "relay-"+strconv.FormatInt(i, 10), eventstore.NoStream, ev); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return time.Since(start)
-}
-
-// reportBatches reports how many appends the writers' transactions carried on average.
-func reportBatches(b *testing.B, stores ...*Store) {
-	var batches, batched int64
-	for _, s := range stores {
-		batches += s.w.batches.Load()
-		batched += s.w.batched.Load()
-	}
-	if batches > 0 {
-		b.ReportMetric(float64(batched)/float64(batches), "appends/tx")
-	}
-}
-
 func BenchmarkAppend64(b *testing.B) {
 	s := openBench(b, withSchema(testURL(), newSchema(b)))
 	b.ResetTimer()
-	elapsed := appendMany(b, b.N, s)
+	elapsed := storebench.AppendMany(b, b.N, appenders, benchEvent(), s)
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "events/s")
-	reportBatches(b, s)
+	storebench.ReportBatches(b, s.w.q)
 }
 
 func BenchmarkAppend64TwoStores(b *testing.B) {
 	loc := withSchema(testURL(), newSchema(b))
 	s1, s2 := openBench(b, loc), openBench(b, loc)
 	b.ResetTimer()
-	elapsed := appendMany(b, b.N, s1, s2)
+	elapsed := storebench.AppendMany(b, b.N, appenders, benchEvent(), s1, s2)
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "events/s")
-	reportBatches(b, s1, s2)
+	storebench.ReportBatches(b, s1.w.q, s2.w.q)
 }
 
 // rawInsertMany inserts n rows shaped like appendMany's events into a table shaped like the
@@ -206,14 +167,10 @@ func BenchmarkAppendVsRaw(b *testing.B) {
 	s := openBench(b, withSchema(testURL(), newSchema(b)))
 	rawSchema := newSchema(b)
 	b.ResetTimer()
-	appendTime := appendMany(b, b.N, s)
+	appendTime := storebench.AppendMany(b, b.N, appenders, benchEvent(), s)
 	rawTime := rawInsertMany(b, rawSchema, b.N, appenders, rawRowsPerTx)
-	events := float64(b.N) / appendTime.Seconds()
-	rows := float64(b.N) / rawTime.Seconds()
-	b.ReportMetric(events, "events/s")
-	b.ReportMetric(rows, "rows/s")
-	b.ReportMetric(events/rows, "ratio")
-	reportBatches(b, s)
+	storebench.ReportVsRaw(b, appendTime, rawTime)
+	storebench.ReportBatches(b, s.w.q)
 }
 
 // readLogEvents is the size of BenchmarkReadAll's log.
@@ -270,23 +227,5 @@ func readLog(b *testing.B) string {
 func BenchmarkReadAll(b *testing.B) {
 	loc := readLog(b)
 	s := openBench(b, loc)
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0, cpuOK := cpuTime()
-	n := 0
-	for n < b.N {
-		for _, err := range s.ReadAll(ctx, 0) {
-			if err != nil {
-				b.Fatal(err)
-			}
-			if n++; n == b.N {
-				break
-			}
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
-	if cpu1, ok := cpuTime(); ok && cpuOK {
-		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/event")
-	}
+	storebench.ReadAll(b, s)
 }

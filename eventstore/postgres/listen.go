@@ -38,7 +38,7 @@ func newListener(connCfg *pgx.ConnConfig, channel string, s *Store) *listener {
 		connCfg: connCfg,
 		channel: channel,
 		retry:   s.cfg.PollInterval,
-		wake:    s.commits.broadcast,
+		wake:    s.commits.Broadcast,
 		log:     s.cfg.Logger,
 		where:   s.where,
 		secrets: s.secrets,
@@ -89,7 +89,7 @@ func (l *listener) run(ctx context.Context, conn *pgx.Conn) {
 			return
 		}
 		l.log.Warn("event store: lost the connection that listens for appends from other processes; subscribers poll until it is back",
-			"store", l.where, "error", l.secrets.scrub(err).Error())
+			"store", l.where, "error", l.secrets.Scrub(err).Error())
 		_ = conn.Close(context.Background())
 		conn = nil
 		l.wake()

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 	"log/slog"
 	"math"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -16,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/groupcommit"
 )
 
 var _ eventstore.Store = (*Store)(nil)
@@ -138,15 +137,8 @@ type Store struct {
 	w        *writer
 	listener *listener
 
-	// mu guards closed; appends counts the Append calls admitted before Close, which Close
-	// lets finish before it stops the writer.
-	mu      sync.RWMutex
-	batchMu sync.Mutex // AppendBatch calls, one at a time
-	closed  bool
-	appends sync.WaitGroup
-	done    chan struct{} // closed by Close: wakes subscribers
-
-	commits notifier
+	gate    *groupcommit.Gate
+	commits *groupcommit.Notifier
 }
 
 // hooks are test-only points of entry into a store. The zero value is what Open uses.
@@ -194,17 +186,16 @@ func open(ctx context.Context, url string, cfg Config, h hooks) (_ *Store, err e
 		where:   describe(conn, cfg.Schema),
 		secrets: secretsOf(conn),
 		connCfg: conn.Copy(),
-		done:    make(chan struct{}),
+		commits: groupcommit.NewNotifier(),
 	}
-	s.commits.init()
 	defer func() {
 		if err != nil {
-			err = s.secrets.scrub(err)
+			err = s.secrets.Scrub(err)
 		}
 	}()
 
 	s.sql = newQueries(cfg.Schema)
-	w, err := openWriter(ctx, conn, cfg.Schema, s.sql, cfg.MaxBatch, s.commits.broadcast, h)
+	w, err := openWriter(ctx, conn, cfg.Schema, s.sql, cfg.MaxBatch, s.commits.Broadcast, s.secrets, h)
 	if err != nil {
 		return nil, fmt.Errorf("open event store %s: %w", s.where, err)
 	}
@@ -214,6 +205,7 @@ func open(ctx context.Context, url string, cfg Config, h hooks) (_ *Store, err e
 		}
 	}()
 	s.w = w
+	s.gate = groupcommit.NewGate(w.q.Reqs(), nil)
 
 	poolCfg.MaxConns = int32(cfg.MaxReaders)
 	poolCfg.MinConns = 0
@@ -262,76 +254,19 @@ func (s *Store) append(ctx context.Context, guard *eventstore.Guard, stream stri
 	if err := validateText(stream, events); err != nil {
 		return 0, err
 	}
-	if err := ctx.Err(); err != nil {
-		return 0, fmt.Errorf("append %s: %w", stream, err)
-	}
-	s.mu.RLock()
-	if s.closed {
-		s.mu.RUnlock()
-		return 0, fmt.Errorf("append %s: %w", stream, eventstore.ErrClosed)
-	}
-	s.appends.Add(1)
-	s.mu.RUnlock()
-	defer s.appends.Done()
-
-	req := &appendReq{ctx: ctx, stream: stream, expected: expected, guard: guard, events: events, done: make(chan struct{})}
-	select {
-	case s.w.reqs <- req:
-	case <-ctx.Done():
-		return 0, fmt.Errorf("append %s: %w", stream, ctx.Err())
-	}
-	<-req.done
-	return req.pos, s.secrets.scrub(req.err)
+	return s.gate.Append(ctx, guard, stream, expected, events)
 }
 
 // AppendBatch implements eventstore.BatchAppender: the appends go to the writer in the order
 // given, one after the other, so their events take positions in that order; the writer commits
 // them in as few transactions as its batches allow.
 func (s *Store) AppendBatch(ctx context.Context, appends []eventstore.StreamAppend) ([]eventstore.Position, []error) {
-	pos, errs := make([]eventstore.Position, len(appends)), make([]error, len(appends))
-	reqs := make([]*appendReq, len(appends))
-	for i, a := range appends {
+	return s.gate.AppendBatch(ctx, appends, func(a eventstore.StreamAppend) error {
 		if err := eventstore.ValidateAppend(a.Stream, a.Expected, a.Events); err != nil {
-			errs[i] = err
-		} else if err := validateText(a.Stream, a.Events); err != nil {
-			errs[i] = err
+			return err
 		}
-	}
-	s.mu.RLock()
-	if s.closed {
-		s.mu.RUnlock()
-		for i := range errs {
-			if errs[i] == nil {
-				errs[i] = fmt.Errorf("append batch: %w", eventstore.ErrClosed)
-			}
-		}
-		return pos, errs
-	}
-	s.appends.Add(1)
-	s.mu.RUnlock()
-	defer s.appends.Done()
-
-	s.batchMu.Lock() // one batch at a time keeps each batch's appends in order
-	for i, a := range appends {
-		if errs[i] != nil {
-			continue
-		}
-		req := &appendReq{ctx: ctx, stream: a.Stream, expected: a.Expected, events: a.Events, done: make(chan struct{})}
-		select {
-		case s.w.reqs <- req:
-			reqs[i] = req
-		case <-ctx.Done():
-			errs[i] = fmt.Errorf("append %s: %w", a.Stream, ctx.Err())
-		}
-	}
-	s.batchMu.Unlock()
-	for i, req := range reqs {
-		if req != nil {
-			<-req.done
-			pos[i], errs[i] = req.pos, s.secrets.scrub(req.err)
-		}
-	}
-	return pos, errs
+		return validateText(a.Stream, a.Events)
+	})
 }
 
 // validateText rejects what PostgreSQL text and json cannot hold, and what this store cannot
@@ -402,44 +337,18 @@ func (s *Store) StreamVersion(ctx context.Context, stream string) (eventstore.Ve
 	return eventstore.Version(v), nil
 }
 
-// ReadStream implements eventstore.Store. A row that cannot be read back yields a
-// *eventstore.RecordError wrapping eventstore.ErrCorruptRecord; the caller may stop or go on.
-func (s *Store) ReadStream(ctx context.Context, stream string, from eventstore.Version) iter.Seq2[eventstore.Record, error] {
-	return s.readStream(ctx, stream, from)
-}
-
-// ReadAll implements eventstore.Store. It reads up to the head as it was when the read started.
-// A row that cannot be read back yields a *eventstore.RecordError wrapping
-// eventstore.ErrCorruptRecord; the caller may stop or go on.
-func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
-	return s.readAll(ctx, after)
-}
-
-// SubscribeAll implements eventstore.Store. Besides ctx's error, it ends by yielding an error
-// matching eventstore.ErrClosed when the store is closed. A failed query yields its error; a
-// caller that goes on iterating gets a retry after PollInterval from the same position.
-func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
-	return s.subscribeAll(ctx, after)
-}
-
 // Close lets the appends already submitted commit, stops the writer and the listener, ends
 // subscriptions (they yield ErrClosed) and closes the connections. Later calls fail with
 // ErrClosed; calling Close again returns nil.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.gate.Close() {
 		return nil
 	}
-	s.closed = true
-	s.mu.Unlock()
-	close(s.done)
-	s.appends.Wait()
 	errs := []error{s.w.stop(), s.listener.stop()}
 	// Reads notice Close between pages and release their connections; the pool waits for them.
 	s.pool.Close()
 	if err := errors.Join(errs...); err != nil {
-		return s.secrets.scrub(fmt.Errorf("close event store %s: %w", s.where, err))
+		return s.secrets.Scrub(fmt.Errorf("close event store %s: %w", s.where, err))
 	}
 	return nil
 }
@@ -447,48 +356,18 @@ func (s *Store) Close() error {
 // Schema returns the PostgreSQL schema that holds the store.
 func (s *Store) Schema() string { return s.cfg.Schema }
 
-func (s *Store) isClosed() bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.closed
-}
+func (s *Store) isClosed() bool { return s.gate.Closed() }
 
 // queryErr names a failed read, preferring ErrClosed and ctx's error over the driver's view of
 // the same event, with the password scrubbed from the driver's message.
 func (s *Store) queryErr(ctx context.Context, what string, err error) error {
-	switch {
-	case s.isClosed():
-		return fmt.Errorf("%s: %w", what, eventstore.ErrClosed)
-	case ctx.Err() != nil:
-		return fmt.Errorf("%s: %w", what, ctx.Err())
-	default:
-		return s.secrets.scrub(fmt.Errorf("%s: %w", what, err))
+	if gone := s.gate.Gone(ctx, what); gone != nil {
+		return gone
 	}
+	return s.secrets.Scrub(fmt.Errorf("%s: %w", what, err))
 }
 
 // describe names the database and schema a store lives in, for messages: never the password.
 func describe(conn *pgx.ConnConfig, schema string) string {
 	return fmt.Sprintf("postgres://%s@%s:%d/%s (schema %s)", conn.User, conn.Host, conn.Port, conn.Database, schema)
-}
-
-// notifier wakes subscribers after each commit: waiters take the current channel, a commit
-// closes it and puts a new one in its place.
-type notifier struct {
-	mu sync.Mutex
-	ch chan struct{}
-}
-
-func (n *notifier) init() { n.ch = make(chan struct{}) }
-
-func (n *notifier) wait() <-chan struct{} {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.ch
-}
-
-func (n *notifier) broadcast() {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	close(n.ch)
-	n.ch = make(chan struct{})
 }

@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -19,7 +18,10 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/groupcommit"
+	"relayer/eventstore/internal/groupcommit/committest"
 	"relayer/eventstore/storetest"
+	"relayer/internal/syncbuf"
 )
 
 // envURL names the database the tests use; defaultURL is the one they try without it.
@@ -61,7 +63,7 @@ func requireDB(t testing.TB) {
 		return
 	}
 	if cfg, perr := pgx.ParseConfig(testURL()); perr == nil {
-		err = secretsOf(cfg).scrub(err)
+		err = secretsOf(cfg).Scrub(err)
 	}
 	msg := fmt.Sprintf("PostgreSQL at %s is not reachable (%v);\n%s", redactedURL(testURL()), err, startHint)
 	if os.Getenv("CI") == "true" {
@@ -440,7 +442,7 @@ func batchWriter(t *testing.T) (*writer, *Store) {
 	s, _ := newStore(t, Config{})
 	// A second writer on the store's schema, with a connection of its own; the store's writer
 	// stays idle.
-	w, err := openWriter(t.Context(), s.w.connCfg, s.Schema(), s.sql, DefaultMaxBatch, func() {}, hooks{})
+	w, err := openWriter(t.Context(), s.w.connCfg, s.Schema(), s.sql, DefaultMaxBatch, func() {}, nil, hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -448,39 +450,9 @@ func batchWriter(t *testing.T) (*writer, *Store) {
 	return w, s
 }
 
-func request(stream string, expected eventstore.Version, evs ...eventstore.Event) *appendReq {
-	return &appendReq{ctx: context.Background(), stream: stream, expected: expected, events: evs, done: make(chan struct{})}
-}
-
 func TestBatchChecksEachAppendAgainstItsOwnVersion(t *testing.T) {
 	w, _ := batchWriter(t)
-	w.commit([]*appendReq{request("seed", eventstore.NoStream, ev(0))})
-
-	batch := []*appendReq{
-		request("a", eventstore.NoStream, ev(0), ev(1)), // ok: a@0..1
-		request("a", 1, ev(2)),                          // ok: sees the append before it, a@2
-		request("a", eventstore.NoStream, ev(9)),        // conflict: a is at 2
-		request("b", 5, ev(9)),                          // conflict: b is missing
-		request("seed", 0, ev(1)),                       // ok: seed@1
-		request("seed", 0, ev(9)),                       // conflict: seed is at 1
-		request("a", eventstore.Any, ev(3)),             // ok: a@3
-	}
-	w.commit(batch)
-	wantOK := []eventstore.Position{3, 4, 0, 0, 5, 0, 6}
-	wantConflict := map[int][2]eventstore.Version{2: {eventstore.NoStream, 2}, 3: {5, eventstore.NoStream}, 5: {0, 1}}
-	for i, r := range batch {
-		<-r.done
-		if c, ok := wantConflict[i]; ok {
-			var wev *eventstore.WrongExpectedVersionError
-			if !errors.As(r.err, &wev) || wev.Expected != c[0] || wev.Actual != c[1] {
-				t.Fatalf("append %d: want a conflict expected %s actual %s, got %v", i, c[0], c[1], r.err)
-			}
-			continue
-		}
-		if r.err != nil || r.pos != wantOK[i] {
-			t.Fatalf("append %d: want position %d, got %d, %v", i, wantOK[i], r.pos, r.err)
-		}
-	}
+	committest.EachAppendAgainstItsOwnVersion(t, w.commit)
 }
 
 func TestOneFailingInsertDoesNotFailTheBatch(t *testing.T) {
@@ -494,24 +466,7 @@ func TestOneFailingInsertDoesNotFailTheBatch(t *testing.T) {
 			RETURN NEW;
 		END $$`)
 	exec(t, conn, `CREATE TRIGGER poison BEFORE INSERT ON `+events+` FOR EACH ROW EXECUTE FUNCTION `+fn+`()`)
-	batch := []*appendReq{
-		request("a", eventstore.NoStream, ev(0)),
-		request("poison", eventstore.NoStream, ev(0)),
-		request("b", eventstore.NoStream, ev(0), ev(1)),
-	}
-	w.commit(batch)
-	for i, r := range batch {
-		<-r.done
-		if i == 1 {
-			if r.err == nil || !strings.Contains(r.err.Error(), "poisoned") || !strings.Contains(r.err.Error(), "poison") {
-				t.Fatalf("the failing append gets its own error; got %v", r.err)
-			}
-			continue
-		}
-		if r.err != nil {
-			t.Fatalf("append %d must not fail with the poisoned one: %v", i, r.err)
-		}
-	}
+	committest.OneFailingAppend(t, w.commit)
 	// The positions the failed transaction took are taken again: the log has no holes.
 	var n, maxPos int64
 	if err := conn.QueryRow(t.Context(), `SELECT count(*), max(position) FROM `+events).Scan(&n, &maxPos); err != nil || n != 3 || maxPos != 3 {
@@ -532,16 +487,16 @@ func TestAVersionTakenBehindTheLocksBackIsAVersionConflict(t *testing.T) {
 	if _, err := foreign.Exec(ctx, `INSERT INTO `+pgx.Identifier{s.Schema(), "events"}.Sanitize()+` (`+columns+`) VALUES (100, 's', 0, 'e', 1, '{}', NULL, NULL, 0)`); err != nil {
 		t.Fatal(err)
 	}
-	r := request("s", eventstore.NoStream, ev(0))
-	go w.commit([]*appendReq{r})
+	r := committest.Request("s", eventstore.NoStream, ev(0))
+	go w.commit([]*groupcommit.Req{r})
 	time.Sleep(200 * time.Millisecond)
 	if err := foreign.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	<-r.done
+	<-r.Done()
 	var wev *eventstore.WrongExpectedVersionError
-	if !errors.As(r.err, &wev) || wev.Stream != "s" || wev.Expected != eventstore.NoStream || wev.Actual != 0 {
-		t.Fatalf("an append whose version another writer took is a version conflict naming the actual version; got %v", r.err)
+	if !errors.As(r.Err, &wev) || wev.Stream != "s" || wev.Expected != eventstore.NoStream || wev.Actual != 0 {
+		t.Fatalf("an append whose version another writer took is a version conflict naming the actual version; got %v", r.Err)
 	}
 }
 
@@ -599,22 +554,7 @@ func TestSubscriberIsWokenByOtherStoresCommits(t *testing.T) {
 }
 
 // syncBuffer is a bytes.Buffer that a logger may write to while a test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 func TestListenerReconnectsAndWakesSubscribers(t *testing.T) {
 	ctx := t.Context()
@@ -711,11 +651,11 @@ func TestThePasswordNeverShows(t *testing.T) {
 	}
 	defer s.Close()
 	leak := fmt.Errorf("query failed for postgres://postgres:%s@host: %w", password, context.Canceled)
-	scrubbed := s.secrets.scrub(leak)
+	scrubbed := s.secrets.Scrub(leak)
 	if strings.Contains(scrubbed.Error(), password) || !errors.Is(scrubbed, context.Canceled) {
 		t.Fatalf("a driver error that shows the password is scrubbed and still matches what it wraps; got %v", scrubbed)
 	}
-	conflict := s.secrets.scrub(fmt.Errorf("append: %w", &eventstore.WrongExpectedVersionError{Stream: "named-" + password, Expected: 0, Actual: 1}))
+	conflict := s.secrets.Scrub(fmt.Errorf("append: %w", &eventstore.WrongExpectedVersionError{Stream: "named-" + password, Expected: 0, Actual: 1}))
 	var wev *eventstore.WrongExpectedVersionError
 	if strings.Contains(conflict.Error(), password) || !errors.As(conflict, &wev) || !errors.Is(conflict, eventstore.ErrWrongExpectedVersion) {
 		t.Fatalf("a version conflict whose message shows the password is scrubbed and still a version conflict; got %v", conflict)
@@ -743,10 +683,9 @@ func TestRedactedURL(t *testing.T) {
 // the relayer answers with 503 and waits out; other errors do not.
 func TestADiskFullErrorIsErrStorageFull(t *testing.T) {
 	for code, want := range map[string]bool{diskFull: true, uniqueViolation: false, "53200": false} {
-		r := &appendReq{stream: "s", done: make(chan struct{})}
-		r.finish(0, fmt.Errorf("commit: %w", &pgconn.PgError{Code: code, Severity: "ERROR", Message: "could not extend file"}))
-		if got := errors.Is(r.err, eventstore.ErrStorageFull); got != want {
-			t.Errorf("SQLSTATE %s: ErrStorageFull %v, want %v (%v)", code, got, want, r.err)
+		err := storageFull(fmt.Errorf("commit: %w", &pgconn.PgError{Code: code, Severity: "ERROR", Message: "could not extend file"}))
+		if got := errors.Is(err, eventstore.ErrStorageFull); got != want {
+			t.Errorf("SQLSTATE %s: ErrStorageFull %v, want %v (%v)", code, got, want, err)
 		}
 	}
 }

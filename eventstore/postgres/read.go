@@ -31,45 +31,25 @@ const (
 	numColumns
 )
 
-// slabSize is the size of the blocks that events' data is copied into. A Record's Data must
-// outlive the read (the caller may keep it), so it cannot be the driver's buffer, which the
-// next row reuses; copying it into shared slabs costs one allocation per few dozen events
-// instead of one per event. A caller that keeps one record keeps its slab alive: at most
-// slabSize bytes.
-const (
-	slabSize = 32 << 10
-	// ownAlloc is the size from which data gets an allocation of its own, so that big events
-	// waste no slab space and cannot pin a slab of small ones.
-	ownAlloc = slabSize / 8
-)
-
 // maxTypes bounds a scanner's interned event types: a log of more types than that pays one
 // allocation per event for the others.
 const maxTypes = 256
 
-// row is one fetched event: the record, or why it cannot be read.
-type row struct {
-	rec eventstore.Record
-	err error
-}
-
 // page is what one query returned.
 type page struct {
-	rows []row
+	readahead.Page
 	// lastKey is the paging column (position or version) of the last row, as stored.
 	lastKey int64
-	// err is why the read stopped after rows.
-	err error
 }
 
 func (p *page) reset() {
-	clear(p.rows)
-	p.rows, p.lastKey, p.err = p.rows[:0], 0, nil
+	clear(p.Rows)
+	p.Rows, p.lastKey, p.Err = p.Rows[:0], 0, nil
 }
 
 // scanner turns the rows of one read into Records. It is used by one goroutine at a time.
 type scanner struct {
-	slab []byte
+	arena readahead.Arena
 	// types holds the event types seen so far, so that records share their Type strings.
 	types map[string]string
 	// stream is the stream of the last row, which the next row of a stream read (or of the same
@@ -92,9 +72,8 @@ func (sc *scanner) fetch(ctx context.Context, pool queryer, p *page, key int, qu
 	}
 	for rows.Next() {
 		vals := rows.RawValues()
-		p.rows = append(p.rows, row{})
-		r := &p.rows[len(p.rows)-1]
-		r.err = sc.decode(fds, vals, &r.rec)
+		r := p.Add()
+		r.Err = sc.decode(fds, vals, &r.Rec)
 		if k, ok := intValue(fds[key], vals[key]); ok {
 			p.lastKey = k
 		}
@@ -148,7 +127,7 @@ func (sc *scanner) decode(fds []pgconn.FieldDescription, vals [][]byte, rec *eve
 		bad("schema version is %s", describeValue(fds[colSchemaVersion], vals[colSchemaVersion]))
 	}
 	if b := vals[colData]; b != nil {
-		rec.Data = sc.copyData(b)
+		rec.Data = readahead.CopyData(&sc.arena, b)
 	} else {
 		bad("data is NULL")
 	}
@@ -192,21 +171,6 @@ func (sc *scanner) intern(b []byte) string {
 	return t
 }
 
-// copyData returns a copy of b from the current slab (or a new one).
-func (sc *scanner) copyData(b []byte) []byte {
-	if len(b) >= ownAlloc {
-		return append(make([]byte, 0, len(b)), b...)
-	}
-	if cap(sc.slab)-len(sc.slab) < len(b) {
-		sc.slab = make([]byte, 0, slabSize)
-	}
-	start := len(sc.slab)
-	sc.slab = append(sc.slab, b...)
-	// The capacity stops at the copy's end: appending to one Record's Data cannot overwrite
-	// the next one's.
-	return sc.slab[start:len(sc.slab):len(sc.slab)]
-}
-
 // intValue reads an integer column in the format the server sent it.
 func intValue(fd pgconn.FieldDescription, b []byte) (int64, bool) {
 	if b == nil {
@@ -241,31 +205,6 @@ func describeValue(fd pgconn.FieldDescription, b []byte) string {
 	}
 }
 
-// yieldRows yields a page's records in order. It reports whether the caller wants more.
-func yieldRows(p *page, yield func(eventstore.Record, error) bool) bool {
-	for i := range p.rows {
-		if !yield(p.rows[i].rec, p.rows[i].err) {
-			return false
-		}
-	}
-	return true
-}
-
-// yieldUntilError returns a consumer for readPages that yields a page's records, then its
-// error if it has one, and then stops.
-func yieldUntilError(yield func(eventstore.Record, error) bool) func(*page) bool {
-	return func(p *page) bool {
-		if !yieldRows(p, yield) {
-			return false
-		}
-		if p.err != nil {
-			yield(eventstore.Record{}, p.err)
-			return false
-		}
-		return true
-	}
-}
-
 // grow returns the page size after a page of limit events (readahead.Grow).
 func (s *Store) grow(limit int) int { return readahead.Grow(limit, s.cfg.PageSize) }
 
@@ -280,11 +219,13 @@ func (s *Store) gone(ctx context.Context, p *page, what string) bool {
 		return false
 	}
 	p.reset()
-	p.err = s.queryErr(ctx, what, nil)
+	p.Err = s.queryErr(ctx, what, nil)
 	return true
 }
 
-func (s *Store) readStream(ctx context.Context, stream string, from eventstore.Version) iter.Seq2[eventstore.Record, error] {
+// ReadStream implements eventstore.Store. A row that cannot be read back yields a
+// *eventstore.RecordError wrapping eventstore.ErrCorruptRecord; the caller may stop or go on.
+func (s *Store) ReadStream(ctx context.Context, stream string, from eventstore.Version) iter.Seq2[eventstore.Record, error] {
 	return func(yield func(eventstore.Record, error) bool) {
 		what := "read stream " + stream
 		sc := &scanner{}
@@ -294,16 +235,16 @@ func (s *Store) readStream(ctx context.Context, stream string, from eventstore.V
 				return false
 			}
 			if err := sc.fetch(ctx, s.pool, p, colVersion, s.sql.streamPage, stream, from, s.cfg.PageSize); err != nil {
-				p.err = s.queryErr(ctx, what, err)
+				p.Err = s.queryErr(ctx, what, err)
 				return false
 			}
-			if len(p.rows) < s.cfg.PageSize {
+			if len(p.Rows) < s.cfg.PageSize {
 				return false
 			}
 			from = p.lastKey + 1
 			return true
 		}
-		if !s.readPages(ctx, next, yieldUntilError(yield)) {
+		if !s.readPages(ctx, next, func(p *page) bool { return p.YieldUntilError(yield) }) {
 			yield(eventstore.Record{}, s.queryErr(ctx, what, ctx.Err()))
 		}
 	}
@@ -318,10 +259,10 @@ func (s *Store) rangeReader(sc *scanner, what string, after *eventstore.Position
 			return false
 		}
 		if err := sc.fetch(ctx, s.pool, p, colPosition, s.sql.allPage, int64(*after), int64(through), limit); err != nil {
-			p.err = s.queryErr(ctx, what, err)
+			p.Err = s.queryErr(ctx, what, err)
 			return false
 		}
-		if len(p.rows) < limit {
+		if len(p.Rows) < limit {
 			// Every event up to through is read (positions are gapless, but a short page
 			// ends the read just as well if rows were deleted by hand).
 			*after = through
@@ -332,7 +273,10 @@ func (s *Store) rangeReader(sc *scanner, what string, after *eventstore.Position
 	}
 }
 
-func (s *Store) readAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
+// ReadAll implements eventstore.Store. It reads up to the head as it was when the read started.
+// A row that cannot be read back yields a *eventstore.RecordError wrapping
+// eventstore.ErrCorruptRecord; the caller may stop or go on.
+func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
 	return func(yield func(eventstore.Record, error) bool) {
 		const what = "read all"
 		head, err := s.Head(ctx)
@@ -345,18 +289,22 @@ func (s *Store) readAll(ctx context.Context, after eventstore.Position) iter.Seq
 		}
 		cursor := after
 		next := s.rangeReader(&scanner{}, what, &cursor, head)
-		if !s.readPages(ctx, next, yieldUntilError(yield)) {
+		if !s.readPages(ctx, next, func(p *page) bool { return p.YieldUntilError(yield) }) {
 			yield(eventstore.Record{}, s.queryErr(ctx, what, ctx.Err()))
 		}
 	}
 }
 
-// subscribeAll reads up to the head, waits for a commit (a notification, an append through
+// SubscribeAll implements eventstore.Store. Besides ctx's error, it ends by yielding an error
+// matching eventstore.ErrClosed when the store is closed. A failed query yields its error; a
+// caller that goes on iterating gets a retry after PollInterval from the same position.
+//
+// It reads up to the head, waits for a commit (a notification, an append through
 // this store, or the poll interval), and reads up to the new head, for as long as the caller
 // iterates. Positions are taken under the append lock and the lock is released only once the
 // transaction is visible, so every position up to the head it reads is committed and nothing
 // can appear below it later: reading from the last position yielded never skips an event.
-func (s *Store) subscribeAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
+func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
 	return func(yield func(eventstore.Record, error) bool) {
 		const what = "subscribe"
 		sc := &scanner{}
@@ -371,13 +319,13 @@ func (s *Store) subscribeAll(ctx context.Context, after eventstore.Position) ite
 			case <-wake:
 			case <-timer.C:
 			case <-ctx.Done():
-			case <-s.done:
+			case <-s.gate.Done():
 			}
 		}
 		for {
 			// Take the commit signal before reading the head, so that a commit after the read
 			// still ends the wait after it.
-			wake := s.commits.wait()
+			wake := s.commits.Wait()
 			if s.isClosed() || ctx.Err() != nil {
 				yield(eventstore.Record{}, s.queryErr(ctx, what, nil))
 				return
@@ -398,15 +346,15 @@ func (s *Store) subscribeAll(ctx context.Context, after eventstore.Position) ite
 			var stop, failed bool
 			cursor := last
 			consume := func(p *page) bool {
-				if !yieldRows(p, yield) {
+				if !p.Yield(yield) {
 					stop = true
 					return false
 				}
-				if len(p.rows) > 0 {
+				if len(p.Rows) > 0 {
 					last = max(last, eventstore.Position(p.lastKey))
 				}
-				if p.err != nil {
-					if !yield(eventstore.Record{}, p.err) || errors.Is(p.err, eventstore.ErrClosed) || ctx.Err() != nil {
+				if p.Err != nil {
+					if !yield(eventstore.Record{}, p.Err) || errors.Is(p.Err, eventstore.ErrClosed) || ctx.Err() != nil {
 						stop = true
 					}
 					failed = true

@@ -4,15 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strconv"
-	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/groupcommit"
 )
 
 // appendLockClass is the first key of the append lock, pg_advisory_xact_lock(class, oid of the
@@ -30,27 +29,13 @@ const gatherIdleRounds = 1
 // and every other writer can go on.
 const idleInTransactionTimeout = "10s"
 
-// appendReq is one Append call on its way through the writer.
-type appendReq struct {
-	ctx      context.Context
-	stream   string
-	expected eventstore.Version
-	guard    *eventstore.Guard // nil for a plain append
-	events   []eventstore.Event
-	done     chan struct{} // closed once pos and err are set
-
-	pos eventstore.Position
-	err error
-	ok  bool // passed its version check in the transaction being built
-}
-
-func (r *appendReq) finish(pos eventstore.Position, err error) {
+// storageFull turns PostgreSQL's "disk full" into eventstore.ErrStorageFull.
+func storageFull(err error) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == diskFull {
-		err = fmt.Errorf("%w: %w", eventstore.ErrStorageFull, err)
+		return fmt.Errorf("%w: %w", eventstore.ErrStorageFull, err)
 	}
-	r.pos, r.err = pos, err
-	close(r.done)
+	return err
 }
 
 // writer owns the store's write connection. Its goroutine takes the appends waiting in reqs, up
@@ -61,23 +46,14 @@ type writer struct {
 	sql          queries
 	lockKey      int32  // the events table's oid, as the lock's second key
 	channel      string // what commits NOTIFY and the listener LISTENs to
-	reqs         chan *appendReq
-	quit         chan struct{}
-	exited       chan struct{}
-	maxBatch     int
-	onCommit     func()
+	q            *groupcommit.Queue
 	beforeCommit func() // test hook: see hooks
-	running      bool   // start was called
-
-	// batches and batched count transactions and the appends they carried, for benchmarks.
-	batches, batched atomic.Int64
 
 	// scratch, reused from batch to batch
-	batch, live []*appendReq
-	streams     []string
-	index       map[string]int // stream -> its place in streams
-	versions    []eventstore.Version
-	rows        insertRows
+	streams  []string
+	index    map[string]int // stream -> its place in streams
+	versions []eventstore.Version
+	rows     insertRows
 }
 
 // insertRows are the insert statement's arrays, one element per event.
@@ -116,15 +92,12 @@ func (r *insertRows) add(stream string, version eventstore.Version, e eventstore
 
 // openWriter connects the write connection, brings the schema up to date through it and
 // learns the events table's oid, which names the append lock and the notification channel.
-func openWriter(ctx context.Context, connCfg *pgx.ConnConfig, schema string, sql queries, maxBatch int, onCommit func(), h hooks) (_ *writer, err error) {
+// A failed append's error reaches its caller scrubbed of sec.
+func openWriter(ctx context.Context, connCfg *pgx.ConnConfig, schema string, sql queries, maxBatch int, onCommit func(), sec secrets, h hooks) (_ *writer, err error) {
 	w := &writer{
 		connCfg:      connCfg,
 		sql:          sql,
-		reqs:         make(chan *appendReq, maxBatch),
-		quit:         make(chan struct{}),
-		exited:       make(chan struct{}),
-		maxBatch:     maxBatch,
-		onCommit:     onCommit,
+		q:            groupcommit.NewQueue(maxBatch, onCommit, func(err error) error { return sec.Scrub(storageFull(err)) }),
 		beforeCommit: h.beforeCommit,
 		index:        map[string]int{},
 	}
@@ -175,72 +148,13 @@ func (w *writer) connect(ctx context.Context) error {
 
 // start runs the writer goroutine.
 func (w *writer) start() {
-	w.running = true
-	go w.run()
-}
-
-// run is the writer goroutine.
-func (w *writer) run() {
-	defer close(w.exited)
-	for {
-		var first *appendReq
-		select {
-		case first = <-w.reqs:
-		case <-w.quit:
-			// Close lets every admitted Append finish before it quits the writer, so nothing
-			// should be left; answer anything that is, rather than leave a caller hanging.
-			for {
-				select {
-				case r := <-w.reqs:
-					r.finish(0, fmt.Errorf("append %s: %w", r.stream, eventstore.ErrClosed))
-				default:
-					return
-				}
-			}
-		}
-		w.batch = append(w.batch[:0], first)
-		w.gather()
-		w.commit(w.batch)
-		w.batches.Add(1)
-		w.batched.Add(int64(len(w.batch)))
-		clear(w.batch)
-	}
-}
-
-// gather adds the appends waiting in reqs to w.batch, up to maxBatch, yielding the processor
-// between rounds while more keep arriving, so that one commit covers as many appends as
-// possible. A lone appender waits for nothing.
-func (w *writer) gather() {
-	idle := 0
-	for len(w.batch) < w.maxBatch {
-		before := len(w.batch)
-	drain:
-		for len(w.batch) < w.maxBatch {
-			select {
-			case r := <-w.reqs:
-				w.batch = append(w.batch, r)
-			default:
-				break drain
-			}
-		}
-		if len(w.batch) == before {
-			if idle++; idle > gatherIdleRounds {
-				return
-			}
-		} else {
-			idle = 0
-		}
-		runtime.Gosched()
-	}
+	w.q.Start(func() { w.q.Gather(gatherIdleRounds) }, w.commit, nil, nil)
 }
 
 // stop ends the writer goroutine, if it runs, and closes the connection. The caller must make
 // sure no Append is waiting for an answer (Store.Close waits for them first).
 func (w *writer) stop() error {
-	if w.running {
-		close(w.quit)
-		<-w.exited
-	}
+	w.q.Stop()
 	return w.closeConn()
 }
 
@@ -253,77 +167,38 @@ func (w *writer) closeConn() error {
 	return err
 }
 
-// failure says how a transaction attempt failed, and so what commit may try next.
-type failure int
-
+// How a transaction attempt failed (see groupcommit.Failure).
 const (
 	// failBatch: the connection or the transaction itself failed; nothing else can succeed now.
-	failBatch failure = iota + 1
+	failBatch = groupcommit.FailBatch
 	// failStatement: the insert failed; the appends may succeed on their own, away from the
 	// one that broke it.
-	failStatement
+	failStatement = groupcommit.FailStatement
 	// failBeforeLock: the transaction failed before it took the lock, on a connection that is
 	// gone (the server restarted, say): nothing was sent that could commit, so a new
 	// connection may try again.
-	failBeforeLock
+	failBeforeLock = groupcommit.FailRetry
 )
 
 // commit writes one batch and answers its callers.
-func (w *writer) commit(batch []*appendReq) {
-	live := w.live[:0]
-	for _, r := range batch {
-		if err := r.ctx.Err(); err != nil {
-			r.finish(0, fmt.Errorf("append %s: %w", r.stream, err))
-			continue
-		}
-		live = append(live, r)
-	}
-	w.live = live
-	defer clear(w.live)
-	if len(live) == 0 {
-		return
-	}
-	how, err := w.write(live)
-	if how == failBeforeLock {
-		how, err = w.write(live)
-	}
-	switch {
-	case err == nil:
-		w.answer(live)
-	case how == failStatement && len(live) == 1:
-		w.fail(live[0], err)
-	case how == failStatement:
-		// Retry each append in its own transaction, so that one bad append cannot fail the
-		// others.
-		for _, r := range live {
-			one := []*appendReq{r}
-			if _, err := w.write(one); err != nil {
-				w.fail(r, err)
-				continue
-			}
-			w.answer(one)
-		}
-	default:
-		for _, r := range live {
-			r.finish(0, fmt.Errorf("append %s: %w", r.stream, err))
-		}
-	}
+func (w *writer) commit(batch []*groupcommit.Req) {
+	w.q.Commit(batch, w.write, w.fail)
 }
 
 // fail answers an append whose own transaction failed. A unique violation means that the
 // stream version it was to take is taken: only a writer that ignores the append lock (another
 // program, an old build) can do that, as under the lock the versions read are exact; it is a
 // version conflict like any other, reported with the stream's version as it is now.
-func (w *writer) fail(r *appendReq, err error) {
+func (w *writer) fail(r *groupcommit.Req, err error) {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == uniqueViolation && w.conn != nil {
 		var actual int64
-		if qErr := w.conn.QueryRow(context.Background(), w.sql.version, r.stream).Scan(&actual); qErr == nil {
-			r.finish(0, &eventstore.WrongExpectedVersionError{Stream: r.stream, Expected: r.expected, Actual: eventstore.Version(actual)})
+		if qErr := w.conn.QueryRow(context.Background(), w.sql.version, r.Stream).Scan(&actual); qErr == nil {
+			w.q.Finish(r, 0, &eventstore.WrongExpectedVersionError{Stream: r.Stream, Expected: r.Expected, Actual: eventstore.Version(actual)})
 			return
 		}
 	}
-	r.finish(0, fmt.Errorf("append %s: %w", r.stream, err))
+	w.q.Fail(r, err)
 }
 
 const (
@@ -333,22 +208,6 @@ const (
 	diskFull = "53100"
 )
 
-// answer tells the callers of a committed batch their results and wakes subscribers.
-func (w *writer) answer(reqs []*appendReq) {
-	wrote := false
-	for _, r := range reqs {
-		if r.ok {
-			wrote = true
-			r.finish(r.pos, nil)
-		} else {
-			r.finish(0, r.err)
-		}
-	}
-	if wrote {
-		w.onCommit()
-	}
-}
-
 // write runs one transaction for reqs. It takes the append lock, reads the head and the
 // versions of the batch's streams, checks each append against its own expected version as the
 // appends before it in the batch leave its stream, inserts the events of those that pass at
@@ -357,7 +216,7 @@ func (w *writer) answer(reqs []*appendReq) {
 //
 // It takes two round trips: BEGIN, the lock and the reads go in one pipeline, the insert, the
 // notification and COMMIT in the next.
-func (w *writer) write(reqs []*appendReq) (how failure, err error) {
+func (w *writer) write(reqs []*groupcommit.Req, _ bool) (how groupcommit.Failure, err error) {
 	ctx := context.Background()
 	if w.conn == nil {
 		if err := w.connect(ctx); err != nil {
@@ -378,16 +237,16 @@ func (w *writer) write(reqs []*appendReq) (how failure, err error) {
 	streams := w.streams[:0]
 	clear(w.index)
 	for _, r := range reqs {
-		if _, ok := w.index[r.stream]; !ok {
-			w.index[r.stream] = len(streams)
-			streams = append(streams, r.stream)
+		if _, ok := w.index[r.Stream]; !ok {
+			w.index[r.Stream] = len(streams)
+			streams = append(streams, r.Stream)
 		}
-		if r.guard == nil {
+		if r.Guard == nil {
 			continue
 		}
-		if _, ok := w.index[r.guard.Stream]; !ok {
-			w.index[r.guard.Stream] = len(streams)
-			streams = append(streams, r.guard.Stream)
+		if _, ok := w.index[r.Guard.Stream]; !ok {
+			w.index[r.Guard.Stream] = len(streams)
+			streams = append(streams, r.Guard.Stream)
 		}
 	}
 	w.streams = streams
@@ -427,24 +286,24 @@ func (w *writer) write(reqs []*appendReq) (how failure, err error) {
 	rows.reset()
 	defer rows.reset()
 	for _, r := range reqs {
-		if r.guard != nil {
-			if err := eventstore.CheckGuard(r.stream, *r.guard, versions[w.index[r.guard.Stream]]); err != nil {
-				r.ok, r.err = false, err
+		if r.Guard != nil {
+			if err := eventstore.CheckGuard(r.Stream, *r.Guard, versions[w.index[r.Guard.Stream]]); err != nil {
+				r.OK, r.Err = false, err
 				continue
 			}
 		}
-		i := w.index[r.stream]
+		i := w.index[r.Stream]
 		actual := versions[i]
-		if err := eventstore.CheckExpected(r.stream, r.expected, actual); err != nil {
-			r.ok, r.err = false, err
+		if err := eventstore.CheckExpected(r.Stream, r.Expected, actual); err != nil {
+			r.OK, r.Err = false, err
 			continue
 		}
-		r.ok, r.err = true, nil
-		for k, e := range r.events {
-			rows.add(r.stream, actual+1+eventstore.Version(k), e)
+		r.OK, r.Err = true, nil
+		for k, e := range r.Events {
+			rows.add(r.Stream, actual+1+eventstore.Version(k), e)
 		}
-		versions[i] = actual + eventstore.Version(len(r.events))
-		r.pos = eventstore.Position(head + int64(len(rows.streams)))
+		versions[i] = actual + eventstore.Version(len(r.Events))
+		r.Pos = eventstore.Position(head + int64(len(rows.streams)))
 	}
 	if len(rows.streams) == 0 {
 		// Every append failed its check: there is nothing to commit.

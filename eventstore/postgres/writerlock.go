@@ -63,7 +63,7 @@ func (s *Store) lockWriter(ctx context.Context, who string, shared bool) (releas
 	cfg.RuntimeParams["application_name"] = who
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return nil, nil, s.secrets.scrub(fmt.Errorf("lock the writer of %s: %w", s.where, err))
+		return nil, nil, s.secrets.Scrub(fmt.Errorf("lock the writer of %s: %w", s.where, err))
 	}
 	var oid uint32
 	var got bool
@@ -80,7 +80,7 @@ func (s *Store) lockWriter(ctx context.Context, who string, shared bool) (releas
 	}
 	if err != nil {
 		_ = conn.Close(context.WithoutCancel(ctx))
-		return nil, nil, s.secrets.scrub(fmt.Errorf("lock the writer of %s: %w", s.where, err))
+		return nil, nil, s.secrets.Scrub(fmt.Errorf("lock the writer of %s: %w", s.where, err))
 	}
 	if !got {
 		var holder string

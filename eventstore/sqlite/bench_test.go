@@ -9,12 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/storebench"
 )
 
 // Run with: go test -run '^$' -bench . -count=3 ./eventstore/sqlite/
@@ -52,33 +51,6 @@ func benchEvent() eventstore.Event {
 		Data:          json.RawMessage(benchData),
 		Metadata:      eventstore.Metadata{CorrelationID: "corr-0123456789", CausationID: "cmd-0123456789"},
 	}
-}
-
-// appendMany appends n events, one per Append to a new stream, from appenders goroutines, and
-// returns how long it took.
-func appendMany(b *testing.B, s *Store, n int) time.Duration {
-	b.Helper()
-	ctx := context.Background()
-	ev := benchEvent()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range appenders {
-		wg.Go(func() {
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(n) {
-					return
-				}
-				if _, err := s.Append(ctx, "relay-"+strconv.FormatInt(i, 10), eventstore.NoStream, ev); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return time.Since(start)
 }
 
 // rawInsertMany writes n rows shaped like appendMany's events into a new store file with plain
@@ -176,16 +148,9 @@ func openBench(b *testing.B) *Store {
 func BenchmarkAppend64(b *testing.B) {
 	s := openBench(b)
 	b.ResetTimer()
-	elapsed := appendMany(b, s, b.N)
+	elapsed := storebench.AppendMany(b, b.N, appenders, benchEvent(), s)
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "events/s")
-	reportBatches(b, s)
-}
-
-// reportBatches reports how many appends the writer's transactions carried on average.
-func reportBatches(b *testing.B, s *Store) {
-	if n := s.w.batches.Load(); n > 0 {
-		b.ReportMetric(float64(s.w.batched.Load())/float64(n), "appends/tx")
-	}
+	storebench.ReportBatches(b, s.w.q)
 }
 
 func BenchmarkRawBatchedInsert(b *testing.B) {
@@ -222,14 +187,10 @@ func BenchmarkAppendVsRaw(b *testing.B) {
 	s := openBench(b)
 	rawPath := filepath.Join(b.TempDir(), "raw.db")
 	b.ResetTimer()
-	appendTime := appendMany(b, s, b.N)
+	appendTime := storebench.AppendMany(b, b.N, appenders, benchEvent(), s)
 	rawTime := rawInsertMany(b, rawPath, b.N, rawBatch, true)
-	events := float64(b.N) / appendTime.Seconds()
-	rows := float64(b.N) / rawTime.Seconds()
-	b.ReportMetric(events, "events/s")
-	b.ReportMetric(rows, "rows/s")
-	b.ReportMetric(events/rows, "ratio")
-	reportBatches(b, s)
+	storebench.ReportVsRaw(b, appendTime, rawTime)
+	storebench.ReportBatches(b, s.w.q)
 }
 
 // readLogEvents is the size of BenchmarkReadAll's log.
@@ -303,23 +264,5 @@ func BenchmarkReadAll(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0, cpuOK := cpuTime()
-	n := 0
-	for n < b.N {
-		for _, err := range s.ReadAll(ctx, 0) {
-			if err != nil {
-				b.Fatal(err)
-			}
-			if n++; n == b.N {
-				break
-			}
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
-	if cpu1, ok := cpuTime(); ok && cpuOK {
-		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/event")
-	}
+	storebench.ReadAll(b, s)
 }

@@ -100,7 +100,7 @@ func (a *pageAggregate) Step(_ *msqlite.FunctionContext, args []driver.Value) er
 		}
 		a.sc = sc
 		// A query that database/sql runs again (on a fresh connection) starts the page again.
-		sc.page.rows = sc.page.rows[:0]
+		sc.page.Rows = sc.page.Rows[:0]
 	}
 	sc := a.sc
 	for i := range sc.cols {
@@ -108,11 +108,10 @@ func (a *pageAggregate) Step(_ *msqlite.FunctionContext, args []driver.Value) er
 	}
 	sc.own()
 	p := sc.page
-	p.rows = append(p.rows, row{})
-	r := &p.rows[len(p.rows)-1]
-	r.err = sc.decode(&r.rec)
-	if n := len(p.rows); n > 1 && r.rec.Position <= p.rows[n-2].rec.Position {
-		return fmt.Errorf("%s: position %d came after %d: rows out of order", pageFunction, r.rec.Position, p.rows[n-2].rec.Position)
+	r := p.Add()
+	r.Err = sc.decode(&r.Rec)
+	if n := len(p.Rows); n > 1 && r.Rec.Position <= p.Rows[n-2].Rec.Position {
+		return fmt.Errorf("%s: position %d came after %d: rows out of order", pageFunction, r.Rec.Position, p.Rows[n-2].Rec.Position)
 	}
 	return nil
 }
@@ -126,7 +125,7 @@ func (a *pageAggregate) WindowValue(*msqlite.FunctionContext) (driver.Value, err
 	if a.sc == nil || a.sc.page == nil {
 		return int64(0), nil
 	}
-	return int64(len(a.sc.page.rows)), nil
+	return int64(len(a.sc.page.Rows)), nil
 }
 
 func (a *pageAggregate) Final(*msqlite.FunctionContext) {}

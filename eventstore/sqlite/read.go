@@ -202,42 +202,12 @@ func (c *column) describe() string {
 	}
 }
 
-// slabSize is the size of the blocks that events' data is copied into. A Record's Data must
-// outlive the read (the caller may keep it), so it cannot be the driver's buffer; copying it
-// into shared slabs costs one allocation per few dozen events instead of one per event. A caller
-// that keeps one record keeps its slab alive: at most slabSize bytes.
-const (
-	slabSize = 32 << 10
-	// ownAlloc is the size from which data gets an allocation of its own, so that big events
-	// waste no slab space and cannot pin a slab of small ones.
-	ownAlloc = slabSize / 8
-)
-
-// arena hands out copies of events' data carved from slabs. Slabs are never reused: a copy
-// stays valid for as long as anything refers to it.
-type arena struct{ slab []byte }
-
-// copyData returns a copy of b from a's current slab (or a new one).
-func copyData[T string | []byte](a *arena, b T) []byte {
-	if len(b) >= ownAlloc {
-		return append(make([]byte, 0, len(b)), b...)
-	}
-	if cap(a.slab)-len(a.slab) < len(b) {
-		a.slab = make([]byte, 0, slabSize)
-	}
-	start := len(a.slab)
-	a.slab = append(a.slab, b...)
-	// The capacity stops at the copy's end: appending to one Record's Data cannot overwrite
-	// the next one's.
-	return a.slab[start:len(a.slab):len(a.slab)]
-}
-
 // scanner reads rows into Records. It belongs to one read and is used by one goroutine at a
 // time.
 type scanner struct {
 	cols  [numColumns]column
 	dest  [numColumns]any
-	arena arena
+	arena readahead.Arena
 	// token names the read to pageFunction, which fills page while a page query runs.
 	token int64
 	page  *page
@@ -306,29 +276,21 @@ func newScanner() *scanner {
 	return sc
 }
 
-// row is one fetched event: the record, or why it cannot be read.
-type row struct {
-	rec eventstore.Record
-	err error
-}
-
 // page is what one query returned: a window of the log (fetchPage) or a page of a stream
 // (fetchRows).
 type page struct {
-	rows []row
+	readahead.Page
 	// limit is the LIMIT a page of rows was read with: a page with fewer rows is the last one.
 	limit int
 	// lastVersion is the version column of the last row as stored, to page a stream read on
 	// even when it is corrupt.
 	lastVersion any
-	// err is why the read stopped after rows.
-	err error
 }
 
-func (p *page) short() bool { return len(p.rows) < p.limit }
+func (p *page) short() bool { return len(p.Rows) < p.limit }
 
 func (p *page) reset() {
-	p.rows, p.limit, p.lastVersion, p.err = p.rows[:0], 0, nil, nil
+	p.Rows, p.limit, p.lastVersion, p.Err = p.Rows[:0], 0, nil, nil
 }
 
 // fetchPage reads the events at positions after..through into p, in one call of pageFunction:
@@ -342,11 +304,11 @@ func (sc *scanner) fetchPage(ctx context.Context, p *page, stmt *sql.Stmt, after
 		p.reset()
 		return err
 	}
-	if n != int64(len(p.rows)) {
+	if n != int64(len(p.Rows)) {
 		p.reset()
-		return fmt.Errorf("%s counted %d rows, the page holds %d", pageFunction, n, len(p.rows))
+		return fmt.Errorf("%s counted %d rows, the page holds %d", pageFunction, n, len(p.Rows))
 	}
-	clear(p.rows[len(p.rows):cap(p.rows)]) // drop what a longer page before left behind
+	clear(p.Rows[len(p.Rows):cap(p.Rows)]) // drop what a longer page before left behind
 	return nil
 }
 
@@ -365,18 +327,17 @@ func (sc *scanner) fetchRows(ctx context.Context, p *page, stmt *sql.Stmt, limit
 			p.reset()
 			return err
 		}
-		p.rows = append(p.rows, row{})
-		r := &p.rows[len(p.rows)-1]
-		r.err = sc.decode(&r.rec)
+		r := p.Add()
+		r.Err = sc.decode(&r.Rec)
 	}
 	if err := rows.Err(); err != nil {
 		p.reset()
 		return err
 	}
-	if len(p.rows) > 0 {
+	if len(p.Rows) > 0 {
 		p.lastVersion = sc.cols[colVersion].key()
 	}
-	clear(p.rows[len(p.rows):cap(p.rows)]) // drop what a longer page before left behind
+	clear(p.Rows[len(p.Rows):cap(p.Rows)]) // drop what a longer page before left behind
 	return nil
 }
 
@@ -409,9 +370,9 @@ func (sc *scanner) decode(rec *eventstore.Record) error {
 	}
 	switch d := &c[colData]; d.kind {
 	case kindBlob:
-		rec.Data = copyData(&sc.arena, d.b)
+		rec.Data = readahead.CopyData(&sc.arena, d.b)
 	case kindText:
-		rec.Data = copyData(&sc.arena, d.s)
+		rec.Data = readahead.CopyData(&sc.arena, d.s)
 	default:
 		ok = false
 	}
@@ -484,32 +445,6 @@ func (sc *scanner) problems(rec *eventstore.Record) error {
 	}
 }
 
-// yieldRows yields a page's records in order. It reports whether the caller wants more.
-func yieldRows(p *page, yield func(eventstore.Record, error) bool) bool {
-	for i := range p.rows {
-		r := &p.rows[i]
-		if !yield(r.rec, r.err) {
-			return false
-		}
-	}
-	return true
-}
-
-// yieldUntilError returns a consumer for readPages that yields a page's records, then its
-// error if it has one, and then stops.
-func yieldUntilError(yield func(eventstore.Record, error) bool) func(*page) bool {
-	return func(p *page) bool {
-		if !yieldRows(p, yield) {
-			return false
-		}
-		if p.err != nil {
-			yield(eventstore.Record{}, p.err)
-			return false
-		}
-		return true
-	}
-}
-
 // grow returns the page size after a page of limit events (readahead.Grow).
 func (s *Store) grow(limit int) int { return readahead.Grow(limit, s.cfg.PageSize) }
 
@@ -518,7 +453,10 @@ func (s *Store) readPages(ctx context.Context, next func(context.Context, *page)
 	return readahead.Pages(ctx, func() *page { return &page{} }, next, consume, func() { s.readAheads.Add(1) }, func() { s.readAheads.Add(-1) })
 }
 
-func (s *Store) readStream(ctx context.Context, stream string, from eventstore.Version) iter.Seq2[eventstore.Record, error] {
+// ReadStream implements eventstore.Store. A row that cannot be read back yields a
+// *eventstore.RecordError wrapping eventstore.ErrCorruptRecord; the caller may stop or go on.
+// The data is not checked to be JSON again (see eventstore.Store).
+func (s *Store) ReadStream(ctx context.Context, stream string, from eventstore.Version) iter.Seq2[eventstore.Record, error] {
 	return func(yield func(eventstore.Record, error) bool) {
 		what := "read stream " + stream
 		// By number when the store knows it: one index seek fewer per page.
@@ -532,11 +470,11 @@ func (s *Store) readStream(ctx context.Context, stream string, from eventstore.V
 		next := func(ctx context.Context, p *page) bool {
 			if s.isClosed() || ctx.Err() != nil {
 				p.reset()
-				p.err = s.queryErr(ctx, what, nil)
+				p.Err = s.queryErr(ctx, what, nil)
 				return false
 			}
 			if err := sc.fetchRows(ctx, p, stmt, s.cfg.PageSize, arg, key); err != nil {
-				p.err = s.queryErr(ctx, what, err)
+				p.Err = s.queryErr(ctx, what, err)
 				return false
 			}
 			if p.short() {
@@ -545,7 +483,7 @@ func (s *Store) readStream(ctx context.Context, stream string, from eventstore.V
 			stmt, key = more, p.lastVersion
 			return true
 		}
-		if !s.readPages(ctx, next, yieldUntilError(yield)) {
+		if !s.readPages(ctx, next, func(p *page) bool { return p.YieldUntilError(yield) }) {
 			yield(eventstore.Record{}, s.queryErr(ctx, what, ctx.Err()))
 		}
 	}
@@ -565,7 +503,11 @@ func (s *Store) nextPosition(ctx context.Context, pos eventstore.Position) (even
 	return eventstore.Position(next), nil
 }
 
-func (s *Store) readAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
+// ReadAll implements eventstore.Store. It reads up to the head as it was when the read started.
+// A row that cannot be read back yields a *eventstore.RecordError wrapping
+// eventstore.ErrCorruptRecord; the caller may stop or go on. The data is not checked to be JSON
+// again (see eventstore.Store).
+func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
 	return func(yield func(eventstore.Record, error) bool) {
 		const what = "read all"
 		head, err := s.Head(ctx)
@@ -585,21 +527,21 @@ func (s *Store) readAll(ctx context.Context, after eventstore.Position) iter.Seq
 			for {
 				if s.isClosed() || ctx.Err() != nil {
 					p.reset()
-					p.err = s.queryErr(ctx, what, nil)
+					p.Err = s.queryErr(ctx, what, nil)
 					return false
 				}
 				end := window(last, head, limit)
 				if err := sc.fetchPage(ctx, p, s.stmts.window, last, end); err != nil {
-					p.err = s.queryErr(ctx, what, err)
+					p.Err = s.queryErr(ctx, what, err)
 					return false
 				}
 				last, limit = end, s.grow(limit)
-				if len(p.rows) > 0 {
+				if len(p.Rows) > 0 {
 					return last < head
 				}
 				next, err := s.nextPosition(ctx, end)
 				if err != nil {
-					p.err = s.queryErr(ctx, what, err)
+					p.Err = s.queryErr(ctx, what, err)
 					return false
 				}
 				if next == 0 || next > head {
@@ -608,13 +550,16 @@ func (s *Store) readAll(ctx context.Context, after eventstore.Position) iter.Seq
 				last = next - 1
 			}
 		}
-		if !s.readPages(ctx, next, yieldUntilError(yield)) {
+		if !s.readPages(ctx, next, func(p *page) bool { return p.YieldUntilError(yield) }) {
 			yield(eventstore.Record{}, s.queryErr(ctx, what, ctx.Err()))
 		}
 	}
 }
 
-func (s *Store) subscribeAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
+// SubscribeAll implements eventstore.Store. Besides ctx's error, it ends by yielding an error
+// matching eventstore.ErrClosed when the store is closed. A failed query yields its error; a
+// caller that goes on iterating gets a retry after PollInterval from the same position.
+func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
 	return func(yield func(eventstore.Record, error) bool) {
 		const what = "subscribe"
 		sc := newScanner()
@@ -639,7 +584,7 @@ func (s *Store) subscribeAll(ctx context.Context, after eventstore.Position) ite
 			case <-wake:
 			case <-timer.C:
 			case <-ctx.Done():
-			case <-s.done:
+			case <-s.gate.Done():
 			}
 		}
 		// Whether to wait before the next read: after a failed one, for the poll interval; once
@@ -651,8 +596,8 @@ func (s *Store) subscribeAll(ctx context.Context, after eventstore.Position) ite
 		next := func(ctx context.Context, p *page) bool {
 			fail := func(err error) bool {
 				p.reset()
-				p.err, failed = s.queryErr(ctx, what, err), true
-				return !errors.Is(p.err, eventstore.ErrClosed) && ctx.Err() == nil
+				p.Err, failed = s.queryErr(ctx, what, err), true
+				return !errors.Is(p.Err, eventstore.ErrClosed) && ctx.Err() == nil
 			}
 			for {
 				switch {
@@ -664,10 +609,10 @@ func (s *Store) subscribeAll(ctx context.Context, after eventstore.Position) ite
 				failed, caughtUp = false, false
 				// Take the commit signal before reading, so a commit that lands after the read
 				// still wakes the wait after it.
-				wake = s.commits.wait()
+				wake = s.commits.Wait()
 				if s.isClosed() || ctx.Err() != nil {
 					p.reset()
-					p.err = s.queryErr(ctx, what, nil)
+					p.Err = s.queryErr(ctx, what, nil)
 					return false
 				}
 				var head int64
@@ -685,7 +630,7 @@ func (s *Store) subscribeAll(ctx context.Context, after eventstore.Position) ite
 				// Positions are handed out above the head, so no event can appear in the window
 				// later: the next read starts after it.
 				last, limit = end, s.grow(limit)
-				if len(p.rows) > 0 {
+				if len(p.Rows) > 0 {
 					return true
 				}
 				next, err := s.nextPosition(ctx, end)
@@ -698,11 +643,11 @@ func (s *Store) subscribeAll(ctx context.Context, after eventstore.Position) ite
 			}
 		}
 		consume := func(p *page) bool {
-			if !yieldRows(p, yield) {
+			if !p.Yield(yield) {
 				return false
 			}
-			if p.err != nil {
-				return yield(eventstore.Record{}, p.err) && !errors.Is(p.err, eventstore.ErrClosed) && ctx.Err() == nil
+			if p.Err != nil {
+				return yield(eventstore.Record{}, p.Err) && !errors.Is(p.Err, eventstore.ErrClosed) && ctx.Err() == nil
 			}
 			return true
 		}

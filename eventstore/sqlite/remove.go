@@ -39,26 +39,18 @@ func (s *Store) writeOp(ctx context.Context, what string, op func(*sql.Conn) err
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	s.mu.RLock()
-	if s.closed {
-		s.mu.RUnlock()
-		return fmt.Errorf("%s: %w", what, eventstore.ErrClosed)
+	if err := s.gate.Enter(); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
-	if s.w == nil {
-		s.mu.RUnlock()
-		return fmt.Errorf("%s: %s: %w", what, s.path, ErrReadOnly)
-	}
-	s.appends.Add(1)
-	s.mu.RUnlock()
-	defer s.appends.Done()
+	defer s.gate.Leave()
 
 	var (
 		err  error
 		done = make(chan struct{})
 	)
-	run := func(conn *sql.Conn) {
+	run := func() {
 		defer close(done)
-		err = op(conn)
+		err = op(s.w.conn)
 	}
 	select {
 	case s.w.ops <- run:

@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"iter"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -32,6 +31,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/groupcommit"
 )
 
 var _ eventstore.Store = (*Store)(nil)
@@ -135,15 +135,8 @@ type Store struct {
 	// readAheads counts the goroutines reading pages ahead of their callers (for tests).
 	readAheads atomic.Int64
 
-	// mu guards closed; appends counts the Append calls admitted before Close, which Close
-	// lets finish before it stops the writer.
-	mu      sync.RWMutex
-	batchMu sync.Mutex // AppendBatch calls, one at a time
-	closed  bool
-	appends sync.WaitGroup
-	done    chan struct{} // closed by Close: wakes subscribers
-
-	commits notifier
+	gate    *groupcommit.Gate
+	commits *groupcommit.Notifier
 }
 
 // Open opens the event store in the SQLite file at path, creating the file and its schema when
@@ -166,15 +159,16 @@ func Open(path string, cfg Config) (*Store, error) {
 		return nil, err
 	}
 
-	s := &Store{path: abs, cfg: cfg, done: make(chan struct{}), ids: &streamIDs{}}
-	s.commits.init()
-
-	if !cfg.ReadOnly {
-		w, err := openWriter(abs, cfg, s.commits.broadcast, s.ids)
+	s := &Store{path: abs, cfg: cfg, ids: &streamIDs{}, commits: groupcommit.NewNotifier()}
+	if cfg.ReadOnly {
+		s.gate = groupcommit.NewGate(nil, fmt.Errorf("%s: %w", abs, ErrReadOnly))
+	} else {
+		w, err := openWriter(abs, cfg, s.commits.Broadcast, s.ids)
 		if err != nil {
 			return nil, err
 		}
 		s.w = w
+		s.gate = groupcommit.NewGate(w.q.Reqs(), nil)
 	}
 
 	s.reads = newReadRegistry()
@@ -306,88 +300,16 @@ func (s *Store) append(ctx context.Context, guard *eventstore.Guard, stream stri
 			return 0, fmt.Errorf("%w: event %d (%s) for %s has recorded-at %s, outside the years 1678 to 2262 this store keeps", eventstore.ErrInvalidEvent, i, e.Type, stream, e.Metadata.RecordedAt)
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return 0, fmt.Errorf("append %s: %w", stream, err)
-	}
-	s.mu.RLock()
-	if s.closed {
-		s.mu.RUnlock()
-		return 0, fmt.Errorf("append %s: %w", stream, eventstore.ErrClosed)
-	}
-	if s.w == nil {
-		s.mu.RUnlock()
-		return 0, fmt.Errorf("append %s: %s: %w", stream, s.path, ErrReadOnly)
-	}
-	s.appends.Add(1)
-	s.mu.RUnlock()
-	defer s.appends.Done()
-
-	req := &appendReq{ctx: ctx, stream: stream, expected: expected, guard: guard, events: events, done: make(chan struct{})}
-	select {
-	case s.w.reqs <- req:
-	case <-ctx.Done():
-		return 0, fmt.Errorf("append %s: %w", stream, ctx.Err())
-	}
-	<-req.done
-	return req.pos, req.err
+	return s.gate.Append(ctx, guard, stream, expected, events)
 }
 
 // AppendBatch implements eventstore.BatchAppender: the appends go to the writer in the order
 // given, one after the other, so their events take positions in that order; the writer commits
 // them in as few transactions as its batches allow.
 func (s *Store) AppendBatch(ctx context.Context, appends []eventstore.StreamAppend) ([]eventstore.Position, []error) {
-	pos, errs := make([]eventstore.Position, len(appends)), make([]error, len(appends))
-	reqs := make([]*appendReq, len(appends))
-	for i, a := range appends {
-		if err := eventstore.ValidateAppend(a.Stream, a.Expected, a.Events); err != nil {
-			errs[i] = err
-		}
-	}
-	s.mu.RLock()
-	switch {
-	case s.closed:
-		s.mu.RUnlock()
-		fillErr(errs, fmt.Errorf("append batch: %w", eventstore.ErrClosed))
-		return pos, errs
-	case s.w == nil:
-		s.mu.RUnlock()
-		fillErr(errs, fmt.Errorf("append batch: %s: %w", s.path, ErrReadOnly))
-		return pos, errs
-	}
-	s.appends.Add(1)
-	s.mu.RUnlock()
-	defer s.appends.Done()
-
-	s.batchMu.Lock() // one batch at a time keeps each batch's appends in order
-	for i, a := range appends {
-		if errs[i] != nil {
-			continue
-		}
-		req := &appendReq{ctx: ctx, stream: a.Stream, expected: a.Expected, events: a.Events, done: make(chan struct{})}
-		select {
-		case s.w.reqs <- req:
-			reqs[i] = req
-		case <-ctx.Done():
-			errs[i] = fmt.Errorf("append %s: %w", a.Stream, ctx.Err())
-		}
-	}
-	s.batchMu.Unlock()
-	for i, req := range reqs {
-		if req != nil {
-			<-req.done
-			pos[i], errs[i] = req.pos, req.err
-		}
-	}
-	return pos, errs
-}
-
-// fillErr sets every nil error of errs to err.
-func fillErr(errs []error, err error) {
-	for i := range errs {
-		if errs[i] == nil {
-			errs[i] = err
-		}
-	}
+	return s.gate.AppendBatch(ctx, appends, func(a eventstore.StreamAppend) error {
+		return eventstore.ValidateAppend(a.Stream, a.Expected, a.Events)
+	})
 }
 
 func nanosRepresentable(t time.Time) bool {
@@ -473,41 +395,13 @@ func (c *streamIDs) makeRoom(n int) {
 	}
 }
 
-// ReadStream implements eventstore.Store. A row that cannot be read back yields a
-// *eventstore.RecordError wrapping eventstore.ErrCorruptRecord; the caller may stop or go on.
-// The data is not checked to be JSON again (see eventstore.Store).
-func (s *Store) ReadStream(ctx context.Context, stream string, from eventstore.Version) iter.Seq2[eventstore.Record, error] {
-	return s.readStream(ctx, stream, from)
-}
-
-// ReadAll implements eventstore.Store. It reads up to the head as it was when the read started.
-// A row that cannot be read back yields a *eventstore.RecordError wrapping
-// eventstore.ErrCorruptRecord; the caller may stop or go on. The data is not checked to be JSON
-// again (see eventstore.Store).
-func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
-	return s.readAll(ctx, after)
-}
-
-// SubscribeAll implements eventstore.Store. Besides ctx's error, it ends by yielding an error
-// matching eventstore.ErrClosed when the store is closed. A failed query yields its error; a
-// caller that goes on iterating gets a retry after PollInterval from the same position.
-func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
-	return s.subscribeAll(ctx, after)
-}
-
 // Close lets the appends already submitted commit, stops the writer, ends subscriptions (they
 // yield ErrClosed) and closes the connections. Later calls fail with ErrClosed; calling Close
 // again returns nil.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.gate.Close() {
 		return nil
 	}
-	s.closed = true
-	s.mu.Unlock()
-	close(s.done)
-	s.appends.Wait()
 	// The read connections close first: the last connection to a file checkpoints the WAL into
 	// it and removes the WAL, and only the writer's may (the readers' are read-only), so a
 	// closed store is one self-contained file that can be copied or renamed.
@@ -524,43 +418,13 @@ func (s *Store) Close() error {
 // Path returns the absolute path of the store's file.
 func (s *Store) Path() string { return s.path }
 
-func (s *Store) isClosed() bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.closed
-}
+func (s *Store) isClosed() bool { return s.gate.Closed() }
 
 // queryErr names a failed read, preferring ErrClosed and ctx's error over the driver's view of
 // the same event.
 func (s *Store) queryErr(ctx context.Context, what string, err error) error {
-	switch {
-	case s.isClosed():
-		return fmt.Errorf("%s: %w", what, eventstore.ErrClosed)
-	case ctx.Err() != nil:
-		return fmt.Errorf("%s: %w", what, ctx.Err())
-	default:
-		return fmt.Errorf("%s: %w", what, err)
+	if gone := s.gate.Gone(ctx, what); gone != nil {
+		return gone
 	}
-}
-
-// notifier wakes subscribers after each commit: waiters take the current channel, the writer
-// closes it and puts a new one in its place.
-type notifier struct {
-	mu sync.Mutex
-	ch chan struct{}
-}
-
-func (n *notifier) init() { n.ch = make(chan struct{}) }
-
-func (n *notifier) wait() <-chan struct{} {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.ch
-}
-
-func (n *notifier) broadcast() {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	close(n.ch)
-	n.ch = make(chan struct{})
+	return fmt.Errorf("%s: %w", what, err)
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/groupcommit"
+	"relayer/eventstore/internal/groupcommit/committest"
 	"relayer/eventstore/storetest"
 )
 
@@ -427,65 +429,35 @@ func batchWriter(t *testing.T) (*writer, string) {
 	return w, path
 }
 
-func request(stream string, expected eventstore.Version, evs ...eventstore.Event) *appendReq {
-	return &appendReq{ctx: context.Background(), stream: stream, expected: expected, events: evs, done: make(chan struct{})}
-}
-
 func TestBatchChecksEachAppendAgainstItsOwnVersion(t *testing.T) {
 	w, _ := batchWriter(t)
-	w.commit([]*appendReq{request("seed", eventstore.NoStream, ev(0))})
-
-	batch := []*appendReq{
-		request("a", eventstore.NoStream, ev(0), ev(1)), // ok: a@0..1
-		request("a", 1, ev(2)),                          // ok: sees the append before it, a@2
-		request("a", eventstore.NoStream, ev(9)),        // conflict: a is at 2
-		request("b", 5, ev(9)),                          // conflict: b is missing
-		request("seed", 0, ev(1)),                       // ok: seed@1
-		request("seed", 0, ev(9)),                       // conflict: seed is at 1
-		request("a", eventstore.Any, ev(3)),             // ok: a@3
-	}
-	w.commit(batch)
-	wantOK := []eventstore.Position{3, 4, 0, 0, 5, 0, 6}
-	wantConflict := map[int][2]eventstore.Version{2: {eventstore.NoStream, 2}, 3: {5, eventstore.NoStream}, 5: {0, 1}}
-	for i, r := range batch {
-		<-r.done
-		if c, ok := wantConflict[i]; ok {
-			var wev *eventstore.WrongExpectedVersionError
-			if !errors.As(r.err, &wev) || wev.Expected != c[0] || wev.Actual != c[1] {
-				t.Fatalf("append %d: want a conflict expected %s actual %s, got %v", i, c[0], c[1], r.err)
-			}
-			continue
-		}
-		if r.err != nil || r.pos != wantOK[i] {
-			t.Fatalf("append %d: want position %d, got %d, %v", i, wantOK[i], r.pos, r.err)
-		}
-	}
+	committest.EachAppendAgainstItsOwnVersion(t, w.commit)
 }
 
 func TestNewStreamGuessIsCheckedByTheIndex(t *testing.T) {
 	w, _ := batchWriter(t)
-	w.commit([]*appendReq{request("old", eventstore.NoStream, ev(0), ev(1))})
+	w.commit([]*groupcommit.Req{committest.Request("old", eventstore.NoStream, ev(0), ev(1))})
 	clear(w.streams) // as after a restart: "old" is not cached, so it is guessed new
 
-	batch := []*appendReq{
-		request("new", eventstore.NoStream, ev(0)), // ok: new@0
-		request("old", eventstore.NoStream, ev(9)), // conflict: old is at 1 (the guess was wrong)
-		request("old", 1, ev(2)),                   // ok: old@2
-		request("new", 0, ev(1)),                   // ok: new@1
+	batch := []*groupcommit.Req{
+		committest.Request("new", eventstore.NoStream, ev(0)), // ok: new@0
+		committest.Request("old", eventstore.NoStream, ev(9)), // conflict: old is at 1 (the guess was wrong)
+		committest.Request("old", 1, ev(2)),                   // ok: old@2
+		committest.Request("new", 0, ev(1)),                   // ok: new@1
 	}
 	w.commit(batch)
 	wantPos := []eventstore.Position{3, 0, 4, 5}
 	for i, r := range batch {
-		<-r.done
+		<-r.Done()
 		if i == 1 {
 			var wev *eventstore.WrongExpectedVersionError
-			if !errors.As(r.err, &wev) || wev.Actual != 1 {
-				t.Fatalf("a NoStream append to a stream that exists but is not cached conflicts with its real version; got %v", r.err)
+			if !errors.As(r.Err, &wev) || wev.Actual != 1 {
+				t.Fatalf("a NoStream append to a stream that exists but is not cached conflicts with its real version; got %v", r.Err)
 			}
 			continue
 		}
-		if r.err != nil || r.pos != wantPos[i] {
-			t.Fatalf("append %d: want position %d, got %d, %v", i, wantPos[i], r.pos, r.err)
+		if r.Err != nil || r.Pos != wantPos[i] {
+			t.Fatalf("append %d: want position %d, got %d, %v", i, wantPos[i], r.Pos, r.Err)
 		}
 	}
 }
@@ -493,24 +465,7 @@ func TestNewStreamGuessIsCheckedByTheIndex(t *testing.T) {
 func TestOneFailingInsertDoesNotFailTheBatch(t *testing.T) {
 	w, path := batchWriter(t)
 	exec(t, rawDB(t, path), `CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.stream = 'poison' BEGIN SELECT RAISE(ABORT, 'poisoned'); END`)
-	batch := []*appendReq{
-		request("a", eventstore.NoStream, ev(0)),
-		request("poison", eventstore.NoStream, ev(0)),
-		request("b", eventstore.NoStream, ev(0), ev(1)),
-	}
-	w.commit(batch)
-	for i, r := range batch {
-		<-r.done
-		if i == 1 {
-			if r.err == nil || !strings.Contains(r.err.Error(), "poisoned") || !strings.Contains(r.err.Error(), "poison") {
-				t.Fatalf("the failing append gets its own error; got %v", r.err)
-			}
-			continue
-		}
-		if r.err != nil {
-			t.Fatalf("append %d must not fail with the poisoned one: %v", i, r.err)
-		}
-	}
+	committest.OneFailingAppend(t, w.commit)
 	// The positions the failed transaction used are reused: the log has no holes.
 	var n, maxPos int64
 	if err := rawDB(t, path).QueryRow(`SELECT count(*), max(position) FROM events`).Scan(&n, &maxPos); err != nil || n != 3 || maxPos != 3 {

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"relayer/eventstore/internal/storebench"
 )
 
 // BenchmarkReadStream reads whole streams (six events each) of BenchmarkReadAll's log, picked at
@@ -32,7 +34,7 @@ func BenchmarkReadStream(b *testing.B) {
 			rng := rand.New(rand.NewPCG(3, 4))
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0, _ := cpuTime()
+			cpu0, _ := storebench.CPUTime()
 			events := 0
 			for b.Loop() {
 				for _, err := range s.ReadStream(ctx, streams[rng.IntN(len(streams))], 0) {
@@ -54,7 +56,7 @@ func BenchmarkStreamVersion(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0, _ := cpuTime()
+	cpu0, _ := storebench.CPUTime()
 	for b.Loop() {
 		if v, err := s.StreamVersion(ctx, streams[rng.IntN(len(streams))]); err != nil || v < 0 {
 			b.Fatal(v, err)
@@ -66,7 +68,7 @@ func BenchmarkStreamVersion(b *testing.B) {
 // reportCPU reports the CPU time the process spent per op since cpu0 (all goroutines: the
 // read-ahead one included), which says more than the wall clock on a busy machine.
 func reportCPU(b *testing.B, cpu0 time.Duration) {
-	if cpu1, ok := cpuTime(); ok {
+	if cpu1, ok := storebench.CPUTime(); ok {
 		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 	}
 }

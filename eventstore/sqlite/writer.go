@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	sqlitedrv "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/groupcommit"
 )
 
 // maxInsertRows is the most rows one INSERT statement carries (10 parameters a row, far below
@@ -36,38 +36,15 @@ const gatherBudget = 100 * time.Microsecond
 // maxCachedStreams bounds the writer's cache of streams; past it the cache starts over.
 const maxCachedStreams = 1 << 16
 
-// appendReq is one Append call on its way through the writer.
-type appendReq struct {
-	ctx      context.Context
-	stream   string
-	expected eventstore.Version
-	guard    *eventstore.Guard // nil for a plain append
-	events   []eventstore.Event
-	done     chan struct{} // closed once pos and err are set
-
-	pos eventstore.Position
-	err error
-	ok  bool // passed its version check in the batch being built
-}
-
 // writer owns the only write connection. Its goroutine takes the appends waiting in reqs, up to
 // maxBatch, and commits them in one transaction.
 type writer struct {
-	path      string
-	db        *sql.DB
-	conn      *sql.Conn
-	reqs      chan *appendReq
-	ops       chan func(*sql.Conn) // other writes (RemoveStreams), run between batches
-	quit      chan struct{}
-	exited    chan struct{}
-	maxBatch  int
-	onCommit  func()
-	ids       *streamIDs // the store's, for its reads: fed with the streams each batch wrote
-	running   bool       // start was called
-	lastBatch int        // appends in the previous batch, for gather
-
-	// batches and batched count transactions and the appends they carried, for benchmarks.
-	batches, batched atomic.Int64
+	path string
+	db   *sql.DB
+	conn *sql.Conn
+	q    *groupcommit.Queue
+	ops  chan func() // other writes (RemoveStreams) on conn, run between batches
+	ids  *streamIDs  // the store's, for its reads: fed with the streams each batch wrote
 
 	begin, commitStmt *sql.Stmt
 	state             *sql.Stmt // head position, last stream number and data_version
@@ -83,8 +60,6 @@ type writer struct {
 	dataVersion int64
 
 	// scratch, reused from batch to batch
-	batch      []*appendReq
-	live       []*appendReq
 	current    map[string]streamState
 	missing    []string
 	args       []any
@@ -113,12 +88,8 @@ func openWriter(path string, cfg Config, onCommit func(), ids *streamIDs) (_ *wr
 	w := &writer{
 		path:          path,
 		db:            db,
-		reqs:          make(chan *appendReq, cfg.MaxBatch),
-		ops:           make(chan func(*sql.Conn)),
-		quit:          make(chan struct{}),
-		exited:        make(chan struct{}),
-		maxBatch:      cfg.MaxBatch,
-		onCommit:      onCommit,
+		q:             groupcommit.NewQueue(cfg.MaxBatch, onCommit, storageFull),
+		ops:           make(chan func()),
 		ids:           ids,
 		streams:       map[string]streamState{},
 		current:       map[string]streamState{},
@@ -175,45 +146,13 @@ func bitsFor(n int) int {
 	return k
 }
 
-// run is the writer goroutine.
-func (w *writer) run() {
-	defer close(w.exited)
-	for {
-		var first *appendReq
-		select {
-		case first = <-w.reqs:
-		case op := <-w.ops:
-			op(w.conn)
-			// The op wrote without going through the cache: forget it.
-			clear(w.streams)
-			w.dataVersion = -1
-			continue
-		case <-w.quit:
-			// Close lets every admitted Append finish before it quits the writer, so nothing
-			// should be left; answer anything that is, rather than leave a caller hanging.
-			for {
-				select {
-				case r := <-w.reqs:
-					r.finish(0, fmt.Errorf("append %s: %w", r.stream, eventstore.ErrClosed))
-				default:
-					return
-				}
-			}
-		}
-		w.batch = append(w.batch[:0], first)
-		w.gather()
-		w.commit(w.batch)
-		w.lastBatch = len(w.batch)
-		w.batches.Add(1)
-		w.batched.Add(int64(len(w.batch)))
-		clear(w.batch)
-	}
-}
-
 // start runs the writer goroutine.
 func (w *writer) start() {
-	w.running = true
-	go w.run()
+	w.q.Start(w.gather, w.commit, w.ops, func() {
+		// The op wrote without going through the cache: forget it.
+		clear(w.streams)
+		w.dataVersion = -1
+	})
 }
 
 // gather adds the appends waiting in reqs to w.batch, up to maxBatch, so that one fsync covers
@@ -223,49 +162,22 @@ func (w *writer) start() {
 // commit_siblings. A lone appender never waits. Then, while appends keep arriving, it yields
 // the processor between rounds and takes them too.
 func (w *writer) gather() {
-	w.drain()
-	if back := w.lastBatch; back > 1 {
-		target := min(len(w.batch)+back, w.maxBatch)
+	w.q.Take()
+	if back := w.q.LastBatch; back > 1 {
+		target := len(w.q.Batch) + back
 		deadline := time.Now().Add(gatherBudget)
-		for len(w.batch) < target && time.Now().Before(deadline) {
+		for !w.q.Full(target) && time.Now().Before(deadline) {
 			runtime.Gosched()
-			w.drain()
+			w.q.Take()
 		}
 	}
-	idle := 0
-	for len(w.batch) < w.maxBatch {
-		before := len(w.batch)
-		w.drain()
-		if len(w.batch) == before {
-			idle++
-			if idle > gatherIdleRounds {
-				return
-			}
-		} else {
-			idle = 0
-		}
-		runtime.Gosched()
-	}
-}
-
-func (w *writer) drain() {
-	for len(w.batch) < w.maxBatch {
-		select {
-		case r := <-w.reqs:
-			w.batch = append(w.batch, r)
-		default:
-			return
-		}
-	}
+	w.q.Gather(gatherIdleRounds)
 }
 
 // stop ends the writer goroutine, if it runs, and closes the connection. The caller must make
 // sure no Append is waiting for an answer (Store.Close waits for them first).
 func (w *writer) stop() error {
-	if w.running {
-		close(w.quit)
-		<-w.exited
-	}
+	w.q.Stop()
 	return w.closeConn()
 }
 
@@ -284,82 +196,29 @@ func (w *writer) closeConn() error {
 	return errors.Join(errs...)
 }
 
-func (r *appendReq) finish(pos eventstore.Position, err error) {
+// storageFull turns SQLite's "disk full" into eventstore.ErrStorageFull.
+func storageFull(err error) error {
 	if isFull(err) {
-		err = fmt.Errorf("%w: %w", eventstore.ErrStorageFull, err)
+		return fmt.Errorf("%w: %w", eventstore.ErrStorageFull, err)
 	}
-	r.pos, r.err = pos, err
-	close(r.done)
+	return err
 }
 
-// failure says how a transaction attempt failed, and so what commit may try next.
-type failure int
-
+// How a transaction attempt failed (see groupcommit.Failure).
 const (
 	// failBatch: BEGIN or COMMIT failed; nothing else can succeed now.
-	failBatch failure = iota + 1
-	// failStatement: a statement inside the transaction failed; the appends may succeed on
-	// their own, away from the one that broke it.
-	failStatement
+	failBatch = groupcommit.FailBatch
+	// failStatement: a statement inside the transaction failed (an oversized event, say); the
+	// appends may succeed on their own, away from the one that broke it.
+	failStatement = groupcommit.FailStatement
 	// failGuess: a stream guessed to be new already exists; the batch can be redone with
 	// look-ups.
-	failGuess
+	failGuess = groupcommit.FailRetry
 )
 
 // commit writes one batch and answers its callers.
-func (w *writer) commit(batch []*appendReq) {
-	live := w.live[:0]
-	for _, r := range batch {
-		if err := r.ctx.Err(); err != nil {
-			r.finish(0, fmt.Errorf("append %s: %w", r.stream, err))
-			continue
-		}
-		live = append(live, r)
-	}
-	w.live = live
-	defer clear(w.live)
-	if len(live) == 0 {
-		return
-	}
-	how, err := w.write(live, true)
-	if how == failGuess {
-		how, err = w.write(live, false)
-	}
-	switch {
-	case err == nil:
-		w.answer(live)
-	case how == failStatement && len(live) > 1:
-		// Retry each append in its own transaction, so that one bad append (an oversized
-		// event, say) cannot fail the others.
-		for _, r := range live {
-			one := []*appendReq{r}
-			if _, err := w.write(one, false); err != nil {
-				r.finish(0, fmt.Errorf("append %s: %w", r.stream, err))
-				continue
-			}
-			w.answer(one)
-		}
-	default:
-		for _, r := range live {
-			r.finish(0, fmt.Errorf("append %s: %w", r.stream, err))
-		}
-	}
-}
-
-// answer tells the callers of a committed batch their results and wakes subscribers.
-func (w *writer) answer(reqs []*appendReq) {
-	wrote := false
-	for _, r := range reqs {
-		if r.ok {
-			wrote = true
-			r.finish(r.pos, nil)
-		} else {
-			r.finish(0, r.err)
-		}
-	}
-	if wrote {
-		w.onCommit()
-	}
+func (w *writer) commit(batch []*groupcommit.Req) {
+	w.q.Commit(batch, w.write, w.q.Fail)
 }
 
 // write runs one transaction for reqs: each append is checked against its own expected version,
@@ -373,7 +232,7 @@ func (w *writer) answer(reqs []*appendReq) {
 // append in the batch expects NoStream is taken to be new without a look-up: if the guess is
 // wrong, inserting its name breaks the UNIQUE index on streams' names, and write fails with
 // failGuess for commit to redo the batch without guessing.
-func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
+func (w *writer) write(reqs []*groupcommit.Req, guess bool) (how groupcommit.Failure, err error) {
 	ctx := context.Background()
 	if _, err := w.begin.ExecContext(ctx); err != nil {
 		return failBatch, fmt.Errorf("begin: %w", err)
@@ -428,9 +287,9 @@ func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
 		missing = append(missing, stream)
 	}
 	for _, r := range reqs {
-		need(r.stream, guess && r.expected == eventstore.NoStream)
-		if r.guard != nil {
-			need(r.guard.Stream, false)
+		need(r.Stream, guess && r.Expected == eventstore.NoStream)
+		if r.Guard != nil {
+			need(r.Guard.Stream, false)
 		}
 	}
 	w.missing = missing
@@ -441,24 +300,24 @@ func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
 	now := time.Now().UnixNano()
 	args, streamArgs := w.args[:0], w.streamArgs[:0]
 	for _, r := range reqs {
-		if r.guard != nil {
-			if err := eventstore.CheckGuard(r.stream, *r.guard, current[r.guard.Stream].version); err != nil {
-				r.ok, r.err = false, err
+		if r.Guard != nil {
+			if err := eventstore.CheckGuard(r.Stream, *r.Guard, current[r.Guard.Stream].version); err != nil {
+				r.OK, r.Err = false, err
 				continue
 			}
 		}
-		st := current[r.stream]
-		if err := eventstore.CheckExpected(r.stream, r.expected, st.version); err != nil {
-			r.ok, r.err = false, err
+		st := current[r.Stream]
+		if err := eventstore.CheckExpected(r.Stream, r.Expected, st.version); err != nil {
+			r.OK, r.Err = false, err
 			continue
 		}
-		r.ok, r.err = true, nil
+		r.OK, r.Err = true, nil
 		if st.id == 0 {
 			lastStream++
 			st.id = lastStream
-			streamArgs = append(streamArgs, st.id, r.stream)
+			streamArgs = append(streamArgs, st.id, r.Stream)
 		}
-		for i, e := range r.events {
+		for i, e := range r.Events {
 			head++
 			recordedAt := now
 			if !e.Metadata.RecordedAt.IsZero() {
@@ -467,7 +326,7 @@ func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
 			args = append(args,
 				head,
 				st.id,
-				r.stream,
+				r.Stream,
 				int64(st.version)+1+int64(i),
 				e.Type,
 				int64(e.SchemaVersion),
@@ -477,9 +336,9 @@ func (w *writer) write(reqs []*appendReq, guess bool) (how failure, err error) {
 				recordedAt,
 			)
 		}
-		st.version += eventstore.Version(len(r.events))
-		current[r.stream] = st
-		r.pos = eventstore.Position(head)
+		st.version += eventstore.Version(len(r.Events))
+		current[r.Stream] = st
+		r.Pos = eventstore.Position(head)
 	}
 	w.args, w.streamArgs = args, streamArgs
 	defer func() { clear(w.args); clear(w.streamArgs) }()

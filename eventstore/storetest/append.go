@@ -35,10 +35,7 @@ func appendCases() []testCase {
 func testAppendBatch(t *testing.T, s *suite) {
 	ctx := s.ctx(t)
 	st := s.fresh(t)
-	ba, ok := st.(eventstore.BatchAppender)
-	if !ok {
-		t.Skip("the store does not offer AppendBatch")
-	}
+	ba := offers[eventstore.BatchAppender](t, st, "offer AppendBatch")
 	mustAppend(t, ctx, st, "b", eventstore.NoStream, event("created", 0))
 	batch := []eventstore.StreamAppend{
 		{Stream: "a", Expected: eventstore.NoStream, Events: events("e", 1, 2)},

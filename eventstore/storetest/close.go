@@ -21,11 +21,7 @@ func closeCases() []testCase {
 
 func testCallsAfterClose(t *testing.T, s *suite) {
 	ctx := s.ctx(t)
-	loc := s.open.New(t)
-	st, err := s.open.Open(loc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, _ := s.openOwn(t)
 	mustAppend(t, ctx, st, "s", eventstore.NoStream, event("e", 0))
 	if err := st.Close(); err != nil {
 		t.Fatalf("close: %v", err)
@@ -36,7 +32,7 @@ func testCallsAfterClose(t *testing.T, s *suite) {
 			t.Errorf("invariant: %s after Close fails with ErrClosed; got %v", what, err)
 		}
 	}
-	_, err = st.Append(ctx, "s", 0, event("e", 1))
+	_, err := st.Append(ctx, "s", 0, event("e", 1))
 	check("Append", err)
 	_, err = st.Head(ctx)
 	check("Head", err)
@@ -50,11 +46,7 @@ func testCallsAfterClose(t *testing.T, s *suite) {
 
 func testCloseEndsSubscription(t *testing.T, s *suite) {
 	ctx := s.ctx(t)
-	loc := s.open.New(t)
-	st, err := s.open.Open(loc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, _ := s.openOwn(t)
 	mustAppend(t, ctx, st, "s", eventstore.NoStream, event("e", 0))
 	caughtUp := make(chan struct{})
 	ended := make(chan []error, 1)
@@ -91,11 +83,7 @@ func testCloseEndsSubscription(t *testing.T, s *suite) {
 
 func testCloseDuringAppends(t *testing.T, s *suite) {
 	ctx := s.ctx(t)
-	loc := s.open.New(t)
-	st, err := s.open.Open(loc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, loc := s.openOwn(t)
 	const writers = 20
 	acked := make([]eventstore.Version, writers) // last acknowledged version per writer
 	var wg sync.WaitGroup
@@ -140,11 +128,7 @@ func testCloseDuringAppends(t *testing.T, s *suite) {
 
 func testReopen(t *testing.T, s *suite) {
 	ctx := s.ctx(t)
-	loc := s.open.New(t)
-	st, err := s.open.Open(loc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, loc := s.openOwn(t)
 	mustAppend(t, ctx, st, "a", eventstore.NoStream, events("e", 0, 3)...)
 	last := mustAppend(t, ctx, st, "b", eventstore.NoStream, event("e", 3))
 	before := collect(t, "read all", st.ReadAll(ctx, 0))
@@ -167,7 +151,7 @@ func testReopen(t *testing.T, s *suite) {
 		}
 	}
 	// Versions continue where they were.
-	_, err = re.Append(ctx, "a", eventstore.NoStream, event("e", 9))
+	_, err := re.Append(ctx, "a", eventstore.NoStream, event("e", 9))
 	wrongVersion(t, err, "a", eventstore.NoStream, 2)
 	if pos := mustAppend(t, ctx, re, "a", 2, event("e", 4)); pos <= last {
 		t.Fatalf("invariant: positions keep increasing across reopening; got %d after %d", pos, last)

@@ -99,22 +99,43 @@ func appendUntilKilled(open Opener, location string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), childLifetime)
 	defer cancel()
+	// The parent kills the child: an append that fails once ctx ended, or a line the parent is
+	// no longer there to read, only ends its writer.
+	return ackAppends(ctx, st, crashWriters, crashStream, true, func(g, k int, v eventstore.Version) []eventstore.Event {
+		if ctx.Err() != nil {
+			return nil
+		}
+		stream := crashStream(g)
+		evs := make([]eventstore.Event, 1+k%3)
+		for i := range evs {
+			evs[i] = eventstore.Event{Type: "durable", SchemaVersion: 1, Data: crashData(stream, v+1+eventstore.Version(i))}
+		}
+		return evs
+	})
+}
+
+// ackAppends runs writers goroutines, each appending to its own stream(g) the events next gives
+// for its append k at version v until next gives none, and printing an ackFormat line, with a
+// single write straight to stdout, for each acknowledged append. A failed append or write ends
+// the child with its error; when quiet, an append that fails once ctx ended, or a write that
+// fails, only ends its writer. It closes st.
+func ackAppends(ctx context.Context, st eventstore.Store, writers int, stream func(g int) string, quiet bool, next func(g, k int, v eventstore.Version) []eventstore.Event) error {
 	var out sync.Mutex
 	var wg sync.WaitGroup
-	errs := make(chan error, crashWriters)
-	for g := range crashWriters {
+	errs := make(chan error, writers)
+	for g := range writers {
 		wg.Go(func() {
-			stream := crashStream(g)
+			stream := stream(g)
 			v := eventstore.NoStream
-			for k := 0; ctx.Err() == nil; k++ {
-				n := 1 + k%3
-				evs := make([]eventstore.Event, n)
-				for i := range evs {
-					evs[i] = eventstore.Event{Type: "durable", SchemaVersion: 1, Data: crashData(stream, v+1+eventstore.Version(i))}
+			for k := 0; ; k++ {
+				evs := next(g, k, v)
+				if evs == nil {
+					return
 				}
+				n := len(evs)
 				pos, err := st.Append(ctx, stream, v, evs...)
 				if err != nil {
-					if ctx.Err() == nil {
+					if !quiet || ctx.Err() == nil {
 						errs <- fmt.Errorf("append to %s expecting %s: %w", stream, v, err)
 					}
 					return
@@ -125,7 +146,10 @@ func appendUntilKilled(open Opener, location string) error {
 				_, err = os.Stdout.WriteString(line)
 				out.Unlock()
 				if err != nil {
-					return // the parent is gone
+					if !quiet {
+						errs <- err
+					}
+					return
 				}
 			}
 		})

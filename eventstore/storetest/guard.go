@@ -22,11 +22,7 @@ func guardCases() []testCase {
 // guarded is the store as a GuardedAppender, or skips the test.
 func guarded(t *testing.T, st eventstore.Store) eventstore.GuardedAppender {
 	t.Helper()
-	ga, ok := st.(eventstore.GuardedAppender)
-	if !ok {
-		t.Skip("the store does not offer AppendGuarded")
-	}
-	return ga
+	return offers[eventstore.GuardedAppender](t, st, "offer AppendGuarded")
 }
 
 func testGuardHolds(t *testing.T, s *suite) {

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -70,36 +69,13 @@ func appendConcurrently(open Opener, location, process string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), childLifetime)
 	defer cancel()
-	var out sync.Mutex
-	var wg sync.WaitGroup
-	errs := make(chan error, processWriters)
-	for g := range processWriters {
-		wg.Go(func() {
-			stream := processStream(p, g)
-			v := eventstore.NoStream
-			for k := range processAppends {
-				randomPause()
-				n := processEvents(g, k)
-				pos, err := st.Append(ctx, stream, v, events("e", int(v)+1, n)...)
-				if err != nil {
-					errs <- fmt.Errorf("append to %s expecting %s: %w", stream, v, err)
-					return
-				}
-				line := fmt.Sprintf(ackFormat, stream, v+1, v+eventstore.Version(n), pos)
-				v += eventstore.Version(n)
-				out.Lock()
-				_, err = os.Stdout.WriteString(line)
-				out.Unlock()
-				if err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	return errors.Join(<-errs, st.Close())
+	return ackAppends(ctx, st, processWriters, func(g int) string { return processStream(p, g) }, false, func(g, k int, v eventstore.Version) []eventstore.Event {
+		if k == processAppends {
+			return nil
+		}
+		randomPause()
+		return events("e", int(v)+1, processEvents(g, k))
+	})
 }
 
 // followed is what followAll saw.

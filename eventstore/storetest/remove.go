@@ -23,13 +23,10 @@ func removeCases() []testCase {
 	}
 }
 
+// remover is the store as a Remover, or skips the test.
 func remover(t *testing.T, st eventstore.Store) eventstore.Remover {
 	t.Helper()
-	r, ok := st.(eventstore.Remover)
-	if !ok {
-		t.Skip("the store does not remove streams")
-	}
-	return r
+	return offers[eventstore.Remover](t, st, "remove streams")
 }
 
 // removalLog appends three events to each of streams a, b, c interleaved, then one to "tail".
@@ -181,10 +178,7 @@ func testRemoveReclaimsSpace(t *testing.T, s *suite) {
 	ctx := s.ctx(t)
 	st := s.fresh(t)
 	r := remover(t, st)
-	sr, ok := st.(eventstore.SpaceReporter)
-	if !ok {
-		t.Skip("the store does not report its space")
-	}
+	sr := offers[eventstore.SpaceReporter](t, st, "report its space")
 	// Rounds of big events, each round's streams removed before the next: the store's size
 	// after the last round stays near its size after the first.
 	const rounds, perRound, size = 6, 8, 64 << 10

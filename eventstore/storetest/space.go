@@ -19,10 +19,7 @@ func spaceCases() []testCase {
 func testSpaceGrows(t *testing.T, s *suite) {
 	ctx := s.ctx(t)
 	st := s.fresh(t)
-	sr, ok := st.(eventstore.SpaceReporter)
-	if !ok {
-		t.Skip("the store does not report its space")
-	}
+	sr := offers[eventstore.SpaceReporter](t, st, "report its space")
 	before, err := sr.Space(ctx)
 	if err != nil {
 		t.Fatal(err)

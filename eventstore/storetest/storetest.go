@@ -135,6 +135,18 @@ func (s *suite) freshAt(t *testing.T) (eventstore.Store, string) {
 	return s.reopen(t, loc), loc
 }
 
+// openOwn opens a new, empty store that the test closes itself, and returns its location for
+// reopening.
+func (s *suite) openOwn(t *testing.T) (eventstore.Store, string) {
+	t.Helper()
+	loc := s.open.New(t)
+	st, err := s.open.Open(loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, loc
+}
+
 // reopen opens the store at loc, closed when the test ends.
 func (s *suite) reopen(t *testing.T, loc string) eventstore.Store {
 	t.Helper()
@@ -148,6 +160,17 @@ func (s *suite) reopen(t *testing.T, loc string) eventstore.Store {
 		}
 	})
 	return st
+}
+
+// offers returns st as T, one of the interfaces a store may offer besides Store, or skips the
+// test: "the store does not " + what.
+func offers[T any](t *testing.T, st eventstore.Store, what string) T {
+	t.Helper()
+	v, ok := st.(T)
+	if !ok {
+		t.Skip("the store does not " + what)
+	}
+	return v
 }
 
 // ctx is the test's context bounded by the suite's timeout.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"relayer/domain"
 	"relayer/eventstore"
 	"relayer/eventstore/sqlite"
 	"relayer/projections"
@@ -54,6 +55,64 @@ func On(tb testing.TB, store eventstore.Store, cfg projections.Config) *Harness 
 		}
 	})
 	return &Harness{Store: store, Set: set, Exec: &projections.Executor{Store: store, Codec: projections.NewCodec()}, Clock: NewClock(Start)}
+}
+
+// At is the time of the next command: the clock, advanced a second.
+func (h *Harness) At() domain.At { return domain.At{At: h.Clock.Advance(time.Second)} }
+
+// Run executes cmds on job id in order, correlated by "corr-" and the id's first eight
+// characters, and waits for the read models to apply each; a command that fails fails the test.
+func (h *Harness) Run(tb testing.TB, id domain.JobID, cmds ...domain.Command) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, c := range cmds {
+		out, err := h.Exec.Execute(ctx, id, c, eventstore.Metadata{CorrelationID: "corr-" + id.String()[:8]})
+		if err != nil {
+			tb.Fatalf("%s on %s: %v", c.CommandName(), id, err)
+		}
+		if err := h.Set.WaitFor(ctx, out.Position); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// Transition is a job's change of status as the log records it.
+type Transition struct {
+	Rec   eventstore.Record
+	Event domain.Event
+	Job   domain.JobID
+	Kind  domain.Kind // from the job's acceptance
+	To    domain.Status
+}
+
+// Transitions reads store's whole log and returns, in order, every event that changes a job's
+// status; a record that cannot be read or decoded fails the test.
+func Transitions(tb testing.TB, store eventstore.Store) []Transition {
+	tb.Helper()
+	codec := projections.NewCodec()
+	kinds := map[domain.JobID]domain.Kind{}
+	var out []Transition
+	for rec, err := range store.ReadAll(context.Background(), 0) {
+		if err != nil {
+			tb.Fatal(err)
+		}
+		id, ok := domain.JobIDFromStream(rec.Stream)
+		if !ok {
+			continue
+		}
+		ev, err := projections.DecodeEvent(codec, rec)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if a, ok := ev.(domain.RequestAccepted); ok {
+			kinds[id] = a.Kind
+		}
+		if to, ok := domain.StatusAfter(ev); ok {
+			out = append(out, Transition{Rec: rec, Event: ev, Job: id, Kind: kinds[id], To: to})
+		}
+	}
+	return out
 }
 
 // Start is where a harness's clock starts: a fixed time, so that what a test records reads the

@@ -1,7 +1,6 @@
 package delivery
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -23,6 +22,7 @@ import (
 	"relayer/domain/webhook"
 	"relayer/eventstore"
 	"relayer/eventstore/sqlite"
+	"relayer/internal/syncbuf"
 	"relayer/projections"
 	"relayer/workers"
 )
@@ -54,22 +54,7 @@ func newDT(t testing.TB) *dtEnv {
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writes (the service's log).
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 // job drives a new input proof through its four transitions (processing, tx_in_flight,
 // receipt_received, completed) and returns its id.

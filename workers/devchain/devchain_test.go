@@ -195,7 +195,7 @@ func TestPublicDecryptionOfAnOrdinaryHandleCompletesWithThresholdSignaturesOfDis
 		seen[signer] = true
 	}
 	// The late fourth answer changes nothing: still one response event.
-	time.Sleep(3 * testDelayMax)
+	time.Sleep(3 * devchaintest.ResponseDelayMax)
 	if n := len(logsOf(t, ctx, c, c.Addresses().Decryption, contracts.TopicPublicDecryptionResponse, id)); n != 1 {
 		t.Fatalf("%d response events, want 1", n)
 	}
@@ -595,7 +595,7 @@ func TestTheMajorityOfCoprocessorsDecidesOverADissentingOne(t *testing.T) {
 	waitLogs(t, ctx, c, c.Addresses().InputVerification, contracts.TopicVerifyProofResponse, goodID, 1)
 	waitLogs(t, ctx, c, c.Addresses().InputVerification, contracts.TopicRejectProofResponse, badID, 1)
 	// Wait for the third answers, then check the outcome did not flip.
-	time.Sleep(3 * testDelayMax)
+	time.Sleep(3 * devchaintest.ResponseDelayMax)
 	if n := len(logsOf(t, ctx, c, c.Addresses().InputVerification, contracts.TopicRejectProofResponse, goodID)); n != 0 {
 		t.Fatal("the valid proof was also rejected")
 	}

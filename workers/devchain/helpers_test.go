@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -20,49 +19,25 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"relayer/workers/devchain"
+	"relayer/workers/devchain/devchaintest"
 	"relayer/workers/gateway/contracts"
 )
 
-// Short answers keep the suite quick; silence is judged over quietWindow, many times the
-// longest answer delay.
-const (
-	testDelayMin = 5 * time.Millisecond
-	testDelayMax = 40 * time.Millisecond
-	quietWindow  = 1500 * time.Millisecond
-	eventWait    = 20 * time.Second
-)
+// eventWait bounds the wait for an answer the chain owes.
+const eventWait = 20 * time.Second
 
-func testConfig() devchain.Config {
-	return devchain.Config{ResponseDelayMin: testDelayMin, ResponseDelayMax: testDelayMax}
-}
+// testConfig is a chain that answers quickly (devchaintest.Config).
+func testConfig() devchain.Config { return devchaintest.Config() }
 
 // shared is one chain for the tests that do not change its state for others (no pause).
 var shared *devchain.Chain
 
 func TestMain(m *testing.M) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	c, err := devchain.Start(ctx, testConfig(), testLogger())
-	cancel()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start the shared development chain:", err)
-		os.Exit(1)
-	}
-	shared = c
-	code := m.Run()
-	if err := c.Close(); err != nil {
-		fmt.Fprintln(os.Stderr, "close the shared development chain:", err)
-		code = 1
-	}
-	os.Exit(code)
+	devchaintest.Main(m, testConfig(), testLogger(), func(c *devchain.Chain) { shared = c })
 }
 
 // testLogger logs the chains' simulators to stderr when DEVCHAIN_TEST_LOG is set.
-func testLogger() *slog.Logger {
-	if os.Getenv("DEVCHAIN_TEST_LOG") == "" {
-		return nil
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
+func testLogger() *slog.Logger { return devchaintest.Logger("DEVCHAIN_TEST_LOG") }
 
 func testContext(t *testing.T) context.Context {
 	t.Helper()
@@ -204,10 +179,10 @@ func waitLogs(t *testing.T, ctx context.Context, c *devchain.Chain, addr common.
 	}
 }
 
-// assertQuiet checks that no log with topic0 and id appears during quietWindow.
+// assertQuiet checks that no log with topic0 and id appears during devchaintest.QuietWindow.
 func assertQuiet(t *testing.T, ctx context.Context, c *devchain.Chain, addr common.Address, id *big.Int, topics ...common.Hash) {
 	t.Helper()
-	deadline := time.Now().Add(quietWindow)
+	deadline := time.Now().Add(devchaintest.QuietWindow)
 	for time.Now().Before(deadline) {
 		for _, topic := range topics {
 			if logs := logsOf(t, ctx, c, addr, topic, id); len(logs) > 0 {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -20,18 +19,16 @@ import (
 
 	"relayer/domain"
 	"relayer/workers/devchain"
+	"relayer/workers/devchain/devchaintest"
 	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
 )
 
-// Short answers keep the suite quick; silence ("no response") is judged over quietWindow, many
-// times the longest answer delay.
+// eventWait bounds the wait for an event the chain owes; sharedKeys is how many relayer keys
+// the shared chain lends (nextKey).
 const (
-	testDelayMin = 5 * time.Millisecond
-	testDelayMax = 40 * time.Millisecond
-	quietWindow  = 1500 * time.Millisecond
-	eventWait    = 30 * time.Second
-	sharedKeys   = 40
+	eventWait  = 30 * time.Second
+	sharedKeys = 40
 )
 
 // shared is one chain, served over HTTP and WebSocket, for every test that does not pause it.
@@ -42,28 +39,18 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	c, err := devchain.Start(ctx, chainConfig(true), testLogger())
-	cancel()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start the shared development chain:", err)
-		os.Exit(1)
-	}
-	shared = c
-	keys = make(chan *ecdsa.PrivateKey, sharedKeys)
-	for _, k := range c.RelayerKeys() {
-		keys <- k
-	}
-	code := m.Run()
-	if err := c.Close(); err != nil {
-		fmt.Fprintln(os.Stderr, "close the shared development chain:", err)
-		code = 1
-	}
-	os.Exit(code)
+	devchaintest.Main(m, chainConfig(true), testLogger(), func(c *devchain.Chain) {
+		shared = c
+		keys = make(chan *ecdsa.PrivateKey, sharedKeys)
+		for _, k := range c.RelayerKeys() {
+			keys <- k
+		}
+	})
 }
 
 func chainConfig(serve bool) devchain.Config {
-	cfg := devchain.Config{ResponseDelayMin: testDelayMin, ResponseDelayMax: testDelayMax, RelayerKeys: sharedKeys}
+	cfg := devchaintest.Config()
+	cfg.RelayerKeys = sharedKeys
 	if serve {
 		cfg.HTTPAddr, cfg.WSAddr = "127.0.0.1:0", "127.0.0.1:0"
 	}
@@ -71,12 +58,7 @@ func chainConfig(serve bool) devchain.Config {
 }
 
 // testLogger logs to stderr when GATEWAY_TEST_LOG is set.
-func testLogger() *slog.Logger {
-	if os.Getenv("GATEWAY_TEST_LOG") == "" {
-		return nil
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
+func testLogger() *slog.Logger { return devchaintest.Logger("GATEWAY_TEST_LOG") }
 
 func testContext(t *testing.T) context.Context {
 	t.Helper()
@@ -284,10 +266,10 @@ func (e *events) until(t *testing.T, id *big.Int, done func([]gateway.Event) boo
 	return got
 }
 
-// none asserts that no event for id arrives within quietWindow.
+// none asserts that no event for id arrives within devchaintest.QuietWindow.
 func (e *events) none(t *testing.T, id *big.Int) {
 	t.Helper()
-	quiet := time.After(quietWindow)
+	quiet := time.After(devchaintest.QuietWindow)
 	for {
 		select {
 		case ev := <-e.ch:

@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"relayer/internal/syncbuf"
 	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
 )
@@ -194,22 +195,7 @@ func TestAResumedCursorOnAnotherChainIsAWarningNotAnError(t *testing.T) {
 }
 
 // syncLog is a log destination safe for concurrent writes.
-type syncLog struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (l *syncLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *syncLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
+type syncLog = syncbuf.Buffer
 
 // forkingReader is the real chain seen through a fork: from block forkAt on, every block has
 // another hash (its header gets extra data, and each parent hash follows), and so do the logs

@@ -1,15 +1,15 @@
 //go:build unix
 
-package postgres
+package storebench
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user and system) the process has used so far. On a shared,
+// CPUTime returns the CPU time (user and system) the process has used so far. On a shared,
 // busy machine it says more about a read path's cost than the wall clock does.
-func cpuTime() (time.Duration, bool) {
+func CPUTime() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false

@@ -1,0 +1,78 @@
+package readahead
+
+import "relayer/eventstore"
+
+// Row is one fetched event: the record, or why it cannot be read.
+type Row struct {
+	Rec eventstore.Record
+	Err error
+}
+
+// Page is what one page query returned: its rows, and why the read stopped after them. A
+// backend's page embeds it.
+type Page struct {
+	Rows []Row
+	// Err is why the read stopped after Rows.
+	Err error
+}
+
+// Add appends an empty row for the scanner to fill and returns it.
+func (p *Page) Add() *Row {
+	p.Rows = append(p.Rows, Row{})
+	return &p.Rows[len(p.Rows)-1]
+}
+
+// Yield yields the page's records in order. It reports whether the caller wants more.
+func (p *Page) Yield(yield func(eventstore.Record, error) bool) bool {
+	for i := range p.Rows {
+		r := &p.Rows[i]
+		if !yield(r.Rec, r.Err) {
+			return false
+		}
+	}
+	return true
+}
+
+// YieldUntilError yields the page's records, then its error if it has one, and reports
+// whether the read goes on: as a consumer for Pages, it stops a read at its first error.
+func (p *Page) YieldUntilError(yield func(eventstore.Record, error) bool) bool {
+	if !p.Yield(yield) {
+		return false
+	}
+	if p.Err != nil {
+		yield(eventstore.Record{}, p.Err)
+		return false
+	}
+	return true
+}
+
+// slabSize is the size of the blocks that events' data is copied into. A Record's Data must
+// outlive the read (the caller may keep it), so it cannot be the driver's buffer, which the
+// next row reuses; copying it into shared slabs costs one allocation per few dozen events
+// instead of one per event. A caller that keeps one record keeps its slab alive: at most
+// slabSize bytes.
+const (
+	slabSize = 32 << 10
+	// ownAlloc is the size from which data gets an allocation of its own, so that big events
+	// waste no slab space and cannot pin a slab of small ones.
+	ownAlloc = slabSize / 8
+)
+
+// Arena hands out copies of events' data carved from slabs. Slabs are never reused: a copy
+// stays valid for as long as anything refers to it. The zero value is ready to use.
+type Arena struct{ slab []byte }
+
+// CopyData returns a copy of b from a's current slab (or a new one).
+func CopyData[T string | []byte](a *Arena, b T) []byte {
+	if len(b) >= ownAlloc {
+		return append(make([]byte, 0, len(b)), b...)
+	}
+	if cap(a.slab)-len(a.slab) < len(b) {
+		a.slab = make([]byte, 0, slabSize)
+	}
+	start := len(a.slab)
+	a.slab = append(a.slab, b...)
+	// The capacity stops at the copy's end: appending to one Record's Data cannot overwrite
+	// the next one's.
+	return a.slab[start:len(a.slab):len(a.slab)]
+}

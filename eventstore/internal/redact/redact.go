@@ -1,0 +1,81 @@
+// Package redact keeps the passwords of a store's connection out of the errors it returns and
+// the lines it logs, for the eventstore backends that connect to a server (PostgreSQL,
+// KurrentDB).
+package redact
+
+import (
+	"errors"
+	"net/url"
+	"slices"
+	"strings"
+
+	"relayer/eventstore"
+)
+
+// Redacted replaces a secret wherever a message would show it.
+const Redacted = "[redacted]"
+
+// Secrets are the passwords a store connects with, in every form a message could show them.
+type Secrets []string
+
+// Add records pw in its plain form and the escaped forms a URL gives it.
+func (s *Secrets) Add(pw string) {
+	if pw == "" {
+		return
+	}
+	s.AddForms(pw, url.QueryEscape(pw), url.PathEscape(pw), url.UserPassword("", pw).String()[1:])
+}
+
+// AddForms records each of forms that is not empty and not recorded yet.
+func (s *Secrets) AddForms(forms ...string) {
+	for _, form := range forms {
+		if form != "" && !slices.Contains(*s, form) {
+			*s = append(*s, form)
+		}
+	}
+}
+
+// ScrubString replaces every secret in msg.
+func (s Secrets) ScrubString(msg string) string {
+	for _, secret := range s {
+		msg = strings.ReplaceAll(msg, secret, Redacted)
+	}
+	return msg
+}
+
+// Scrub returns err, or, when its message shows a secret, an error whose message has each one
+// replaced. The scrubbed error still matches what err matches with errors.Is (ErrClosed,
+// context.Canceled, ...), but it does not unwrap: the errors inside would show the secret.
+func (s Secrets) Scrub(err error) error {
+	if err == nil || len(s) == 0 {
+		return err
+	}
+	msg := err.Error()
+	clean := s.ScrubString(msg)
+	if clean == msg {
+		return err
+	}
+	return &scrubbedError{msg: clean, err: err}
+}
+
+// scrubbedError is an error with the secrets cut out of its message.
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+
+// Is makes errors.Is see through to the original error.
+func (e *scrubbedError) Is(target error) bool { return errors.Is(e.err, target) }
+
+// As lets errors.As find the store's own error types in the original error: they carry the
+// caller's stream names and versions, nothing of the connection, so they may show what looked
+// like a password (a stream named like it, or a short password that is a common word).
+func (e *scrubbedError) As(target any) bool {
+	switch target.(type) {
+	case **eventstore.WrongExpectedVersionError, **eventstore.RecordError:
+		return errors.As(e.err, target)
+	}
+	return false
+}
