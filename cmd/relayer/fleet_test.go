@@ -132,7 +132,9 @@ func newFleet(t testing.TB, prefix string, keys int, config func(crashChain, str
 	f.chain = parseDevchain(t, f.devchain.stdout.String())
 	grantCrashDelegation(t, f.chain)
 	f.cfgFile = filepath.Join(dir, "relayer.yaml")
-	if err := os.WriteFile(f.cfgFile, []byte(config(f.chain, f.storeURL, keys)), 0o600); err != nil {
+	// The instances archive by turns: into one folder they share.
+	cfg := config(f.chain, f.storeURL, keys) + fmt.Sprintf("retention: {archive: %q}\n", filepath.Join(dir, "archive"))
+	if err := os.WriteFile(f.cfgFile, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	f.args = []string{"serve", "--config", f.cfgFile, "--listen", "127.0.0.1:0"}

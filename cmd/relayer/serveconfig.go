@@ -675,6 +675,10 @@ func (fc fileConfig) settings(given map[string]bool) (serveSettings, []configPro
 		if s.Store.scheme != "" && s.Store.scheme != "postgres" {
 			c.add("workers.fleet.enabled", "several instances share a PostgreSQL store: set store to a postgres:// URL (the store is %s)", s.Store.scheme)
 		}
+		if s.Retention.Enabled && strings.TrimSpace(fc.Retention.Archive) == "" {
+			c.add("retention.archive", "the instances of a fleet archive by turns (under the archiver's lease), so they need one archive they all reach: "+
+				"set retention.archive to an s3:// URL or a folder they share, or retention.enabled to false")
+		}
 	}
 
 	switch strings.ToLower(fc.Log.Level) {

@@ -646,6 +646,26 @@ func TestAFleetNeedsAnExternalChainAndAPostgreSQLStore(t *testing.T) {
 	}
 }
 
+// The instances of a fleet archive by turns: the archive each would make in its own data
+// directory would split the log's archive over the machines.
+func TestAFleetThatRetainsNeedsAnArchiveItsInstancesShare(t *testing.T) {
+	base := "store: postgres://postgres@127.0.0.1:5432/test\nworkers:\n  fleet: {enabled: true}\n"
+	ps, msg := configProblems(t, configSources{file: writeConfig(t, base)})
+	if p := problemAt(ps, "retention.archive"); len(p) != 1 || !strings.Contains(p[0], "s3://") {
+		t.Errorf("want a fleet without an archive refused, got %q:\n%s", p, msg)
+	}
+	for _, ok := range []string{"retention: {archive: s3://relayer-archive/fleet}\n", "retention: {archive: /srv/shared/archive}\n", "retention: {enabled: false}\n"} {
+		ps, msg := configProblems(t, configSources{file: writeConfig(t, base+ok)})
+		if p := problemAt(ps, "retention.archive"); len(p) != 0 {
+			t.Errorf("%s: want no archive problem, got %q:\n%s", ok, p, msg)
+		}
+	}
+	// One instance archives into its data directory, as before.
+	if _, _, err := loadServeConfig(configSources{file: writeConfig(t, "store: postgres://postgres@127.0.0.1:5432/test\n")}); err != nil {
+		t.Errorf("one instance on PostgreSQL with the default archive: %v", err)
+	}
+}
+
 func TestAFleetsExtraSignersAreReadAndCheckedAndTheirVariablesAreNotSettings(t *testing.T) {
 	chain := `
 store: postgres://postgres@127.0.0.1:5432/test
@@ -658,7 +678,7 @@ chain:
 `
 	env := []string{"RELAYER_SIGNER_KEY=" + strings.Repeat("ab", 32), "RELAYER_SIGNER_KEY_1=" + strings.Repeat("cd", 32),
 		"RELAYER_SIGNER_KEY_2=" + strings.Repeat("ef", 32)}
-	file := writeConfig(t, chain+"  extra_signers: [{key_env: RELAYER_SIGNER_KEY_1}, {key_env: RELAYER_SIGNER_KEY_2}]\nworkers:\n  fleet: {enabled: true}\n")
+	file := writeConfig(t, chain+"  extra_signers: [{key_env: RELAYER_SIGNER_KEY_1}, {key_env: RELAYER_SIGNER_KEY_2}]\nworkers:\n  fleet: {enabled: true}\nretention: {archive: s3://relayer-archive/fleet}\n")
 	s, warnings, err := loadServeConfig(configSources{file: file, env: env})
 	if err != nil || len(warnings) != 0 {
 		t.Fatalf("err %v, warnings %v (the keys' variables are not settings)", err, warnings)
@@ -699,6 +719,7 @@ func TestAKMSSignerIsASettingOfEachKeyCheckedAndExclusive(t *testing.T) {
 store: postgres://postgres@127.0.0.1:5432/test
 workers:
   fleet: {enabled: true}
+retention: {enabled: false}
 chain:
   rpc_url: http://127.0.0.1:8545
   chain_id: 54321
