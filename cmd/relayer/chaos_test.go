@@ -164,10 +164,7 @@ func TestChaosChainOutageIsSurvivedToldAndRecoveredFrom(t *testing.T) {
 	t.Logf("%s run: built %s in %s", plan.name, bin, time.Since(began).Round(time.Millisecond))
 
 	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
-	chain := startCrashProc(t, "devchain", bin, env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0")
-	chain.await(t, crashChainReady, 60*time.Second)
-	dc := parseDevchain(t, chain.stdout.String())
-	grantCrashDelegation(t, dc)
+	_, dc := startCrashChain(t, bin, env)
 
 	httpProxy, wsProxy := chaosProxy(t, dc.httpURL), chaosProxy(t, dc.wsURL)
 	proxied := dc

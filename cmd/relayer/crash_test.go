@@ -87,10 +87,7 @@ func TestCrashSIGKILLDuringFiveHundredJobs(t *testing.T) {
 	t.Logf("built %s in %s", bin, time.Since(began).Round(time.Millisecond))
 
 	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
-	chain := startCrashProc(t, "devchain", bin, env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0")
-	chain.await(t, crashChainReady, 60*time.Second)
-	dc := parseDevchain(t, chain.stdout.String())
-	grantCrashDelegation(t, dc)
+	_, dc := startCrashChain(t, bin, env)
 	cfgFile := filepath.Join(dir, "relayer.yaml")
 	if err := os.WriteFile(cfgFile, []byte(crashConfig(dc)), 0o600); err != nil {
 		t.Fatal(err)
@@ -605,6 +602,17 @@ var (
 
 // grantCrashDelegation sends, from crashDelegator's key, the host ACL transaction that lets
 // crashDelegate decrypt crashApp's handles, and waits for it to be mined.
+// startCrashChain starts `relayer devchain` from bin in a process of its own (args added to its
+// command line), waits until it serves, and grants the crash tests' delegation on it.
+func startCrashChain(t testing.TB, bin string, env []string, args ...string) (*crashProc, crashChain) {
+	t.Helper()
+	p := startCrashProc(t, "devchain", bin, env, append([]string{"devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0"}, args...)...)
+	p.await(t, crashChainReady, 60*time.Second)
+	c := parseDevchain(t, p.stdout.String())
+	grantCrashDelegation(t, c)
+	return p, c
+}
+
 func grantCrashDelegation(t testing.TB, c crashChain) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

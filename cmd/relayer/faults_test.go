@@ -162,10 +162,7 @@ func TestFaultInjectionEveryJobCompletesOnceWithinTheRetryBudget(t *testing.T) {
 	t.Logf("%s run, %d jobs a run at %g a second: built %s in %s", plan.name, plan.jobs, plan.rate, bin, time.Since(began).Round(time.Millisecond))
 
 	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
-	chain := startCrashProc(t, "devchain", bin, env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0")
-	chain.await(t, crashChainReady, 60*time.Second)
-	dc := parseDevchain(t, chain.stdout.String())
-	grantCrashDelegation(t, dc)
+	_, dc := startCrashChain(t, bin, env)
 
 	base := runFaults(t, bin, env, dc, dir, plan, faultSetup{name: "baseline", prefix: "faults-baseline"})
 	faulted := runFaults(t, bin, env, dc, dir, plan, faultSetup{name: "faulted", prefix: "faults-faulted",
@@ -597,10 +594,7 @@ func TestFaultFeeSpikeJobsCompleteThroughReplacements(t *testing.T) {
 	dir := t.TempDir()
 	bin := buildRelayer(t, dir)
 	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
-	chain := startCrashProc(t, "devchain", bin, env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0")
-	chain.await(t, crashChainReady, 60*time.Second)
-	dc := parseDevchain(t, chain.stdout.String())
-	grantCrashDelegation(t, dc)
+	_, dc := startCrashChain(t, bin, env)
 	cfgFile := filepath.Join(dir, "relayer.yaml")
 	if err := os.WriteFile(cfgFile, []byte(crashConfig(dc, "max_priority_fee_per_gas: 1000000", "bump_after_blocks: 2")), 0o600); err != nil {
 		t.Fatal(err)

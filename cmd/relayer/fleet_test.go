@@ -126,11 +126,7 @@ func newFleet(t testing.TB, prefix string, keys int, config func(crashChain, str
 	for i := 1; i < keys; i++ {
 		f.env = append(f.env, fleetKeyEnv(i)+"="+hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(i))))
 	}
-	f.devchain = startCrashProc(t, "devchain", f.bin, f.env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0",
-		"--relayer-keys", strconv.Itoa(keys))
-	f.devchain.await(t, crashChainReady, 60*time.Second)
-	f.chain = parseDevchain(t, f.devchain.stdout.String())
-	grantCrashDelegation(t, f.chain)
+	f.devchain, f.chain = startCrashChain(t, f.bin, f.env, "--relayer-keys", strconv.Itoa(keys))
 	f.cfgFile = filepath.Join(dir, "relayer.yaml")
 	// The instances archive by turns: into one folder they share.
 	cfg := config(f.chain, f.storeURL, keys) + fmt.Sprintf("retention: {archive: %q}\n", filepath.Join(dir, "archive"))

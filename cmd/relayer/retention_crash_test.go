@@ -93,10 +93,7 @@ func TestSIGKILLWhileArchivingAndRemovingLosesNoEventAndArchivesNoneTwice(t *tes
 	bin := buildRelayer(t, dir)
 	t.Logf("built %s in %s", bin, time.Since(began).Round(time.Millisecond))
 	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
-	chain := startCrashProc(t, "devchain", bin, env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0")
-	chain.await(t, crashChainReady, 60*time.Second)
-	dc := parseDevchain(t, chain.stdout.String())
-	grantCrashDelegation(t, dc)
+	_, dc := startCrashChain(t, bin, env)
 	t.Logf("development chain up at %s", time.Since(began).Round(time.Millisecond))
 	cfgFile := filepath.Join(dir, "relayer.yaml")
 	if err := os.WriteFile(cfgFile, []byte(crashConfig(dc)+retentionCrashConfig), 0o600); err != nil {

@@ -131,20 +131,11 @@ func TestServeArchivesAnEndedJobPastItsWindowAndAnswers404SayingSo(t *testing.T)
 	dir := filepath.Join(t.TempDir(), "data")
 	url, stdout, stderr, stop := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", dir)
 	body := `{"contractChainId":1337,"contractAddress":"0x00000000000000000000000000000000000000c0","userAddress":"0x00000000000000000000000000000000000000a1","ciphertextWithInputVerification":"0a0b0c","extraData":"0x00"}`
-	res, err := http.Post(url+"/v2/input-proof", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	id := regexp.MustCompile(`"jobId":"([0-9a-f-]{36})"`).FindStringSubmatch(string(b))
-	if res.StatusCode != http.StatusAccepted || id == nil {
-		t.Fatalf("POST: %d %s", res.StatusCode, b)
-	}
+	id := accepted(t, "input proof", url+"/v2/input-proof", []byte(body))
 	deadline := time.Now().Add(30 * time.Second)
 	var last string
 	for {
-		res, err := http.Get(url + "/v2/input-proof/" + id[1])
+		res, err := http.Get(url + "/v2/input-proof/" + id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,11 +150,11 @@ func TestServeArchivesAnEndedJobPastItsWindowAndAnswers404SayingSo(t *testing.T)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	res, err = http.Get(url + "/metrics")
+	res, err := http.Get(url + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ = io.ReadAll(res.Body)
+	b, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	if m := regexp.MustCompile(`(?m)^relayer_retired_jobs_total (\d+)`).FindStringSubmatch(string(b)); m == nil || m[1] == "0" {
 		t.Fatalf("/metrics: relayer_retired_jobs_total %v", m)
@@ -171,7 +162,7 @@ func TestServeArchivesAnEndedJobPastItsWindowAndAnswers404SayingSo(t *testing.T)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := runCLI(t, "replay", "--data-dir", dir, "--job", id[1], "--archive", filepath.Join(dir, "archive"))
+	out, errOut, code := runCLI(t, "replay", "--data-dir", dir, "--job", id, "--archive", filepath.Join(dir, "archive"))
 	if code != 0 || !strings.Contains(out, "RequestAccepted") {
 		t.Fatalf("replay of the archived job: exit %d %s\n%s", code, errOut, out)
 	}
@@ -203,17 +194,7 @@ func TestServeArchivesToAnS3BucketThatVerifyExportAndReplayRead(t *testing.T) {
 	var ids []string
 	for i := range 3 {
 		body := fmt.Sprintf(`{"contractChainId":1337,"contractAddress":"0x00000000000000000000000000000000000000c0","userAddress":"0x00000000000000000000000000000000000000a1","ciphertextWithInputVerification":"0a0b0c%02x","extraData":"0x00"}`, i)
-		res, err := http.Post(url+"/v2/input-proof", "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		id := regexp.MustCompile(`"jobId":"([0-9a-f-]{36})"`).FindStringSubmatch(string(b))
-		if res.StatusCode != http.StatusAccepted || id == nil {
-			t.Fatalf("POST: %d %s", res.StatusCode, b)
-		}
-		ids = append(ids, id[1])
+		ids = append(ids, accepted(t, "input proof", url+"/v2/input-proof", []byte(body)))
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for _, id := range ids {

@@ -222,10 +222,7 @@ func TestWebhookDeliveriesSurviveSIGKILLAndAReceiverThatFailsAndTimesOutByTurns(
 	dir := t.TempDir()
 	bin := buildRelayer(t, dir)
 	env := append(crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0)))), "RELAYER_ADMIN_TOKEN="+whAdminToken, "RELAYER_WEBHOOKS_SECRET_KEY="+whSecretKey)
-	chain := startCrashProc(t, "devchain", bin, env, "devchain", "--http", "127.0.0.1:0", "--ws", "127.0.0.1:0")
-	chain.await(t, crashChainReady, 60*time.Second)
-	dc := parseDevchain(t, chain.stdout.String())
-	grantCrashDelegation(t, dc)
+	_, dc := startCrashChain(t, bin, env)
 	cfgFile := filepath.Join(dir, "relayer.yaml")
 	// Attempts time out after 150 ms and wait at most 100 ms between them, so the faults cost
 	// seconds, not the long-tail schedule's minutes.

@@ -112,14 +112,21 @@ func testHandOver(t *testing.T, st eventstore.Store) {
 	_ = tb.Release(ctx)
 }
 
-func testLapse(t *testing.T, st eventstore.Store) {
+// aHolds starts a two-process lease test: processes a and b on st, a holding the lease.
+func aHolds(t *testing.T, st eventstore.Store) (context.Context, *Lease, *Lease, *Term) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	a, b := newLease(t, st, "a"), newLease(t, st, "b")
 	ta, err := a.Acquire(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ctx, a, b, ta
+}
+
+func testLapse(t *testing.T, st eventstore.Store) {
+	ctx, a, b, ta := aHolds(t, st)
 	// A deposed holder that comes back must be refused by the log, not by its own clock: keep
 	// its clock at the moment of the pause, as a frozen process's would be.
 	frozen := time.Now()
@@ -300,13 +307,7 @@ func TestAPatientCandidateYieldsAFreeLease(t *testing.T) {
 }
 
 func testAskHandover(t *testing.T, st eventstore.Store) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	a, b := newLease(t, st, "a"), newLease(t, st, "b")
-	ta, err := a.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, a, b, ta := aHolds(t, st)
 	// Asking for a term that is not the lease's, or for one's own lease, records nothing.
 	if ok, err := b.AskHandover(ctx, ta.Epoch+1); ok || err != nil {
 		t.Fatalf("asked for another term: %v, %v", ok, err)
