@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"relayer/domain/retryafter"
 	"relayer/eventstore"
 	"relayer/workers/gateway"
 	"relayer/workers/lease"
@@ -38,7 +39,8 @@ import (
 //
 // The keys move to keep the fleet balanced: an instance that sees another live instance hold at
 // least two keys more than itself asks it for one (lease.Lease.AskHandover); the holder stops
-// that key's engine, releases its lease and stays away from it for a lease's duration, and the
+// that key's engine, lets its last transaction starts leave their rate window (so D holds for
+// the fleet), releases its lease and stays away from it for a lease's duration, and the
 // asker, holding fewer leases and so the most eager candidate, takes it. A restarted or added
 // instance thus gets its share instead of waiting for another instance to die.
 type Leader struct {
@@ -204,6 +206,12 @@ func (l *Leader) hold(ctx context.Context, k *leaderKey) error {
 		l.terms.Inc()
 		l.held.Add(1)
 		err = l.term(ctx, k, term)
+		if k.handedOver.Load() && err == nil && term.Err() == nil {
+			// The key's next holder starts its share of D afresh: the lease is let go only
+			// once the last starts of this engine have left their rate window, so that the
+			// fleet never starts more than D in a window.
+			sleepCtx(ctx, l.rateSpan(k))
+		}
 		lost := term.Err() // before Release, which ends the term too
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		if relErr := term.Release(rctx); relErr != nil && log != nil {
@@ -292,6 +300,22 @@ func (l *Leader) term(ctx context.Context, k *leaderKey, term *lease.Term) error
 		deps.Logger.Info("this instance runs the engine", "component", logComponent, "lease", k.lease.Name())
 	}
 	return e.Run(ctx)
+}
+
+// rateSpan is the longest window over which key k's engine counts its share of D, over the
+// kinds (windowOf): a second, or more for a share below one start a second.
+func (l *Leader) rateSpan(k *leaderKey) time.Duration {
+	tuning := l.deps.Tuning
+	if tuning == nil {
+		tuning = retryafter.DefaultConfig
+	}
+	t := tuning()
+	span := time.Second
+	for _, d := range []float64{t.InputProofTPS, t.UserDecryptTPS, t.PublicDecryptTPS} {
+		_, s := windowOf(k.shard.rate(d))
+		span = max(span, s)
+	}
+	return span
 }
 
 // balance asks, now and then, for a key of the instance that holds the most when it holds at

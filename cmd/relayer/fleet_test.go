@@ -507,6 +507,7 @@ func testDeposedHolder(t *testing.T, keys int) {
 	if err := p.cmd.Process.Signal(syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
+	resumed := time.Now()
 	time.Sleep(3 * time.Second) // the deposed one wakes, finds its term lost, stops its engine
 	f.urls[holder].Store(stoppedURL)
 	res, err := load.client.Get(*stoppedURL + "/metrics")
@@ -515,8 +516,12 @@ func testDeposedHolder(t *testing.T, keys int) {
 	}
 	metrics, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if m := fleetLeaseHeld.FindSubmatch(metrics); m == nil || string(m[1]) != "0" {
-		t.Fatalf("invariant: a deposed holder does not run the engine; the resumed instance says it holds %s leases", m[1])
+	// It runs no engine under a term it held before its pause: every term it holds now began
+	// after it resumed (with several keys it may be handed one again, as any instance holding
+	// fewer keys than another is).
+	fresh := f.termsHeldSince(p.cmd.Process.Pid, keys, resumed)
+	if m := fleetLeaseHeld.FindSubmatch(metrics); m == nil || string(m[1]) != strconv.Itoa(fresh) && string(m[1]) != "0" {
+		t.Fatalf("invariant: a deposed holder does not run the engine; the resumed instance says it holds %s leases, and holds %d terms begun after it resumed", m[1], fresh)
 	}
 	refused := "0"
 	if m := fleetFenced.FindSubmatch(metrics); m != nil {
@@ -540,6 +545,51 @@ func testDeposedHolder(t *testing.T, keys int) {
 	}
 	checkFleetPace(t, jobs, fleetTerms(t, store, keys))
 	logServeProblems(t, f.runs)
+}
+
+// termsHeldSince counts the keys' leases whose current term the instance of process pid holds;
+// it fails the test if one of them began before since.
+func (f *fleet) termsHeldSince(pid, keys int, since time.Time) int {
+	t := f.t
+	t.Helper()
+	store, err := postgres.Open(context.Background(), f.storeURL, postgres.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	codec := lease.NewCodec()
+	held := 0
+	for _, k := range devchainKeyAddresses(keys) {
+		name := workers.SignerLeasePrefix + "-" + k
+		if keys == 1 {
+			name = workers.EngineLease
+		}
+		var current *lease.Acquired
+		for r, err := range store.ReadStream(context.Background(), lease.Stream(name), 0) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := codec.Decode(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch e := e.(type) {
+			case lease.Acquired:
+				current = &e
+			case lease.Released:
+				current = nil
+			}
+		}
+		if current == nil || !strings.HasSuffix(current.Holder, fmt.Sprintf(" pid %d", pid)) {
+			continue
+		}
+		if current.At.Before(since) {
+			t.Errorf("invariant: a deposed holder does not run the engine; the resumed instance still holds term %d of %s, begun %s before it resumed",
+				current.Epoch, name, since.Sub(current.At).Round(time.Millisecond))
+		}
+		held++
+	}
+	return held
 }
 
 // fleetTerms are the times the terms of a fleet's key leases began, per key: the engine lease's

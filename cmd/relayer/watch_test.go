@@ -176,10 +176,10 @@ func startWatch(t *testing.T, args ...string) (stdout, stderr *syncBuffer, stop 
 	return stdout, stderr, stop
 }
 
-// waitFor polls cond until it holds or 8 s pass.
+// waitFor polls cond until it holds or 30 s pass (generous for a loaded CI machine).
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(8 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
@@ -199,7 +199,7 @@ func outputLines(b *syncBuffer) []string {
 // waitLines waits until watch printed n lines and returns them.
 func waitLines(t *testing.T, out, errOut *syncBuffer, n int) []string {
 	t.Helper()
-	deadline := time.Now().Add(8 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		lines := outputLines(out)
 		if len(lines) >= n {

@@ -256,9 +256,12 @@ func (r *receiver) count() int {
 	return len(r.got)
 }
 
-// waitFor waits until cond holds or limit passes.
+// waitFor waits until cond holds, failing the test after three times limit.
 func waitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
+	// Three times the limit the test names: a loaded CI machine is slow, and the wait ends as
+	// soon as cond holds, so only a failing wait is longer.
+	limit *= 3
 	deadline := time.Now().Add(limit)
 	for !cond() {
 		if time.Now().After(deadline) {

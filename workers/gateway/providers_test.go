@@ -107,13 +107,13 @@ func TestAFailingProviderIsPausedWhileTheOtherServesAndResumesWhenItAnswers(t *t
 		}
 	}
 	read("both answer")
-	eventuallyWithin(t, 10*time.Second, func() bool { return ad.Providers()[0].Healthy && ad.Providers()[1].Healthy }, "both providers healthy")
+	eventuallyWithin(t, 30*time.Second, func() bool { return ad.Providers()[0].Healthy && ad.Providers()[1].Healthy }, "both providers healthy")
 
 	setMode(t, flaky, faultproxy.Refuse)
 	for range 20 {
 		read("the heavier provider refuses")
 	}
-	eventuallyWithin(t, 10*time.Second, func() bool { return ad.Providers()[0].Paused }, "the refusing provider paused")
+	eventuallyWithin(t, 30*time.Second, func() bool { return ad.Providers()[0].Paused }, "the refusing provider paused")
 	served := ad.Providers()[1].Requests
 	for range 20 {
 		read("the heavier provider is paused")
@@ -127,7 +127,7 @@ func TestAFailingProviderIsPausedWhileTheOtherServesAndResumesWhenItAnswers(t *t
 
 	flaky.SetDelay(2500 * time.Millisecond) // slower than the probe's 2 s timeout
 	failures := ad.Providers()[0].Failures
-	eventuallyWithin(t, 15*time.Second, func() bool { p := ad.Providers()[0]; return p.Paused && p.Failures > failures }, "the slow provider paused")
+	eventuallyWithin(t, 30*time.Second, func() bool { p := ad.Providers()[0]; return p.Paused && p.Failures > failures }, "the slow provider paused")
 	began := time.Now()
 	for range 10 {
 		read("the heavier provider is slow")
@@ -158,7 +158,7 @@ func TestATransactionGoesToEveryHealthyProviderAndAnAlreadyKnownFromOneIsNoError
 		return true
 	})
 	ad := dialProviders(t, []gateway.Provider{{URL: took.srv.URL}, {URL: knew.srv.URL}}, nil)
-	eventuallyWithin(t, 10*time.Second, func() bool { return ad.Providers()[0].Healthy && ad.Providers()[1].Healthy }, "both providers healthy")
+	eventuallyWithin(t, 30*time.Second, func() bool { return ad.Providers()[0].Healthy && ad.Providers()[1].Healthy }, "both providers healthy")
 
 	p, err := ad.Prepare(ctx, publicRequest(contracts.TestHandle(contracts.ScenarioNone, uniqueSeed(t))))
 	if err != nil {
@@ -186,7 +186,7 @@ func TestEveryProviderHasItsMetricsNamedByPlaceAndHostOnly(t *testing.T) {
 	t.Parallel()
 	a, b := newRPCProxy(t, shared.HTTPEndpoint()), newRPCProxy(t, shared.HTTPEndpoint())
 	ad := dialProviders(t, []gateway.Provider{{URL: a.srv.URL + "/v3/SECRETKEY", Weight: 2}, {URL: b.srv.URL + "/?apikey=SECRETKEY"}}, nil)
-	eventuallyWithin(t, 10*time.Second, func() bool { return ad.Providers()[0].Requests > 0 && ad.Providers()[1].Requests > 0 }, "calls to both providers")
+	eventuallyWithin(t, 30*time.Second, func() bool { return ad.Providers()[0].Requests > 0 && ad.Providers()[1].Requests > 0 }, "calls to both providers")
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(ad.Collectors()...)
 	families, err := reg.Gather()

@@ -190,6 +190,11 @@ type Lease struct {
 
 	terms   eventstore.Folded[state]
 	refused atomic.Int64
+
+	// view is the term stream as Holder reads it, apart from terms (which Acquire and the term
+	// use), so that another goroutine may ask who holds the lease while this one waits for it.
+	viewMu sync.Mutex
+	view   eventstore.Folded[state]
 }
 
 // Name is the lease's name.
@@ -212,15 +217,17 @@ func New(store eventstore.Store, cfg Config, logger *slog.Logger) (*Lease, error
 		logger = slog.New(slog.DiscardHandler)
 	}
 	return &Lease{store: store, codec: NewCodec(), cfg: cfg, log: logger.With("lease", cfg.Name),
-		now: time.Now, terms: eventstore.NewFolded(state{})}, nil
+		now: time.Now, terms: eventstore.NewFolded(state{}), view: eventstore.NewFolded(state{})}, nil
 }
 
 // Holder is who holds the lease as last read (empty when free), and its epoch.
 func (l *Lease) Holder(ctx context.Context) (string, uint64, error) {
-	if err := l.terms.Catch(ctx, l.store, l.codec, Stream(l.cfg.Name), fold); err != nil {
+	l.viewMu.Lock()
+	defer l.viewMu.Unlock()
+	if err := l.view.Catch(ctx, l.store, l.codec, Stream(l.cfg.Name), fold); err != nil {
 		return "", 0, err
 	}
-	s := l.terms.State
+	s := l.view.State
 	if !s.Held {
 		return "", s.Epoch, nil
 	}
