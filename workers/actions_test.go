@@ -11,9 +11,7 @@ import (
 	"relayer/eventstore"
 	"relayer/projections"
 	"relayer/workers/devchain"
-	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
-	"relayer/workers/gateway/kmstest"
 )
 
 // cancelAsked is an operator's cancel, as the API decides it.
@@ -141,22 +139,7 @@ func TestRecoverySendsTheRecordedNoOpOfACancel(t *testing.T) {
 // operator retries it (RetryRequested), not at the parked time: its transaction is signed well
 // before the time its RetryScheduled named, and it completes.
 func TestAnOperatorsRetryTakesAParkedJobUpAtOnce(t *testing.T) {
-	e := kmstest.Start(t)
-	chain := startTestChain(t, devchain.Config{})
-	signer := kmsSigners(t, e, chain, 1)[0]
-	env := startEngine(t, engineOpts{chain: chain, signer: signer, cfg: Config{TxAttempts: 2, TxRetryDelay: 50 * time.Millisecond},
-		gateway: func(c *gateway.Config) { c.CallTimeout = 3 * time.Second }})
-	e.Stop()
-	id := env.accept(env.request(domain.InputProof, contracts.ScenarioNone))
-	var parked *domain.RetryScheduled
-	eventually(t, func() bool {
-		for _, ev := range env.history(id) {
-			if r, ok := ev.(domain.RetryScheduled); ok {
-				parked = &r
-			}
-		}
-		return parked != nil
-	}, "the job to be parked (RetryScheduled)")
+	e, _, _, env, id, parked := parkOnAKMSOutage(t)
 	e.Restart(t)
 	if _, err := env.exec.Execute(context.Background(), id, domain.Retry{At: domain.At{At: time.Now()}, Who: "admin:0a1b2c3d", Reason: "KMS is back"},
 		eventstore.Metadata{CorrelationID: "test"}); err != nil {

@@ -138,30 +138,7 @@ func TestAFleetOfAWSKMSKeysSplitsTheJobsOverTheKeysAndCompletesThem(t *testing.T
 // transaction is not prepared, it waits (RetryScheduled, whose reason names the KMS key), and it
 // completes, signed by the key, once KMS answers again.
 func TestAJobWaitsOutAKMSOutageAndCompletesWhenKMSAnswersAgain(t *testing.T) {
-	e := kmstest.Start(t)
-	chain := startTestChain(t, devchain.Config{})
-	signer := kmsSigners(t, e, chain, 1)[0]
-	env := startEngine(t, engineOpts{chain: chain, signer: signer, cfg: Config{TxAttempts: 2, TxRetryDelay: 50 * time.Millisecond},
-		gateway: func(c *gateway.Config) { c.CallTimeout = 3 * time.Second }})
-	e.Stop()
-	id := env.accept(env.request(domain.InputProof, contracts.ScenarioNone))
-
-	var parked *domain.RetryScheduled
-	eventually(t, func() bool {
-		for rec, err := range env.store.ReadStream(context.Background(), id.Stream(), 0) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			v, err := env.exec.Codec.Decode(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r, ok := v.(domain.RetryScheduled); ok {
-				parked = &r
-			}
-		}
-		return parked != nil
-	}, "the job to wait for KMS (RetryScheduled)")
+	e, chain, signer, env, id, parked := parkOnAKMSOutage(t)
 	if parked.Step != "prepare" || !strings.Contains(parked.Reason, "KMS key") || !strings.Contains(parked.Reason, "signer failed") ||
 		parked.Label != domain.LabelSignerUnavailable {
 		t.Errorf("the job waits with step %q, reason %q, label %q; want prepare, for the KMS key, signer_unavailable", parked.Step, parked.Reason, parked.Label)
@@ -177,4 +154,27 @@ func TestAJobWaitsOutAKMSOutageAndCompletesWhenKMSAnswersAgain(t *testing.T) {
 		t.Fatalf("after the KMS outage: %s %q (%s), want completed", s.Status, s.Label, s.Message)
 	}
 	sentBy(t, chain, s, signer.Address())
+}
+
+// parkOnAKMSOutage starts an engine signing with a KMS key, stops KMS, accepts an input proof and
+// waits until the job is parked for want of a signature (its last RetryScheduled, returned).
+func parkOnAKMSOutage(t *testing.T) (*kmstest.Emulator, *devchain.Chain, gateway.Signer, *engineEnv, domain.JobID, *domain.RetryScheduled) {
+	t.Helper()
+	e := kmstest.Start(t)
+	chain := startTestChain(t, devchain.Config{})
+	signer := kmsSigners(t, e, chain, 1)[0]
+	env := startEngine(t, engineOpts{chain: chain, signer: signer, cfg: Config{TxAttempts: 2, TxRetryDelay: 50 * time.Millisecond},
+		gateway: func(c *gateway.Config) { c.CallTimeout = 3 * time.Second }})
+	e.Stop()
+	id := env.accept(env.request(domain.InputProof, contracts.ScenarioNone))
+	var parked *domain.RetryScheduled
+	eventually(t, func() bool {
+		for _, ev := range env.history(id) {
+			if r, ok := ev.(domain.RetryScheduled); ok {
+				parked = &r
+			}
+		}
+		return parked != nil
+	}, "the job to be parked for want of a signature (RetryScheduled)")
+	return e, chain, signer, env, id, parked
 }

@@ -557,22 +557,10 @@ func (f *fleet) termsHeldSince(pid, keys int, since time.Time) int {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	codec := lease.NewCodec()
 	held := 0
-	for _, k := range devchainKeyAddresses(keys) {
-		name := workers.SignerLeasePrefix + "-" + k
-		if keys == 1 {
-			name = workers.EngineLease
-		}
+	for key, events := range fleetLeaseEvents(t, store, keys) {
 		var current *lease.Acquired
-		for r, err := range store.ReadStream(context.Background(), lease.Stream(name), 0) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			e, err := codec.Decode(r)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, e := range events {
 			switch e := e.(type) {
 			case lease.Acquired:
 				current = &e
@@ -584,20 +572,34 @@ func (f *fleet) termsHeldSince(pid, keys int, since time.Time) int {
 			continue
 		}
 		if current.At.Before(since) {
-			t.Errorf("invariant: a deposed holder does not run the engine; the resumed instance still holds term %d of %s, begun %s before it resumed",
-				current.Epoch, name, since.Sub(current.At).Round(time.Millisecond))
+			t.Errorf("invariant: a deposed holder does not run the engine; the resumed instance still holds term %d of key %s, begun %s before it resumed",
+				current.Epoch, key, since.Sub(current.At).Round(time.Millisecond))
 		}
 		held++
 	}
 	return held
 }
 
-// fleetTerms are the times the terms of a fleet's key leases began, per key: the engine lease's
-// for the one key of a fleet of one, else each key's own.
+// fleetTerms are the times the terms of a fleet's key leases began, per key.
 func fleetTerms(t *testing.T, store eventstore.Store, keys int) map[common.Address][]time.Time {
 	t.Helper()
-	codec := lease.NewCodec()
 	out := map[common.Address][]time.Time{}
+	for key, events := range fleetLeaseEvents(t, store, keys) {
+		for _, e := range events {
+			if a, ok := e.(lease.Acquired); ok {
+				out[key] = append(out[key], a.At)
+			}
+		}
+	}
+	return out
+}
+
+// fleetLeaseEvents are the events of the term streams of a fleet's key leases, per key: the
+// engine lease's for the one key of a fleet of one, else each key's own.
+func fleetLeaseEvents(t testing.TB, store eventstore.Store, keys int) map[common.Address][]eventstore.Typed {
+	t.Helper()
+	codec := lease.NewCodec()
+	out := map[common.Address][]eventstore.Typed{}
 	for _, k := range devchainKeyAddresses(keys) {
 		name := workers.SignerLeasePrefix + "-" + k
 		if keys == 1 {
@@ -607,14 +609,11 @@ func fleetTerms(t *testing.T, store eventstore.Store, keys int) map[common.Addre
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Type != "LeaseAcquired" {
-				continue
-			}
 			e, err := codec.Decode(r)
 			if err != nil {
 				t.Fatal(err)
 			}
-			out[common.HexToAddress(k)] = append(out[common.HexToAddress(k)], e.(lease.Acquired).At)
+			out[common.HexToAddress(k)] = append(out[common.HexToAddress(k)], e)
 		}
 	}
 	return out

@@ -132,24 +132,7 @@ func TestServeArchivesAnEndedJobPastItsWindowAndAnswers404SayingSo(t *testing.T)
 	url, stdout, stderr, stop := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", dir)
 	body := `{"contractChainId":1337,"contractAddress":"0x00000000000000000000000000000000000000c0","userAddress":"0x00000000000000000000000000000000000000a1","ciphertextWithInputVerification":"0a0b0c","extraData":"0x00"}`
 	id := accepted(t, "input proof", url+"/v2/input-proof", []byte(body))
-	deadline := time.Now().Add(30 * time.Second)
-	var last string
-	for {
-		res, err := http.Get(url + "/v2/input-proof/" + id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		last = fmt.Sprintf("%d %s", res.StatusCode, b)
-		if res.StatusCode == http.StatusNotFound && strings.Contains(string(b), "archived") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the job was not archived within 30 s; last answer %s\n%s\n%s", last, stdout, stderr)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitArchived(t, url+"/v2/input-proof/"+id, stdout, stderr)
 	res, err := http.Get(url + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -196,23 +179,8 @@ func TestServeArchivesToAnS3BucketThatVerifyExportAndReplayRead(t *testing.T) {
 		body := fmt.Sprintf(`{"contractChainId":1337,"contractAddress":"0x00000000000000000000000000000000000000c0","userAddress":"0x00000000000000000000000000000000000000a1","ciphertextWithInputVerification":"0a0b0c%02x","extraData":"0x00"}`, i)
 		ids = append(ids, accepted(t, "input proof", url+"/v2/input-proof", []byte(body)))
 	}
-	deadline := time.Now().Add(30 * time.Second)
 	for _, id := range ids {
-		for {
-			res, err := http.Get(url + "/v2/input-proof/" + id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(res.Body)
-			res.Body.Close()
-			if res.StatusCode == http.StatusNotFound && strings.Contains(string(b), "archived") {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("job %s was not archived to the bucket within 30 s; last answer %d %s\n%s\n%s", id, res.StatusCode, b, stdout, stderr)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+		waitArchived(t, url+"/v2/input-proof/"+id, stdout, stderr)
 	}
 	if err := stop(); err != nil {
 		t.Fatal(err)
@@ -262,5 +230,27 @@ func TestServeRefusesARetentionPolicyOutOfBoundsNamingTheSetting(t *testing.T) {
 	}
 	if !s.Retention.Enabled || s.Retention.Window(domain.PublicDecrypt) != 365*24*time.Hour || s.Archive != filepath.Join("/srv/relayer", "archive") {
 		t.Fatalf("defaults: %+v, archive %s; want on, the reference's windows, the archive in the data directory", s.Retention, s.Archive)
+	}
+}
+
+// waitArchived polls a job's status route until it answers 404 saying the job was archived (30 s
+// at most; the failure quotes the last answer and serve's output).
+func waitArchived(t *testing.T, statusURL string, stdout, stderr fmt.Stringer) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, err := http.Get(statusURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode == http.StatusNotFound && strings.Contains(string(b), "archived") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s was not archived within 30 s; last answer %d %s\n%s\n%s", statusURL, res.StatusCode, b, stdout, stderr)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
