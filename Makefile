@@ -15,6 +15,8 @@ FUZZTIME ?= 60s
 # The build tag of the production binary: the relayer without the in-process development chain,
 # which links no go-ethereum node (cmd/relayer/devchain_off.go).
 PRODUCTION_TAGS = nodevchain
+# The retention test make test runs again at the scale of 100k jobs.
+RETENTION_SCALE_TEST = TestEndedJobsPastTheirWindowLeaveTheLiveStoreAndTheWholeLogStillReplays
 
 .PHONY: run test debian-packages test-short stress bench fuzz build build-production generate devchain devkeys vet fmt tidy clean
 
@@ -27,11 +29,13 @@ run:
 
 ## test: go vet (of the production build too), then every test, with the race detector (after
 ## installing the npm packages the SDK and contract tests use, the Debian packages the browser
-## and alert-rule tests use, and the KMS emulator)
+## and alert-rule tests use, and the KMS emulator), then the retention test at its full scale
+## (100k jobs over several windows; without the race detector, which would make it ten times longer)
 test: node_modules debian-packages local-kms
 	$(GO) vet ./...
 	$(GO) vet -tags $(PRODUCTION_TAGS) ./cmd/relayer
 	$(GO) test -race -count=1 -timeout 30m ./...
+	$(GO) test -count=1 -timeout 20m -run '^$(RETENTION_SCALE_TEST)$$' ./workers/archiver/ -args -archiver.jobs=100000
 	$(MAKE) --no-print-directory fuzz FUZZTIME=10000x
 
 ## fuzz: each request-body fuzz target for FUZZTIME, a duration or a count of inputs (make fuzz FUZZTIME=10m;
