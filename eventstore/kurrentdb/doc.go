@@ -130,6 +130,63 @@
 //     level, scrubbed of the password. The store logs a dropped subscription and a replaced
 //     client at warning level.
 //
+// # Removal and pruning
+//
+// The store is an eventstore.Remover and an eventstore.Pruner through KurrentDB's own means, read
+// in KurrentDB's documentation ("Deleting streams and events": a stream read checks the stream's
+// metadata, $all bypasses it; truncate-before; soft and hard deletes; a scavenge keeps a stream's
+// last event) and in the client's (v4.2.0) DeleteStream, TombstoneStream and SetTruncateBefore:
+//
+//   - RemoveStreams tombstones each stream (a hard delete), expecting the revision of the last
+//     event it checked was at or below the bound (and below the store's head, so the log's last
+//     event stays): an append that reached the stream since wins, and the stream is kept. The
+//     client reports a tombstone's wrong expected revision as an unclassified error, so a
+//     failed tombstone is told from a lost race by reading the stream again. A soft delete
+//     would let a later append bring the stream back, its revisions going on from the removed
+//     ones; the relayer never gives a retired job's id again (a JobsRetired names it), so such
+//     an append can only be a mistake, and a tombstone refuses it: Append returns ErrRemoved.
+//     That is the one difference from the other backends, where the name starts a new stream.
+//     The tombstone stays in $all for good, a record of a few dozen bytes per removed stream,
+//     as a soft delete's metadata record would.
+//   - PruneStreams sets the stream's truncate-before ($tb in its metadata, which it writes
+//     expecting the metadata's revision and keeping its other settings). A truncate-before
+//     removes every event below it whatever its type, so it is set at the first event that must
+//     stay: the stream's last, one above the bound, or one no Prune of the stream names by
+//     version and type. A Prune with Types prunes no event past the first of another type (the
+//     relayer's retention stream is pruned up to its first JobsRetired, which stays, and no
+//     further); several Prunes of one stream prune the union of what they name. $maxCount or
+//     $maxAge would drop events the archive may not hold yet; a truncate-before drops only what
+//     the caller named.
+//
+// KurrentDB has no transaction over several streams: a call removes or prunes its streams one
+// after the other, and on an error those done stay done; calling again finishes the work (both
+// are idempotent).
+//
+// Stream reads no longer yield what was removed, at once. $all does, until a scavenge drops
+// it, and a scavenge keeps some of it for good (each stream's last event, the chunk being
+// written). So the store keeps a removal horizon: a position at or below which events may have
+// been removed, raised before anything is removed, in the metadata of the stream "$removed"
+// under the prefix (which no append can write: Append refuses names starting with "$"). ReadAll
+// reads it when it starts and SubscribeAll at most once a second; an event of the store at or
+// below it is yielded only if its stream still holds it, that is, if its revision is at least
+// the first one a read of its stream yields, which the reader learns with one stream read per
+// stream (remembering up to 4,096). Above the horizon no stream is read, so a store that never
+// removed anything pays one read per ReadAll, subscribers following the log's end one a second
+// at most; a rebuild from
+// the live store reads each stream below the horizon once more; a replay of an archive joined
+// to the live store (archive.Joined) reads the live store only above the archive's horizon,
+// above every removed event. A reader that began before a removal may still yield events the
+// removal removes (ReadAll: removed after it read the horizon; SubscribeAll: within the second),
+// as it would have, had it read them sooner. Only the store's own removals raise the horizon:
+// events another client deletes or truncates (from the admin UI, say) stay in ReadAll until a
+// scavenge drops them. After a scavenge, a read from the position of an event it dropped
+// starts at the next event, as from any position the store did not give out.
+//
+// The space comes back only after a scavenge, which the store never starts (the client has no
+// call for it): an operator starts one from the admin UI or with POST /admin/scavenge on the
+// server's HTTP port. All of this was checked against fakeServer's reading of KurrentDB only,
+// never against a real server.
+//
 // # Durability and Close
 //
 // Append returns once the server acknowledged the append, which KurrentDB does after the events
@@ -142,7 +199,10 @@
 // # Access
 //
 // The server's user needs to read and write the store's streams and to read $all, which
-// KurrentDB keeps, as a system stream, for $admins by default.
+// KurrentDB keeps, as a system stream, for $admins by default. To remove and prune, it also
+// needs to delete the store's streams and to write their metadata; and, without a prefix, every
+// reader needs to read (a remover to write) the metadata of the system stream $removed (see
+// Removal and pruning).
 //
 // # Secrets
 //

@@ -1,7 +1,11 @@
 package kurrentdb
 
 import (
+	"cmp"
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"math"
@@ -19,6 +23,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 )
 
@@ -40,6 +45,21 @@ import (
 //     last one it fails as the catch-up read does. It applies the filter it is given.
 //   - An append answers with the revision and the commit position of its last event, or with
 //     the stream's current revision when the expected one does not hold.
+//   - Stream metadata is the last event of the stream's metastream ("$$" and its name), written
+//     by an append like any other. A stream read passes over the events below the truncate-
+//     before ($tb) it holds, and answers "not found" when none is left; the records stay in $all
+//     (which bypasses the metadata) until a scavenge.
+//   - A soft delete (Delete) writes a $tb past the stream's last event into its metadata: the
+//     stream reads as not found, and a later append continues its revisions. A tombstone writes
+//     a $streamDeleted record into the stream and $all; the stream then reads, and refuses
+//     appends, as deleted (the trailer "exception: stream-deleted" the client reads). Both check
+//     the expected revision, answering a wrong one with FailedPrecondition and the trailer
+//     "exception: wrong-expected-version".
+//   - scavenge drops from $all the records a scavenge may drop: those below their stream's $tb
+//     but its last, those of a tombstoned stream but the tombstone, all but the last of a
+//     metastream. The others keep their positions; a read or subscription from the position of
+//     a dropped record starts at the next one. (A real scavenge leaves the chunk being written
+//     alone; the fake's drops everything eligible.)
 type fakeServer struct {
 	streams.UnimplementedStreamsServer
 	t    testing.TB
@@ -53,8 +73,12 @@ type fakeServer struct {
 	log      []fakeRecord
 	next     int64 // where the next record goes
 	byStream map[string][]int
+	nextRev  map[string]uint64
 	changed  chan struct{} // closed and replaced on every write
 	appends  int
+
+	tombstoned map[string]bool
+	scavenged  map[int64]bool // positions of records a scavenge dropped
 
 	// Knobs and observations, under mu.
 	noStreamPositions bool // stream reads report no $all position, as servers before 22.6 did
@@ -64,7 +88,11 @@ type fakeServer struct {
 	strayInReads      bool // stream reads send a checkpoint first, which no read expects
 	refused           int  // reads refused at a position inside a record
 	subscriptions     int
-	allReadEvents     int // events sent by reads of $all
+	allReadEvents     int                 // events sent by reads of $all
+	streamReads       map[string]int      // reads of each stream
+	failStreamReads   map[string]int      // reads of these streams still to fail (Unavailable)
+	beforeDelete      func(stream string) // runs before a delete or tombstone is checked, without mu
+	tombstones        []*streams.TombstoneReq_Options
 }
 
 type fakeRecord struct {
@@ -83,7 +111,8 @@ func newFakeServer(t testing.TB) *fakeServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fakeServer{t: t, addr: lis.Addr().String(), byStream: map[string][]int{}, changed: make(chan struct{})}
+	f := &fakeServer{t: t, addr: lis.Addr().String(), byStream: map[string][]int{}, nextRev: map[string]uint64{},
+		changed: make(chan struct{}), tombstoned: map[string]bool{}, scavenged: map[int64]bool{}}
 	f.url = "esdb://" + f.addr + "?tls=false"
 	f.serve(lis)
 	t.Cleanup(f.stop)
@@ -141,7 +170,7 @@ func (f *fakeServer) writeLocked(stream string, msgs []*streams.AppendReq_Propos
 		r := fakeRecord{
 			pos:    f.next,
 			stream: stream,
-			rev:    uint64(len(f.byStream[stream])),
+			rev:    f.nextRev[stream],
 			meta: map[string]string{
 				"type":         m.Metadata["type"],
 				"content-type": m.Metadata["content-type"],
@@ -154,6 +183,7 @@ func (f *fakeServer) writeLocked(stream string, msgs []*streams.AppendReq_Propos
 		}
 		r.size = int64(80 + len(stream) + len(r.meta["type"]) + len(r.custom) + len(r.data))
 		f.next += r.size
+		f.nextRev[stream]++
 		f.byStream[stream] = append(f.byStream[stream], len(f.log))
 		f.log = append(f.log, r)
 		last = r
@@ -188,7 +218,10 @@ func (f *fakeServer) Append(srv streams.Streams_AppendServer) error {
 	defer f.mu.Unlock()
 	f.appendOptions = append(f.appendOptions, opts)
 	f.proposed = append(f.proposed, msgs...)
-	current := int64(len(f.byStream[name])) - 1
+	if f.tombstoned[name] {
+		return deleted(srv.SetTrailer, name)
+	}
+	current := f.current(name)
 	var ok bool
 	wrong := &streams.AppendResp_WrongExpectedVersion{}
 	switch e := opts.ExpectedStreamRevision.(type) {
@@ -277,8 +310,23 @@ func (f *fakeServer) readStream(o *streams.ReadReq_Options, srv streams.Streams_
 	so := o.GetStream()
 	name := string(so.GetStreamIdentifier().GetStreamName())
 	f.mu.Lock()
-	idx := slices.Clone(f.byStream[name])
-	log := f.log
+	if f.streamReads == nil {
+		f.streamReads = map[string]int{}
+	}
+	f.streamReads[name]++
+	if f.failStreamReads[name] > 0 {
+		f.failStreamReads[name]--
+		f.mu.Unlock()
+		return status.Error(codes.Unavailable, "fake: the stream read fails")
+	}
+	var recs []fakeRecord // what a read of the stream sees, in revision order
+	tb := f.truncateBeforeLocked(name)
+	for _, i := range f.byStream[name] {
+		if r := f.log[i]; r.rev >= tb {
+			recs = append(recs, r)
+		}
+	}
+	tombstoned := f.tombstoned[name]
 	noPos, stray := f.noStreamPositions, f.strayInReads
 	f.mu.Unlock()
 	if stray {
@@ -286,16 +334,26 @@ func (f *fakeServer) readStream(o *streams.ReadReq_Options, srv streams.Streams_
 			return err
 		}
 	}
-	if len(idx) == 0 {
+	if tombstoned {
+		return deleted(srv.SetTrailer, name)
+	}
+	if len(recs) == 0 {
 		return srv.Send(&streams.ReadResp{Content: &streams.ReadResp_StreamNotFound_{StreamNotFound: &streams.ReadResp_StreamNotFound{StreamIdentifier: so.StreamIdentifier}}})
 	}
 	count := o.GetCount()
-	send := func(i int) error { return srv.Send(event(log[idx[i]], !noPos, false)) }
+	send := func(i int) error { return srv.Send(event(recs[i], !noPos, false)) }
+	// at is the index of the first record at or after revision rev.
+	at := func(rev uint64) int {
+		i, _ := slices.BinarySearchFunc(recs, rev, func(r fakeRecord, rev uint64) int { return cmp.Compare(r.rev, rev) })
+		return i
+	}
 	n := uint64(0)
 	if o.GetReadDirection() == streams.ReadReq_Options_Backwards {
-		from := len(idx) - 1
+		from := len(recs) - 1
 		if r, ok := so.RevisionOption.(*streams.ReadReq_Options_StreamOptions_Revision); ok {
-			from = min(int(r.Revision), from)
+			if from = at(r.Revision); from == len(recs) || recs[from].rev > r.Revision {
+				from--
+			}
 		}
 		for i := from; i >= 0 && n < count; i, n = i-1, n+1 {
 			if err := send(i); err != nil {
@@ -307,16 +365,166 @@ func (f *fakeServer) readStream(o *streams.ReadReq_Options, srv streams.Streams_
 	from := 0
 	switch r := so.RevisionOption.(type) {
 	case *streams.ReadReq_Options_StreamOptions_Revision:
-		from = int(min(r.Revision, uint64(len(idx))))
+		from = at(r.Revision)
 	case *streams.ReadReq_Options_StreamOptions_End:
-		from = len(idx)
+		from = len(recs)
 	}
-	for i := from; i < len(idx) && n < count; i, n = i+1, n+1 {
+	for i := from; i < len(recs) && n < count; i, n = i+1, n+1 {
 		if err := send(i); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// current is a stream's current revision as an expected revision is checked against it: its
+// last event's, -1 when it has none.
+func (f *fakeServer) current(stream string) int64 {
+	n, ok := f.nextRev[stream]
+	if !ok {
+		return -1
+	}
+	return int64(n) - 1
+}
+
+// truncateBeforeLocked is the $tb of a stream's metadata, 0 when it has none.
+func (f *fakeServer) truncateBeforeLocked(stream string) uint64 {
+	idx := f.byStream["$$"+stream]
+	if len(idx) == 0 {
+		return 0
+	}
+	var meta struct {
+		TB *uint64 `json:"$tb"`
+	}
+	if json.Unmarshal(f.log[idx[len(idx)-1]].data, &meta) != nil || meta.TB == nil {
+		return 0
+	}
+	return *meta.TB
+}
+
+// deleted ends a call on a tombstoned stream as the server does: setTrailer is the call's.
+func deleted(setTrailer func(metadata.MD), stream string) error {
+	setTrailer(metadata.Pairs("exception", "stream-deleted", "stream-name", stream))
+	return status.Errorf(codes.FailedPrecondition, "fake: event stream '%s' is deleted", stream)
+}
+
+// unaryTrailer sets the trailer of a unary call.
+func unaryTrailer(ctx context.Context) func(metadata.MD) {
+	return func(md metadata.MD) { _ = grpc.SetTrailer(ctx, md) }
+}
+
+// expectedHolds checks a delete's or a tombstone's expected revision, under mu.
+func (f *fakeServer) expectedHolds(ctx context.Context, stream string, expected any) error {
+	current := f.current(stream)
+	var ok bool
+	switch e := expected.(type) {
+	case *streams.DeleteReq_Options_Any, *streams.TombstoneReq_Options_Any:
+		ok = true
+	case *streams.DeleteReq_Options_NoStream, *streams.TombstoneReq_Options_NoStream:
+		ok = current < 0
+	case *streams.DeleteReq_Options_StreamExists, *streams.TombstoneReq_Options_StreamExists:
+		ok = current >= 0
+	case *streams.DeleteReq_Options_Revision:
+		ok = current == int64(e.Revision)
+	case *streams.TombstoneReq_Options_Revision:
+		ok = current == int64(e.Revision)
+	}
+	if ok {
+		return nil
+	}
+	_ = grpc.SetTrailer(ctx, metadata.Pairs("exception", "wrong-expected-version", "actual-version", strconv.FormatInt(current, 10)))
+	return status.Errorf(codes.FailedPrecondition, "fake: wrong expected version for %s: it is at %d", stream, current)
+}
+
+// deleteStream runs a soft delete or a tombstone of a stream, after the beforeDelete hook: when
+// the stream is not tombstoned and is at the expected revision, write writes its record, whose
+// position deleteStream returns.
+func (f *fakeServer) deleteStream(ctx context.Context, name string, expected any, write func() fakeRecord) (uint64, error) {
+	f.mu.Lock()
+	hook := f.beforeDelete
+	f.mu.Unlock()
+	if hook != nil {
+		hook(name)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.tombstoned[name] {
+		return 0, deleted(unaryTrailer(ctx), name)
+	}
+	if err := f.expectedHolds(ctx, name, expected); err != nil {
+		return 0, err
+	}
+	return uint64(write().pos), nil
+}
+
+// Delete soft-deletes a stream: its metadata's $tb goes past its last event.
+func (f *fakeServer) Delete(ctx context.Context, req *streams.DeleteReq) (*streams.DeleteResp, error) {
+	name := string(req.GetOptions().GetStreamIdentifier().GetStreamName())
+	pos, err := f.deleteStream(ctx, name, req.GetOptions().GetExpectedStreamRevision(), func() fakeRecord {
+		return f.writeLocked("$$"+name, []*streams.AppendReq_ProposedMessage{{
+			Metadata: map[string]string{"type": "$metadata", "content-type": "application/json"},
+			Data:     []byte(fmt.Sprintf(`{"$tb":%d}`, f.current(name)+1)),
+			Id:       &shared.UUID{Value: &shared.UUID_String_{String_: "00000000-0000-0000-0000-000000000001"}},
+		}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &streams.DeleteResp{PositionOption: &streams.DeleteResp_Position_{Position: &streams.DeleteResp_Position{CommitPosition: pos, PreparePosition: pos}}}, nil
+}
+
+// Tombstone hard-deletes a stream: a $streamDeleted record goes into it, and it is deleted for
+// good.
+func (f *fakeServer) Tombstone(ctx context.Context, req *streams.TombstoneReq) (*streams.TombstoneResp, error) {
+	name := string(req.GetOptions().GetStreamIdentifier().GetStreamName())
+	f.set(func(f *fakeServer) { f.tombstones = append(f.tombstones, req.GetOptions()) })
+	pos, err := f.deleteStream(ctx, name, req.GetOptions().GetExpectedStreamRevision(), func() fakeRecord {
+		f.nextRev[name] = math.MaxInt64 // the tombstone's revision, as the server numbers it
+		f.tombstoned[name] = true
+		return f.writeLocked(name, []*streams.AppendReq_ProposedMessage{{
+			Metadata: map[string]string{"type": "$streamDeleted", "content-type": "application/octet-stream"},
+			Id:       &shared.UUID{Value: &shared.UUID_String_{String_: "00000000-0000-0000-0000-000000000002"}},
+		}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &streams.TombstoneResp{PositionOption: &streams.TombstoneResp_Position_{Position: &streams.TombstoneResp_Position{CommitPosition: pos, PreparePosition: pos}}}, nil
+}
+
+// scavenge drops from $all what a scavenge may drop (see fakeServer) and returns how many
+// records it dropped.
+func (f *fakeServer) scavenge() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	lastOf := map[string]int{}
+	for i, r := range f.log {
+		lastOf[r.stream] = i
+	}
+	var kept []fakeRecord // a new array: snapshots taken before keep theirs
+	for i, r := range f.log {
+		keep := true
+		switch {
+		case f.tombstoned[r.stream]:
+			keep = r.meta["type"] == "$streamDeleted"
+		case strings.HasPrefix(r.stream, "$$"):
+			keep = lastOf[r.stream] == i
+		case !strings.HasPrefix(r.stream, "$"):
+			keep = lastOf[r.stream] == i || r.rev >= f.truncateBeforeLocked(r.stream)
+		}
+		if keep {
+			kept = append(kept, r)
+		} else {
+			f.scavenged[r.pos] = true
+		}
+	}
+	dropped := len(f.log) - len(kept)
+	f.log = kept
+	f.byStream = map[string][]int{}
+	for i, r := range kept {
+		f.byStream[r.stream] = append(f.byStream[r.stream], i)
+	}
+	return dropped
 }
 
 // find returns the index of the record at pos, or where it would go and false.
@@ -358,15 +566,20 @@ func (f *fakeServer) readAll(o *streams.ReadReq_Options, srv streams.Streams_Rea
 	case *streams.ReadReq_Options_AllOptions_Position:
 		c := int64(p.Position.CommitPosition)
 		i, at := find(log, c)
+		dropped := f.wasScavenged(c)
 		switch {
 		case forwards && (len(log) == 0 || c > log[len(log)-1].pos):
 			start = len(log) // past the last record: the end of $all
+		case forwards && dropped:
+			start = i // the next record
 		case forwards && !at:
 			return f.refuse()
 		case forwards:
 			start = i
 		case c >= f.end(log):
 			start = len(log) - 1
+		case dropped:
+			start = i - 1
 		case !at:
 			return f.refuse()
 		default:
@@ -388,6 +601,13 @@ func (f *fakeServer) readAll(o *streams.ReadReq_Options, srv streams.Streams_Rea
 		}
 	}
 	return nil
+}
+
+// wasScavenged reports whether a scavenge dropped the record at pos.
+func (f *fakeServer) wasScavenged(pos int64) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.scavenged[pos]
 }
 
 // end is where the next record of log goes.
@@ -437,7 +657,7 @@ func (f *fakeServer) subscribeAll(o *streams.ReadReq_Options, srv streams.Stream
 		}
 	case *streams.ReadReq_Options_AllOptions_Position:
 		checkpoint = int64(p.Position.CommitPosition)
-		if _, at := find(log, checkpoint); !at && len(log) > 0 && checkpoint < log[len(log)-1].pos {
+		if _, at := find(log, checkpoint); !at && !f.wasScavenged(checkpoint) && len(log) > 0 && checkpoint < log[len(log)-1].pos {
 			return f.refuse()
 		}
 	}

@@ -220,6 +220,9 @@ func (s *Store) Append(ctx context.Context, stream string, expected eventstore.V
 		if errors.Is(err, eventstore.ErrClosed) {
 			return 0, fmt.Errorf("append %s: %w", stream, err)
 		}
+		if code, ok := clientCode(err); ok && code == esdb.ErrorCodeStreamDeleted {
+			return 0, fmt.Errorf("append %s: %w", stream, ErrRemoved)
+		}
 		if errors.Is(err, errStuck) {
 			return 0, fmt.Errorf("append %s to %s: %w; the events may or may not have been stored", stream, s.where, err)
 		}
@@ -239,7 +242,7 @@ func (s *Store) lastVersion(ctx context.Context, stream string) (eventstore.Vers
 		v = eventstore.Version(ev.OriginalEvent().EventNumber)
 		return false
 	})
-	if isNotFound(err) {
+	if isGone(err) {
 		return eventstore.NoStream, nil
 	}
 	return v, err

@@ -162,11 +162,8 @@ func decodeMetadata(raw []byte, created time.Time) (schemaVersion int, md events
 // system streams and events, which ReadAll and SubscribeAll never yield), and recorded-at times
 // outside the years 1 to 9999 that RFC 3339 writes.
 func validateEvents(stream string, events []eventstore.Event) error {
-	switch {
-	case !utf8.ValidString(stream):
-		return fmt.Errorf("%w: stream name %+q is not UTF-8", eventstore.ErrInvalidEvent, stream)
-	case strings.HasPrefix(stream, "$"):
-		return fmt.Errorf("%w: stream name %q starts with $, which KurrentDB keeps for system streams", eventstore.ErrInvalidEvent, stream)
+	if err := validateName(stream); err != nil {
+		return err
 	}
 	for i, e := range events {
 		switch {
@@ -179,6 +176,21 @@ func validateEvents(stream string, events []eventstore.Event) error {
 		case !e.Metadata.RecordedAt.IsZero() && (e.Metadata.RecordedAt.UTC().Year() < 1 || e.Metadata.RecordedAt.UTC().Year() > 9999):
 			return fmt.Errorf("%w: event %d (%s) for %s has recorded-at %s, outside the years 1 to 9999", eventstore.ErrInvalidEvent, i, e.Type, stream, e.Metadata.RecordedAt)
 		}
+	}
+	return nil
+}
+
+// validateName rejects, as invalid, a stream name that no append of the store can have written:
+// an empty one, one that is not UTF-8, one that starts with "$" (without a prefix, a name of
+// KurrentDB's own system streams).
+func validateName(stream string) error {
+	switch {
+	case stream == "":
+		return fmt.Errorf("%w: empty stream name", eventstore.ErrInvalidEvent)
+	case !utf8.ValidString(stream):
+		return fmt.Errorf("%w: stream name %+q is not UTF-8", eventstore.ErrInvalidEvent, stream)
+	case strings.HasPrefix(stream, "$"):
+		return fmt.Errorf("%w: stream name %q starts with $, which KurrentDB keeps for system streams", eventstore.ErrInvalidEvent, stream)
 	}
 	return nil
 }

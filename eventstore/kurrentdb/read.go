@@ -230,8 +230,8 @@ func (s *Store) ReadStream(ctx context.Context, stream string, from eventstore.V
 			switch {
 			case stopped:
 				return
-			case isNotFound(err):
-				return // a stream with no events
+			case isGone(err):
+				return // a stream with no events: never written, or removed
 			case err != nil:
 				yield(eventstore.Record{}, s.readErr(ctx, what, err))
 				return
@@ -243,10 +243,10 @@ func (s *Store) ReadStream(ctx context.Context, stream string, from eventstore.V
 }
 
 // ReadAll implements eventstore.Store. It reads $all up to its last event as it was when the
-// read started, skipping the events of other prefixes and the system's (see doc.go); those below
-// the store's first it reads once per Store (see readFloor). An event that cannot be read back
-// yields a *eventstore.RecordError wrapping eventstore.ErrCorruptRecord; the caller may stop or
-// go on.
+// read started, skipping the events of other prefixes and the system's, and the events removed
+// from their streams that $all still holds (see doc.go); those below the store's first it reads
+// once per Store (see readFloor). An event that cannot be read back yields a
+// *eventstore.RecordError wrapping eventstore.ErrCorruptRecord; the caller may stop or go on.
 func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
 	return func(yield func(eventstore.Record, error) bool) {
 		ctx, stop := s.opContext(ctx)
@@ -260,6 +260,11 @@ func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq
 		}
 		if !ok {
 			return // an empty server
+		}
+		rm, err := s.removals(ctx)
+		if err != nil {
+			fail(err)
+			return
 		}
 		// A read from below the floor starts at it: the store's events are all after it.
 		var from *esdb.Position
@@ -288,6 +293,7 @@ func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq
 				count++ // a forward read from an event's position starts at that event
 			}
 			n, stopped := uint64(0), false
+			var lookup error
 			err := s.read(ctx, readAll(esdb.Forwards, start, count), func(ev *esdb.ResolvedEvent) bool {
 				n++
 				e := ev.OriginalEvent()
@@ -307,10 +313,23 @@ func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq
 					return true
 				}
 				learning = false
+				if pos, ok := positionOf(p.Commit); ok {
+					gone, err := rm.removed(ctx, e, pos)
+					if err != nil {
+						lookup = err
+						return false
+					}
+					if gone {
+						return true
+					}
+				}
 				return s.pass(e, yield, &stopped)
 			})
 			switch {
 			case stopped:
+				return
+			case lookup != nil:
+				fail(lookup)
 				return
 			case err != nil:
 				fail(err)

@@ -538,7 +538,12 @@ func TestThePasswordNeverShows(t *testing.T) {
 		t.Fatal("an append to a stopped server must fail")
 	}
 	_, herr := s.Head(t.Context())
-	for _, e := range []error{err, herr} {
+	_, rerr := s.RemoveStreams(t.Context(), []string{"s"}, 1)
+	_, perr := s.PruneStreams(t.Context(), []eventstore.Prune{{Stream: "s", Before: 1}}, 1)
+	if rerr == nil || perr == nil {
+		t.Fatalf("a removal and a prune on a stopped server must fail: %v; %v", rerr, perr)
+	}
+	for _, e := range []error{err, herr, rerr, perr} {
 		if e != nil && strings.Contains(e.Error(), pw) {
 			t.Errorf("an error of an open store shows the password: %v", e)
 		}

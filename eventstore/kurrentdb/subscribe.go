@@ -16,7 +16,9 @@ import (
 
 // SubscribeAll implements eventstore.Store with the client's catch-up subscription to $all,
 // from the position after maps to, under the server-side filter of the store's streams (see
-// doc.go). The server sends what is stored, then what is committed, in commit order.
+// doc.go). The server sends what is stored, then what is committed, in commit order; the events
+// removed from their streams that $all still holds are passed over, as ReadAll passes over
+// them, by what the subscription learnt of the removals within the last refreshRemovals.
 //
 // Should the server drop the subscription (a restart, a lost connection), SubscribeAll logs it
 // and subscribes again after resubscribe's wait (RetryInterval doubling while it keeps failing,
@@ -31,6 +33,7 @@ func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) ite
 		defer stop()
 		const what = "subscribe"
 		var from *esdb.Position // the last event of $all received, nil for none
+		var rm *removals        // which events below the removal horizon were removed
 		resolved := false
 		last := after // the Position of the last event yielded
 		retry := s.resubscribe()
@@ -44,11 +47,34 @@ func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) ite
 				from, err = s.startAfter(ctx, after)
 				resolved = err == nil
 			}
+			if err == nil && (rm == nil || time.Since(rm.read) > refreshRemovals) {
+				rm, err = s.removals(ctx)
+			}
 			stopped := false
 			if err == nil {
+				handled := from // the last event of $all dealt with
+				var lookup error
 				err = s.follow(ctx, &from, func(e *esdb.RecordedEvent) bool {
 					failures = 0
+					p := e.Position
 					if !s.names.ours(e.StreamID, e.EventType) {
+						handled = &p
+						return true
+					}
+					gone := false
+					if pos, ok := positionOf(p.Commit); ok {
+						if time.Since(rm.read) > refreshRemovals {
+							lookup = rm.refresh(ctx)
+						}
+						if lookup == nil {
+							gone, lookup = rm.removed(ctx, e, pos)
+						}
+						if lookup != nil {
+							return false // subscribe again from the event before
+						}
+					}
+					handled = &p
+					if gone {
 						return true
 					}
 					rec, rerr := s.decode(e)
@@ -64,6 +90,9 @@ func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) ite
 					}
 					return true
 				})
+				if lookup != nil {
+					from, err = handled, lookup
+				}
 			}
 			failures++
 			wait := retry.Delay(failures, nil)

@@ -140,7 +140,7 @@ func New(cfg Config, deps Deps) (*Archiver, error) {
 	a.remover, _ = deps.Store.(eventstore.Remover)
 	a.pruner, _ = deps.Store.(eventstore.Pruner)
 	if a.remover == nil && cfg.Retention.Enabled {
-		a.log.Warn("archiver: the store cannot remove streams (KurrentDB): the log is archived, but nothing leaves the live store")
+		a.log.Warn("archiver: the store cannot remove streams: the log is archived, but nothing leaves the live store")
 	}
 	p := cfg.Retention
 	a.policy.Store(&p)
