@@ -291,7 +291,7 @@ var metricLine = regexp.MustCompile(`^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (\S
 
 // scrapeMetrics reads /metrics: each sample by its name with its labels, and each family's sum
 // over its labels by its bare name.
-func scrapeMetrics(t *testing.T, client *http.Client, url string) map[string]float64 {
+func scrapeMetrics(t testing.TB, client *http.Client, url string) map[string]float64 {
 	t.Helper()
 	res, err := client.Get(url + "/metrics")
 	if err != nil {

@@ -67,21 +67,7 @@ func benchFleet(b *testing.B, instances, keys int) {
 	load := &crashLoad{client: client, codes: map[int]int{}}
 	load.pick = func(n int64) (string, string) { return urls[int(n)%len(urls)], "" }
 	b.StartTimer()
-	start := time.Now()
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			for load.count() < fleetBenchJobs {
-				load.submitOne(context.Background())
-			}
-		})
-	}
-	wg.Wait()
-	acked := load.jobs()
-	if notTerminal := waitAllTerminal(b, client, urls[0], acked, 300*time.Second); notTerminal != nil {
-		b.Fatalf("%d jobs not terminal", len(notTerminal))
-	}
-	elapsed := time.Since(start)
+	acked, elapsed := saturate(b, load, urls[0], fleetBenchJobs)
 	b.StopTimer()
 	var cpu time.Duration
 	for i, p := range procs {
@@ -97,6 +83,30 @@ func benchFleet(b *testing.B, instances, keys int) {
 	b.ReportMetric(float64(cpu.Microseconds())/jobs, "relayer-cpu-µs/job")
 	b.ReportMetric(float64(chainCPU.Microseconds())/jobs, "devchain-cpu-µs/job")
 	b.ReportMetric(float64(len(acked)), "jobs")
+}
+
+// saturate offers at least jobs mixed jobs (crashLoad.submitOne's) from eight clients, each
+// POSTing again as soon as its last POST is answered, so that the relayer is offered more than it
+// can take, and waits until every acknowledged job is terminal, polled at url (a job retention
+// archived counts as terminal). It returns the acknowledged jobs and the time from the first POST
+// to the last job terminal: their ratio is the relayer's capacity for the mix.
+func saturate(b *testing.B, load *crashLoad, url string, jobs int) ([]crashJob, time.Duration) {
+	b.Helper()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for load.count() < jobs {
+				load.submitOne(context.Background())
+			}
+		})
+	}
+	wg.Wait()
+	acked := load.jobs()
+	if notTerminal := waitAllTerminal(b, load.client, url, acked, 5*time.Minute); notTerminal != nil {
+		b.Fatalf("%d jobs not terminal (POST outcomes: %s)", len(notTerminal), load.outcomes())
+	}
+	return acked, time.Since(start)
 }
 
 // procCPU is a process's CPU time so far (user and system), from /proc.

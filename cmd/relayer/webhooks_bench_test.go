@@ -3,7 +3,6 @@
 package main
 
 import (
-	"context"
 	"encoding/hex"
 	"fmt"
 	"net/http"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -71,21 +69,7 @@ func BenchmarkServeJobsWithASlowWebhook(b *testing.B) {
 		cpu0 := procCPU(p.cmd.Process.Pid)
 		load := &crashLoad{client: client, codes: map[int]int{}}
 		load.url.Store(&url)
-		start := time.Now()
-		var wg sync.WaitGroup
-		for range 8 {
-			wg.Go(func() {
-				for load.count() < jobs {
-					load.submitOne(context.Background())
-				}
-			})
-		}
-		wg.Wait()
-		acked := load.jobs()
-		if left := waitAllTerminal(b, client, url, acked, 5*time.Minute); left != nil {
-			b.Fatalf("round %d: %d jobs not terminal", round, len(left))
-		}
-		elapsed := time.Since(start)
+		acked, elapsed := saturate(b, load, url, jobs)
 		cpu := procCPU(p.cmd.Process.Pid) - cpu0
 		if withHook && requests.Load() == before {
 			b.Fatalf("round %d: the slow endpoint was never called", round)
