@@ -249,7 +249,7 @@ func (s *Server) apiKeyGate(next http.HandlerFunc) http.HandlerFunc {
 		return next
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		key := r.Header.Get(ratelimit.APIKeyHeader)
+		key := ratelimit.APIKey(r)
 		if key == "" {
 			next(w, r)
 			return

@@ -251,7 +251,7 @@ func (s *Server) submitParsed(kind domain.Kind, parse func([]byte, domain.Valida
 			}
 			est = s.estimate(rc, kind, st, loc, q.Tx, 0)
 		}
-		s.metrics.observeRetryAfter(kind.String(), st.String(), est.Seconds)
+		s.metrics.observeRetryAfter(kind, st, est.Seconds)
 		setRetryAfter(w, est.Seconds)
 		if res.Created {
 			s.hints.given(res.JobID, kind, est.Seconds)
@@ -307,7 +307,7 @@ func (s *Server) submitRefused(w http.ResponseWriter, r *http.Request, rc *runti
 // tooMany answers 429 rate_limited with Retry-After sec, in the inbound limiter's shape, so
 // clients handle both alike: retryAfterMs beside the error, in step with Retry-After.
 func (s *Server) tooMany(w http.ResponseWriter, r *http.Request, kind domain.Kind, sec int, message string) {
-	s.metrics.observeRetryAfter(kind.String(), labelRateLimited, sec)
+	s.metrics.observeRateLimited(kind, sec)
 	setRetryAfter(w, sec)
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusTooManyRequests, ratelimit.DeniedBody{
@@ -322,7 +322,9 @@ const writeTimeout = 10 * time.Second
 // correlationID is the X-Correlation-ID header when present (printable ASCII, at most 128
 // characters), else the request id; issue says why a header present is refused.
 func correlationID(r *http.Request, rid string) (id, issue string) {
-	vs := r.Header.Values("X-Correlation-ID")
+	// The header's canonical key: Header.Values would canonicalize "X-Correlation-ID" (an
+	// allocation) on every submission.
+	vs := r.Header["X-Correlation-Id"]
 	if len(vs) == 0 {
 		return rid, ""
 	}
@@ -453,7 +455,7 @@ func (s *Server) view(ctx context.Context, id domain.JobID) (projections.View, b
 func (s *Server) writePending(w http.ResponseWriter, r *http.Request, v *projections.View) {
 	rc := s.runtime()
 	est, elapsed := s.viewEstimate(rc, v, s.now())
-	s.metrics.observeRetryAfter(v.Job.Kind.String(), v.Job.Status.String(), est.Seconds)
+	s.metrics.observeRetryAfter(v.Job.Kind, v.Job.Status, est.Seconds)
 	setRetryAfter(w, est.Seconds)
 
 	bp := bufPool.Get().(*[]byte)

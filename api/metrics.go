@@ -3,10 +3,12 @@ package api
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -35,6 +37,16 @@ type metrics struct {
 	full       prometheus.Counter
 	longPoll   prometheus.Histogram
 	handler    http.Handler
+
+	// httpChildren holds the HTTP families' children by (route, method, code), resolved once
+	// each: an immutable map, replaced whole under childrenMu when a call brings a combination
+	// not seen before (the keys are as few as the label values: route patterns, standard
+	// methods, the codes the handlers write). retryAfterChildren holds the Retry-After
+	// histogram's by kind and status ordinal, the last column for rate_limited. A child is
+	// made at its first observation, as WithLabelValues makes it: no series shows before.
+	httpChildren       atomic.Pointer[map[httpKey]httpChild]
+	childrenMu         sync.Mutex
+	retryAfterChildren [domain.NumKinds][domain.NumStatuses + 1]atomic.Pointer[retryAfterChild]
 
 	// setupOnce builds the collectors, so that the zero metrics is ready to use too; bindOnce
 	// registers the read models' collector once (see bind), adaptiveOnce the adaptive
@@ -157,24 +169,93 @@ func (m *metrics) observeLongPoll(d time.Duration) {
 }
 
 // observeRetryAfter records a Retry-After the API issued for a job of kind k in status st.
-func (m *metrics) observeRetryAfter(kind, status string, seconds int) {
+func (m *metrics) observeRetryAfter(k domain.Kind, st domain.Status, seconds int) {
+	m.retryAfterFor(k, st.Ordinal(), st.String()).Observe(float64(seconds))
+}
+
+// observeRateLimited records a Retry-After the API issued to a submission of kind k refused
+// because its queue is full or its content backs off (status rate_limited).
+func (m *metrics) observeRateLimited(k domain.Kind, seconds int) {
+	m.retryAfterFor(k, domain.NumStatuses, labelRateLimited).Observe(float64(seconds))
+}
+
+// retryAfterChild is one child of relayer_retry_after_seconds.
+type retryAfterChild struct{ prometheus.Observer }
+
+// discardObserver is the Observer of a nil metrics.
+type discardObserver struct{}
+
+func (discardObserver) Observe(float64) {}
+
+// retryAfterFor is the Retry-After histogram's child for kind k and status, whose column (its
+// ordinal, or NumStatuses for rate_limited) is col.
+func (m *metrics) retryAfterFor(k domain.Kind, col int, status string) prometheus.Observer {
 	if m == nil {
-		return
+		return discardObserver{}
 	}
 	m.setupOnce.Do(m.setup)
-	m.retryAfter.WithLabelValues(kind, status).Observe(float64(seconds))
+	row := k.Ordinal()
+	if row < 0 || row >= domain.NumKinds || col < 0 || col > domain.NumStatuses {
+		return m.retryAfter.WithLabelValues(k.String(), status) // no kind or status: not cached
+	}
+	cell := &m.retryAfterChildren[row][col]
+	if c := cell.Load(); c != nil {
+		return c.Observer
+	}
+	c := &retryAfterChild{m.retryAfter.WithLabelValues(k.String(), status)}
+	cell.Store(c) // a racing call stores the same child: WithLabelValues returns the one it made
+	return c.Observer
+}
+
+// httpKey names one child of the HTTP families; httpChild is that child of each.
+type httpKey struct {
+	route, method string
+	code          int
+}
+
+type httpChild struct {
+	requests  prometheus.Counter
+	durations prometheus.Observer
 }
 
 // observeHTTP records one HTTP call. route must be a route pattern (never a raw path: its values
-// must stay few).
+// must stay few), method a standard one or "other" (methodLabel).
 func (m *metrics) observeHTTP(route, method string, code int, d time.Duration) {
 	if m == nil {
 		return
 	}
 	m.setupOnce.Do(m.setup)
-	c := strconv.Itoa(code)
-	m.requests.WithLabelValues(route, method, c).Inc()
-	m.durations.WithLabelValues(route, method, c).Observe(d.Seconds())
+	c := m.httpChild(httpKey{route: route, method: method, code: code})
+	c.requests.Inc()
+	c.durations.Observe(d.Seconds())
+}
+
+// httpChild returns k's children, resolved once.
+func (m *metrics) httpChild(k httpKey) httpChild {
+	if cache := m.httpChildren.Load(); cache != nil {
+		if c, ok := (*cache)[k]; ok {
+			return c
+		}
+	}
+	m.childrenMu.Lock()
+	defer m.childrenMu.Unlock()
+	var old map[httpKey]httpChild
+	if cache := m.httpChildren.Load(); cache != nil {
+		if c, ok := (*cache)[k]; ok {
+			return c
+		}
+		old = *cache
+	}
+	code := strconv.Itoa(k.code)
+	c := httpChild{
+		requests:  m.requests.WithLabelValues(k.route, k.method, code),
+		durations: m.durations.WithLabelValues(k.route, k.method, code),
+	}
+	next := make(map[httpKey]httpChild, len(old)+1)
+	maps.Copy(next, old)
+	next[k] = c
+	m.httpChildren.Store(&next)
+	return c
 }
 
 // instrument wraps the API's handler to count and time every call. It labels a call with the
@@ -184,7 +265,7 @@ func (m *metrics) observeHTTP(route, method string, code int, d time.Duration) {
 func (s *Server) instrument(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := callOf(r).recorder(w)
 		defer func() {
 			// Record the call even when a panic goes on up (net/http's abort), then let it go.
 			code := rec.code

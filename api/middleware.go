@@ -59,7 +59,7 @@ func isStream(contentType string) bool {
 // the pattern the mux matched (r.Pattern).
 func (s *Server) recoverer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		g := &guardedWriter{ResponseWriter: w}
+		g := callOf(r).guarded(w)
 		defer func() {
 			v := recover()
 			if v == nil {

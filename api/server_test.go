@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"relayer/domain"
 )
 
@@ -148,5 +150,35 @@ func TestConfigValidateListsEveryProblemAtOnce(t *testing.T) {
 	}
 	if _, err := New(context.Background(), cfg, Deps{}); err == nil {
 		t.Fatal("New took an invalid configuration")
+	}
+}
+
+func TestEveryCallHasItsOwnRandomVersion4RequestIDEvenBelowOtherContexts(t *testing.T) {
+	type key struct{}
+	seen := map[string]bool{}
+	h := withRequestID(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := requestID(r)
+		u, err := uuid.Parse(id)
+		if err != nil || u.Version() != 4 || u.Variant() != uuid.RFC4122 || u.String() != id || seen[id] {
+			t.Fatalf("request id %q: not a new random version-4 UUID in canonical form (%v)", id, err)
+		}
+		seen[id] = true
+		if r.Context().Value(key{}) != "outer" {
+			t.Fatal("the call's context hides the values of the request's context")
+		}
+		// Below contexts other middleware made (a value, a cancellation), the id is the same.
+		ctx, cancel := context.WithCancel(context.WithValue(r.Context(), key{}, "inner"))
+		defer cancel()
+		if got := requestID(r.WithContext(ctx)); got != id {
+			t.Fatalf("below other contexts the request id is %q, want %q", got, id)
+		}
+	}))
+	// More ids than one block of random bytes holds, many times over.
+	for range 50 * randBlockSize / 16 {
+		r := httptest.NewRequest("GET", "/", nil)
+		h.ServeHTTP(httptest.NewRecorder(), r.WithContext(context.WithValue(r.Context(), key{}, "outer")))
+	}
+	if got := requestID(httptest.NewRequest("GET", "/", nil)); got != "" {
+		t.Errorf("a request outside withRequestID has the request id %q", got)
 	}
 }

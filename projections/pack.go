@@ -103,5 +103,6 @@ func unpackString(p string) string {
 	if p == "" {
 		return ""
 	}
-	return string(unpackText(make([]byte, 0, 2*len(p)), p))
+	var buf [128]byte // on the stack: the string is the one allocation for most fields
+	return string(unpackText(buf[:0], p))
 }

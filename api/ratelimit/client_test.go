@@ -21,6 +21,15 @@ func withClients(l *Limiter, clients map[string]*Client) func(http.Handler) http
 	}
 }
 
+// partnerAndPlain serves a limiter enforcing cfg to two issued keys: sk_partner names a client
+// with the limits own, sk_plain one with none of its own.
+func partnerAndPlain(t *testing.T, cfg Config, own ClientLimits) *server {
+	l := mustNew(t, cfg)
+	partner := &Client{Name: "partner", Limits: own}
+	plain := &Client{Name: "plain"}
+	return newServer(t, l, withClients(l, map[string]*Client{"sk_partner": partner, "sk_plain": plain}))
+}
+
 func key(k string) map[string]string { return map[string]string{APIKeyHeader: k} }
 
 // count sends n requests and returns how many were allowed (the others must be 429).
@@ -42,10 +51,7 @@ func count(t *testing.T, s *server, method string, n int, header map[string]stri
 func TestAClientsOwnRollingLimitReplacesTheServersForThatClientOnlyOverHTTP(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.RollingLimit = 2 // writes; reads keep their 600
-	l := mustNew(t, cfg)
-	partner := &Client{Name: "partner", Limits: ClientLimits{Write: OwnLimits{RollingLimit: ptr(5)}}}
-	plain := &Client{Name: "plain"}
-	s := newServer(t, l, withClients(l, map[string]*Client{"sk_partner": partner, "sk_plain": plain}))
+	s := partnerAndPlain(t, cfg, ClientLimits{Write: OwnLimits{RollingLimit: ptr(5)}})
 
 	if got := count(t, s, "POST", 8, key("sk_partner")); got != 5 {
 		t.Errorf("the partner's own write limit 5: %d of 8 allowed", got)
@@ -199,6 +205,25 @@ func TestClientsCostNoAllocationPerRequest(t *testing.T) {
 		// The log grows by doubling: amortised, well under one allocation per request.
 		if allocs >= 0.1 {
 			t.Errorf("%s: %v allocations per request", tc.name, allocs)
+		}
+	}
+}
+
+func TestWithTheServersLimitsOffOnlyAClientWithLimitsOfItsOwnIsLimited(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.RollingLimit, cfg.ConcurrencyLimit = 0, 0
+	cfg.Write, cfg.Read = Override{}, Override{}
+	s := partnerAndPlain(t, cfg, ClientLimits{Read: OwnLimits{RollingLimit: ptr(1)}})
+
+	if got := count(t, s, "GET", 3, key("sk_partner")); got != 1 {
+		t.Errorf("the partner's own read limit 1: %d of 3 allowed", got)
+	}
+	for _, h := range []map[string]string{nil, key("sk_plain"), key("sk_unknown")} {
+		if got := count(t, s, "GET", 3, h); got != 3 {
+			t.Errorf("%v: no limit is on, yet %d of 3 allowed", h, got)
+		}
+		if r := do(t, s.Client(), "GET", s.URL, h); r.header.Get("RateLimit") != "" || r.header.Get("RateLimit-Policy") != "" {
+			t.Errorf("%v: no limit is on, yet RateLimit %q, RateLimit-Policy %q", h, r.header.Get("RateLimit"), r.header.Get("RateLimit-Policy"))
 		}
 	}
 }

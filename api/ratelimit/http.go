@@ -35,6 +35,11 @@ func (l *Limiter) Wrap(class Class, next http.Handler) http.Handler {
 }
 
 func (l *Limiter) serve(class Class, next http.Handler, w http.ResponseWriter, r *http.Request) {
+	if l.unlimited(class, r) {
+		// Nothing to count and no header to set: the client need not be known.
+		next.ServeHTTP(w, r)
+		return
+	}
 	key, c := l.identify(r)
 	release, d := l.acquireFor(key, c, class, l.now(), r)
 	defer release()
@@ -48,6 +53,30 @@ func (l *Limiter) serve(class Class, next http.Handler, w http.ResponseWriter, r
 		return
 	}
 	next.ServeHTTP(w, r)
+}
+
+// unlimited reports whether a request of class is allowed without identifying its client: both
+// of the class's limits are off in the configuration in force, and the request has no X-API-Key,
+// so no client's own limits can apply (acquireFor would allow it with no headers and no slot).
+func (l *Limiter) unlimited(class Class, r *http.Request) bool {
+	if class >= numClasses {
+		class = ClassWrite
+	}
+	cs := &l.snap.Load().classes[class]
+	return cs.RollingLimit == 0 && cs.ConcurrencyLimit == 0 && APIKey(r) == ""
+}
+
+// apiKeyHeaderKey is APIKeyHeader in canonical form, the header map's key: a lookup with it
+// skips the canonicalization (which allocates for this name) that Header.Get would do.
+var apiKeyHeaderKey = http.CanonicalHeaderKey(APIKeyHeader)
+
+// APIKey is r's X-API-Key (its first value, "" without one), as r.Header.Get(APIKeyHeader)
+// reads it but without the allocation.
+func APIKey(r *http.Request) string {
+	if vs := r.Header[apiKeyHeaderKey]; len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
 }
 
 // ReleaseSlot gives back now the concurrency slot held for r, a request Middleware (or Wrap) let
@@ -87,7 +116,7 @@ func (l *Limiter) ClientKey(r *http.Request) string {
 // identify returns the key a request is limited by and, when the caller found its client
 // (ContextWithClient), that client. A request without X-API-Key costs no context lookup.
 func (l *Limiter) identify(r *http.Request) (string, *Client) {
-	if k := r.Header.Get(APIKeyHeader); k != "" {
+	if k := APIKey(r); k != "" {
 		if c, _ := r.Context().Value(clientContextKey{}).(*Client); c != nil {
 			return c.resolve(l, l.snap.Load()).key, c
 		}
