@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"testing"
 	"unicode/utf8"
 
@@ -228,7 +229,9 @@ func FuzzTheSyntaxCheckAgreesWithEncodingJSON(f *testing.F) {
 }
 
 func FuzzPackedTextUnpacksToWhatWasPacked(f *testing.F) {
-	for _, s := range []string{"", "0x", "0xdeadbeefcafebabe", "DEADBEEF", "abc", "0123456789abcdef0", "x" + string(make([]byte, 300))} {
+	for _, s := range []string{"", "0x", "0xdeadbeefcafebabe", "DEADBEEF", "abc", "0123456789abcdef0", "x" + string(make([]byte, 300)),
+		"0x0x", `"}}"}}`, "proof_rejectedproof_rejected", `{"inputProof":{"accepted":true,"handles":["0xabcdef0123456789"],"signatures":["0x1234abcd5678ef90","0x1"],"extraData":"0x00"}}`,
+		`{"userDecrypt":{"result":[{"payload":"0xabcdef0123","signature":"0xabcdef01","extraData":"0x00"},{"payload":"0x","signature":"0x","extraData":"0x0"}]}}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, s []byte) {
@@ -240,6 +243,52 @@ func FuzzPackedTextUnpacksToWhatWasPacked(f *testing.F) {
 			t.Fatalf("%q packed to %d bytes", s, len(p))
 		}
 	})
+}
+
+func TestEveryTokenHasAHeaderByteAndPacksToIt(t *testing.T) {
+	if tokenBase+len(tokens) > hexFlag {
+		t.Fatalf("%d tokens, room for %d", len(tokens), hexFlag-tokenBase)
+	}
+	for i, tok := range tokens {
+		if p := packText(nil, []byte(tok)); len(p) != 1 || p[0] != tokenBase+byte(i) {
+			t.Errorf("token %q packs to %x", tok, p)
+		}
+	}
+}
+
+func TestATextFieldKeepsItsValueWhateverTheOthersHold(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	var j job
+	var want [numTextFields]string
+	var scratch []byte
+	for range 2000 {
+		f := textField(rng.IntN(int(numTextFields)))
+		v := make([]byte, []int{0, 0, 3, 40, 130, 300}[rng.IntN(6)])
+		for i := range v {
+			v[i] = "0123456789abcdefx,\"\xe2"[rng.IntN(20)]
+		}
+		scratch = j.setField(f, v, scratch)
+		want[f] = string(v)
+		for g := range numTextFields {
+			if got := unpackString(j.field(g)); got != want[g] {
+				t.Fatalf("after setting field %d, field %d holds %q, want %q", f, g, got, want[g])
+			}
+		}
+	}
+}
+
+func TestAContentHashIsKeptAsItWasGiven(t *testing.T) {
+	for _, h := range []string{"", "2b846f701648c8b6b7646816f9f9af57575957518e7bfb85f70d2b416520aeef",
+		"2B846F701648C8B6B7646816F9F9AF57575957518E7BFB85F70D2B416520AEEF", "0xh", "2b846f70"} {
+		var j job
+		j.setContentHash([]byte(h), nil)
+		if got := string(j.appendContentHash(nil)); got != h {
+			t.Errorf("content hash %q kept as %q", h, got)
+		}
+		if h != "" && !contentHashQuery(h).matches(&j) || contentHashQuery(h+"0").matches(&j) {
+			t.Errorf("content hash %q: a search for it does not find it, or one for another does", h)
+		}
+	}
 }
 
 func FuzzJSONStringsAreEscapedAsEncodingJSONDoes(f *testing.F) {

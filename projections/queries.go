@@ -56,20 +56,20 @@ func (j Job) Since() time.Time { return j.EnteredAt(j.Status) }
 func (s *Set) jobView(j *job) Job {
 	v := Job{
 		ID: j.id, Kind: j.kind, Status: j.status,
-		AcceptedAt:       nanosTime(j.accepted),
-		ReadinessCheckAt: nanosTime(j.checkAt),
-		RetryAt:          nanosTime(j.retryAt),
-		ContentHash:      unpackString(j.hash),
+		AcceptedAt:       nanosTime(j.acceptedAt()),
+		ReadinessCheckAt: nanosTime(j.checkAt()),
+		RetryAt:          nanosTime(j.retryAt()),
+		ContentHash:      string(j.appendContentHash(nil)),
 		TxHash:           unpackString(j.field(fieldTxHash)),
 		GatewayRequestID: unpackString(j.field(fieldGatewayRequestID)),
 		Label:            unpackString(j.field(fieldLabel)),
 		Message:          unpackString(j.field(fieldMessage)),
-		Shares:           int(j.shares),
+		Shares:           int(j.shares()),
 		Version:          eventstore.Version(j.version),
 		Position:         j.pos,
 	}
-	for i, n := range j.entered {
-		v.Entered[i] = nanosTime(n)
+	for i, st := range domain.Statuses() {
+		v.Entered[i] = nanosTime(j.enteredAt(st))
 	}
 	if r := j.field(fieldResult); r != "" {
 		v.Result = unpackText(nil, r)
@@ -201,7 +201,7 @@ type Timer struct {
 }
 
 func (s *Set) timerOf(j *job) Timer {
-	t := Timer{JobID: j.id, Kind: j.kind, Status: j.status, EnteredAt: nanosTime(j.entered[j.status.Ordinal()])}
+	t := Timer{JobID: j.id, Kind: j.kind, Status: j.status, EnteredAt: nanosTime(j.enteredAt(j.status))}
 	if j.timer >= 0 {
 		t.Deadline = nanosTime(s.timers.items[j.timer].due)
 	}

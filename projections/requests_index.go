@@ -1,6 +1,10 @@
 package projections
 
-import "relayer/domain"
+import (
+	"strings"
+
+	"relayer/domain"
+)
 
 // The gateway requests the read models know, for the responses listeners of a fleet's keys: the
 // gateway's response logs are one stream for every key, and each key's engine reads them all. A
@@ -10,7 +14,9 @@ import "relayer/domain"
 //
 // requests holds the jobs in receipt_received by their gateway request; ended the last
 // maxEndedRequests requests whose jobs left receipt_received, oldest first in endedRing. A
-// request is keyed by its kind's family and its id in the jobs' packed text form.
+// request is keyed by its kind's family and its id in the jobs' packed text form: a piece of the
+// job's text while it waits, a copy once it ended (a piece would keep the whole text in memory
+// after the job's text moved to a block of ended texts, jobTable.ended).
 type requestKey struct {
 	family domain.Kind
 	id     string
@@ -42,6 +48,7 @@ func (x *requestIndex) left(k domain.Kind, id string) {
 		return
 	}
 	delete(x.requests, key)
+	key.id = strings.Clone(id) // not a piece of the job's text, which it would keep in memory
 	if x.ended == nil {
 		x.ended = map[requestKey]struct{}{}
 	}

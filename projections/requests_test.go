@@ -139,3 +139,24 @@ func TestAResetClearsTheTxHashUntilTheNextSignature(t *testing.T) {
 		t.Fatalf("after the second signature: %+v", j)
 	}
 }
+
+func TestAResetInputProofKeepsWhenItWasAcceptedAndARetryLastsItsStatus(t *testing.T) {
+	h := newHarness(t, Config{})
+	id := h.accept(domain.InputProof, 0)
+	h.do(id, domain.ScheduleRetry{At: h.at(time.Second), Step: "prepare", Attempt: 1, Reason: "transport error", NextAt: h.at(5 * time.Second).At})
+	if j, _ := h.s.Job(id); !j.RetryAt.Equal(h.at(5 * time.Second).At) {
+		t.Fatalf("retry at %v, want %v", j.RetryAt, h.at(5*time.Second).At)
+	}
+	h.do(id, domain.SignTransaction{At: h.at(2 * time.Second), From: "0xa1", Nonce: 1, TxHash: "0x01", RawTx: "0x02"})
+	h.do(id, domain.ResetTransaction{At: h.at(3 * time.Second), Reason: "recovery"})
+	j, _ := h.s.Job(id)
+	if !j.RetryAt.IsZero() || !j.AcceptedAt.Equal(h.at(0).At) || !j.EnteredAt(domain.Processing).Equal(h.at(3*time.Second).At) ||
+		!j.ReadinessCheckAt.IsZero() || !j.EnteredAt(domain.TxInFlight).Equal(h.at(2*time.Second).At) {
+		t.Fatalf("after a retry, a signing and a reset: %+v", j)
+	}
+	h.do(id, domain.SignTransaction{At: h.at(4 * time.Second), From: "0xa1", Nonce: 1, TxHash: "0x03", RawTx: "0x04"})
+	h.do(id, domain.ResetTransaction{At: h.at(6 * time.Second), Reason: "recovery"})
+	if j, _ := h.s.Job(id); !j.AcceptedAt.Equal(h.at(0).At) || !j.EnteredAt(domain.Processing).Equal(h.at(6*time.Second).At) {
+		t.Fatalf("after a second reset: accepted %v, in processing since %v", j.AcceptedAt, j.EnteredAt(domain.Processing))
+	}
+}

@@ -48,11 +48,8 @@ func (s *Set) applyRetired(rec *eventstore.Record) error {
 			return fmt.Errorf("job %s retired in status %s, which is not terminal", id, j.status)
 		}
 	}
-	if s.retired == nil {
-		s.retired = make(map[domain.JobID]struct{}, len(e.Jobs))
-	}
+	s.retired.add(e.Jobs)
 	for _, id := range e.Jobs {
-		s.retired[id] = struct{}{}
 		i, j, ok := s.jobs.lookup(id)
 		if !ok {
 			continue
@@ -65,19 +62,20 @@ func (s *Set) applyRetired(rec *eventstore.Record) error {
 }
 
 // Retired reports whether job id was retired: its events are in the archive, not in the live
-// store, and the read models no longer hold it.
+// store, and the read models no longer hold it. It may answer true, with probability about
+// n/2^64 for n retired jobs, for an id that was never retired (retiredIDs): callers treat that
+// as harmless.
 func (s *Set) Retired(id domain.JobID) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	_, ok := s.retired[id]
-	return ok
+	return s.retired.contains(id)
 }
 
 // RetiredJobs is how many jobs the Set has seen retired.
 func (s *Set) RetiredJobs() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return len(s.retired)
+	return s.retired.len()
 }
 
 // Retirable is a job that may leave the live store: it ended before EndedBefore, its last event
@@ -103,7 +101,7 @@ func (s *Set) Retirable(windows func(domain.Kind) time.Duration, now time.Time, 
 		if j.gone() || !j.status.Terminal() || j.pos > upTo {
 			continue
 		}
-		ended := j.entered[j.status.Ordinal()]
+		ended := j.enteredAt(j.status)
 		if ended == 0 || now.Sub(time.Unix(0, ended)) < windows(j.kind) {
 			continue
 		}
@@ -114,7 +112,4 @@ func (s *Set) Retirable(windows func(domain.Kind) time.Duration, now time.Time, 
 }
 
 // isRetired is Retired with s.mu held.
-func (s *Set) isRetired(id domain.JobID) bool {
-	_, ok := s.retired[id]
-	return ok
-}
+func (s *Set) isRetired(id domain.JobID) bool { return s.retired.contains(id) }

@@ -2,6 +2,8 @@ package projections
 
 import (
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -21,14 +23,22 @@ func (h *harness) retire(ids ...domain.JobID) error {
 	return h.s.Apply(rec, nil)
 }
 
-func TestARetiredJobLeavesTheReadModelsAndItsIdIsRemembered(t *testing.T) {
-	h := newHarness(t, Config{})
-	ended := h.accept(domain.InputProof, 0)
+// oneRetiredOneOpen is a Set holding an input proof still processing (open) after one that
+// failed was retired (ended).
+func oneRetiredOneOpen(t *testing.T) (h *harness, ended, open domain.JobID) {
+	t.Helper()
+	h = newHarness(t, Config{})
+	ended = h.accept(domain.InputProof, 0)
 	h.do(ended, domain.Fail{At: h.at(time.Second), Label: "internal_error"})
-	open := h.accept(domain.InputProof, 2*time.Second)
+	open = h.accept(domain.InputProof, 2*time.Second)
 	if err := h.retire(ended); err != nil {
 		t.Fatal(err)
 	}
+	return h, ended, open
+}
+
+func TestARetiredJobLeavesTheReadModelsAndItsIdIsRemembered(t *testing.T) {
+	h, ended, open := oneRetiredOneOpen(t)
 	if _, held := h.s.Job(ended); held || !h.s.Retired(ended) {
 		t.Fatalf("retired job: held %v, retired %v", held, h.s.Retired(ended))
 	}
@@ -115,8 +125,8 @@ func TestRetiredJobsFreeTheirPlaceInTheJobTable(t *testing.T) {
 	if got := h.s.jobs.heldChunks(); got != 1 {
 		t.Fatalf("after retiring %d of %d jobs the table holds %d chunks, want 1 (the last job's)", n-1, n, got)
 	}
-	if h.s.Jobs() != 1 || len(h.s.jobs.index) != 1 || h.s.jobs.deleted > len(ids) {
-		t.Fatalf("after the retirements: %d jobs held, index of %d entries", h.s.Jobs(), len(h.s.jobs.index))
+	if h.s.Jobs() != 1 || h.s.jobs.index.len() != 1 || len(h.s.jobs.index.slots) != minIndexSlots {
+		t.Fatalf("after the retirements: %d jobs held, index of %d entries in %d slots", h.s.Jobs(), h.s.jobs.index.len(), len(h.s.jobs.index.slots))
 	}
 	// The open job, the walks over the table and a new job still work over the released chunks.
 	last := ids[n-1]
@@ -138,5 +148,103 @@ func TestRetiredJobsFreeTheirPlaceInTheJobTable(t *testing.T) {
 	}
 	if _, err := h.s.Snapshot(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestTheRetiredSetRecognisesEveryRetiredIdAndNoOther(t *testing.T) {
+	g := generator{rng: rand.New(rand.NewPCG(11, 11))}
+	var r retiredIDs
+	retired := make([]domain.JobID, 50_000)
+	for i := range retired {
+		if i%3 == 0 {
+			retired[i] = domain.JobIDFor(g.hex(32)[2:], uint32(i%5)) // name-based, as the Submitter makes them
+		} else {
+			retired[i] = g.jobID()
+		}
+	}
+	for start := 0; start < len(retired); start += 1500 {
+		r.add(retired[start:min(start+1500, len(retired))])
+	}
+	r.add(retired[:10]) // named again: remembered once
+	if r.len() != len(retired) {
+		t.Fatalf("remembers %d ids, want %d", r.len(), len(retired))
+	}
+	for _, id := range retired {
+		if !r.contains(id) {
+			t.Fatalf("retired id %s not recognised", id)
+		}
+	}
+	for range 50_000 {
+		if id := g.jobID(); r.contains(id) {
+			t.Fatalf("never-seen id %s recognised as retired", id)
+		}
+	}
+	// The runs are sorted, share no key, and shrink geometrically.
+	var all []uint64
+	for i, run := range r.runs {
+		if !slices.IsSorted(run) || i > 0 && len(r.runs[i-1]) <= 2*len(run) {
+			t.Fatalf("run %d of %d (%d keys) breaks the invariant: %v", i, len(r.runs), len(run), runLens(r.runs))
+		}
+		all = append(all, run...)
+	}
+	slices.Sort(all)
+	if len(slices.Compact(all)) != len(retired) {
+		t.Fatalf("runs hold %d distinct keys, want %d", len(all), len(retired))
+	}
+}
+
+func runLens(runs [][]uint64) []int {
+	n := make([]int, len(runs))
+	for i, r := range runs {
+		n[i] = len(r)
+	}
+	return n
+}
+
+func TestAnEventOfARetiredIdThatTheSetHoldsIsApplied(t *testing.T) {
+	// An acceptance is applied whatever the retired set says, and the events of a job the Set
+	// holds too: a rare false match of a retired key never passes over a live job.
+	h, _, open := oneRetiredOneOpen(t)
+	h.s.mu.Lock()
+	h.s.retired.add([]domain.JobID{open}) // as a false match would
+	h.s.mu.Unlock()
+	h.do(open, domain.Fail{At: h.at(3 * time.Second), Label: "internal_error"})
+	if j, ok := h.s.Job(open); !ok || j.Status != domain.Failure {
+		t.Fatalf("the held job's event was passed over: %+v, held %v", j, ok)
+	}
+}
+
+func TestTheIdIndexFindsEveryHeldJobAndNoRetiredOne(t *testing.T) {
+	g := generator{rng: rand.New(rand.NewPCG(3, 3))}
+	tb := newJobTable()
+	var ids []domain.JobID
+	held := map[int32]bool{}
+	for round := range 6 {
+		for range 5000 {
+			id := g.jobID()
+			i, _ := tb.add(id)
+			ids = append(ids, id)
+			held[i] = true
+		}
+		// Retire most of what is held, out of order, so that probe runs lose members in their
+		// middle and the table shrinks.
+		for i := range held {
+			if g.rng.IntN(10) < 8 || round == 5 {
+				tb.retire(i)
+				delete(held, i)
+			}
+		}
+		for i, id := range ids {
+			got, _, ok := tb.lookup(id)
+			if ok != held[int32(i)] || ok && got != int32(i) {
+				t.Fatalf("round %d: job %d (%s) found %v at %d, held %v", round, i, id, ok, got, held[int32(i)])
+			}
+		}
+		if tb.index.len() != len(held) {
+			t.Fatalf("round %d: index holds %d, want %d", round, tb.index.len(), len(held))
+		}
+	}
+	if len(tb.index.slots) != minIndexSlots {
+		t.Fatalf("index of %d slots with no job held, want %d", len(tb.index.slots), minIndexSlots)
 	}
 }

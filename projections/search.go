@@ -2,7 +2,6 @@ package projections
 
 import (
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -68,7 +67,8 @@ func (s *Set) Search(q Query) Page {
 		statuses |= 1 << st.Ordinal()
 	}
 	packed := func(v string) string { return string(packText(nil, []byte(v))) }
-	label, hash := packed(q.Label), packed(q.ContentHash)
+	label := packed(q.Label)
+	hash := contentHashQuery(q.ContentHash)
 	// An address packs to a hex run of its own wherever it stands in a comma-joined list, so
 	// a list holds it when the packed list holds the address's packed run.
 	user, contract := addressRun(q.User), addressRun(q.Contract)
@@ -96,13 +96,13 @@ func (s *Set) Search(q Query) Page {
 		if kinds != 0 && kinds&(1<<j.kind.Ordinal()) == 0 || statuses != 0 && statuses&(1<<j.status.Ordinal()) == 0 {
 			continue
 		}
-		if q.Label != "" && j.field(fieldLabel) != label || q.ContentHash != "" && j.hash != hash {
+		if q.Label != "" && j.field(fieldLabel) != label || q.ContentHash != "" && !hash.matches(j) {
 			continue
 		}
 		if q.User != "" && !strings.Contains(j.field(fieldUsers), user) || q.Contract != "" && !strings.Contains(j.field(fieldContracts), contract) {
 			continue
 		}
-		created, updated := j.accepted, slices.Max(j.entered[:])
+		created, updated := j.acceptedAt(), j.lastEntered()
 		if from != 0 && created < from || to != 0 && created >= to || ufrom != 0 && updated < ufrom || uto != 0 && updated >= uto {
 			continue
 		}
@@ -122,11 +122,32 @@ func addressRun(a string) string {
 	if a == "" {
 		return ""
 	}
-	p := packText(nil, []byte(a))
-	if strings.HasPrefix(a, "0x") && len(p) > 3 && p[0] == 2 {
-		return string(p[3:]) // past the literal run "0x"
+	if digits, ok := strings.CutPrefix(a, "0x"); ok {
+		if p := packText(nil, []byte(digits)); len(p) > 0 && p[0]&hexFlag != 0 {
+			return string(p) // the run past "0x"
+		}
 	}
-	return string(p)
+	return string(packText(nil, []byte(a)))
+}
+
+// hashQuery is a content hash searched for, in the two forms a job may keep it in.
+type hashQuery struct {
+	raw    [32]byte
+	isRaw  bool
+	packed string
+}
+
+func contentHashQuery(h string) hashQuery {
+	raw, ok := hashBytesOf(h)
+	return hashQuery{raw: raw, isRaw: ok, packed: string(packText(nil, []byte(h)))}
+}
+
+// matches reports whether job j has the content hash.
+func (q hashQuery) matches(j *job) bool {
+	if j.flags&flagHash != 0 {
+		return q.isRaw && j.hash == q.raw
+	}
+	return !q.isRaw && j.field(fieldContentHash) == q.packed
 }
 
 func splitField(p string) []string {

@@ -129,7 +129,7 @@ func (s *Set) WriteSnapshot(w io.Writer) error {
 		b = append(b, `,"status":"`...)
 		b = append(b, j.status.String()...)
 		b = append(b, `","enteredAt":`...)
-		b = appendTime(b, j.entered[j.status.Ordinal()])
+		b = appendTime(b, j.enteredAt(j.status))
 		b = append(b, `,"deadline":`...)
 		b = appendTime(b, it.due)
 		b = append(b, '}')
@@ -156,8 +156,9 @@ func (s *Set) appendJob(b []byte, j *job) []byte {
 	b = strconv.AppendUint(b, uint64(j.pos), 10)
 	b = append(b, `,"entered":{`...)
 	first := true
-	for i, st := range domain.Statuses() {
-		if j.entered[i] == 0 {
+	for _, st := range domain.Statuses() {
+		at := j.enteredAt(st)
+		if at == 0 {
 			continue
 		}
 		if !first {
@@ -167,21 +168,21 @@ func (s *Set) appendJob(b []byte, j *job) []byte {
 		b = append(b, '"')
 		b = append(b, st.String()...)
 		b = append(b, `":`...)
-		b = appendTime(b, j.entered[i])
+		b = appendTime(b, at)
 	}
 	b = append(b, '}')
 	b = append(b, `,"acceptedAt":`...)
-	b = appendTime(b, j.accepted)
-	if j.checkAt != 0 {
+	b = appendTime(b, j.acceptedAt())
+	if at := j.checkAt(); at != 0 {
 		b = append(b, `,"readinessCheckAt":`...)
-		b = appendTime(b, j.checkAt)
+		b = appendTime(b, at)
 	}
-	if j.retryAt != 0 {
+	if at := j.retryAt(); at != 0 {
 		b = append(b, `,"retryAt":`...)
-		b = appendTime(b, j.retryAt)
+		b = appendTime(b, at)
 	}
 	b = append(b, `,"contentHash":`...)
-	b = appendJSONString(b, unpackText(nil, j.hash))
+	b = appendJSONString(b, j.appendContentHash(nil))
 	for _, f := range [...]struct {
 		name  string
 		field textField
@@ -194,9 +195,9 @@ func (s *Set) appendJob(b []byte, j *job) []byte {
 			b = appendJSONString(b, unpackText(nil, v))
 		}
 	}
-	if j.shares > 0 {
+	if n := j.shares(); n > 0 {
 		b = append(b, `,"shares":`...)
-		b = strconv.AppendUint(b, uint64(j.shares), 10)
+		b = strconv.AppendUint(b, uint64(n), 10)
 	}
 	if r := j.field(fieldResult); r != "" {
 		b = append(b, `,"result":`...)
