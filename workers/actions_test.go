@@ -9,9 +9,7 @@ import (
 
 	"relayer/domain"
 	"relayer/eventstore"
-	"relayer/projections"
 	"relayer/workers/devchain"
-	"relayer/workers/gateway/contracts"
 )
 
 // cancelAsked is an operator's cancel, as the API decides it.
@@ -25,10 +23,7 @@ func cancelAsked() domain.Cancel {
 // the request.
 func TestACancelInFlightWhoseNoOpIsMinedEndsTheJobCancelledWithoutAGatewayRequest(t *testing.T) {
 	r := newCrashRig(t, devchain.Config{})
-	req := r.request(domain.InputProof, contracts.ScenarioNone)
-	id := r.accept(req)
-	gw := newTestAdapter(t, r.chain)
-	first := r.prepareAndRecord(gw, id, req)
+	req, id, gw, first := r.signedInputProof()
 	gw.Close()
 	r.execute(id, cancelAsked())
 
@@ -80,10 +75,7 @@ func wantNoOpOnChain(t *testing.T, r *crashRig, id domain.JobID, hash string, no
 func TestACancelInFlightLosesTheRaceWhenTheJobsTransactionIsMinedFirst(t *testing.T) {
 	r := newCrashRig(t, devchain.Config{})
 	ctx := context.Background()
-	req := r.request(domain.InputProof, contracts.ScenarioNone)
-	id := r.accept(req)
-	gw := newTestAdapter(t, r.chain)
-	first := r.prepareAndRecord(gw, id, req)
+	req, id, gw, first := r.signedInputProof()
 	if _, err := gw.Broadcast(ctx, first); err != nil {
 		t.Fatal(err)
 	}
@@ -103,21 +95,14 @@ func TestACancelInFlightLosesTheRaceWhenTheJobsTransactionIsMinedFirst(t *testin
 func TestRecoverySendsTheRecordedNoOpOfACancel(t *testing.T) {
 	r := newCrashRig(t, devchain.Config{})
 	ctx := context.Background()
-	req := r.request(domain.InputProof, contracts.ScenarioNone)
-	id := r.accept(req)
-	gw := newTestAdapter(t, r.chain)
-	first := r.prepareAndRecord(gw, id, req)
+	req, id, gw, first := r.signedInputProof()
 	r.execute(id, cancelAsked())
 	np, err := gw.CancelReplacement(ctx, first)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A replacement the node takes: the same nonce, both fees raised by the bump (12% by default).
-	for _, f := range [][2]*big.Int{{np.GasFeeCap, first.GasFeeCap}, {np.GasTipCap, first.GasTipCap}} {
-		if new(big.Int).Mul(f[0], big.NewInt(100)).Cmp(new(big.Int).Mul(f[1], big.NewInt(112))) < 0 {
-			t.Fatalf("the no-op's fee %s is not 12%% above %s", f[0], f[1])
-		}
-	}
+	wantFeesRaised(t, "the no-op's fee", 12, [][2]*big.Int{{np.GasFeeCap, first.GasFeeCap}, {np.GasTipCap, first.GasTipCap}})
 	if !np.NoOp || np.Nonce != first.Nonce || np.To != first.From || len(np.Transaction().Data()) != 0 || np.GasLimit != 21_000 {
 		t.Fatalf("the no-op %+v is not a plain transfer to the key itself at nonce %d", np, first.Nonce)
 	}
@@ -165,16 +150,6 @@ func TestAnOperatorsRetryTakesAParkedJobUpAtOnce(t *testing.T) {
 // history is job id's events.
 func (env *engineEnv) history(id domain.JobID) []domain.Event {
 	env.t.Helper()
-	var evs []domain.Event
-	for rec, err := range env.store.ReadStream(context.Background(), id.Stream(), 0) {
-		if err != nil {
-			env.t.Fatal(err)
-		}
-		v, err := projections.DecodeEvent(env.exec.Codec, rec)
-		if err != nil {
-			env.t.Fatal(err)
-		}
-		evs = append(evs, v)
-	}
+	_, evs := readStream(env.t, env.store, id.Stream(), env.domainEvent)
 	return evs
 }

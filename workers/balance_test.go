@@ -28,59 +28,22 @@ func weiOf(eth int64) *big.Int { return new(big.Int).Mul(big.NewInt(eth), ether)
 // signerEvents are the events of key's balance guard stream.
 func (env *engineEnv) signerEvents(key common.Address) []eventstore.Typed {
 	env.t.Helper()
-	var out []eventstore.Typed
-	for rec, err := range env.store.ReadStream(context.Background(), domain.SignerStream(key.Hex()), 0) {
-		if err != nil {
-			env.t.Fatal(err)
-		}
-		v, err := env.exec.Codec.Decode(rec)
-		if err != nil {
-			env.t.Fatal(err)
-		}
-		out = append(out, v)
-	}
+	_, out := readStream(env.t, env.store, domain.SignerStream(key.Hex()), env.exec.Codec.Decode)
 	return out
 }
 
 // jobEvents are job id's events.
 func (env *engineEnv) jobEvents(id domain.JobID) []eventstore.Typed {
 	env.t.Helper()
-	var out []eventstore.Typed
-	for rec, err := range env.store.ReadStream(context.Background(), id.Stream(), 0) {
-		if err != nil {
-			env.t.Fatal(err)
-		}
-		v, err := env.exec.Codec.Decode(rec)
-		if err != nil {
-			env.t.Fatal(err)
-		}
-		out = append(out, v)
-	}
+	_, out := readStream(env.t, env.store, id.Stream(), env.exec.Codec.Decode)
 	return out
 }
 
 // gaugeValue is the gauge name{label=value} among cs, and whether it is there.
 func gaugeValue(t *testing.T, cs []prometheus.Collector, name, label, value string) (float64, bool) {
 	t.Helper()
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(cs...)
-	fams, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range fams {
-		if f.GetName() != name {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == label && strings.EqualFold(l.GetValue(), value) {
-					return m.GetGauge().GetValue(), true
-				}
-			}
-		}
-	}
-	return 0, false
+	m, ok := findMetric(t, cs, name, label, func(v string) bool { return strings.EqualFold(v, value) })
+	return m.GetGauge().GetValue(), ok
 }
 
 // newFundedKey is a key the chain did not make, funded with wei.

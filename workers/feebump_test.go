@@ -3,6 +3,7 @@ package workers
 import (
 	"context"
 	"encoding/hex"
+	"fmt"
 	"math/big"
 	"sync"
 	"testing"
@@ -114,11 +115,8 @@ func TestEngineReplacesTransactionsAFeeSpikeStalled(t *testing.T) {
 				if prev == nil || tx.Nonce() != prev.Nonce() || string(tx.Data()) != string(prev.Data()) {
 					t.Fatalf("job %s: a replacement at another nonce or with another call", id)
 				}
-				for _, f := range [][2]*big.Int{{tx.GasFeeCap(), prev.GasFeeCap()}, {tx.GasTipCap(), prev.GasTipCap()}} {
-					if new(big.Int).Mul(f[0], big.NewInt(100)).Cmp(new(big.Int).Mul(f[1], big.NewInt(110))) < 0 {
-						t.Fatalf("job %s: replacement fee %s not 10%% above %s", id, f[0], f[1])
-					}
-				}
+				wantFeesRaised(t, fmt.Sprintf("job %s: replacement fee", id), 10,
+					[][2]*big.Int{{tx.GasFeeCap(), prev.GasFeeCap()}, {tx.GasTipCap(), prev.GasTipCap()}})
 			}
 			prev = tx
 		}
@@ -146,10 +144,7 @@ func (env *engineEnv) countEvents(typ string) int {
 func TestRecoveryAdoptsTheReplacedTransactionThatWasMined(t *testing.T) {
 	r := newCrashRig(t, devchain.Config{})
 	ctx := context.Background()
-	req := r.request(domain.InputProof, contracts.ScenarioNone)
-	id := r.accept(req)
-	gw := newTestAdapter(t, r.chain)
-	first := r.prepareAndRecord(gw, id, req)
+	req, id, gw, first := r.signedInputProof()
 	repl, err := gw.Replacement(ctx, first)
 	if err != nil {
 		t.Fatal(err)
@@ -157,11 +152,7 @@ func TestRecoveryAdoptsTheReplacedTransactionThatWasMined(t *testing.T) {
 	if repl.Nonce != first.Nonce || repl.Hash == first.Hash || string(repl.Transaction().Data()) != string(first.Transaction().Data()) {
 		t.Fatalf("replacement %+v of %+v: not the same call at the same nonce", repl, first)
 	}
-	for _, f := range [][2]*big.Int{{repl.GasFeeCap, first.GasFeeCap}, {repl.GasTipCap, first.GasTipCap}} {
-		if new(big.Int).Mul(f[0], big.NewInt(100)).Cmp(new(big.Int).Mul(f[1], big.NewInt(112))) < 0 {
-			t.Fatalf("replacement fee %s is not 12%% above %s", f[0], f[1])
-		}
-	}
+	wantFeesRaised(t, "replacement fee", 12, [][2]*big.Int{{repl.GasFeeCap, first.GasFeeCap}, {repl.GasTipCap, first.GasTipCap}})
 	r.execute(id, domain.ReplaceTransaction{At: domain.At{At: time.Now()}, Replaces: first.Hash.Hex(), TxHash: repl.Hash.Hex(),
 		RawTx: "0x" + hex.EncodeToString(repl.Raw), GasFeeCap: repl.GasFeeCap.String(), GasTipCap: repl.GasTipCap.String()})
 	// The first one is mined (it was in a pool the crash did not reach).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math/big"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"relayer/domain"
 	"relayer/eventstore"
@@ -191,4 +194,69 @@ func (s *crashableStore) Append(ctx context.Context, stream string, expected eve
 		return 0, errCrashed
 	}
 	return s.Store.Append(ctx, stream, expected, evs...)
+}
+
+// readStream reads stream back from s: each record and what decode makes of it.
+func readStream[T any](t testing.TB, s eventstore.Store, stream string, decode func(eventstore.Record) (T, error)) ([]eventstore.Record, []T) {
+	t.Helper()
+	var recs []eventstore.Record
+	var out []T
+	for rec, err := range s.ReadStream(context.Background(), stream, 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := decode(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, out = append(recs, rec), append(out, v)
+	}
+	return recs, out
+}
+
+// domainEvent decodes rec with the engine's codec, for readStream.
+func (env *engineEnv) domainEvent(rec eventstore.Record) (domain.Event, error) {
+	return projections.DecodeEvent(env.exec.Codec, rec)
+}
+
+// gather is every metric family of cs.
+func gather(t *testing.T, cs []prometheus.Collector) []*dto.MetricFamily {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(cs...)
+	fams, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fams
+}
+
+// findMetric is the metric name among cs with a label whose value is one match accepts, and
+// whether there is one.
+func findMetric(t *testing.T, cs []prometheus.Collector, name, label string, match func(string) bool) (*dto.Metric, bool) {
+	t.Helper()
+	for _, f := range gather(t, cs) {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == label && match(l.GetValue()) {
+					return m, true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+// wantFeesRaised fails the test unless each fee of a replacement (the first of a pair) is at least
+// percent above the fee it replaces (the second); what names the fee in the failure.
+func wantFeesRaised(t *testing.T, what string, percent int64, fees [][2]*big.Int) {
+	t.Helper()
+	for _, f := range fees {
+		if new(big.Int).Mul(f[0], big.NewInt(100)).Cmp(new(big.Int).Mul(f[1], big.NewInt(100+percent))) < 0 {
+			t.Fatalf("%s %s is not %d%% above %s", what, f[0], percent, f[1])
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"relayer/projections"
 	"relayer/workers/devchain"
 	"relayer/workers/devchain/faultproxy"
+	"relayer/workers/devchain/faultproxy/faultproxytest"
 	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
 )
@@ -40,9 +41,7 @@ func TestAChainOutageLongerThanTheDeadlinesFailsAndTimesOutNoJob(t *testing.T) {
 	// A decrypt waiting for its response when the chain goes away.
 	waiting := accept(domain.PublicDecrypt)
 	eventually(t, func() bool { return status(waiting) == domain.ReceiptReceived }, "the decrypt to wait for its response")
-	if err := proxy.SetMode(faultproxy.Refuse); err != nil {
-		t.Fatal(err)
-	}
+	faultproxytest.SetMode(t, proxy, faultproxy.Refuse)
 	// Jobs that come during the outage: not ready, not prepared.
 	var ids []domain.JobID
 	for _, k := range domain.Kinds() {
@@ -59,9 +58,7 @@ func TestAChainOutageLongerThanTheDeadlinesFailsAndTimesOutNoJob(t *testing.T) {
 	if _, open := set.ChainOutage(); !open {
 		t.Error("the log does not say the chain is in an outage")
 	}
-	if err := proxy.SetMode(faultproxy.Pass); err != nil {
-		t.Fatal(err)
-	}
+	faultproxytest.SetMode(t, proxy, faultproxy.Pass)
 	back := time.Now()
 	for _, id := range ids {
 		ok := false
@@ -135,20 +132,9 @@ func TestAChainOutageLongerThanTheDeadlinesFailsAndTimesOutNoJob(t *testing.T) {
 // context (cancelled at the end), the proxy, the log and the projections.
 func startProxiedEngine(t *testing.T, chain *devchain.Chain, pcfg projections.Config) (context.Context, *faultproxy.Proxy, eventstore.Store, *projections.Set) {
 	t.Helper()
-	proxy := startFaultProxy(t, chain)
+	proxy := faultproxytest.Start(t, chain.HTTPEndpoint())
 	ctx, _, store, set := startDialedEngine(t, chain, pcfg, retryafter.DefaultConfig(), func(c *gateway.Config) { c.RPCURL = proxy.URL() })
 	return ctx, proxy, store, set
-}
-
-// startFaultProxy is a fault proxy in front of chain's JSON-RPC over HTTP, closed at the end.
-func startFaultProxy(t *testing.T, chain *devchain.Chain) *faultproxy.Proxy {
-	t.Helper()
-	proxy, err := faultproxy.New(chain.HTTPEndpoint())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = proxy.Close() })
-	return proxy
 }
 
 // startDialedEngine starts, on a new log, an engine whose adapter Dials chain as edit says (its
@@ -209,9 +195,7 @@ func startDialedEngine(t *testing.T, chain *devchain.Chain, pcfg projections.Con
 func TestTransactionsInFlightAreSentAgainWhenAnOutageEnds(t *testing.T) {
 	chain := startTestChain(t, devchain.Config{HTTPAddr: "127.0.0.1:0"})
 	ctx, proxy, store, set := startProxiedEngine(t, chain, projections.Config{TxInFlightTimeout: 5 * time.Minute})
-	if err := proxy.SetMode(faultproxy.Refuse); err != nil {
-		t.Fatal(err)
-	}
+	faultproxytest.SetMode(t, proxy, faultproxy.Refuse)
 	eventually(t, func() bool { _, open := set.ChainOutage(); return open }, "the outage to be recorded")
 
 	// What a sender does the instant before its broadcast, while the node is away: the bytes are
@@ -236,9 +220,7 @@ func TestTransactionsInFlightAreSentAgainWhenAnOutageEnds(t *testing.T) {
 		t.Fatalf("during the outage the job is %s, want tx_in_flight", j.Status)
 	}
 
-	if err := proxy.SetMode(faultproxy.Pass); err != nil {
-		t.Fatal(err)
-	}
+	faultproxytest.SetMode(t, proxy, faultproxy.Pass)
 	back := time.Now()
 	for time.Now().Before(back.Add(30 * time.Second)) {
 		if j, _ := set.Job(id); j.Status.Terminal() {

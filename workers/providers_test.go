@@ -11,6 +11,7 @@ import (
 	"relayer/projections"
 	"relayer/workers/devchain"
 	"relayer/workers/devchain/faultproxy"
+	"relayer/workers/devchain/faultproxy/faultproxytest"
 	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
 )
@@ -30,7 +31,7 @@ func TestOneOfTwoProvidersKilledThenSlowedLosesNoJobAndSendsEachOnce(t *testing.
 	}
 	began := time.Now()
 	chain := startTestChain(t, devchain.Config{HTTPAddr: "127.0.0.1:0"})
-	flaky, steady := startFaultProxy(t, chain), startFaultProxy(t, chain)
+	flaky, steady := faultproxytest.Start(t, chain.HTTPEndpoint()), faultproxytest.Start(t, chain.HTTPEndpoint())
 	tuning := retryafter.DefaultConfig()
 	tuning.InputProofTPS, tuning.UserDecryptTPS, tuning.PublicDecryptTPS = loadD, loadD, loadD
 	ctx, gw, store, set := startDialedEngine(t, chain, projections.Config{TxInFlightTimeout: 5 * time.Minute}, tuning, func(c *gateway.Config) {
@@ -84,9 +85,7 @@ func TestOneOfTwoProvidersKilledThenSlowedLosesNoJobAndSendsEachOnce(t *testing.
 	// A third of the jobs on two healthy providers; the kill comes while most are in flight.
 	first := accept(providerJobs / 3)
 	progress(first, 20, "jobs of the first third")
-	if err := flaky.SetMode(faultproxy.Refuse); err != nil {
-		t.Fatal(err)
-	}
+	faultproxytest.SetMode(t, flaky, faultproxy.Refuse)
 	eventually(t, func() bool { return flakyHealth().Paused }, "the killed provider to be paused")
 	killed := time.Now()
 	servedBefore := steadyRequests()
@@ -103,9 +102,7 @@ func TestOneOfTwoProvidersKilledThenSlowedLosesNoJobAndSendsEachOnce(t *testing.
 
 	// Back: healthy again, it takes reads; then, with jobs in flight, slower than the health
 	// probe's timeout: paused again, and the jobs go on.
-	if err := flaky.SetMode(faultproxy.Pass); err != nil {
-		t.Fatal(err)
-	}
+	faultproxytest.SetMode(t, flaky, faultproxy.Pass)
 	// A provider paused for long waits up to 30 s (its probe's longest backoff) for its next
 	// probe; once that probe answers, it is healthy.
 	eventuallyWithin(t, 45*time.Second, func() bool { return flakyHealth().Healthy }, "the provider to be healthy again once it answers")

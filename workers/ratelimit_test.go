@@ -55,61 +55,31 @@ func checkNoSecret(t *testing.T, what, s string) {
 // readRateLimits reads the rate-limit stream back from the store.
 func readRateLimits(t *testing.T, s eventstore.Store) ([]eventstore.Record, []domain.RateLimitEvent) {
 	t.Helper()
-	var recs []eventstore.Record
-	var evs []domain.RateLimitEvent
-	for rec, err := range s.ReadStream(context.Background(), domain.RateLimitStream, 0) {
-		if err != nil {
-			t.Fatal(err)
-		}
+	return readStream(t, s, domain.RateLimitStream, func(rec eventstore.Record) (domain.RateLimitEvent, error) {
 		v, err := codec.Decode(rec)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		ev, ok := v.(domain.RateLimitEvent)
 		if !ok {
-			t.Fatalf("a %T in the rate-limit stream", v)
+			return nil, fmt.Errorf("a %T in the rate-limit stream", v)
 		}
-		recs = append(recs, rec)
-		evs = append(evs, ev)
-	}
-	return recs, evs
+		return ev, nil
+	})
 }
 
 // counterValue is the value of the counter name{label=value} among cs, 0 when it has none.
 func counterValue(t *testing.T, cs []prometheus.Collector, name, label, value string) float64 {
 	t.Helper()
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(cs...)
-	fams, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range fams {
-		if f.GetName() != name {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == label && l.GetValue() == value {
-					return m.GetCounter().GetValue()
-				}
-			}
-		}
-	}
-	return 0
+	m, _ := findMetric(t, cs, name, label, func(v string) bool { return v == value })
+	return m.GetCounter().GetValue()
 }
 
 // gathered is every metric of cs in the text format, for a look at what it exposes.
 func gathered(t *testing.T, cs []prometheus.Collector) string {
 	t.Helper()
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(cs...)
-	fams, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var b strings.Builder
-	for _, f := range fams {
+	for _, f := range gather(t, cs) {
 		b.WriteString(f.String())
 		b.WriteByte('\n')
 	}

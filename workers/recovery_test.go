@@ -74,6 +74,25 @@ func (r *crashRig) prepareAndRecord(gw *gateway.Adapter, id domain.JobID, req do
 	return p
 }
 
+// signedInputProof is where most crash tests start: an input proof accepted, and its transaction
+// signed with a new adapter and recorded but not sent (prepareAndRecord).
+func (r *crashRig) signedInputProof() (domain.Request, domain.JobID, *gateway.Adapter, *gateway.Prepared) {
+	r.t.Helper()
+	req := r.request(domain.InputProof, contracts.ScenarioNone)
+	id := r.accept(req)
+	gw := newTestAdapter(r.t, r.chain)
+	return req, id, gw, r.prepareAndRecord(gw, id, req)
+}
+
+// wantCompleted waits up to 20 s for job id, named what in the failure, to end, and reports it
+// unless it completed.
+func (r *crashRig) wantCompleted(what string, id domain.JobID) {
+	r.t.Helper()
+	if s := r.waitTerminal(id, 20*time.Second); s.Status != domain.Completed {
+		r.t.Errorf("%s: %s %q (%s), want completed", what, s.Status, s.Label, s.Message)
+	}
+}
+
 // execute records cmd on job id as a worker of the crashed engine would have.
 func (r *crashRig) execute(id domain.JobID, cmd domain.Command) {
 	r.t.Helper()
@@ -85,19 +104,7 @@ func (r *crashRig) execute(id domain.JobID, cmd domain.Command) {
 // events reads job id's stream.
 func (r *crashRig) events(id domain.JobID) ([]eventstore.Record, []domain.Event) {
 	r.t.Helper()
-	var recs []eventstore.Record
-	var evs []domain.Event
-	for rec, err := range r.store.ReadStream(context.Background(), id.Stream(), 0) {
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		ev, err := projections.DecodeEvent(r.exec.Codec, rec)
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		recs, evs = append(recs, rec), append(evs, ev)
-	}
-	return recs, evs
+	return readStream(r.t, r.store, id.Stream(), r.domainEvent)
 }
 
 // restart starts a new engine on the rig (the crash's aftermath) and waits up to 20 s for job id
@@ -276,10 +283,7 @@ func TestRecoverySendsTheRecordedBytesOfATransactionSignedButNeverBroadcast(t *t
 	r.start(engineOpts{})
 	for _, j := range jobs {
 		k := j.req.Kind()
-		s := r.waitTerminal(j.id, 20*time.Second)
-		if s.Status != domain.Completed {
-			t.Errorf("%s: %s %q (%s), want completed", k, s.Status, s.Label, s.Message)
-		}
+		r.wantCompleted(k.String(), j.id)
 		recs, evs := r.events(j.id)
 		wantEventCausations(t, recs, restartAt)
 		signed, receipts := 0, 0
@@ -361,10 +365,7 @@ func TestRecoveryRecordsTheReceiptOfAMinedTransactionAndAppliesTheResponsesItMis
 	r.start(engineOpts{})
 	for _, j := range jobs {
 		k := j.req.Kind()
-		s := r.waitTerminal(j.id, 20*time.Second)
-		if s.Status != domain.Completed {
-			t.Errorf("%s: %s %q (%s), want completed", k, s.Status, s.Label, s.Message)
-		}
+		r.wantCompleted(k.String(), j.id)
 		_, evs := r.events(j.id)
 		var receipts []domain.ReceiptRecorded
 		for _, e := range evs {
@@ -383,10 +384,7 @@ func TestRecoveryResetsAJobWhoseNonceAnotherTransactionTook(t *testing.T) {
 	r := newCrashRig(t, devchain.Config{})
 	ctx := context.Background()
 
-	req := r.request(domain.InputProof, contracts.ScenarioNone)
-	id := r.accept(req)
-	gw := newTestAdapter(t, r.chain)
-	first := r.prepareAndRecord(gw, id, req)
+	req, id, gw, first := r.signedInputProof()
 	gw.Close()
 
 	// Another sender with the same key takes the recorded transaction's nonce: those bytes can

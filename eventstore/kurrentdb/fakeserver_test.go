@@ -119,6 +119,15 @@ func newFakeServer(t testing.TB) *fakeServer {
 	return f
 }
 
+// takeAllReadEvents returns how many events reads of $all have sent since it was last called.
+func (f *fakeServer) takeAllReadEvents() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := f.allReadEvents
+	f.allReadEvents = 0
+	return n
+}
+
 func (f *fakeServer) serve(lis net.Listener) {
 	// The client pings every 10s, idle or not, as KurrentDB allows; gRPC's default policy would
 	// answer with GOAWAY (too_many_pings).

@@ -401,13 +401,7 @@ func TestHeadReadsBackNoFurtherThanWhereThePreviousHeadReadFrom(t *testing.T) {
 	for i := range 20 {
 		mustAppend(t, other, "s", eventstore.Any, ev(i), ev(i), ev(i), ev(i), ev(i))
 	}
-	reads := func() int {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		n := f.allReadEvents
-		f.allReadEvents = 0
-		return n
-	}
+	reads := f.takeAllReadEvents
 	// A second store on a's prefix knows nothing of a's events: its first Head reads back
 	// past the other prefix's events, its second reads only what came since.
 	b := openOn(t, f.url, Config{StreamPrefix: "a/"})
@@ -443,13 +437,7 @@ func TestReadAllReadsTheEventsBelowTheStoresFirstOnce(t *testing.T) {
 		expected = eventstore.Version(i)
 		mustAppend(t, other, "s", eventstore.Any, ev(i))
 	}
-	reads := func() int {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		n := f.allReadEvents
-		f.allReadEvents = 0
-		return n
-	}
+	reads := f.takeAllReadEvents
 	reads()
 	// The first read from the start reads the 200 events of the other prefix below the
 	// store's first; the reads after it start right below the store's first: they read the

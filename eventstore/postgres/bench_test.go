@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,7 +33,7 @@ import (
 // BenchmarkAppend64TwoStores is Append64 through two stores on one schema (as two processes
 // would be), 32 appenders each: their writers take turns at the append lock.
 //
-// BenchmarkReadAll measures ReadAll streaming a log of readLogEvents events, in events/s and
+// BenchmarkReadAll measures ReadAll streaming a log of storebench.ReadLogEvents events, in events/s and
 // this process's CPU time per event (the server's share is not in it).
 
 const (
@@ -173,10 +172,7 @@ func BenchmarkAppendVsRaw(b *testing.B) {
 	storebench.ReportBatches(b, s.w.q)
 }
 
-// readLogEvents is the size of BenchmarkReadAll's log.
-const readLogEvents = 200_000
-
-// readLog returns the location of a store holding readLogEvents events shaped like the
+// readLog returns the location of a store holding storebench.ReadLogEvents events shaped like the
 // relayer's (a few events per stream, about 400 bytes of JSON each), written straight into
 // the table with COPY.
 func readLog(b *testing.B) string {
@@ -196,21 +192,11 @@ func readLog(b *testing.B) string {
 		b.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	types := []string{"RequestAccepted", "ReadinessCheckStarted", "ReadinessPassed", "TransactionSigned", "ReceiptRecorded", "RequestCompleted"}
-	rng := rand.New(rand.NewPCG(1, 2))
-	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	var rows [][]any
-	for pos := 1; pos <= readLogEvents; {
-		job := fmt.Sprintf("%08x-%04x-4%03x-a%03x-%012x", rng.Uint32(), rng.IntN(1<<16), rng.IntN(1<<12), rng.IntN(1<<12), rng.Uint64()&(1<<48-1))
-		for v := 0; v < len(types) && pos <= readLogEvents; v++ {
-			at = at.Add(time.Duration(rng.IntN(int(time.Second))))
-			hash := fmt.Sprintf("%016x%016x%016x%016x", rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64())
-			data := fmt.Sprintf(`{"jobId":%q,"at":%q,"kind":"input-proof","status":"processing","contentHash":"0x%s","txHash":"0x%s","gatewayRequestId":"gw-%d","label":"attempt %d","message":"relayed to the gateway, waiting for its answer"}`,
-				job, at.Format(time.RFC3339Nano), hash, hash[:64], rng.IntN(1e9), v)
-			rows = append(rows, []any{int64(pos), "job-" + job, int64(v), types[v], int32(1), data, "corr-" + job, fmt.Sprintf("cmd-%d", pos), at.UnixNano()})
-			pos++
-		}
-	}
+	storebench.RelayerLog(storebench.ReadLogEvents, func(pos int, stream string, version int, ev eventstore.Event) {
+		m := ev.Metadata
+		rows = append(rows, []any{int64(pos), stream, int64(version), ev.Type, int32(ev.SchemaVersion), string(ev.Data), m.CorrelationID, m.CausationID, m.RecordedAt.UnixNano()})
+	})
 	if _, err := conn.CopyFrom(ctx, pgx.Identifier{schema, "events"}, strings.Split(columns, ", "), pgx.CopyFromRows(rows)); err != nil {
 		b.Fatal(err)
 	}

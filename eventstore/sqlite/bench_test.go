@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,7 +32,7 @@ import (
 // transaction, and BenchmarkRawBatchedInsertSingleRow batches the common way, one single-row
 // INSERT per row.
 //
-// BenchmarkReadAll measures the read side: ReadAll streaming a log of readLogEvents events,
+// BenchmarkReadAll measures the read side: ReadAll streaming a log of storebench.ReadLogEvents events,
 // in events/s and CPU time per event.
 
 const (
@@ -193,16 +192,13 @@ func BenchmarkAppendVsRaw(b *testing.B) {
 	storebench.ReportBatches(b, s.w.q)
 }
 
-// readLogEvents is the size of BenchmarkReadAll's log.
-const readLogEvents = 200_000
-
-// readLog returns the path of a store holding readLogEvents events shaped like the relayer's (a
+// readLog returns the path of a store holding storebench.ReadLogEvents events shaped like the relayer's (a
 // few events per stream, about 400 bytes of JSON each), creating it on first use. It is cached in
 // the system's temporary directory across runs, under a name that says what it holds and in
 // which format; it is written under a temporary name and renamed when complete.
 func readLog(b *testing.B) string {
 	b.Helper()
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("relayer-sqlite-readall-v1-format%d-%d.db", FormatVersion, readLogEvents))
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("relayer-sqlite-readall-v1-format%d-%d.db", FormatVersion, storebench.ReadLogEvents))
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
@@ -212,9 +208,6 @@ func readLog(b *testing.B) string {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	types := []string{"RequestAccepted", "ReadinessCheckStarted", "ReadinessPassed", "TransactionSigned", "ReceiptRecorded", "RequestCompleted"}
-	rng := rand.New(rand.NewPCG(1, 2))
-	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	var batch []eventstore.StreamAppend
 	flush := func() {
 		_, errs := s.AppendBatch(context.Background(), batch)
@@ -225,23 +218,12 @@ func readLog(b *testing.B) string {
 		}
 		batch = batch[:0]
 	}
-	for pos := 1; pos <= readLogEvents; {
-		job := fmt.Sprintf("%08x-%04x-4%03x-a%03x-%012x", rng.Uint32(), rng.IntN(1<<16), rng.IntN(1<<12), rng.IntN(1<<12), rng.Uint64()&(1<<48-1))
-		for v := 0; v < len(types) && pos <= readLogEvents; v++ {
-			at = at.Add(time.Duration(rng.IntN(int(time.Second))))
-			hash := fmt.Sprintf("%016x%016x%016x%016x", rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64())
-			data := fmt.Sprintf(`{"jobId":%q,"at":%q,"kind":"input-proof","status":"processing","contentHash":"0x%s","txHash":"0x%s","gatewayRequestId":"gw-%d","label":"attempt %d","message":"relayed to the gateway, waiting for its answer"}`,
-				job, at.Format(time.RFC3339Nano), hash, hash[:64], rng.IntN(1e9), v)
-			batch = append(batch, eventstore.StreamAppend{Stream: "job-" + job, Expected: eventstore.Version(v) - 1, Events: []eventstore.Event{{
-				Type: types[v], SchemaVersion: 1, Data: json.RawMessage(data),
-				Metadata: eventstore.Metadata{CorrelationID: "corr-" + job, CausationID: fmt.Sprintf("cmd-%d", pos), RecordedAt: at},
-			}}})
-			pos++
-		}
+	storebench.RelayerLog(storebench.ReadLogEvents, func(_ int, stream string, version int, ev eventstore.Event) {
+		batch = append(batch, eventstore.StreamAppend{Stream: stream, Expected: eventstore.Version(version) - 1, Events: []eventstore.Event{ev}})
 		if len(batch) >= 4096 {
 			flush()
 		}
-	}
+	})
 	flush()
 	if err := s.Close(); err != nil {
 		b.Fatal(err)

@@ -51,9 +51,7 @@ func TestTheUserKeysAreFundedAndComeFromThePublicSeed(t *testing.T) {
 
 func TestADelegatedUserDecryptionIsAnsweredWithThresholdSharesForTheDelegatesKey(t *testing.T) {
 	t.Parallel()
-	c, ctx := shared, testContext(t)
-	g := bindings(c)
-	relayer := newSender(c, c.RelayerKey())
+	c, ctx, g, relayer := onShared(t)
 	delegatorKey := c.UserKey(0)
 	delegator := crypto.PubkeyToAddress(delegatorKey.PublicKey)
 	delegate := addressOf(seed(t))
@@ -91,15 +89,7 @@ func TestADelegatedUserDecryptionIsAnsweredWithThresholdSharesForTheDelegatesKey
 		if err != nil {
 			t.Fatal(err)
 		}
-		node := indexOf(c.KMSSigners(), ev.KmsSigner)
-		if node < 0 || seen[ev.KmsSigner] {
-			t.Fatalf("share from %s: not a distinct KMS node", ev.KmsSigner)
-		}
-		seen[ev.KmsSigner] = true
-		if want := devchain.UserDecryptionShare(handles, publicKey, node); !bytes.Equal(ev.UserDecryptedShare, want) {
-			t.Errorf("node %d share = %x, want %x", node, ev.UserDecryptedShare, want)
-		}
-		digest := contracts.UserDecryptionDigest(c.ChainID(), c.Addresses().Decryption, publicKey, handles, ev.UserDecryptedShare, ev.ExtraData)
+		node, digest := checkShare(t, c, seen, ev, handles, publicKey)
 		if signer, err := contracts.RecoverSigner(digest, ev.Signature); err != nil || signer != ev.KmsSigner {
 			t.Errorf("share of node %d signed by %s (%v), want the node over the delegate's key", node, signer, err)
 		}
@@ -111,9 +101,7 @@ func TestADelegatedUserDecryptionIsAnsweredWithThresholdSharesForTheDelegatesKey
 
 func TestADelegationThatIsRevokedExpiredOrForAnotherPartyDoesNotLetTheRequestThrough(t *testing.T) {
 	t.Parallel()
-	c, ctx := shared, testContext(t)
-	g := bindings(c)
-	relayer := newSender(c, c.RelayerKey())
+	c, ctx, g, relayer := onShared(t)
 	delegatorKey := c.UserKey(1)
 	delegator := crypto.PubkeyToAddress(delegatorKey.PublicKey)
 	delegate := addressOf(seed(t))

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -58,41 +59,53 @@ func TestStartDeploysTheContractsWithTheDevelopmentKeysAndTheViewsAnswer(t *test
 	}
 
 	signers := call(t, ctx, g.decAt, g.dec.PackKmsSigners(), g.dec.UnpackKmsSigners)
-	if len(signers) != 4 || !equalAddrs(signers, c.KMSSigners()) {
+	if len(signers) != 4 || !slices.Equal(signers, c.KMSSigners()) {
 		t.Fatalf("kmsSigners() = %v, want %v", signers, c.KMSSigners())
 	}
 	if th := call(t, ctx, g.decAt, g.dec.PackThreshold(), g.dec.UnpackThreshold); th.Int64() != 3 || c.Threshold() != 3 {
 		t.Fatalf("threshold() = %v, Threshold() = %d; want 3", th, c.Threshold())
 	}
 	cops := call(t, ctx, g.ivAt, g.iv.PackCoprocessors(), g.iv.UnpackCoprocessors)
-	if len(cops) != 3 || !equalAddrs(cops, c.Coprocessors()) {
+	if len(cops) != 3 || !slices.Equal(cops, c.Coprocessors()) {
 		t.Fatalf("coprocessors() = %v, want %v", cops, c.Coprocessors())
 	}
 	if m := call(t, ctx, g.ivAt, g.iv.PackMajority(), g.iv.UnpackMajority); m.Int64() != 2 || c.Majority() != 2 {
 		t.Fatalf("majority() = %v, Majority() = %d; want 2", m, c.Majority())
 	}
-	// The host verifiers: what the public SDK's createInstance reads.
-	if got := call(t, ctx, g.hostAt, g.hostIV.PackGetCoprocessorSigners(), g.hostIV.UnpackGetCoprocessorSigners); !equalAddrs(got, c.Coprocessors()) {
-		t.Fatalf("InputVerifier.getCoprocessorSigners() = %v, want %v", got, c.Coprocessors())
-	}
-	if th := call(t, ctx, g.hostAt, g.hostIV.PackGetThreshold(), g.hostIV.UnpackGetThreshold); th.Int64() != int64(c.Majority()) {
-		t.Fatalf("InputVerifier.getThreshold() = %v, want the majority %d", th, c.Majority())
-	}
-	ivDomain := call(t, ctx, g.hostAt, g.hostIV.PackInputVerifierEip712Domain(), g.hostIV.UnpackInputVerifierEip712Domain)
-	if ivDomain.Fields != [1]byte{0x0f} || ivDomain.Name != "InputVerification" || ivDomain.Version != "1" ||
-		ivDomain.ChainId.Int64() != devchain.ChainID || ivDomain.VerifyingContract != want.InputVerification {
-		t.Fatalf("InputVerifier.eip712Domain() = %+v, want InputVerification's", ivDomain)
-	}
-	if got := call(t, ctx, g.kmsVAt, g.kmsV.PackGetKmsSigners(), g.kmsV.UnpackGetKmsSigners); !equalAddrs(got, c.KMSSigners()) {
-		t.Fatalf("KMSVerifier.getKmsSigners() = %v, want %v", got, c.KMSSigners())
-	}
-	if th := call(t, ctx, g.kmsVAt, g.kmsV.PackGetThreshold(), g.kmsV.UnpackGetThreshold); th.Int64() != int64(c.Threshold()) {
-		t.Fatalf("KMSVerifier.getThreshold() = %v, want the threshold %d", th, c.Threshold())
-	}
-	kmsDomain := call(t, ctx, g.kmsVAt, g.kmsV.PackKMSVerifierEip712Domain(), g.kmsV.UnpackKMSVerifierEip712Domain)
-	if kmsDomain.Fields != [1]byte{0x0f} || kmsDomain.Name != "Decryption" || kmsDomain.Version != "1" ||
-		kmsDomain.ChainId.Int64() != devchain.ChainID || kmsDomain.VerifyingContract != want.Decryption {
-		t.Fatalf("KMSVerifier.eip712Domain() = %+v, want Decryption's", kmsDomain)
+	// The host verifiers: what the public SDK's createInstance reads. Each names its signers, its
+	// threshold, and the gateway contract whose EIP-712 domain its signatures are made in.
+	for _, v := range []struct {
+		name, signersView string
+		signers, want     []common.Address
+		threshold         *big.Int
+		wantThreshold     int
+		thresholdIs       string
+		domain            contracts.InputVerifierEip712DomainOutput
+		domainOf          string
+		domainContract    common.Address
+	}{
+		{"InputVerifier", "getCoprocessorSigners",
+			call(t, ctx, g.hostAt, g.hostIV.PackGetCoprocessorSigners(), g.hostIV.UnpackGetCoprocessorSigners), c.Coprocessors(),
+			call(t, ctx, g.hostAt, g.hostIV.PackGetThreshold(), g.hostIV.UnpackGetThreshold), c.Majority(), "the majority",
+			call(t, ctx, g.hostAt, g.hostIV.PackInputVerifierEip712Domain(), g.hostIV.UnpackInputVerifierEip712Domain),
+			"InputVerification", want.InputVerification},
+		{"KMSVerifier", "getKmsSigners",
+			call(t, ctx, g.kmsVAt, g.kmsV.PackGetKmsSigners(), g.kmsV.UnpackGetKmsSigners), c.KMSSigners(),
+			call(t, ctx, g.kmsVAt, g.kmsV.PackGetThreshold(), g.kmsV.UnpackGetThreshold), c.Threshold(), "the threshold",
+			contracts.InputVerifierEip712DomainOutput(call(t, ctx, g.kmsVAt, g.kmsV.PackKMSVerifierEip712Domain(), g.kmsV.UnpackKMSVerifierEip712Domain)),
+			"Decryption", want.Decryption},
+	} {
+		if !slices.Equal(v.signers, v.want) {
+			t.Fatalf("%s.%s() = %v, want %v", v.name, v.signersView, v.signers, v.want)
+		}
+		if v.threshold.Int64() != int64(v.wantThreshold) {
+			t.Fatalf("%s.getThreshold() = %v, want %s %d", v.name, v.threshold, v.thresholdIs, v.wantThreshold)
+		}
+		d := v.domain
+		if d.Fields != [1]byte{0x0f} || d.Name != v.domainOf || d.Version != "1" ||
+			d.ChainId.Int64() != devchain.ChainID || d.VerifyingContract != v.domainContract {
+			t.Fatalf("%s.eip712Domain() = %+v, want %s's", v.name, d, v.domainOf)
+		}
 	}
 	owner := call(t, ctx, g.decAt, g.dec.PackOwner(), g.dec.UnpackOwner)
 	if owner != deployer {
@@ -138,23 +151,9 @@ func TestStartDeploysTheContractsWithTheDevelopmentKeysAndTheViewsAnswer(t *test
 	}
 }
 
-func equalAddrs(a, b []common.Address) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func TestPublicDecryptionOfAnOrdinaryHandleCompletesWithThresholdSignaturesOfDistinctKMSSigners(t *testing.T) {
 	t.Parallel()
-	c, ctx := shared, testContext(t)
-	g := bindings(c)
-	relayer := newSender(c, c.RelayerKey())
+	c, ctx, g, relayer := onShared(t)
 	handles := [][32]byte{contracts.TestHandle(contracts.ScenarioNone, seed(t)+"/1"), contracts.TestHandle(contracts.ScenarioNone, seed(t)+"/2")}
 
 	r := relayer.mustSucceed(t, ctx, g.decAt, g.dec.PackPublicDecryptionRequest(handles, []byte{0x00}))
@@ -203,9 +202,7 @@ func TestPublicDecryptionOfAnOrdinaryHandleCompletesWithThresholdSignaturesOfDis
 
 func TestUserDecryptionGetsSharesFromDistinctKMSNodesAndReachesTheThresholdOnce(t *testing.T) {
 	t.Parallel()
-	c, ctx := shared, testContext(t)
-	g := bindings(c)
-	relayer := newSender(c, c.RelayerKey())
+	c, ctx, g, relayer := onShared(t)
 	handles := [][32]byte{contracts.TestHandle(contracts.ScenarioNone, seed(t))}
 	publicKey := []byte("user public key")
 
@@ -233,15 +230,7 @@ func TestUserDecryptionGetsSharesFromDistinctKMSNodesAndReachesTheThresholdOnce(
 		if ev.IndexShare.Int64() != int64(i) {
 			t.Errorf("share %d has indexShare %v", i, ev.IndexShare)
 		}
-		node := indexOf(c.KMSSigners(), ev.KmsSigner)
-		if node < 0 || seen[ev.KmsSigner] {
-			t.Fatalf("share from %s: not a distinct KMS node", ev.KmsSigner)
-		}
-		seen[ev.KmsSigner] = true
-		if want := devchain.UserDecryptionShare(handles, publicKey, node); !bytes.Equal(ev.UserDecryptedShare, want) {
-			t.Errorf("node %d share = %x, want %x", node, ev.UserDecryptedShare, want)
-		}
-		digest := contracts.UserDecryptionDigest(c.ChainID(), c.Addresses().Decryption, publicKey, handles, ev.UserDecryptedShare, ev.ExtraData)
+		node, digest := checkShare(t, c, seen, ev, handles, publicKey)
 		if onChain := call(t, ctx, g.decAt, g.dec.PackUserDecryptionDigest(publicKey, handles, ev.UserDecryptedShare, ev.ExtraData), g.dec.UnpackUserDecryptionDigest); onChain != digest {
 			t.Fatalf("the contract's digest %s differs from UserDecryptionDigest %s", onChain, digest)
 		}
@@ -261,19 +250,10 @@ func TestUserDecryptionGetsSharesFromDistinctKMSNodesAndReachesTheThresholdOnce(
 
 func TestInputProofIsVerifiedByTheCoprocessorMajorityWithTheirSignatures(t *testing.T) {
 	t.Parallel()
-	c, ctx := shared, testContext(t)
-	g := bindings(c)
-	relayer := newSender(c, c.RelayerKey())
+	c, ctx, g, relayer := onShared(t)
 	ct := contracts.TestCiphertext(contracts.ScenarioNone, seed(t), 70)
 
-	r := relayer.mustSucceed(t, ctx, g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, []byte{0x00}))
-	id := requestID(t, r, c.Addresses().InputVerification, contracts.TopicVerifyProofRequest)
-
-	logs := waitLogs(t, ctx, c, c.Addresses().InputVerification, contracts.TopicVerifyProofResponse, id, 1)
-	ev, err := g.iv.UnpackVerifyProofResponseEvent(&logs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	id, ev, _ := verifyProof(t, ctx, c, g, relayer, ct, []byte{0x00})
 	want := devchain.InputHandles(c.Addresses().ACL, big.NewInt(1337), testContract, testUser, ct)
 	if len(want) != 2 || len(ev.CtHandles) != 2 || ev.CtHandles[0] != want[0] || ev.CtHandles[1] != want[1] {
 		t.Fatalf("handles = %x, want %x", ev.CtHandles, want)
@@ -304,9 +284,7 @@ func TestInputProofIsVerifiedByTheCoprocessorMajorityWithTheirSignatures(t *test
 
 func TestScenario01IsDeniedByTheACLRefusedByTheGatewayAndItsProofRejected(t *testing.T) {
 	t.Parallel()
-	c, ctx := shared, testContext(t)
-	g := bindings(c)
-	relayer := newSender(c, c.RelayerKey())
+	c, ctx, g, relayer := onShared(t)
 	h := contracts.TestHandle(contracts.ScenarioDenied, seed(t))
 
 	if call(t, ctx, g.aclAt, g.acl.PackIsAllowedForDecryption(h), g.acl.UnpackIsAllowedForDecryption) ||
@@ -334,15 +312,10 @@ func TestScenario01IsDeniedByTheACLRefusedByTheGatewayAndItsProofRejected(t *tes
 
 func TestScenario02IsNeverReadyAndARequestForItIsNeverAnswered(t *testing.T) {
 	t.Parallel()
-	c, ctx := shared, testContext(t)
-	g := bindings(c)
-	relayer := newSender(c, c.RelayerKey())
+	c, ctx, g, relayer := onShared(t)
 	h := contracts.TestHandle(contracts.ScenarioNeverReady, seed(t))
 
-	pub := relayer.mustSucceed(t, ctx, g.decAt, g.dec.PackPublicDecryptionRequest([][32]byte{h}, nil))
-	pubID := requestID(t, pub, c.Addresses().Decryption, contracts.TopicPublicDecryptionRequest)
-	usr := relayer.mustSucceed(t, ctx, g.decAt, userRequest(g, [][32]byte{h}, testContract, testUser, []byte("pk")))
-	usrID := requestID(t, usr, c.Addresses().Decryption, contracts.TopicUserDecryptionRequest)
+	pubID, usrID := requestDecryptions(t, ctx, c, g, relayer, h)
 
 	assertQuiet(t, ctx, c, c.Addresses().Decryption, pubID, contracts.TopicPublicDecryptionResponse)
 	assertQuiet(t, ctx, c, c.Addresses().Decryption, usrID, contracts.TopicUserDecryptionResponse)
@@ -353,18 +326,13 @@ func TestScenario02IsNeverReadyAndARequestForItIsNeverAnswered(t *testing.T) {
 
 func TestScenario03IsReadyButNoRequestForItIsAnswered(t *testing.T) {
 	t.Parallel()
-	c, ctx := shared, testContext(t)
-	g := bindings(c)
-	relayer := newSender(c, c.RelayerKey())
+	c, ctx, g, relayer := onShared(t)
 	h := contracts.TestHandle(contracts.ScenarioNoResponse, seed(t))
 	if !call(t, ctx, g.decAt, g.dec.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.dec.UnpackIsPublicDecryptionReady) {
 		t.Fatal("a 03 handle is not ready")
 	}
 
-	pub := relayer.mustSucceed(t, ctx, g.decAt, g.dec.PackPublicDecryptionRequest([][32]byte{h}, nil))
-	pubID := requestID(t, pub, c.Addresses().Decryption, contracts.TopicPublicDecryptionRequest)
-	usr := relayer.mustSucceed(t, ctx, g.decAt, userRequest(g, [][32]byte{h}, testContract, testUser, []byte("pk")))
-	usrID := requestID(t, usr, c.Addresses().Decryption, contracts.TopicUserDecryptionRequest)
+	pubID, usrID := requestDecryptions(t, ctx, c, g, relayer, h)
 	ct := contracts.TestCiphertext(contracts.ScenarioNoResponse, seed(t), 32)
 	prf := relayer.mustSucceed(t, ctx, g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, nil))
 	prfID := requestID(t, prf, c.Addresses().InputVerification, contracts.TopicVerifyProofRequest)
@@ -433,9 +401,7 @@ func TestScenario04BecomesReadyFiveSecondsOfChainTimeAfterTheChainFirstSawIt(t *
 
 func TestScenario04RequestedBeforeReadyIsAnsweredOnlyAfterTheDelay(t *testing.T) {
 	t.Parallel()
-	c, ctx := shared, testContext(t)
-	g := bindings(c)
-	relayer := newSender(c, c.RelayerKey())
+	c, ctx, g, relayer := onShared(t)
 	h := contracts.TestHandle(contracts.ScenarioReadyAfterDelay, seed(t))
 
 	// The request itself is the chain's first sight of the handle.
@@ -464,9 +430,7 @@ func TestScenario04RequestedBeforeReadyIsAnsweredOnlyAfterTheDelay(t *testing.T)
 
 func TestScenario05MakesEveryGatewayRequestRevertWithTestScenarioRevert(t *testing.T) {
 	t.Parallel()
-	c, ctx := shared, testContext(t)
-	g := bindings(c)
-	relayer := newSender(c, c.RelayerKey())
+	_, ctx, g, relayer := onShared(t)
 	h := contracts.TestHandle(contracts.ScenarioRevert, seed(t))
 	ok := contracts.TestHandle(contracts.ScenarioNone, seed(t))
 
@@ -606,25 +570,17 @@ func TestTheMajorityOfCoprocessorsDecidesOverADissentingOne(t *testing.T) {
 
 func TestAcceptedInputHandlesOfScenario04BecomeReadyAfterTheDelay(t *testing.T) {
 	t.Parallel()
-	c, ctx := shared, testContext(t)
-	g := bindings(c)
-	relayer := newSender(c, c.RelayerKey())
+	c, ctx, g, relayer := onShared(t)
 	ct := contracts.TestCiphertext(contracts.ScenarioReadyAfterDelay, seed(t), 32)
 
-	r := relayer.mustSucceed(t, ctx, g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, nil))
-	id := requestID(t, r, c.Addresses().InputVerification, contracts.TopicVerifyProofRequest)
-	logs := waitLogs(t, ctx, c, c.Addresses().InputVerification, contracts.TopicVerifyProofResponse, id, 1)
-	ev, err := g.iv.UnpackVerifyProofResponseEvent(&logs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, ev, response := verifyProof(t, ctx, c, g, relayer, ct, nil)
 	h := ev.CtHandles[0]
 	if contracts.ScenarioOfHandle(h) != contracts.ScenarioReadyAfterDelay {
 		t.Fatalf("handle %x of a 04 input does not carry scenario 04", h)
 	}
 	// Accepting the proof registered the handle in the same block.
 	seen := call(t, ctx, g.decAt, g.dec.PackHandleFirstSeen(h), g.dec.UnpackHandleFirstSeen).Uint64()
-	block, err := c.Client().HeaderByNumber(ctx, new(big.Int).SetUint64(logs[0].BlockNumber))
+	block, err := c.Client().HeaderByNumber(ctx, new(big.Int).SetUint64(response.BlockNumber))
 	if err != nil || seen != block.Time {
 		t.Fatalf("handleFirstSeen = %d, want the verification block's time %d (%v)", seen, block.Time, err)
 	}
@@ -753,9 +709,7 @@ func TestTheChainServesJSONRPCOverHTTPAndWebSocket(t *testing.T) {
 
 func TestAnInputThePublicSDKEncryptedIsAnsweredWithTheHandlesTheSDKComputes(t *testing.T) {
 	t.Parallel()
-	c, ctx := shared, testContext(t)
-	g := bindings(c)
-	relayer := newSender(c, c.RelayerKey())
+	c, ctx, g, relayer := onShared(t)
 	ct, err := os.ReadFile(filepath.Join("testdata", "sdk_input_bool_u8_u64.bin"))
 	if err != nil {
 		t.Fatal(err)
@@ -770,13 +724,7 @@ func TestAnInputThePublicSDKEncryptedIsAnsweredWithTheHandlesTheSDKComputes(t *t
 		}
 	}
 
-	r := relayer.mustSucceed(t, ctx, g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, []byte{0x00}))
-	id := requestID(t, r, c.Addresses().InputVerification, contracts.TopicVerifyProofRequest)
-	logs := waitLogs(t, ctx, c, c.Addresses().InputVerification, contracts.TopicVerifyProofResponse, id, 1)
-	ev, err := g.iv.UnpackVerifyProofResponseEvent(&logs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, ev, _ := verifyProof(t, ctx, c, g, relayer, ct, []byte{0x00})
 	if len(ev.CtHandles) != len(want) {
 		t.Fatalf("%d handles, want %d", len(ev.CtHandles), len(want))
 	}

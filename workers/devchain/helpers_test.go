@@ -1,6 +1,7 @@
 package devchain_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"fmt"
@@ -128,6 +129,13 @@ func bindings(c *devchain.Chain) gateway {
 	return g
 }
 
+// onShared is where a test of the shared chain starts: the chain, the test's context, the
+// gateway's bindings and a sender of the relayer's key.
+func onShared(t *testing.T) (*devchain.Chain, context.Context, gateway, *sender) {
+	t.Helper()
+	return shared, testContext(t), bindings(shared), newSender(shared, shared.RelayerKey())
+}
+
 func call[T any](t *testing.T, ctx context.Context, at *bind.BoundContract, data []byte, unpack func([]byte) (T, error)) T {
 	t.Helper()
 	v, err := bind.Call(at, &bind.CallOpts{Context: ctx}, data, unpack)
@@ -147,6 +155,31 @@ func requestID(t *testing.T, r *types.Receipt, addr common.Address, topic0 commo
 	}
 	t.Fatalf("no request event %s in the receipt", topic0)
 	return nil
+}
+
+// requestDecryptions requests a public and a user decryption of h, by testUser for testContract,
+// and returns their request ids.
+func requestDecryptions(t *testing.T, ctx context.Context, c *devchain.Chain, g gateway, relayer *sender, h [32]byte) (pubID, usrID *big.Int) {
+	t.Helper()
+	pub := relayer.mustSucceed(t, ctx, g.decAt, g.dec.PackPublicDecryptionRequest([][32]byte{h}, nil))
+	usr := relayer.mustSucceed(t, ctx, g.decAt, userRequest(g, [][32]byte{h}, testContract, testUser, []byte("pk")))
+	return requestID(t, pub, c.Addresses().Decryption, contracts.TopicPublicDecryptionRequest),
+		requestID(t, usr, c.Addresses().Decryption, contracts.TopicUserDecryptionRequest)
+}
+
+// verifyProof requests the verification of ct, for testContract and testUser on the host chain
+// 1337 with extraData, and waits for the proof to be verified: it returns the request id, the
+// VerifyProofResponse event and the log that carried it.
+func verifyProof(t *testing.T, ctx context.Context, c *devchain.Chain, g gateway, relayer *sender, ct, extraData []byte) (*big.Int, *contracts.InputVerificationVerifyProofResponse, types.Log) {
+	t.Helper()
+	r := relayer.mustSucceed(t, ctx, g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, extraData))
+	id := requestID(t, r, c.Addresses().InputVerification, contracts.TopicVerifyProofRequest)
+	logs := waitLogs(t, ctx, c, c.Addresses().InputVerification, contracts.TopicVerifyProofResponse, id, 1)
+	ev, err := g.iv.UnpackVerifyProofResponseEvent(&logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, ev, logs[0]
 }
 
 // logsOf returns the logs with topic0 and id (topic1) that addr emitted so far.
@@ -193,6 +226,23 @@ func assertQuiet(t *testing.T, ctx context.Context, c *devchain.Chain, addr comm
 	}
 }
 
+// checkShare checks a user decryption share of handles for publicKey: it comes from a KMS node
+// not in seen, which it joins, and it is the share that node owes. It returns the node's index
+// and the digest the node signs.
+func checkShare(t *testing.T, c *devchain.Chain, seen map[common.Address]bool, ev *contracts.DecryptionUserDecryptionResponse,
+	handles [][32]byte, publicKey []byte) (int, common.Hash) {
+	t.Helper()
+	node := indexOf(c.KMSSigners(), ev.KmsSigner)
+	if node < 0 || seen[ev.KmsSigner] {
+		t.Fatalf("share from %s: not a distinct KMS node", ev.KmsSigner)
+	}
+	seen[ev.KmsSigner] = true
+	if want := devchain.UserDecryptionShare(handles, publicKey, node); !bytes.Equal(ev.UserDecryptedShare, want) {
+		t.Errorf("node %d share = %x, want %x", node, ev.UserDecryptedShare, want)
+	}
+	return node, contracts.UserDecryptionDigest(c.ChainID(), c.Addresses().Decryption, publicKey, handles, ev.UserDecryptedShare, ev.ExtraData)
+}
+
 func indexOf(list []common.Address, a common.Address) int {
 	for i, x := range list {
 		if x == a {
@@ -204,21 +254,22 @@ func indexOf(list []common.Address, a common.Address) int {
 
 // userRequest packs a userDecryptionRequest of handles allowed for contract, by user.
 func userRequest(g gateway, handles [][32]byte, contract, user common.Address, publicKey []byte) []byte {
-	pairs := make([]contracts.DecryptionCtHandleContractPair, len(handles))
-	for i, h := range handles {
-		pairs[i] = contracts.DecryptionCtHandleContractPair{CtHandle: h, ContractAddress: contract}
-	}
-	validity := contracts.DecryptionRequestValidity{
-		StartTimestamp: big.NewInt(time.Now().Add(-time.Minute).Unix()),
-		DurationDays:   big.NewInt(1),
-	}
-	info := contracts.DecryptionContractsInfo{ChainId: big.NewInt(int64(contracts.DevHostChainID)), Addresses: []common.Address{contract}}
+	pairs, validity, info := decryptionOf(handles, contract)
 	return g.dec.PackUserDecryptionRequest(pairs, validity, info, user, publicKey, make([]byte, 65), []byte{0x00})
 }
 
 // delegatedRequest packs a delegatedUserDecryptionRequest of delegator's handles allowed for
 // contract, for delegate.
 func delegatedRequest(g gateway, handles [][32]byte, contract, delegator, delegate common.Address, publicKey []byte) []byte {
+	pairs, validity, info := decryptionOf(handles, contract)
+	accounts := contracts.DecryptionDelegationAccounts{DelegatorAddress: delegator, DelegateAddress: delegate}
+	return g.dec.PackDelegatedUserDecryptionRequest(pairs, validity, accounts, info, publicKey, make([]byte, 65), []byte{0x00})
+}
+
+// decryptionOf is what every user decryption request of handles allowed for contract carries:
+// the handle-contract pairs, a validity window that began a minute ago and lasts a day, and the
+// host chain's contracts (contract alone).
+func decryptionOf(handles [][32]byte, contract common.Address) ([]contracts.DecryptionCtHandleContractPair, contracts.DecryptionRequestValidity, contracts.DecryptionContractsInfo) {
 	pairs := make([]contracts.DecryptionCtHandleContractPair, len(handles))
 	for i, h := range handles {
 		pairs[i] = contracts.DecryptionCtHandleContractPair{CtHandle: h, ContractAddress: contract}
@@ -227,9 +278,23 @@ func delegatedRequest(g gateway, handles [][32]byte, contract, delegator, delega
 		StartTimestamp: big.NewInt(time.Now().Add(-time.Minute).Unix()),
 		DurationDays:   big.NewInt(1),
 	}
-	accounts := contracts.DecryptionDelegationAccounts{DelegatorAddress: delegator, DelegateAddress: delegate}
 	info := contracts.DecryptionContractsInfo{ChainId: big.NewInt(int64(contracts.DevHostChainID)), Addresses: []common.Address{contract}}
-	return g.dec.PackDelegatedUserDecryptionRequest(pairs, validity, accounts, info, publicKey, make([]byte, 65), []byte{0x00})
+	return pairs, validity, info
+}
+
+// startHTTPChain starts a chain of the test's own that also serves JSON-RPC over HTTP, and
+// returns it with a client of that endpoint; both are closed when the test ends.
+func startHTTPChain(t *testing.T) (*devchain.Chain, *ethclient.Client) {
+	t.Helper()
+	cfg := testConfig()
+	cfg.HTTPAddr = "127.0.0.1:0"
+	c := devchaintest.Start(t, cfg, testLogger())
+	cl, err := ethclient.DialContext(testContext(t), c.HTTPEndpoint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return c, cl
 }
 
 func dial(ctx context.Context, url string) (*ethclient.Client, error) {

@@ -92,15 +92,8 @@ func TestAFirstReadinessQuestionAboutAnUnregistered04HandleStartsItsFiveSeconds(
 // A relayer in another process asks over JSON-RPC: the chain sees those questions too.
 func TestAReadinessQuestionOverJSONRPCRegistersA04HandleToo(t *testing.T) {
 	t.Parallel()
-	cfg := testConfig()
-	cfg.HTTPAddr = "127.0.0.1:0"
-	c := devchaintest.Start(t, cfg, testLogger())
+	c, cl := startHTTPChain(t)
 	ctx := testContext(t)
-	cl, err := ethclient.DialContext(ctx, c.HTTPEndpoint())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
 	dec := contracts.NewDecryption()
 	overHTTP := dec.Instance(cl, c.Addresses().Decryption)
 	h := contracts.TestHandle(contracts.ScenarioReadyAfterDelay, seed(t))
@@ -115,15 +108,8 @@ func TestAReadinessQuestionOverJSONRPCRegistersA04HandleToo(t *testing.T) {
 // node gave it, a revert's reason included, in process and over JSON-RPC.
 func TestEthCallPassesRevertsAndOtherViewsThroughUnchanged(t *testing.T) {
 	t.Parallel()
-	cfg := testConfig()
-	cfg.HTTPAddr = "127.0.0.1:0"
-	c := devchaintest.Start(t, cfg, testLogger())
+	c, cl := startHTTPChain(t)
 	ctx := testContext(t)
-	cl, err := ethclient.DialContext(ctx, c.HTTPEndpoint())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
 	dec := contracts.NewDecryption()
 	reverting := dec.PackPublicDecryptionRequest([][32]byte{contracts.TestHandle(contracts.ScenarioRevert, seed(t))}, nil)
 	for name, client := range map[string]*ethclient.Client{"in process": c.Client(), "JSON-RPC": cl} {

@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"relayer/workers/devchain"
+	"relayer/workers/devchain/devchaintest"
 	"relayer/workers/gateway/contracts"
 )
 
@@ -35,18 +36,6 @@ func TestAddingTheWalletsMovedNoEarlierContract(t *testing.T) {
 // secp256k1N is the order of the secp256k1 curve.
 var secp256k1N, _ = new(big.Int).SetString("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141", 16)
 
-// walletSignature is WalletOwnerKey(i)'s signature of digest as an ERC-1271 wallet expects it:
-// r || s || v, v 27/28.
-func walletSignature(t *testing.T, i int, digest [32]byte) []byte {
-	t.Helper()
-	sig, err := crypto.Sign(digest[:], devchain.WalletOwnerKey(i))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sig[64] += 27
-	return sig
-}
-
 func TestEachWalletAcceptsExactlyItsOwnersLowSSignatureOfTheHash(t *testing.T) {
 	t.Parallel()
 	c, ctx := shared, testContext(t)
@@ -67,8 +56,8 @@ func TestEachWalletAcceptsExactlyItsOwnersLowSSignatureOfTheHash(t *testing.T) {
 			t.Fatalf("Wallets[%d].owner() = %s, want %s", i, got, owner)
 		}
 
-		own := walletSignature(t, i, digest)
-		other := walletSignature(t, 1-i, digest)
+		own := devchaintest.WalletSignature(t, i, digest)
+		other := devchaintest.WalletSignature(t, 1-i, digest)
 		v01 := append([]byte(nil), own...)
 		v01[64] -= 27
 		// The same signature with s mirrored into the upper half (and v flipped) recovers the

@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"relayer/workers/devchain"
+	"relayer/workers/devchain/devchaintest"
 	"relayer/workers/gateway"
 	"relayer/workers/upstream"
 )
@@ -114,18 +115,6 @@ func TestConcurrentChainTimeCallersShareOneHeaderRead(t *testing.T) {
 	}
 }
 
-// walletSignature is devchain.WalletOwnerKey(i)'s signature of digest as an ERC-1271 wallet
-// expects it: r || s || v, v 27/28.
-func walletSignature(t *testing.T, i int, digest [32]byte) []byte {
-	t.Helper()
-	sig, err := crypto.Sign(digest[:], devchain.WalletOwnerKey(i))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sig[64] += 27
-	return sig
-}
-
 // highS is sig with s mirrored into the upper half of the curve order and v flipped: it
 // recovers the same key, and OpenZeppelin-style checks refuse it as malleable.
 func highS(sig []byte) []byte {
@@ -142,7 +131,7 @@ func TestWalletSignatureAsksAContractWalletAndNotAnAccountWithoutCode(t *testing
 	ad, _ := viewAdapter(t)
 	wallet := shared.Addresses().Wallets[0]
 	digest := crypto.Keccak256Hash([]byte("user decrypt " + uniqueSeed(t)))
-	own := walletSignature(t, 0, digest)
+	own := devchaintest.WalletSignature(t, 0, digest)
 
 	for _, tc := range []struct {
 		name           string
@@ -153,7 +142,7 @@ func TestWalletSignatureAsksAContractWalletAndNotAnAccountWithoutCode(t *testing
 		{"an account without code", crypto.PubkeyToAddress(devchain.WalletOwnerKey(0).PublicKey), own, false, false},
 		{"the wallet, its owner's signature", wallet, own, true, true},
 		{"the wallet, its owner's signature with v 0/1", wallet, append(own[:64:64], own[64]-27), true, true},
-		{"the wallet, another key's signature", wallet, walletSignature(t, 1, digest), true, false},
+		{"the wallet, another key's signature", wallet, devchaintest.WalletSignature(t, 1, digest), true, false},
 		{"the other wallet, the first wallet's owner's signature", shared.Addresses().Wallets[1], own, true, false},
 		{"the wallet, a 64-byte signature", wallet, own[:64], true, false},
 		{"the wallet, a high-s signature", wallet, highS(own), true, false},
@@ -173,7 +162,7 @@ func TestWalletSignatureTakesTheWalletsAnswersAsVerdictsAndTheNodesFailuresAsErr
 	ctx := testContext(t)
 	wallet := shared.Addresses().Wallets[0]
 	digest := crypto.Keccak256Hash([]byte("user decrypt " + uniqueSeed(t)))
-	sig := walletSignature(t, 0, digest)
+	sig := devchaintest.WalletSignature(t, 0, digest)
 	// word is a result of one 32-byte word starting with the hex digits prefix.
 	word := func(prefix string) string { return `"result":"0x` + prefix + strings.Repeat("0", 64-len(prefix)) + `"` }
 
@@ -237,7 +226,7 @@ func TestAnUnreachableNodeOrAnEndedContextIsAnErrorNotAVerdict(t *testing.T) {
 	ctx := testContext(t)
 	wallet := shared.Addresses().Wallets[0]
 	digest := crypto.Keccak256Hash([]byte("user decrypt " + uniqueSeed(t)))
-	sig := walletSignature(t, 0, digest)
+	sig := devchaintest.WalletSignature(t, 0, digest)
 
 	// The node goes away: its port refuses connections.
 	ad, proxy := viewAdapter(t)
@@ -295,7 +284,7 @@ func TestTheWalletIsCalledWithTheGasCap(t *testing.T) {
 	}
 	t.Cleanup(ad.Close)
 	digest := crypto.Keccak256Hash([]byte("user decrypt " + uniqueSeed(t)))
-	if _, valid, err := ad.WalletSignature(ctx, shared.Addresses().Wallets[0], digest, walletSignature(t, 0, digest)); err != nil || !valid {
+	if _, valid, err := ad.WalletSignature(ctx, shared.Addresses().Wallets[0], digest, devchaintest.WalletSignature(t, 0, digest)); err != nil || !valid {
 		t.Fatalf("WalletSignature = (valid %v, %v), want valid", valid, err)
 	}
 	rec.mu.Lock()

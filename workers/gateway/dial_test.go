@@ -105,18 +105,12 @@ func TestANodeWithoutSendRawTransactionSyncIsDetectedOnceAndTheFallbackPollsTheR
 	}
 	evs := listen(t, ad, cursor)
 
-	p1, err := ad.Prepare(ctx, publicRequest(contracts.TestHandle(contracts.ScenarioNone, t.Name())))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p1 := mustPrepare(t, ctx, ad, publicRequest(contracts.TestHandle(contracts.ScenarioNone, t.Name())))
 	rec1, err := ad.Broadcast(ctx, p1)
 	if err != nil {
 		t.Fatalf("Broadcast through a node without eth_sendRawTransactionSync: %v", err)
 	}
-	p2, err := ad.Prepare(ctx, silentRequest(t.Name()+"/2"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p2 := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/2"))
 	if _, err := ad.Broadcast(ctx, p2); err != nil {
 		t.Fatal(err)
 	}

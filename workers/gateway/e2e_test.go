@@ -79,10 +79,7 @@ func runScenario(t *testing.T, kind domain.Kind, s contracts.Scenario) {
 		}
 		// Nothing was signed, so no nonce was used: the key's next transaction takes the
 		// chain's pending nonce.
-		next, err := ad.Prepare(ctx, publicRequest(contracts.TestHandle(contracts.ScenarioNoResponse, seed+"/next")))
-		if err != nil {
-			t.Fatal(err)
-		}
+		next := mustPrepare(t, ctx, ad, publicRequest(contracts.TestHandle(contracts.ScenarioNoResponse, seed+"/next")))
 		pending, err := shared.Client().PendingNonceAt(ctx, crypto.PubkeyToAddress(key.PublicKey))
 		if err != nil {
 			t.Fatal(err)

@@ -374,3 +374,13 @@ func sendUserDecryption(t *testing.T, ctx context.Context, ad *gateway.Adapter, 
 	}
 	return evs, rec
 }
+
+// mustPrepare prepares req with ad, failing the test if it cannot.
+func mustPrepare(t *testing.T, ctx context.Context, ad *gateway.Adapter, req domain.Request) *gateway.Prepared {
+	t.Helper()
+	p, err := ad.Prepare(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -182,10 +182,7 @@ func TestAKMSKeyFromTheConfigurationSignsTheAdaptersTransactionsWithoutShowingCr
 	}
 	var hashes []common.Hash
 	for i := range 3 {
-		p, err := ad.Prepare(ctx, silentRequest(fmt.Sprintf("%s#%d", t.Name(), i)))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := mustPrepare(t, ctx, ad, silentRequest(fmt.Sprintf("%s#%d", t.Name(), i)))
 		rec, err := ad.Broadcast(ctx, p)
 		if err != nil {
 			t.Fatal(err)

@@ -22,10 +22,7 @@ import (
 // answered sends an ordinary public decrypt and returns its gateway request id.
 func answered(t *testing.T, ctx context.Context, ad *gateway.Adapter, seed string) *gateway.Receipt {
 	t.Helper()
-	p, err := ad.Prepare(ctx, publicRequest(contracts.TestHandle(contracts.ScenarioNone, seed)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPrepare(t, ctx, ad, publicRequest(contracts.TestHandle(contracts.ScenarioNone, seed)))
 	rec, err := ad.Broadcast(ctx, p)
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"relayer/workers/devchain/faultproxy"
+	"relayer/workers/devchain/faultproxy/faultproxytest"
 	"relayer/workers/gateway"
 )
 
@@ -25,19 +26,7 @@ import (
 // endpoint.
 func newFaultProxy(t *testing.T) *faultproxy.Proxy {
 	t.Helper()
-	p, err := faultproxy.New(shared.HTTPEndpoint())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Close() })
-	return p
-}
-
-func setMode(t *testing.T, p *faultproxy.Proxy, m faultproxy.Mode) {
-	t.Helper()
-	if err := p.SetMode(m); err != nil {
-		t.Fatalf("fault proxy %s: %v", m, err)
-	}
+	return faultproxytest.Start(t, shared.HTTPEndpoint())
 }
 
 // dialThrough dials an adapter to the shared chain through proxy, over HTTP only.
@@ -61,7 +50,7 @@ func TestACallToABlackholedNodeEndsWithinTheCallTimeoutAndConnectionsStayBounded
 		t.Fatalf("through the proxy before the fault: %v", err)
 	}
 
-	setMode(t, proxy, faultproxy.Blackhole)
+	faultproxytest.SetMode(t, proxy, faultproxy.Blackhole)
 	before := proxy.Accepted()
 	// The callers' context has no deadline of its own.
 	ctx := testContext(t)
@@ -164,7 +153,7 @@ func TestAnOutageIsReportedWithinSecondsOfItsStartAndOfItsEndOnceEachForARefusin
 	for _, fault := range []faultproxy.Mode{faultproxy.Refuse, faultproxy.Blackhole} {
 		n := len(changes.snapshot())
 		faultAt := time.Now()
-		setMode(t, proxy, fault)
+		faultproxytest.SetMode(t, proxy, fault)
 		down, took := changes.await(t, n+1, within)
 		if !down.Down || down.At.Before(faultAt.Add(-probeSlack)) || !down.Since.Equal(down.At) {
 			t.Fatalf("%s: the first change is %+v; want the outage's start, after the fault at %v", fault, down, faultAt)
@@ -177,7 +166,7 @@ func TestAnOutageIsReportedWithinSecondsOfItsStartAndOfItsEndOnceEachForARefusin
 		}
 
 		endAt := time.Now()
-		setMode(t, proxy, faultproxy.Pass)
+		faultproxytest.SetMode(t, proxy, faultproxy.Pass)
 		up, took := changes.await(t, n+2, within)
 		if up.Down || !up.Since.Equal(down.Since) || up.At.Before(endAt) || up.Duration() <= 0 {
 			t.Fatalf("%s: the second change is %+v; want the end of the outage that started at %v", fault, up, down.Since)
@@ -233,12 +222,12 @@ func TestTheChainHealthMetricsFollowAnOutage(t *testing.T) {
 		value("relayer_chain_head_age_seconds") < 0 {
 		t.Fatal("before the outage: want reachable, no outage, a recent success and a head")
 	}
-	setMode(t, proxy, faultproxy.Refuse)
+	faultproxytest.SetMode(t, proxy, faultproxy.Refuse)
 	changes.await(t, 1, 10*time.Second)
 	if value("relayer_chain_reachable") != 0 || value("relayer_chain_outages_total") != 1 {
 		t.Fatal("during the outage: want unreachable and one outage")
 	}
-	setMode(t, proxy, faultproxy.Pass)
+	faultproxytest.SetMode(t, proxy, faultproxy.Pass)
 	changes.await(t, 2, 10*time.Second)
 	if value("relayer_chain_reachable") != 1 || value("relayer_chain_outages_total") != 1 {
 		t.Fatal("after the outage: want reachable and one outage")
@@ -249,7 +238,7 @@ func TestACallerDeadlineLongerThanTheCallTimeoutIsCutToIt(t *testing.T) {
 	t.Parallel()
 	proxy := newFaultProxy(t)
 	ad := dialThrough(t, proxy, func(c *gateway.Config) { c.CallTimeout = time.Second })
-	setMode(t, proxy, faultproxy.Blackhole)
+	faultproxytest.SetMode(t, proxy, faultproxy.Blackhole)
 	// The caller's own deadline, first, stays ErrCanceled (the outage is not seen yet).
 	ctx, cancel := context.WithTimeout(testContext(t), 100*time.Millisecond)
 	defer cancel()

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"relayer/workers/devchain/faultproxy"
+	"relayer/workers/devchain/faultproxy/faultproxytest"
 	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
 )
@@ -109,7 +110,7 @@ func TestAFailingProviderIsPausedWhileTheOtherServesAndResumesWhenItAnswers(t *t
 	read("both answer")
 	eventuallyWithin(t, 30*time.Second, func() bool { return ad.Providers()[0].Healthy && ad.Providers()[1].Healthy }, "both providers healthy")
 
-	setMode(t, flaky, faultproxy.Refuse)
+	faultproxytest.SetMode(t, flaky, faultproxy.Refuse)
 	for range 20 {
 		read("the heavier provider refuses")
 	}
@@ -122,7 +123,7 @@ func TestAFailingProviderIsPausedWhileTheOtherServesAndResumesWhenItAnswers(t *t
 		t.Errorf("providers while the first is paused: %+v, want the second to take every read", ps)
 	}
 
-	setMode(t, flaky, faultproxy.Pass)
+	faultproxytest.SetMode(t, flaky, faultproxy.Pass)
 	eventuallyWithin(t, 45*time.Second, func() bool { return ad.Providers()[0].Healthy }, "the provider healthy again once it answers")
 
 	flaky.SetDelay(2500 * time.Millisecond) // slower than the probe's 2 s timeout
@@ -160,10 +161,7 @@ func TestATransactionGoesToEveryHealthyProviderAndAnAlreadyKnownFromOneIsNoError
 	ad := dialProviders(t, []gateway.Provider{{URL: took.srv.URL}, {URL: knew.srv.URL}}, nil)
 	eventuallyWithin(t, 30*time.Second, func() bool { return ad.Providers()[0].Healthy && ad.Providers()[1].Healthy }, "both providers healthy")
 
-	p, err := ad.Prepare(ctx, publicRequest(contracts.TestHandle(contracts.ScenarioNone, uniqueSeed(t))))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPrepare(t, ctx, ad, publicRequest(contracts.TestHandle(contracts.ScenarioNone, uniqueSeed(t))))
 	rec, err := ad.Broadcast(ctx, p)
 	if err != nil {
 		t.Fatalf("Broadcast with one provider answering already known: %v", err)

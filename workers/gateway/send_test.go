@@ -90,10 +90,7 @@ func TestBroadcastingTheSameBytesAgainReturnsTheSameReceiptAndNoSecondTransactio
 	from := crypto.PubkeyToAddress(key.PublicKey)
 	ad := dial(t, key, nil)
 
-	p, err := ad.Prepare(ctx, silentRequest(t.Name()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPrepare(t, ctx, ad, silentRequest(t.Name()))
 	// Twice at once (a retry racing the first attempt), then once more after it is mined: the
 	// node answers "already known" or "nonce too low", and both mean this very transaction.
 	var wg sync.WaitGroup
@@ -130,14 +127,8 @@ func TestBroadcastOfATransactionAlreadyInThePoolWaitsForIt(t *testing.T) {
 	ctx := testContext(t)
 	ad := dial(t, nextKey(t), func(c *gateway.Config) { c.GapFillDelay = time.Minute })
 
-	first, err := ad.Prepare(ctx, silentRequest(t.Name()+"/1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, err := ad.Prepare(ctx, silentRequest(t.Name()+"/2"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/1"))
+	second := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/2"))
 	// second waits in the pool behind the gap of first's nonce: the node knows it already.
 	sendRaw(t, ctx, second.Raw)
 	done := make(chan error, 1)
@@ -167,10 +158,7 @@ func TestANonceTakenByAnotherTransactionIsClassifiedAndTheSequenceMovesOn(t *tes
 	key := nextKey(t)
 	ad := dial(t, key, nil)
 
-	p, err := ad.Prepare(ctx, silentRequest(t.Name()+"/1"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/1"))
 	// Another sender with the same key takes the nonce first.
 	from := crypto.PubkeyToAddress(key.PublicKey)
 	other, err := types.SignTx(types.NewTx(&types.DynamicFeeTx{
@@ -192,10 +180,7 @@ func TestANonceTakenByAnotherTransactionIsClassifiedAndTheSequenceMovesOn(t *tes
 		t.Fatalf("nonce taken: %+v, want our hash and not retryable", te)
 	}
 	// The caller goes back to preparing: the next transaction gets a fresh nonce and mines.
-	next, err := ad.Prepare(ctx, silentRequest(t.Name()+"/2"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	next := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/2"))
 	if next.Nonce <= p.Nonce {
 		t.Fatalf("after a taken nonce %d, the next is %d", p.Nonce, next.Nonce)
 	}
@@ -209,35 +194,20 @@ func TestAReleasedNonceIsReusedByTheNextPrepare(t *testing.T) {
 	ctx := testContext(t)
 	ad := dial(t, nextKey(t), func(c *gateway.Config) { c.GapFillDelay = time.Minute })
 
-	a, err := ad.Prepare(ctx, silentRequest(t.Name()+"/a"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := ad.Prepare(ctx, silentRequest(t.Name()+"/b"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/a"))
+	b := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/b"))
 	ad.Release(a) // recording a failed: these bytes will never be sent
 	ad.Release(a) // twice changes nothing
-	c, err := ad.Prepare(ctx, silentRequest(t.Name()+"/c"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/c"))
 	if c.Nonce != a.Nonce {
 		t.Fatalf("after releasing nonce %d the next Prepare got %d", a.Nonce, c.Nonce)
 	}
-	d, err := ad.Prepare(ctx, silentRequest(t.Name()+"/d"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/d"))
 	if d.Nonce != b.Nonce+1 {
 		t.Fatalf("after reusing the released nonce, the next is %d, want %d", d.Nonce, b.Nonce+1)
 	}
 	ad.Release(d) // the latest nonce is simply taken back
-	e, err := ad.Prepare(ctx, silentRequest(t.Name()+"/e"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/e"))
 	if e.Nonce != d.Nonce {
 		t.Fatalf("after releasing the latest nonce %d the next Prepare got %d", d.Nonce, e.Nonce)
 	}
@@ -247,10 +217,7 @@ func TestAReleasedNonceIsReusedByTheNextPrepare(t *testing.T) {
 		}
 	}
 	ad.Release(b) // after Broadcast: ignored
-	f, err := ad.Prepare(ctx, silentRequest(t.Name()+"/f"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/f"))
 	if f.Nonce != e.Nonce+1 {
 		t.Fatalf("a Release after Broadcast gave nonce %d back (next is %d)", b.Nonce, f.Nonce)
 	}
@@ -298,15 +265,9 @@ func TestReceiptByHashTellsMinedPendingUnknownAndRevertedApart(t *testing.T) {
 	ctx := testContext(t)
 	ad := dial(t, nextKey(t), func(c *gateway.Config) { c.GapFillDelay = time.Minute })
 
-	first, err := ad.Prepare(ctx, silentRequest(t.Name()+"/1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, err := ad.Prepare(ctx, silentRequest(t.Name()+"/2"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = ad.ReceiptByHash(ctx, second.Hash)
+	first := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/1"))
+	second := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/2"))
+	_, err := ad.ReceiptByHash(ctx, second.Hash)
 	wantKind(t, err, gateway.ErrTxNotFound)
 	sendRaw(t, ctx, second.Raw) // waits in the pool behind first's nonce
 	_, err = ad.ReceiptByHash(ctx, second.Hash)
@@ -336,10 +297,7 @@ func TestARecordedTransactionIsRecoveredFromItsRawBytes(t *testing.T) {
 	ctx := testContext(t)
 	key := nextKey(t)
 	ad := dial(t, key, nil)
-	p, err := ad.Prepare(ctx, userRequest(contracts.TestHandle(contracts.ScenarioNoResponse, t.Name())))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPrepare(t, ctx, ad, userRequest(contracts.TestHandle(contracts.ScenarioNoResponse, t.Name())))
 	ad.Close() // the process crashes after recording p.Raw, before broadcasting
 
 	restarted := dial(t, key, nil)
@@ -358,10 +316,7 @@ func TestARecordedTransactionIsRecoveredFromItsRawBytes(t *testing.T) {
 		t.Fatalf("recovered receipt %+v", rec)
 	}
 	// The restarted sequence was seeded from the chain: its next nonce follows.
-	next, err := restarted.Prepare(ctx, silentRequest(t.Name()+"/next"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	next := mustPrepare(t, ctx, restarted, silentRequest(t.Name()+"/next"))
 	if next.Nonce != p.Nonce+1 {
 		t.Fatalf("next nonce %d after recovering %d", next.Nonce, p.Nonce)
 	}
@@ -401,10 +356,7 @@ func TestAPausedGatewayIsErrPausedAtEstimationAndInAMinedReceipt(t *testing.T) {
 	if err := chain.Unpause(ctx); err != nil {
 		t.Fatal(err)
 	}
-	p, err := ad.Prepare(ctx, publicRequest(contracts.TestHandle(contracts.ScenarioNone, "late")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPrepare(t, ctx, ad, publicRequest(contracts.TestHandle(contracts.ScenarioNone, "late")))
 	if err := chain.Pause(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -497,10 +449,7 @@ func TestDroppedNoncesAreNeverFilled(t *testing.T) {
 		t.Fatalf("invariant: nothing is sent with dropped nonces; the key's pending nonce is %d, want %d (only the broadcast one)", pending, ps[0].Nonce+1)
 	}
 	// The next Prepare reads the chain again and takes the next free nonce.
-	p, err := ad.Prepare(ctx, silentRequest(t.Name()+"/after"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/after"))
 	if p.Nonce != ps[0].Nonce+1 {
 		t.Fatalf("after the drop, Prepare took nonce %d, want %d", p.Nonce, ps[0].Nonce+1)
 	}
@@ -511,10 +460,7 @@ func prepareN(t *testing.T, ctx context.Context, ad *gateway.Adapter, n int) []*
 	t.Helper()
 	var ps []*gateway.Prepared
 	for i := range n {
-		p, err := ad.Prepare(ctx, silentRequest(fmt.Sprintf("%s/%d", t.Name(), i)))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := mustPrepare(t, ctx, ad, silentRequest(fmt.Sprintf("%s/%d", t.Name(), i)))
 		ps = append(ps, p)
 	}
 	return ps

@@ -100,10 +100,7 @@ func TestAKeyFromAnEnvironmentVariableSignsTheAdaptersTransactions(t *testing.T)
 	if ad.Address() != want {
 		t.Fatalf("signer %s, want %s", ad.Address(), want)
 	}
-	p, err := ad.Prepare(ctx, silentRequest(t.Name()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPrepare(t, ctx, ad, silentRequest(t.Name()))
 	if _, err := ad.Broadcast(ctx, p); err != nil {
 		t.Fatal(err)
 	}
@@ -244,10 +241,7 @@ func TestASignerThatFailsOrSignsWithAnotherKeyFailsPrepareRetryablyAndGivesTheNo
 		}
 	}
 	s.set(nil, nil)
-	p, err := ad.Prepare(ctx, silentRequest(uniqueSeed(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPrepare(t, ctx, ad, silentRequest(uniqueSeed(t)))
 	if p.Nonce != pending || p.From != s.Address() {
 		t.Fatalf("after the failures the transaction takes nonce %d from %s, want %d from %s", p.Nonce, p.From, pending, s.Address())
 	}

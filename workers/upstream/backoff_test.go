@@ -3,6 +3,7 @@ package upstream
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ func TestABackoffGrowsByItsMultiplierUpToItsCap(t *testing.T) {
 		highest = append(highest, b.Delay(n, maxRand{}))
 	}
 	want := []time.Duration{100 * time.Millisecond, 300 * time.Millisecond, 900 * time.Millisecond, time.Second, time.Second}
-	if !equalDurations(nominal, want) || !equalDurations(highest, want) {
+	if !slices.Equal(nominal, want) || !slices.Equal(highest, want) {
 		t.Fatalf("nominal %v, highest draws %v, want %v", nominal, highest, want)
 	}
 	if d := b.Delay(1<<30, maxRand{}); d != time.Second {

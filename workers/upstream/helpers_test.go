@@ -85,30 +85,6 @@ func (s *recordingSink) Types() []EventType {
 	return out
 }
 
-func equalDurations(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalTypes(a, b []EventType) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func mustRetrier(t *testing.T, cfg Config, opts ...Option) *Retrier {
 	t.Helper()
 	r, err := NewRetrier(cfg, opts...)

@@ -295,23 +295,14 @@ func parseRateLimitTrio(h http.Header, now time.Time, info *RateLimitInfo) bool 
 		}
 		return list[0].val.num, true
 	}
-	limit, hasLimit := first("Ratelimit-Limit")
-	remaining, hasRemaining := first("Ratelimit-Remaining")
+	var f limitHeaders
+	f.limit, f.hasLimit = first("Ratelimit-Limit")
+	f.remaining, f.hasRemaining = first("Ratelimit-Remaining")
 	reset, hasReset := first("Ratelimit-Reset")
-	if !hasRemaining && !hasReset {
-		return false
-	}
-	info.Header = HeaderRateLimitTrio
-	if hasLimit {
-		info.Limit = limit
-	}
-	if hasRemaining {
-		info.Remaining = remaining
-	}
 	if hasReset {
-		info.Reset = now.Add(secondsDuration(uint64(reset)))
+		f.reset, f.hasReset = now.Add(secondsDuration(uint64(reset))), true
 	}
-	return true
+	return f.fill(HeaderRateLimitTrio, info)
 }
 
 // parseXRateLimit reads X-RateLimit-Limit, X-RateLimit-Remaining (non-negative integers) and
@@ -330,21 +321,36 @@ func parseXRateLimit(h http.Header, now time.Time, info *RateLimitInfo) bool {
 		}
 		return int64(n), true
 	}
-	limit, hasLimit := num("X-Ratelimit-Limit")
-	remaining, hasRemaining := num("X-Ratelimit-Remaining")
-	reset, hasReset := parseXReset(h, now)
-	if !hasRemaining && !hasReset {
+	var f limitHeaders
+	f.limit, f.hasLimit = num("X-Ratelimit-Limit")
+	f.remaining, f.hasRemaining = num("X-Ratelimit-Remaining")
+	f.reset, f.hasReset = parseXReset(h, now)
+	return f.fill(HeaderXRateLimit, info)
+}
+
+// limitHeaders is what one family of limit, remaining and reset headers said: each value, with
+// whether its header was there and readable.
+type limitHeaders struct {
+	limit, remaining                 int64
+	reset                            time.Time
+	hasLimit, hasRemaining, hasReset bool
+}
+
+// fill sets info from f as the family header, and says whether the family told anything: it does
+// only when remaining or reset was found. Only the values found are set.
+func (f limitHeaders) fill(header string, info *RateLimitInfo) bool {
+	if !f.hasRemaining && !f.hasReset {
 		return false
 	}
-	info.Header = HeaderXRateLimit
-	if hasLimit {
-		info.Limit = limit
+	info.Header = header
+	if f.hasLimit {
+		info.Limit = f.limit
 	}
-	if hasRemaining {
-		info.Remaining = remaining
+	if f.hasRemaining {
+		info.Remaining = f.remaining
 	}
-	if hasReset {
-		info.Reset = reset
+	if f.hasReset {
+		info.Reset = f.reset
 	}
 	return true
 }

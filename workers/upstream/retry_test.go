@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,7 +61,7 @@ func TestBackoffGrowsByTheMultiplierUpToTheCap(t *testing.T) {
 	}
 	want := []time.Duration{time.Second, 3 * time.Second, 9 * time.Second, 10 * time.Second, 10 * time.Second}
 	wantRL := []time.Duration{2 * time.Second, 6 * time.Second, 10 * time.Second, 10 * time.Second, 10 * time.Second}
-	if !equalDurations(got, want) || !equalDurations(gotRL, wantRL) {
+	if !slices.Equal(got, want) || !slices.Equal(gotRL, wantRL) {
 		t.Fatalf("backoff = %v and %v, want %v and %v", got, gotRL, want, wantRL)
 	}
 	if d := c.Backoff(10000, ServerError, maxRand{}); d != 10*time.Second {
@@ -153,7 +154,7 @@ func TestServerErrorsAreRetriedWithGrowingWaitsThenTheCallGivesUp(t *testing.T) 
 		t.Fatal("the error must unwrap to the last attempt's error")
 	}
 	want := []time.Duration{250 * time.Millisecond, 500 * time.Millisecond, time.Second}
-	if *calls != 4 || !equalDurations(clock.Sleeps(), want) || e.Waited != 1750*time.Millisecond {
+	if *calls != 4 || !slices.Equal(clock.Sleeps(), want) || e.Waited != 1750*time.Millisecond {
 		t.Fatalf("calls %d, sleeps %v, waited %v; want 4, %v", *calls, clock.Sleeps(), e.Waited, want)
 	}
 	if len(sink.Events()) != 0 {
@@ -173,11 +174,11 @@ func TestARateLimitedCallReportsEachRefusalAndWaitThenItsRecovery(t *testing.T) 
 	// The first wait is the server's 3 s plus up to BaseDelay; the second, without a hint, is
 	// the rate-limit backoff for attempt 2 (1 s x 2).
 	wantSleeps := []time.Duration{3*time.Second + 250*time.Millisecond, 2 * time.Second}
-	if *calls != 3 || !equalDurations(clock.Sleeps(), wantSleeps) {
+	if *calls != 3 || !slices.Equal(clock.Sleeps(), wantSleeps) {
 		t.Fatalf("calls %d, sleeps %v; want 3, %v", *calls, clock.Sleeps(), wantSleeps)
 	}
 	wantTypes := []EventType{RateLimitEncountered, RateLimitBackoff, RateLimitEncountered, RateLimitBackoff, RateLimitRecovered}
-	if !equalTypes(sink.Types(), wantTypes) {
+	if !slices.Equal(sink.Types(), wantTypes) {
 		t.Fatalf("events %v, want %v", sink.Types(), wantTypes)
 	}
 	ev := sink.Events()
@@ -210,7 +211,7 @@ func TestEveryWaitAfterARateLimitIsReportedWhateverFailedNext(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []EventType{RateLimitEncountered, RateLimitBackoff, RateLimitBackoff, RateLimitRecovered}
-	if !equalTypes(sink.Types(), want) {
+	if !slices.Equal(sink.Types(), want) {
 		t.Fatalf("events %v, want %v", sink.Types(), want)
 	}
 	if b := sink.Events()[2]; b.Class != ServerError || b.StatusCode != 503 {
@@ -242,7 +243,7 @@ func TestAServerWaitBeyondTheTimeBudgetEndsTheCallAtOnce(t *testing.T) {
 		t.Fatalf("calls %d, sleeps %v", *calls, clock.Sleeps())
 	}
 	want := []EventType{RateLimitEncountered, RateLimitGaveUp}
-	if !equalTypes(sink.Types(), want) {
+	if !slices.Equal(sink.Types(), want) {
 		t.Fatalf("events %v, want %v", sink.Types(), want)
 	}
 	if g := sink.Events()[1]; g.Reason != ReasonElapsed || g.Wait != time.Hour+250*time.Millisecond || !g.ServerWait || g.Attempt != 1 {
@@ -309,7 +310,7 @@ func TestCancellingDuringAWaitEndsTheCall(t *testing.T) {
 		t.Fatal("the error must unwrap to the cancellation and to the last failure")
 	}
 	want := []EventType{RateLimitEncountered, RateLimitBackoff, RateLimitGaveUp}
-	if !equalTypes(sink.Types(), want) {
+	if !slices.Equal(sink.Types(), want) {
 		t.Fatalf("events %v, want %v", sink.Types(), want)
 	}
 }

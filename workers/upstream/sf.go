@@ -156,6 +156,11 @@ func (p *sfParser) itemOrInnerList() (sfItem, bool) {
 	if !p.eof() && p.s[p.pos] == '(' {
 		return p.innerList()
 	}
+	return p.item()
+}
+
+// item parses an item: a bare item and its parameters.
+func (p *sfParser) item() (sfItem, bool) {
 	v, ok := p.bareItem()
 	if !ok {
 		return sfItem{}, false
@@ -183,15 +188,11 @@ func (p *sfParser) innerList() (sfItem, bool) {
 			}
 			return sfItem{val: sfValue{kind: sfInnerList, inner: items}, params: params}, true
 		}
-		v, ok := p.bareItem()
+		it, ok := p.item()
 		if !ok {
 			return sfItem{}, false
 		}
-		params, ok := p.params()
-		if !ok {
-			return sfItem{}, false
-		}
-		items = append(items, sfItem{val: v, params: params})
+		items = append(items, it)
 		if p.eof() || (p.s[p.pos] != ' ' && p.s[p.pos] != ')') {
 			return sfItem{}, false
 		}

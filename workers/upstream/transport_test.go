@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -150,14 +151,14 @@ func TestEveryFormOfServerWaitIsHonouredBeforeTheRetryThatSucceeds(t *testing.T)
 				t.Fatalf("got %d %q", resp.StatusCode, body)
 			}
 			want := []time.Duration{c.wait + 100*time.Millisecond}
-			if !equalDurations(h.clock.Sleeps(), want) {
+			if !slices.Equal(h.clock.Sleeps(), want) {
 				t.Fatalf("sleeps %v, want %v", h.clock.Sleeps(), want)
 			}
 			if bodies := srv.Bodies(); len(bodies) != 2 || bodies[0] != rpcRequest || bodies[1] != rpcRequest {
 				t.Fatalf("the request body was not replayed intact: %q", bodies)
 			}
 			wantTypes := []EventType{RateLimitEncountered, RateLimitBackoff, RateLimitRecovered}
-			if !equalTypes(h.sink.Types(), wantTypes) {
+			if !slices.Equal(h.sink.Types(), wantTypes) {
 				t.Fatalf("events %v, want %v", h.sink.Types(), wantTypes)
 			}
 			ev := h.sink.Events()
@@ -188,7 +189,7 @@ func TestAnInvalidRetryAfterIsIgnoredForTheClientsOwnBackoff(t *testing.T) {
 		if _, _, err := h.post(t, srv.URL, rpcRequest); err != nil {
 			t.Fatal(err)
 		}
-		if want := []time.Duration{time.Second}; !equalDurations(h.clock.Sleeps(), want) {
+		if want := []time.Duration{time.Second}; !slices.Equal(h.clock.Sleeps(), want) {
 			t.Errorf("Retry-After %q: sleeps %v, want %v", v, h.clock.Sleeps(), want)
 		}
 		if enc := h.sink.Events()[0]; enc.ServerWait || enc.WaitFrom != "" {
@@ -205,7 +206,7 @@ func TestTransientServerErrorsAreRetriedWithoutRateLimitEvents(t *testing.T) {
 		if err != nil || resp.StatusCode != 200 || body != rpcResult {
 			t.Fatalf("%d: got %v, %q, %v", status, resp, body, err)
 		}
-		if want := []time.Duration{100 * time.Millisecond}; !equalDurations(h.clock.Sleeps(), want) {
+		if want := []time.Duration{100 * time.Millisecond}; !slices.Equal(h.clock.Sleeps(), want) {
 			t.Errorf("%d: sleeps %v, want %v", status, h.clock.Sleeps(), want)
 		}
 		if len(srv.Bodies()) != 2 || len(h.sink.Events()) != 0 {
@@ -220,7 +221,7 @@ func TestA503WithRetryAfterWaitsAsAsked(t *testing.T) {
 	if _, _, err := h.post(t, srv.URL, rpcRequest); err != nil {
 		t.Fatal(err)
 	}
-	if want := []time.Duration{2100 * time.Millisecond}; !equalDurations(h.clock.Sleeps(), want) {
+	if want := []time.Duration{2100 * time.Millisecond}; !slices.Equal(h.clock.Sleeps(), want) {
 		t.Fatalf("sleeps %v, want %v", h.clock.Sleeps(), want)
 	}
 }
@@ -250,7 +251,7 @@ func TestAJSONRPCLimitErrorInA200IsRetriedAndTheFinalBodyIsIntact(t *testing.T) 
 	if err != nil || resp.StatusCode != 200 || body != rpcResult {
 		t.Fatalf("got %v, %q, %v", resp, body, err)
 	}
-	if want := []time.Duration{time.Second}; !equalDurations(h.clock.Sleeps(), want) {
+	if want := []time.Duration{time.Second}; !slices.Equal(h.clock.Sleeps(), want) {
 		t.Fatalf("sleeps %v, want %v", h.clock.Sleeps(), want)
 	}
 	ev := h.sink.Events()
@@ -322,12 +323,12 @@ func TestWhenRetriesRunOutTheLastAnswerIsReturnedAsTheServerSentIt(t *testing.T)
 		t.Fatalf("got %d %q %v", resp.StatusCode, body, resp.Header)
 	}
 	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}
-	if len(srv.Bodies()) != 4 || !equalDurations(h.clock.Sleeps(), want) {
+	if len(srv.Bodies()) != 4 || !slices.Equal(h.clock.Sleeps(), want) {
 		t.Fatalf("%d requests, sleeps %v; want 4, %v", len(srv.Bodies()), h.clock.Sleeps(), want)
 	}
 	wantTypes := []EventType{RateLimitEncountered, RateLimitBackoff, RateLimitEncountered, RateLimitBackoff,
 		RateLimitEncountered, RateLimitBackoff, RateLimitEncountered, RateLimitGaveUp}
-	if !equalTypes(h.sink.Types(), wantTypes) {
+	if !slices.Equal(h.sink.Types(), wantTypes) {
 		t.Fatalf("events %v, want %v", h.sink.Types(), wantTypes)
 	}
 	ev := h.sink.Events()
@@ -351,7 +352,7 @@ func TestAServerWaitLongerThanTheBudgetReturnsTheAnswerAtOnce(t *testing.T) {
 	if len(srv.Bodies()) != 1 || len(h.clock.Sleeps()) != 0 {
 		t.Fatalf("%d requests, sleeps %v", len(srv.Bodies()), h.clock.Sleeps())
 	}
-	if !equalTypes(h.sink.Types(), []EventType{RateLimitEncountered, RateLimitGaveUp}) {
+	if !slices.Equal(h.sink.Types(), []EventType{RateLimitEncountered, RateLimitGaveUp}) {
 		t.Fatalf("events %v", h.sink.Types())
 	}
 }
@@ -373,7 +374,7 @@ func TestADroppedConnectionIsRetried(t *testing.T) {
 	if err != nil || body != rpcResult {
 		t.Fatalf("got %q, %v", body, err)
 	}
-	if want := []time.Duration{100 * time.Millisecond}; !equalDurations(h.clock.Sleeps(), want) {
+	if want := []time.Duration{100 * time.Millisecond}; !slices.Equal(h.clock.Sleeps(), want) {
 		t.Fatalf("sleeps %v, want %v", h.clock.Sleeps(), want)
 	}
 	if b := srv.Bodies(); len(b) != 2 || b[1] != rpcRequest {
@@ -412,7 +413,7 @@ func TestARefusedConnectionIsRetriedThenReportedWithoutSecrets(t *testing.T) {
 		}
 	}
 	want := []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond}
-	if !equalDurations(h.clock.Sleeps(), want) {
+	if !slices.Equal(h.clock.Sleeps(), want) {
 		t.Fatalf("sleeps %v, want %v", h.clock.Sleeps(), want)
 	}
 }
@@ -543,7 +544,7 @@ func TestCancellingDuringTheWaitReturnsTheCancellation(t *testing.T) {
 	if len(srv.Bodies()) != 1 {
 		t.Fatalf("%d requests", len(srv.Bodies()))
 	}
-	if !equalTypes(h.sink.Types(), []EventType{RateLimitEncountered, RateLimitBackoff, RateLimitGaveUp}) {
+	if !slices.Equal(h.sink.Types(), []EventType{RateLimitEncountered, RateLimitBackoff, RateLimitGaveUp}) {
 		t.Fatalf("events %v", h.sink.Types())
 	}
 }

@@ -5,6 +5,9 @@ package storebench
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -52,6 +55,31 @@ func ReportBatches(b *testing.B, queues ...*groupcommit.Queue) {
 	}
 	if batches > 0 {
 		b.ReportMetric(float64(batched)/float64(batches), "appends/tx")
+	}
+}
+
+// ReadLogEvents is the size of BenchmarkReadAll's log.
+const ReadLogEvents = 200_000
+
+// RelayerLog makes a log of n events shaped like the relayer's: job streams of a few events
+// each (RequestAccepted to RequestCompleted), about 400 bytes of JSON per event. It hands add
+// each event with its position (from 1), stream and version, in log order; every call makes
+// the same log.
+func RelayerLog(n int, add func(pos int, stream string, version int, ev eventstore.Event)) {
+	types := []string{"RequestAccepted", "ReadinessCheckStarted", "ReadinessPassed", "TransactionSigned", "ReceiptRecorded", "RequestCompleted"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for pos := 1; pos <= n; {
+		job := fmt.Sprintf("%08x-%04x-4%03x-a%03x-%012x", rng.Uint32(), rng.IntN(1<<16), rng.IntN(1<<12), rng.IntN(1<<12), rng.Uint64()&(1<<48-1))
+		for v := 0; v < len(types) && pos <= n; v++ {
+			at = at.Add(time.Duration(rng.IntN(int(time.Second))))
+			hash := fmt.Sprintf("%016x%016x%016x%016x", rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64())
+			data := fmt.Sprintf(`{"jobId":%q,"at":%q,"kind":"input-proof","status":"processing","contentHash":"0x%s","txHash":"0x%s","gatewayRequestId":"gw-%d","label":"attempt %d","message":"relayed to the gateway, waiting for its answer"}`,
+				job, at.Format(time.RFC3339Nano), hash, hash[:64], rng.IntN(1e9), v)
+			add(pos, "job-"+job, v, eventstore.Event{Type: types[v], SchemaVersion: 1, Data: json.RawMessage(data),
+				Metadata: eventstore.Metadata{CorrelationID: "corr-" + job, CausationID: fmt.Sprintf("cmd-%d", pos), RecordedAt: at}})
+			pos++
+		}
 	}
 }
 

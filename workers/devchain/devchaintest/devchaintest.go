@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/crypto"
+
 	"relayer/workers/devchain"
 )
 
@@ -75,4 +77,16 @@ func Logger(env string) *slog.Logger {
 		return nil
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// WalletSignature is devchain.WalletOwnerKey(i)'s signature of digest as an ERC-1271 wallet
+// expects it: r || s || v, v 27/28.
+func WalletSignature(tb testing.TB, i int, digest [32]byte) []byte {
+	tb.Helper()
+	sig, err := crypto.Sign(digest[:], devchain.WalletOwnerKey(i))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sig[64] += 27
+	return sig
 }

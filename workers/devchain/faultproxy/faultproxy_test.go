@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"relayer/workers/devchain/faultproxy"
+	"relayer/workers/devchain/faultproxy/faultproxytest"
 )
 
 // echoServer echoes every connection's bytes back until the client closes; accepted counts its
@@ -45,23 +46,6 @@ func newEcho(t *testing.T) *echoServer {
 	}()
 	t.Cleanup(func() { _ = ln.Close() })
 	return e
-}
-
-func newProxy(t *testing.T, target string) *faultproxy.Proxy {
-	t.Helper()
-	p, err := faultproxy.New(target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Close() })
-	return p
-}
-
-func setMode(t *testing.T, p *faultproxy.Proxy, m faultproxy.Mode) {
-	t.Helper()
-	if err := p.SetMode(m); err != nil {
-		t.Fatalf("SetMode(%v): %v", m, err)
-	}
 }
 
 func dial(t *testing.T, addr string) net.Conn {
@@ -116,7 +100,7 @@ func newHTTP(t *testing.T) *httptest.Server {
 func TestProxy(t *testing.T) {
 	t.Run("pass forwards bytes both ways, and the client's half-close reaches the target", func(t *testing.T) {
 		e := newEcho(t)
-		p := newProxy(t, e.ln.Addr().String())
+		p := faultproxytest.Start(t, e.ln.Addr().String())
 		c := dial(t, p.Addr())
 		for _, msg := range []string{"eth_blockNumber", strings.Repeat("x", 100_000)} {
 			got, err := roundTrip(c, msg, 2*time.Second)
@@ -139,7 +123,7 @@ func TestProxy(t *testing.T) {
 
 	t.Run("pass forwards HTTP at the URL that names the proxy instead of the target", func(t *testing.T) {
 		srv := newHTTP(t)
-		p := newProxy(t, srv.URL+"/rpc")
+		p := faultproxytest.Start(t, srv.URL+"/rpc")
 		if want := "http://" + p.Addr() + "/rpc"; p.URL() != want {
 			t.Fatalf("URL() = %q, want %q", p.URL(), want)
 		}
@@ -151,7 +135,7 @@ func TestProxy(t *testing.T) {
 
 	t.Run("a delay holds every answer back by it, whole, and zero forwards at once again", func(t *testing.T) {
 		srv := newHTTP(t)
-		p := newProxy(t, srv.URL)
+		p := faultproxytest.Start(t, srv.URL)
 		p.SetDelay(400 * time.Millisecond)
 		began := time.Now()
 		body, err := get(p.URL(), 5*time.Second)
@@ -170,12 +154,12 @@ func TestProxy(t *testing.T) {
 
 	t.Run("refuse refuses new connections and closes the open ones", func(t *testing.T) {
 		e := newEcho(t)
-		p := newProxy(t, e.ln.Addr().String())
+		p := faultproxytest.Start(t, e.ln.Addr().String())
 		open := dial(t, p.Addr())
 		if _, err := roundTrip(open, "ping", 2*time.Second); err != nil {
 			t.Fatal(err)
 		}
-		setMode(t, p, faultproxy.Refuse)
+		faultproxytest.SetMode(t, p, faultproxy.Refuse)
 		_ = open.SetReadDeadline(time.Now().Add(2 * time.Second))
 		if _, err := open.Read(make([]byte, 1)); err == nil || isTimeout(err) {
 			t.Errorf("an open connection under refuse: read %v, want it closed (EOF or reset)", err)
@@ -188,8 +172,8 @@ func TestProxy(t *testing.T) {
 
 	t.Run("blackhole accepts a new connection, answers nothing and leaves the client hanging until its own deadline", func(t *testing.T) {
 		srv := newHTTP(t)
-		p := newProxy(t, srv.URL)
-		setMode(t, p, faultproxy.Blackhole)
+		p := faultproxytest.Start(t, srv.URL)
+		faultproxytest.SetMode(t, p, faultproxy.Blackhole)
 		began := time.Now()
 		_, err := get(p.URL(), 300*time.Millisecond)
 		if !isTimeout(err) {
@@ -209,16 +193,16 @@ func TestProxy(t *testing.T) {
 
 	t.Run("blackhole stops an open connection both ways, and it stays dead when the mode changes back", func(t *testing.T) {
 		e := newEcho(t)
-		p := newProxy(t, e.ln.Addr().String())
+		p := faultproxytest.Start(t, e.ln.Addr().String())
 		c := dial(t, p.Addr())
 		if _, err := roundTrip(c, "before", 2*time.Second); err != nil {
 			t.Fatal(err)
 		}
-		setMode(t, p, faultproxy.Blackhole)
+		faultproxytest.SetMode(t, p, faultproxy.Blackhole)
 		if _, err := roundTrip(c, "during", 300*time.Millisecond); !isTimeout(err) {
 			t.Fatalf("open connection under blackhole: %v, want a timeout", err)
 		}
-		setMode(t, p, faultproxy.Pass)
+		faultproxytest.SetMode(t, p, faultproxy.Pass)
 		if _, err := roundTrip(c, "after", 300*time.Millisecond); !isTimeout(err) {
 			t.Errorf("the connection the black hole took, after pass: %v, want a timeout still", err)
 		}
@@ -229,13 +213,13 @@ func TestProxy(t *testing.T) {
 
 	t.Run("switching back to pass restores service at the same address", func(t *testing.T) {
 		srv := newHTTP(t)
-		p := newProxy(t, srv.URL)
+		p := faultproxytest.Start(t, srv.URL)
 		for _, fault := range []faultproxy.Mode{faultproxy.Refuse, faultproxy.Blackhole, faultproxy.Refuse} {
-			setMode(t, p, fault)
+			faultproxytest.SetMode(t, p, fault)
 			if _, err := get(p.URL(), 200*time.Millisecond); err == nil {
 				t.Fatalf("GET under %v succeeded", fault)
 			}
-			setMode(t, p, faultproxy.Pass)
+			faultproxytest.SetMode(t, p, faultproxy.Pass)
 			if body, err := get(p.URL(), 2*time.Second); err != nil || body != "block 42" {
 				t.Fatalf("GET after %v then pass: %q, %v", fault, body, err)
 			}
@@ -261,14 +245,14 @@ func TestProxy(t *testing.T) {
 				time.Sleep(20 * time.Millisecond)
 			}
 		}()
-		p := newProxy(t, ln.Addr().String())
+		p := faultproxytest.Start(t, ln.Addr().String())
 		c := dial(t, p.Addr())
 		r := bufio.NewReader(c)
 		_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
 		if line, err := r.ReadString('\n'); err != nil || line != "head\n" {
 			t.Fatalf("pushed line in pass: %q, %v", line, err)
 		}
-		setMode(t, p, faultproxy.Blackhole)
+		faultproxytest.SetMode(t, p, faultproxy.Blackhole)
 		// What was on its way before the switch may still arrive; then nothing.
 		_ = c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
 		_, _ = io.Copy(io.Discard, r)
@@ -280,12 +264,12 @@ func TestProxy(t *testing.T) {
 
 	t.Run("close ends every connection, stops listening and may be called twice", func(t *testing.T) {
 		e := newEcho(t)
-		p := newProxy(t, e.ln.Addr().String())
+		p := faultproxytest.Start(t, e.ln.Addr().String())
 		live := dial(t, p.Addr())
 		if _, err := roundTrip(live, "x", 2*time.Second); err != nil {
 			t.Fatal(err)
 		}
-		setMode(t, p, faultproxy.Blackhole)
+		faultproxytest.SetMode(t, p, faultproxy.Blackhole)
 		hung := dial(t, p.Addr())
 		done := make(chan struct{})
 		go func() {
@@ -321,7 +305,7 @@ func TestProxy(t *testing.T) {
 		}
 		gone := ln.Addr().String()
 		_ = ln.Close()
-		p := newProxy(t, gone)
+		p := faultproxytest.Start(t, gone)
 		c := dial(t, p.Addr())
 		_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
 		if _, err := c.Read(make([]byte, 1)); err == nil || isTimeout(err) {
@@ -336,7 +320,7 @@ func TestProxy(t *testing.T) {
 				t.Errorf("New(%q) succeeded", target)
 			}
 		}
-		p := newProxy(t, "127.0.0.1:1")
+		p := faultproxytest.Start(t, "127.0.0.1:1")
 		if err := p.SetMode(faultproxy.Mode{}); err == nil {
 			t.Error("SetMode(Mode{}) succeeded")
 		}

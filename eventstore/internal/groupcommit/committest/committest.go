@@ -59,8 +59,10 @@ func EachAppendAgainstItsOwnVersion(t *testing.T, commit func([]*groupcommit.Req
 
 // OneFailingAppend commits, on an empty store that refuses every insert into the stream
 // "poison" with an error saying "poisoned", a batch of three appends with the poisoned one in
-// the middle: it fails with its own error, and the other two are stored (three events).
-func OneFailingAppend(t *testing.T, commit func([]*groupcommit.Req)) {
+// the middle: it fails with its own error, and the other two are stored (three events). The
+// positions the failed insert took are taken again, so the log has no holes: stored, which
+// counts the store's events and returns the highest position, must say 3 events up to 3.
+func OneFailingAppend(t *testing.T, commit func([]*groupcommit.Req), stored func() (n, maxPos int64, err error)) {
 	t.Helper()
 	batch := []*groupcommit.Req{
 		Request("a", eventstore.NoStream, Event(0)),
@@ -79,5 +81,8 @@ func OneFailingAppend(t *testing.T, commit func([]*groupcommit.Req)) {
 		if r.Err != nil {
 			t.Fatalf("append %d must not fail with the poisoned one: %v", i, r.Err)
 		}
+	}
+	if n, maxPos, err := stored(); err != nil || n != 3 || maxPos != 3 {
+		t.Fatalf("want 3 events at positions 1..3, got %d up to %d (%v)", n, maxPos, err)
 	}
 }
