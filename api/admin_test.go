@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -132,6 +133,32 @@ func TestARetentionChangeIsRecordedInTheConfigStreamAndARefusedOneIsNot(t *testi
 	ps = jtParams(t, env.admin("GET", ""))
 	if ps["retention.window.input-proof"].Value != 3600.0 || ps["retention.enabled"].Value != false {
 		t.Fatalf("after the changes: %+v %+v", ps["retention.window.input-proof"], ps["retention.enabled"])
+	}
+}
+
+// A retention window or interval below zero or past its bound is refused naming the parameter and
+// its bounds in seconds (not "must be a number", which it is), and nothing changes.
+func TestARetentionValueOutOfBoundsIsRefusedSayingTheBounds(t *testing.T) {
+	env := startJT(t, jtAdmin)
+	before := jtParams(t, env.admin("GET", ""))
+	for _, c := range []struct{ param, value, bounds string }{
+		{"retention.window.input-proof", "-5", "1 to 3153600000"},
+		{"retention.window.public-decrypt", "3153600001", "1 to 3153600000"},
+		{"retention.window.user-decrypt", "1e300", "1 to 3153600000"},
+		{"retention.interval", "-1", "0.01 to 86400"},
+		{"retention.window.input-proof", `"10"`, "1 to 3153600000"},
+	} {
+		r := env.admin("POST", `{"param":"`+c.param+`","value":`+c.value+`}`)
+		r.want(t, http.StatusBadRequest, domain.LabelValidationFailed)
+		if d := r.Env.Error.Details; len(d) != 1 || d[0].Field != c.param || !strings.Contains(d[0].Issue, c.bounds) {
+			t.Errorf("%s = %s: refused with %+v, want the parameter named with its bounds %s", c.param, c.value, d, c.bounds)
+		}
+	}
+	after := jtParams(t, env.admin("GET", ""))
+	for name, p := range before {
+		if !reflect.DeepEqual(after[name].Value, p.Value) {
+			t.Errorf("%s went from %v to %v through refused changes", name, p.Value, after[name].Value)
+		}
 	}
 }
 

@@ -64,6 +64,44 @@ func (w *Writer) Manifest() Manifest {
 	return m
 }
 
+// Check reads the store's manifest again and lists the store: the manifest must be the one this
+// Writer committed last, and every segment it lists must be there. It reads no segment (Verify
+// does), so that a caller about to rely on the archive, the archiver before it removes anything
+// from the live store, can afford it every time: a manifest edited, or a segment file removed,
+// since the Writer was opened is reported.
+func (w *Writer) Check(ctx context.Context) error {
+	m, err := LoadManifest(ctx, w.store)
+	if err != nil {
+		return err
+	}
+	if m.Format != w.manifest.Format || !slices.Equal(m.Segments, w.manifest.Segments) {
+		what := fmt.Sprintf("it lists %d segments up to position %d, the writer committed %d up to %d",
+			len(m.Segments), m.Last(), len(w.manifest.Segments), w.manifest.Last())
+		for i := range min(len(m.Segments), len(w.manifest.Segments)) {
+			if got, want := m.Segments[i], w.manifest.Segments[i]; got != want {
+				what = fmt.Sprintf("its entry %d is %s, %d events, %d bytes, SHA-256 %s; the writer committed %s, %d events, %d bytes, SHA-256 %s",
+					i, got, got.Events, got.Bytes, got.SHA256, want, want.Events, want.Bytes, want.SHA256)
+				break
+			}
+		}
+		return fmt.Errorf("archive %s: the manifest changed under the writer (%s)", w.store, what)
+	}
+	names, err := w.store.List(ctx)
+	if err != nil {
+		return fmt.Errorf("archive %s: list: %w", w.store, err)
+	}
+	present := make(map[string]bool, len(names))
+	for _, name := range names {
+		present[name] = true
+	}
+	for _, seg := range m.Segments {
+		if !present[seg.File] {
+			return fmt.Errorf("archive %s: %s: the file is missing", w.store, seg)
+		}
+	}
+	return nil
+}
+
 // Write archives records as the segment covering positions first..last: the records in
 // strictly increasing position order, all within the range (which may hold positions that are
 // not archived). The range must start right after the archive's last (anywhere, for the first

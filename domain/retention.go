@@ -185,7 +185,8 @@ func (r Retention) With(name string, raw json.RawMessage) (Retention, json.RawMe
 	default:
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil || f != f || f < 0 || f > MaxRetentionWindow.Seconds() {
-			return r, nil, nil, refuse("must be a number of seconds, got " + s)
+			p, _ := r.param(name)
+			return r, nil, nil, refuse("must be a number of seconds, " + p.Constraint + ", got " + s)
 		}
 		d := time.Duration(f * float64(time.Second))
 		if inner == "interval" {
@@ -207,10 +208,15 @@ func (r Retention) With(name string, raw json.RawMessage) (Retention, json.RawMe
 }
 
 func (r Retention) value(name string) (any, bool) {
+	p, ok := r.param(name)
+	return p.Value, ok
+}
+
+func (r Retention) param(name string) (RetentionParam, bool) {
 	for _, p := range r.Params() {
 		if p.Name == name {
-			return p.Value, true
+			return p, true
 		}
 	}
-	return nil, false
+	return RetentionParam{}, false
 }

@@ -89,6 +89,24 @@ func runArchiveExport(ctx context.Context, args []string, stdout, stderr io.Writ
 	live := false
 	fs.Visit(func(f *flag.Flag) { live = live || f.Name == "data-dir" || f.Name == "store" })
 
+	var es eventstore.Store
+	var where string
+	if live {
+		l, err := locate(*storeURL, *dataDir)
+		if err != nil {
+			return usageErrorf("archive export: --store: %v", err)
+		}
+		if es, err = openExisting(ctx, l); err != nil {
+			return err
+		}
+		defer es.Close()
+		where = l.String()
+		// The archive must be the one this live store was archived to, up to where it says.
+		if err := archive.CheckRecorded(ctx, store, es); err != nil {
+			return fmt.Errorf("archive export %s: %w", where, err)
+		}
+	}
+
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	p := &timelinePrinter{w: out, json: *asJSON, codec: projections.NewCodec(), checkpoints: workers.NewCheckpointCodec()}
@@ -103,20 +121,11 @@ func runArchiveExport(ctx context.Context, args []string, stdout, stderr io.Writ
 		next = rec.Version + 1
 	}
 	if live {
-		l, err := locate(*storeURL, *dataDir)
-		if err != nil {
-			return usageErrorf("archive export: --store: %v", err)
-		}
-		es, err := openExisting(ctx, l)
-		if err != nil {
-			return err
-		}
-		defer es.Close()
 		// The live store holds what was not archived yet: the stream from where the archive
 		// ends (a job is archived whole, so usually nothing, or everything).
 		for rec, err := range es.ReadStream(ctx, id.Stream(), next) {
 			if err != nil {
-				return fmt.Errorf("archive export %s: %w", l.String(), err)
+				return fmt.Errorf("archive export %s: %w", where, err)
 			}
 			if err := p.print(rec); err != nil {
 				return err

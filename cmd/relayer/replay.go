@@ -91,6 +91,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	n := 0
 	if arch != nil {
+		if err := archive.CheckRecorded(ctx, arch, store); err != nil {
+			return fmt.Errorf("replay %s: %w", path, err)
+		}
 		for rec, err := range archive.ExportJob(ctx, arch, id) {
 			if err != nil {
 				return fmt.Errorf("replay %s: %w", path, err)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -126,6 +127,83 @@ func TestReplayAndRebuildWithTheArchiveReadTheWholeLogAfterRetention(t *testing.
 	}
 }
 
+// An archive that does not reach the horizon the live store recorded (its last segments lost, an
+// older copy, an emptied manifest) or that is another log's is refused by replay --archive,
+// rebuild --archive and archive export --data-dir, instead of a log with a hole.
+func TestReplayAndRebuildRefuseAnArchiveThatIsNotTheLogsUpToItsRecordedHorizon(t *testing.T) {
+	dataDir, job := demoStore(t, "30")
+	archiveDir := filepath.Join(t.TempDir(), "archive")
+	retireAll(t, dataDir, archiveDir)
+	m, err := archive.LoadManifest(t.Context(), mustDir(t, archiveDir))
+	if err != nil || len(m.Segments) < 2 {
+		t.Fatalf("manifest: %v, %d segments; want two or more", err, len(m.Segments))
+	}
+
+	// The last segment lost, the manifest consistent without it: verify cannot tell.
+	short := copyArchive(t, archiveDir)
+	last := m.Segments[len(m.Segments)-1]
+	if err := os.Remove(filepath.Join(short, last.File)); err != nil {
+		t.Fatal(err)
+	}
+	writeManifest(t, short, archive.Manifest{Format: m.Format, Segments: m.Segments[:len(m.Segments)-1]})
+	if _, errOut, code := runCLI(t, "archive", "verify", "--archive", short); code != 0 {
+		t.Fatalf("verify of the shortened archive: %s", errOut)
+	}
+	empty := copyArchive(t, archiveDir)
+	writeManifest(t, empty, archive.Manifest{Format: m.Format})
+
+	otherData, _ := demoStore(t, "31")
+	other := filepath.Join(t.TempDir(), "archive")
+	retireAll(t, otherData, other)
+
+	for name, arch := range map[string]string{"shortened": short, "emptied": empty, "another log's": other} {
+		for _, args := range [][]string{
+			{"replay", "--data-dir", dataDir, "--all", "--json", "--archive", arch},
+			{"replay", "--data-dir", dataDir, "--job", job, "--archive", arch},
+			{"rebuild", "--data-dir", dataDir, "--archive", arch},
+			{"archive", "export", "--job", job, "--archive", arch, "--data-dir", dataDir},
+		} {
+			_, errOut, code := runCLI(t, args...)
+			if code == 0 || !strings.Contains(errOut, "another log's archive") {
+				t.Errorf("%s archive: relayer %s: exit %d, %q; want a refusal saying why", name, strings.Join(args[:2], " "), code, errOut)
+			}
+		}
+	}
+	// The archive itself still reads.
+	if _, errOut, code := runCLI(t, "replay", "--data-dir", dataDir, "--all", "--archive", archiveDir); code != 0 {
+		t.Fatalf("replay --archive: %s", errOut)
+	}
+}
+
+func mustDir(t *testing.T, path string) *archive.Dir {
+	t.Helper()
+	d, err := archive.NewDir(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func copyArchive(t *testing.T, from string) string {
+	t.Helper()
+	to := filepath.Join(t.TempDir(), "archive")
+	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
+func writeManifest(t *testing.T, dir string, m archive.Manifest) {
+	t.Helper()
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, archive.ManifestName), b, 0o640); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestServeArchivesAnEndedJobPastItsWindowAndAnswers404SayingSo(t *testing.T) {
 	withEnv(t, "RELAYER_RETENTION_WINDOW_INPUT_PROOF=1s", "RELAYER_RETENTION_INTERVAL=50ms", "RELAYER_RETENTION_BATCH=10")
 	dir := filepath.Join(t.TempDir(), "data")
@@ -133,14 +211,22 @@ func TestServeArchivesAnEndedJobPastItsWindowAndAnswers404SayingSo(t *testing.T)
 	body := `{"contractChainId":1337,"contractAddress":"0x00000000000000000000000000000000000000c0","userAddress":"0x00000000000000000000000000000000000000a1","ciphertextWithInputVerification":"0a0b0c","extraData":"0x00"}`
 	id := accepted(t, "input proof", url+"/v2/input-proof", []byte(body))
 	waitArchived(t, url+"/v2/input-proof/"+id, stdout, stderr)
-	res, err := http.Get(url + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if m := regexp.MustCompile(`(?m)^relayer_retired_jobs_total (\d+)`).FindStringSubmatch(string(b)); m == nil || m[1] == "0" {
-		t.Fatalf("/metrics: relayer_retired_jobs_total %v", m)
+	// The 404 comes with JobsRetired, which is appended before the removal that the counter
+	// counts: the counter follows within moments.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		res, err := http.Get(url + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		m := regexp.MustCompile(`(?m)^relayer_retired_jobs_total (\d+)`).FindStringSubmatch(string(b))
+		if m != nil && m[1] != "0" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/metrics: relayer_retired_jobs_total %v", m)
+		}
 	}
 	if err := stop(); err != nil {
 		t.Fatal(err)

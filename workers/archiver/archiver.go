@@ -28,6 +28,13 @@
 // store's removal finds no event of it above H (eventstore.Remover checks it in the removal's
 // own transaction). Nothing that can still change leaves the live store.
 //
+// Nothing leaves the live store either while the archive is not sound: the archiver verifies
+// the whole archive (archive.Verify) and checks it is this log's (the segment the log recorded
+// last is in its manifest) each time it opens it, at start and after every failed pass, and
+// before each removal checks that the manifest is still the one it committed and that its
+// segment files are there (archive.Writer.Check). A refusal is a failed pass, tried again after
+// the interval.
+//
 // The archiver never writes a job's stream and never decides a job's fate. One archiver runs
 // per log: serve runs it beside the engine, under the lease "archiver" in a fleet.
 package archiver
@@ -237,6 +244,8 @@ func (a *Archiver) failed(ctx context.Context, what string, err error) {
 // state is the retention stream folded: the archived horizon and the last retirement.
 type state struct {
 	horizon eventstore.Position
+	// recorded is the newest ArchiveAdvanced: the segment the archive must end with, or go past.
+	recorded domain.ArchiveAdvanced
 	// last is the last retirement, when nothing was archived since.
 	last *domain.JobsRetired
 }
@@ -245,6 +254,7 @@ func fold(s state, e eventstore.Typed) state {
 	switch e := e.(type) {
 	case domain.ArchiveAdvanced:
 		s.horizon = eventstore.Position(e.Last)
+		s.recorded = e
 		s.last = nil
 	case domain.JobsRetired:
 		s.last = &e
@@ -263,44 +273,76 @@ type worker struct {
 	redo bool
 }
 
-// open loads the retention stream and the archive, and brings them into agreement: segments the
-// manifest committed past the recorded horizon are recorded; an archive behind the recorded
-// horizon is refused (it is not the archive this log was archived to, or it lost segments), and
-// nothing is removed.
+// open verifies the archive (every segment against the manifest, as relayer archive verify does),
+// loads the retention stream and brings the two into agreement: segments the manifest committed
+// past the recorded horizon are recorded; an archive that fails its verification, ends behind the
+// recorded horizon or lists another segment where the log recorded one is refused (it was
+// damaged, it is not the archive this log was archived to, or it lost segments), and nothing is
+// removed.
 func (a *Archiver) open(ctx context.Context, store eventstore.Store) (*worker, error) {
-	wr, err := archive.Open(ctx, a.arch, a.log)
-	if err != nil {
-		return nil, err
-	}
-	w := &worker{a: a, store: store, writer: wr, state: eventstore.NewFolded(state{}),
+	w := &worker{a: a, store: store, state: eventstore.NewFolded(state{}),
 		config: eventstore.NewFolded(a.base), redo: true}
 	if err := w.state.Catch(ctx, a.store, a.codec, domain.RetentionStream, fold); err != nil {
 		return nil, err
 	}
-	m := wr.Manifest()
+	// The horizon the log records, and the lag behind it, also while the archive is refused.
+	a.m.horizon.Set(float64(w.state.State.horizon))
+	if head, err := a.store.Head(ctx); err == nil {
+		a.m.lag.Set(float64(head - min(head, w.state.State.horizon)))
+	}
+	if _, err := archive.Verify(ctx, a.arch); err != nil {
+		return nil, fmt.Errorf("%w: refusing to remove anything until the archive is sound", err)
+	}
+	m, err := archive.LoadManifest(ctx, a.arch)
+	if err != nil {
+		return nil, err
+	}
+	// The archive must be this log's before anything in it is touched: the writer's Open below
+	// removes the files the manifest does not list, which in another log's archive are its
+	// writer's, not a killed run's.
 	h := w.state.State.horizon
 	switch end := m.Last(); {
 	case end < h:
 		return nil, fmt.Errorf("the archive %s ends at position %d, but the log records it archived up to %d: refusing to remove anything", a.arch, end, h)
-	case end > h:
-		for _, seg := range m.Segments {
-			if seg.Last <= h {
-				continue
-			}
-			// Nothing above the horizon has left the live store: the segment must hold exactly
-			// what the store holds in its range, or it is another log's.
+	case h > 0 && !holds(m, w.state.State.recorded):
+		r := w.state.State.recorded
+		return nil, fmt.Errorf("the archive %s does not list the segment the log recorded at positions %d..%d (%s, SHA-256 %s): "+
+			"it is another log's archive, or its manifest was edited; refusing to remove anything", a.arch, r.First, r.Last, r.File, r.SHA256)
+	}
+	for _, seg := range m.Segments {
+		// Nothing above the horizon has left the live store: the segment must hold exactly what
+		// the store holds in its range, or it is another log's.
+		if seg.Last > h {
 			if err := a.sameAsLive(ctx, seg); err != nil {
-				return nil, err
-			}
-			a.log.Warn("archiver: recording a segment a killed run committed but did not record", "file", seg.File,
-				"first", uint64(seg.First), "last", uint64(seg.Last))
-			if err := w.record(ctx, seg); err != nil {
 				return nil, err
 			}
 		}
 	}
+	if w.writer, err = archive.Open(ctx, a.arch, a.log); err != nil {
+		return nil, err
+	}
+	for _, seg := range m.Segments {
+		if seg.Last <= h {
+			continue
+		}
+		a.log.Warn("archiver: recording a segment a killed run committed but did not record", "file", seg.File,
+			"first", uint64(seg.First), "last", uint64(seg.Last))
+		if err := w.record(ctx, seg); err != nil {
+			return nil, err
+		}
+	}
 	a.m.horizon.Set(float64(w.state.State.horizon))
 	return w, nil
+}
+
+// holds reports whether manifest m lists the recorded segment r, with its range and SHA-256.
+func holds(m archive.Manifest, r domain.ArchiveAdvanced) bool {
+	for _, seg := range m.Segments {
+		if seg.File == r.File {
+			return uint64(seg.First) == r.First && uint64(seg.Last) == r.Last && seg.SHA256 == r.SHA256
+		}
+	}
+	return false
 }
 
 // sameAsLive checks that segment seg, above the recorded horizon, holds the live store's records
@@ -493,6 +535,11 @@ func (w *worker) retireBatch(ctx context.Context, policy domain.Retention) (bool
 	candidates := a.set.Retirable(policy.Window, a.now(), h, policy.Batch)
 	if len(candidates) == 0 {
 		return false, nil
+	}
+	// The archive must still be the one opened: a manifest edited or a segment file removed since
+	// is a failed pass, and the next open verifies the whole archive before anything is removed.
+	if err := w.writer.Check(ctx); err != nil {
+		return false, fmt.Errorf("%w: refusing to remove anything", err)
 	}
 	ids := make([]domain.JobID, 0, len(candidates))
 	for _, c := range candidates {

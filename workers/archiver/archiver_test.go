@@ -3,6 +3,7 @@ package archiver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,6 +19,9 @@ import (
 	"relayer/eventstore"
 	"relayer/eventstore/sqlite"
 	"relayer/projections"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // jobsFlag sets how many jobs the retention tests make: a few thousand by default; make test runs
@@ -578,4 +582,220 @@ func TestAnArchiveOfAnotherLogIsRefusedAndNothingIsRemoved(t *testing.T) {
 	if after := readLog(t, other.store); len(after) != len(before) {
 		t.Fatalf("%d records live after the refusal, %d before", len(after), len(before))
 	}
+}
+
+// TestADamagedArchiveStopsRemovals damages an archive the archiver wrote (a byte of a segment
+// flipped, a segment file removed, a segment's SHA-256 edited in the manifest) and lets more jobs
+// pass their window: an archiver opening it, and for damage it can see without reading the
+// segments, one already running over it, refuses to remove anything from the live store until
+// the archive is put back.
+func TestADamagedArchiveStopsRemovals(t *testing.T) {
+	segmentFile := func(t *testing.T, f *fixture) string {
+		m, err := archive.LoadManifest(t.Context(), f.arch)
+		if err != nil || len(m.Segments) == 0 {
+			t.Fatalf("manifest: %v, %d segments; want some", err, len(m.Segments))
+		}
+		return filepath.Join(f.arch.String(), m.Segments[0].File)
+	}
+	damages := []struct {
+		name string
+		// seen: a running archiver sees it before its next removal (a flipped byte needs a
+		// verification, which opening does).
+		seen   bool
+		damage func(t *testing.T, f *fixture)
+	}{
+		{"a byte of a segment flipped", false, func(t *testing.T, f *fixture) {
+			p := segmentFile(t, f)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b[len(b)/2] ^= 0xff
+			if err := os.WriteFile(p, b, 0o640); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a segment removed", true, func(t *testing.T, f *fixture) {
+			if err := os.Remove(segmentFile(t, f)); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a segment's SHA-256 edited in the manifest", true, func(t *testing.T, f *fixture) {
+			p := filepath.Join(f.arch.String(), archive.ManifestName)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m archive.Manifest
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			s := []byte(m.Segments[0].SHA256)
+			if s[0] == '0' {
+				s[0] = '1'
+			} else {
+				s[0] = '0'
+			}
+			m.Segments[0].SHA256 = string(s)
+			if b, err = json.Marshal(m); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, b, 0o640); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, d := range damages {
+		for _, running := range []bool{false, true} {
+			if running && !d.seen {
+				continue
+			}
+			name := d.name + ", archiver opening it"
+			if running {
+				name = d.name + ", archiver running"
+			}
+			t.Run(name, func(t *testing.T) {
+				f := newFixture(t)
+				f.makeJobs(60)
+				f.setClock(base.Add(2 * time.Hour))
+				a := f.archiver(policy())
+				w, err := a.open(t.Context(), a.store)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for busy := true; busy; {
+					if busy, err = w.pass(t.Context()); err != nil {
+						t.Fatal(err)
+					}
+				}
+				f.caughtUp()
+				good := copyDir(t, f.arch.String())
+				d.damage(t, f)
+
+				// Public decrypts that ended are now past their window (10h) too.
+				f.setClock(base.Add(20 * time.Hour))
+				before := liveStreams(t, f.store)
+				if running {
+					_, err = w.pass(t.Context())
+					if err == nil {
+						t.Fatal("a pass over the damaged archive succeeded, want a refusal")
+					}
+				} else {
+					// A new process's archiver.
+					fresh := f.archiver(policy())
+					err = drain(t.Context(), fresh)
+					if err == nil {
+						t.Fatal("opening the damaged archive succeeded, want a refusal")
+					}
+					if got, want := gauge(t, fresh.m.horizon), gauge(t, a.m.horizon); got != want || got == 0 {
+						t.Errorf("relayer_archive_horizon_position %v while the archive is refused, want the recorded horizon %v", got, want)
+					}
+					if lag := gauge(t, fresh.m.lag); lag == 0 {
+						t.Error("relayer_archive_lag_events 0 while the archive is refused, want the events past the recorded horizon")
+					}
+				}
+				t.Logf("refused: %v", err)
+				if !strings.Contains(err.Error(), "refusing to remove anything") {
+					t.Errorf("the refusal %q does not say nothing is removed", err)
+				}
+				after := liveStreams(t, f.store)
+				for s, n := range before {
+					if after[s] != n {
+						t.Fatalf("stream %s: %d events live after the refusal, %d before", s, after[s], n)
+					}
+				}
+
+				// Put back, the archive is used again: the public decrypts leave.
+				restoreDir(t, good, f.arch.String())
+				if err := drain(t.Context(), a); err != nil {
+					t.Fatalf("the archive put back: %v", err)
+				}
+				if after := liveStreams(t, f.store); len(after) >= len(before) {
+					t.Fatalf("%d streams live once the archive was put back, %d before: want the public decrypts gone", len(after), len(before))
+				}
+			})
+		}
+	}
+}
+
+// copyDir reads every file of dir; restoreDir makes dir hold exactly those files again.
+func copyDir(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = b
+	}
+	return out
+}
+
+func restoreDir(t *testing.T, files map[string][]byte, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if _, ok := files[e.Name()]; !ok {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o640); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestAnotherLogsArchiveIsLeftAsItIs points an archiver at an archive another log's archiver is
+// writing, with a segment file written and not yet committed to the manifest: it refuses the
+// archive before touching it, and the other writer's file is still there.
+func TestAnotherLogsArchiveIsLeftAsItIs(t *testing.T) {
+	first := newFixture(t)
+	first.makeJobs(60)
+	first.setClock(base.Add(20 * time.Hour))
+	if err := drain(t.Context(), first.archiver(policy())); err != nil {
+		t.Fatal(err)
+	}
+	// What the first log's archiver has written and is about to commit.
+	pending := filepath.Join(first.arch.String(), "segment-00000000000000900001-00000000000000900002.parquet")
+	if err := os.WriteFile(pending, []byte("not yet committed"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+
+	other := newFixture(t)
+	ev, err := projections.NewCodec().Encode(domain.ConfigChanged{Param: "retention.batch", Old: []byte("500"), New: []byte("500"), Who: "test", At: base}, eventstore.Metadata{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.store.Append(t.Context(), domain.ConfigStream, eventstore.NoStream, ev); err != nil {
+		t.Fatal(err)
+	}
+	other.makeJobs(30)
+	other.arch = first.arch
+	other.setClock(base.Add(20 * time.Hour))
+	if err := drain(t.Context(), other.archiver(policy())); err == nil || !strings.Contains(err.Error(), "another log") {
+		t.Fatalf("an archiver over another log's archive: %v, want a refusal", err)
+	}
+	if _, err := os.Stat(pending); err != nil {
+		t.Fatalf("the other log's uncommitted segment: %v; want it left where it was", err)
+	}
+}
+
+func gauge(t *testing.T, g prometheus.Gauge) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := g.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetGauge().GetValue()
 }
