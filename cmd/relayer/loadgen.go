@@ -411,6 +411,11 @@ func (lg *loadgen) follow(ctx context.Context, j *loadJob, c loadClient) loadWat
 		case res.code == http.StatusOK || res.final(j.id):
 			w.seen = res.at
 			return w
+		case res.code == http.StatusNotFound && res.archived():
+			// The job ended and left the live store before this client saw its end (a
+			// retention window shorter than the client's wait): asking again cannot help.
+			w.errors++
+			return w
 		case res.code == http.StatusAccepted:
 			switch c {
 			case obeysRetryAfter:
@@ -596,6 +601,18 @@ func (r loadResponse) final(id string) bool {
 		} `json:"error"`
 	}
 	return r.code >= 400 && json.Unmarshal(r.body, &env) == nil && env.Status == "failed" && env.Error.JobID == id
+}
+
+// archived reports whether r is the relayer's 404 for a job its archiver retired.
+func (r loadResponse) archived() bool {
+	var env struct {
+		Error struct {
+			Label   string `json:"label"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	return r.code == http.StatusNotFound && json.Unmarshal(r.body, &env) == nil &&
+		env.Error.Label == "not_found" && strings.Contains(env.Error.Message, "was archived")
 }
 
 func (r loadResponse) label() string {

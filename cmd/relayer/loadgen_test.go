@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // adminParams reads GET /admin/config: the parameters' values by name, and the version.
@@ -145,4 +146,40 @@ func TestLoadgenRefusesBadFlagsNamingThem(t *testing.T) {
 			t.Errorf("loadgen %v: exit %d, %q; want exit 2 naming %q", c.args, code, stderr, c.want)
 		}
 	}
+}
+
+// A client that polls less often than the relayer's retention window finds the job archived (404
+// saying so): loadgen counts it as an error and stops following the job, rather than poll until
+// --follow gives up (found probing retention from outside: 460 requests for 4 jobs).
+func TestLoadgenStopsFollowingAJobArchivedBeforeItsClientSawItsEnd(t *testing.T) {
+	withEnv(t, "RELAYER_RETENTION_WINDOW_INPUT_PROOF=1s", "RELAYER_RETENTION_INTERVAL=50ms")
+	url, _, serveErr, _ := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", filepath.Join(t.TempDir(), "data"))
+	const jobs = 2
+	var stdout, stderr syncBuffer
+	began := time.Now()
+	// The fixed-interval client's first poll comes 8 s after the POST, long after the job ended
+	// (a quarter of a second) and left the live store (a second later).
+	err := run(context.Background(), []string{"loadgen", "--url", url, "--jobs", "2", "--rate", "10", "--json",
+		"--mix", "input-proof=1", "--poll-interval", "8s", "--follow", "60s"}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("loadgen: %v\n%s\nserve:\n%s", err, stderr.String(), serveErr)
+	}
+	if took := time.Since(began); took > 40*time.Second {
+		t.Errorf("loadgen ran %s: it followed archived jobs until --follow gave up", took.Round(time.Second))
+	}
+	var rep loadReport
+	if err := json.Unmarshal([]byte(stdout.String()), &rep); err != nil {
+		t.Fatalf("loadgen --json printed %v:\n%s", err, stdout.String())
+	}
+	for _, c := range rep.Clients {
+		if c.Client != "fixed-interval" {
+			continue
+		}
+		if c.Jobs != jobs || c.Seen != 0 || c.Errors != jobs || c.RequestsPerJob != 1 {
+			t.Errorf("fixed-interval client: followed %d, saw %d ends, %d errors, %.2f requests per job; want %d, 0, %d, 1 (one 404 each, then stop)",
+				c.Jobs, c.Seen, c.Errors, c.RequestsPerJob, jobs, jobs)
+		}
+		return
+	}
+	t.Fatalf("no fixed-interval client in the report: %+v", rep.Clients)
 }

@@ -110,6 +110,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if n == 0 {
+		if arch == nil {
+			return fmt.Errorf("job %s not found in %s (a job past its retention window is in the archive: add --archive)", id, path)
+		}
 		return fmt.Errorf("job %s not found in %s", id, path)
 	}
 	return nil

@@ -235,6 +235,10 @@ func TestServeArchivesAnEndedJobPastItsWindowAndAnswers404SayingSo(t *testing.T)
 	if code != 0 || !strings.Contains(out, "RequestAccepted") {
 		t.Fatalf("replay of the archived job: exit %d %s\n%s", code, errOut, out)
 	}
+	// Without --archive the job is not in the live store, and replay says where it is.
+	if out, errOut, code := runCLI(t, "replay", "--data-dir", dir, "--job", id); code == 0 || !strings.Contains(errOut, "add --archive") {
+		t.Fatalf("replay of the archived job without --archive: exit %d, want an error pointing to --archive: %s\n%s", code, errOut, out)
+	}
 }
 
 // serve's archiver writes to an S3-compatible bucket (gofakes3, over HTTP) named by
