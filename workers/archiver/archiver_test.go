@@ -554,6 +554,24 @@ func TestTheArchiverFollowsRetentionChangesMadeThroughTheConfigStream(t *testing
 	}
 }
 
+// anotherLog is a log of its own (an event of its own first, so that no position holds what
+// another fixture's holds) with n jobs, 20 hours on, given archive arch: another log's.
+func anotherLog(t *testing.T, n int, arch *archive.Dir) *fixture {
+	t.Helper()
+	f := newFixture(t)
+	ev, err := projections.NewCodec().Encode(domain.ConfigChanged{Param: "retention.batch", Old: []byte("500"), New: []byte("500"), Who: "test", At: base}, eventstore.Metadata{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.store.Append(t.Context(), domain.ConfigStream, eventstore.NoStream, ev); err != nil {
+		t.Fatal(err)
+	}
+	f.makeJobs(n)
+	f.arch = arch
+	f.setClock(base.Add(20 * time.Hour))
+	return f
+}
+
 func TestAnArchiveOfAnotherLogIsRefusedAndNothingIsRemoved(t *testing.T) {
 	first := newFixture(t)
 	first.makeJobs(60)
@@ -562,20 +580,9 @@ func TestAnArchiveOfAnotherLogIsRefusedAndNothingIsRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	other := newFixture(t)
-	// Another log: an event of its own first, so that no position holds what the first's holds.
-	ev, err := projections.NewCodec().Encode(domain.ConfigChanged{Param: "retention.batch", Old: []byte("500"), New: []byte("500"), Who: "test", At: base}, eventstore.Metadata{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := other.store.Append(t.Context(), domain.ConfigStream, eventstore.NoStream, ev); err != nil {
-		t.Fatal(err)
-	}
-	other.makeJobs(90)
-	other.arch = first.arch
-	other.setClock(base.Add(20 * time.Hour))
+	other := anotherLog(t, 90, first.arch)
 	before := readLog(t, other.store)
-	err = drain(t.Context(), other.archiver(policy()))
+	err := drain(t.Context(), other.archiver(policy()))
 	if err == nil || !strings.Contains(err.Error(), "another log") {
 		t.Fatalf("an archiver over another log's archive: %v, want a refusal", err)
 	}
@@ -772,17 +779,7 @@ func TestAnotherLogsArchiveIsLeftAsItIs(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	other := newFixture(t)
-	ev, err := projections.NewCodec().Encode(domain.ConfigChanged{Param: "retention.batch", Old: []byte("500"), New: []byte("500"), Who: "test", At: base}, eventstore.Metadata{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := other.store.Append(t.Context(), domain.ConfigStream, eventstore.NoStream, ev); err != nil {
-		t.Fatal(err)
-	}
-	other.makeJobs(30)
-	other.arch = first.arch
-	other.setClock(base.Add(20 * time.Hour))
+	other := anotherLog(t, 30, first.arch)
 	if err := drain(t.Context(), other.archiver(policy())); err == nil || !strings.Contains(err.Error(), "another log") {
 		t.Fatalf("an archiver over another log's archive: %v, want a refusal", err)
 	}
