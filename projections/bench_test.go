@@ -219,7 +219,7 @@ func BenchmarkMemory(b *testing.B) {
 		b.ReportMetric(perJob, "B/job")
 		var text int
 		for i := range s.jobs.n {
-			text += len(s.jobs.at(i).text)
+			text += len(s.jobs.at(i).text())
 		}
 		b.Logf("%.0f B/job: job record %d B (content hash included), packed text %.0f B on average (an ended job's held in shared blocks, exactly), index and queues the rest; %d jobs in queues, %d deadlines",
 			perJob, unsafe.Sizeof(job{}), float64(text)/float64(n),

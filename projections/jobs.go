@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"relayer/domain"
 	"relayer/eventstore"
@@ -15,7 +16,7 @@ import (
 const numKinds = domain.NumKinds
 
 // textField names one of the variable-length strings a job keeps, in the order they are laid out
-// in job.text.
+// in a job's text.
 type textField uint8
 
 const (
@@ -44,8 +45,8 @@ const endedSlot = numEntered - 1
 
 // job is everything the projections keep about one request. It is shared by the four read
 // models, so that a job costs one record, one slot of the id index and no per-job maps. Every
-// field is fixed-size except text, which holds packed strings (see pack.go) and, when set, the
-// rare fields that would otherwise cost every job their room: a retry's time, a content hash
+// field is fixed-size except the text, which holds packed strings (see pack.go) and, when set,
+// the rare fields that would otherwise cost every job their room: a retry's time, a content hash
 // that is not hex.
 type job struct {
 	id domain.JobID
@@ -61,9 +62,12 @@ type job struct {
 	extra int64
 	// hash is the content hash as bytes, when flagHash says so (see setContentHash).
 	hash [32]byte
-	// text holds the packed text fields in order, each preceded by its length as a uvarint,
-	// up to the last that is not empty ("" when all are).
-	text string
+	// textData points at the job's text (nil when it is ""): the packed text fields in order,
+	// each preceded by its length as a uvarint, up to the last that is not empty. It is the
+	// first byte of a string, which it keeps alive as the string would. The record keeps no
+	// length (a string would cost it 8 bytes more: 136 bytes a record, not 128): flags' high
+	// bits count the fields, and text adds up their lengths (see text and setText).
+	textData *byte
 	// version is the stream version of the job's last event.
 	version uint32
 	// slot is the job's place in the fifo of queue while queue is not NotQueued (-1 when it is,
@@ -78,6 +82,19 @@ type job struct {
 }
 
 type jobFlags uint8
+
+// The high four bits of a job's flags count the fields of its text (0 to numTextFields).
+const (
+	textFieldsShift          = 4
+	textFieldsMask  jobFlags = 0xff << textFieldsShift & 0xff
+)
+
+// A text's count of fields fits in textFieldsMask, and the flags below it (these fail to compile
+// when they do not).
+var (
+	_ = [1]struct{}{}[numTextFields>>(8-textFieldsShift)]
+	_ = [1]struct{}{}[flagRetry>>textFieldsShift]
+)
 
 const (
 	// flagHash: the content hash is in hash (otherwise in fieldContentHash).
@@ -170,9 +187,37 @@ func (j *job) setEntered(st domain.Status, at int64) {
 // lastEntered is the latest of the job's entry times.
 func (j *job) lastEntered() int64 { return slices.Max(j.entered[:]) }
 
+// text returns the job's packed text.
+func (j *job) text() string {
+	n := 0
+	for range j.flags >> textFieldsShift {
+		// Every field is whole in memory: its length is read byte by byte up to its last.
+		l, w := 0, 0
+		for shift := 0; ; shift += 7 {
+			b := *(*byte)(unsafe.Add(unsafe.Pointer(j.textData), n+w))
+			w++
+			l |= int(b&0x7f) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		n += w + l
+	}
+	return unsafe.String(j.textData, n)
+}
+
+// setText makes t, which holds fields text fields, the job's text.
+func (j *job) setText(t string, fields int) {
+	j.textData = nil
+	if fields > 0 {
+		j.textData = unsafe.StringData(t)
+	}
+	j.flags = j.flags&^textFieldsMask | jobFlags(fields)<<textFieldsShift
+}
+
 // field returns the packed form of text field f.
 func (j *job) field(f textField) string {
-	t := j.text
+	t := j.text()
 	for g := textField(0); len(t) > 0; g++ {
 		n, w := fieldLen(t)
 		if g == f {
@@ -212,7 +257,7 @@ func (j *job) setParties(users, contracts []byte, scratch []byte) []byte {
 // setPacked replaces field f with the packed p, and field g (unless numTextFields) with q.
 func (j *job) setPacked(f textField, p []byte, g textField, q []byte) {
 	var fields [numTextFields]string
-	t := j.text
+	t := j.text()
 	for k := textField(0); len(t) > 0; k++ {
 		n, w := fieldLen(t)
 		fields[k], t = t[w:w+n], t[w+n:]
@@ -247,7 +292,7 @@ func (j *job) setPacked(f textField, p []byte, g textField, q []byte) {
 			b.WriteString(fields[k])
 		}
 	}
-	j.text = b.String()
+	j.setText(b.String(), last+1)
 }
 
 func uvarintLen(n int) int {
@@ -294,7 +339,7 @@ func (j *job) appendContentHash(b []byte) []byte {
 }
 
 // chunkBits sets the size of a job chunk (4096 jobs). Jobs live in fixed chunks rather than one
-// growing slice, so that adding a job never copies the table (a copy of a million 136-byte
+// growing slice, so that adding a job never copies the table (a copy of a million 128-byte
 // records would stall the projections and briefly double their memory), and so that a pointer
 // to a job stays valid while others are added.
 const (
@@ -465,12 +510,13 @@ func (x *idIndex) len() int { return x.n }
 // ended takes note that job i ended: its text will not change again.
 func (t *jobTable) ended(i int32) {
 	j := t.at(i)
-	if j.text == "" {
+	text := j.text()
+	if text == "" {
 		return
 	}
 	e := &t.endedTexts[j.kind.Ordinal()]
 	e.jobs = append(e.jobs, i)
-	if e.bytes += len(j.text); e.bytes >= endedBlock {
+	if e.bytes += len(text); e.bytes >= endedBlock {
 		e.flush(t)
 	}
 }
@@ -494,12 +540,14 @@ func (e *endedTexts) flush(t *jobTable) {
 	var b strings.Builder
 	b.Grow(e.bytes)
 	for _, i := range e.jobs {
-		b.WriteString(t.at(i).text) // "" for a job retired since
+		b.WriteString(t.at(i).text()) // "" for a job retired since
 	}
 	block := b.String()
 	for _, i := range e.jobs {
-		if j := t.at(i); j.text != "" {
-			j.text, block = block[:len(j.text)], block[len(j.text):]
+		j := t.at(i)
+		if n := len(j.text()); n > 0 {
+			j.setText(block[:n], int(j.flags>>textFieldsShift))
+			block = block[n:]
 		}
 	}
 	e.jobs, e.bytes = e.jobs[:0], 0
