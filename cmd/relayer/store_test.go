@@ -62,13 +62,15 @@ func pgStore(t *testing.T) string { return pgtest.URL(t, "relayer_cmd") }
 func TestServeAndTheLogCommandsWorkOnAPostgreSQLStore(t *testing.T) {
 	withEnv(t)
 	store := pgStore(t)
-	url, stdout, stderr, stop := startServe(t, "--listen", "127.0.0.1:0", "--store", store)
+	// The data directory holds what a PostgreSQL store does not: the archive, the snapshots.
+	dir := filepath.Join(t.TempDir(), "data")
+	url, stdout, stderr, stop := startServe(t, "--listen", "127.0.0.1:0", "--store", store, "--data-dir", dir)
 	if !strings.Contains(stdout.String(), "event store: postgres://postgres@127.0.0.1:5432/test") {
 		t.Fatalf("the banner does not name the PostgreSQL store:\n%s", stdout)
 	}
 
 	var out, errOut syncBuffer
-	err := run(context.Background(), []string{"serve", "--listen", "127.0.0.1:0", "--store", store}, &out, &errOut)
+	err := run(context.Background(), []string{"serve", "--listen", "127.0.0.1:0", "--store", store, "--data-dir", filepath.Join(t.TempDir(), "other")}, &out, &errOut)
 	if err == nil || !strings.Contains(err.Error(), "in use by relayer serve, pid") {
 		t.Fatalf("a second serve on the same PostgreSQL store: %v", err)
 	}
