@@ -46,8 +46,8 @@ import (
 
 const (
 	retentionCrashMinKills = 8
-	retentionCrashMaxKills = 20
-	retentionCrashBudget   = 60 * time.Second
+	retentionCrashMaxKills = 40
+	retentionCrashBudget   = 120 * time.Second
 )
 
 // retentionCrashConfig is the retention section of the test's serve: every job leaves the live
@@ -67,12 +67,14 @@ type archiverStep struct {
 }
 
 // archiverSteps are the kills' aims, in turn. Measured on a loaded two-core machine, a kill
-// from 1 to 15 ms after a segment's log line finds the archiver writing the next segment or
-// removing the jobs the segment let go, about two times in three.
+// from 1 to 15 ms after a segment's log line found the archiver writing the next segment or
+// removing the jobs the segment let go, about two times in three; since the archiver checks the
+// archive's manifest and files before each retirement, the retirement comes later after that
+// line (a CI run's 20 kills found no removal under way), so the window reaches 30 ms.
 var archiverSteps = []archiverStep{
-	{"the retirement or the segment after a segment", `msg="archiver: segment archived"`, time.Millisecond, 15 * time.Millisecond},
+	{"the retirement or the segment after a segment", `msg="archiver: segment archived"`, time.Millisecond, 30 * time.Millisecond},
 	{"the ArchiveAdvanced of a committed segment", `msg="archive: segment committed"`, 0, 2 * time.Millisecond},
-	{"the retirement or the segment after a segment", `msg="archiver: segment archived"`, time.Millisecond, 15 * time.Millisecond},
+	{"the retirement or the segment after a segment", `msg="archiver: segment archived"`, time.Millisecond, 30 * time.Millisecond},
 }
 
 // What a kill left behind, read from the data directory before serve starts again.
