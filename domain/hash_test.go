@@ -150,10 +150,7 @@ func TestContentHashOfBodiesWritingTheSameRequestDifferentlyIsEqual(t *testing.T
 }
 
 func TestContentHashChangesWithEveryDefiningField(t *testing.T) {
-	ip := []struct {
-		name string
-		edit func(r *InputProofRequest)
-	}{
+	htEditsChangeHash(t, htInputProof, htHashIP, []htEdit[InputProofRequest]{
 		{"changing an input proof's chain id changes its hash", func(r *InputProofRequest) { r.ContractChainID = 8009 }},
 		{"changing an input proof's contract changes its hash", func(r *InputProofRequest) { r.ContractAddress = vtCapsLower }},
 		{"changing an input proof's user changes its hash", func(r *InputProofRequest) { r.UserAddress = vtCapsLower }},
@@ -162,22 +159,8 @@ func TestContentHashChangesWithEveryDefiningField(t *testing.T) {
 		{"swapping an input proof's contract and user changes its hash", func(r *InputProofRequest) {
 			r.ContractAddress, r.UserAddress = r.UserAddress, r.ContractAddress
 		}},
-	}
-	base := htHashIP(htInputProof())
-	for _, tt := range ip {
-		t.Run(tt.name, func(t *testing.T) {
-			r := htInputProof()
-			tt.edit(&r)
-			if htHashIP(r) == base {
-				t.Fatal("hash unchanged")
-			}
-		})
-	}
-
-	pd := []struct {
-		name string
-		edit func(r *PublicDecryptRequest)
-	}{
+	})
+	htEditsChangeHash(t, htPublicDecrypt, htHashPD, []htEdit[PublicDecryptRequest]{
 		{"changing a public decrypt's handle changes its hash", func(r *PublicDecryptRequest) {
 			r.CiphertextHandles[1] = strings.Replace(r.CiphertextHandles[1], "22", "23", 1)
 		}},
@@ -192,22 +175,8 @@ func TestContentHashChangesWithEveryDefiningField(t *testing.T) {
 			r.CiphertextHandles = r.CiphertextHandles[:1]
 		}},
 		{"changing a public decrypt's extraData changes its hash", func(r *PublicDecryptRequest) { r.ExtraData = "0x0000" }},
-	}
-	basePD := htHashPD(htPublicDecrypt())
-	for _, tt := range pd {
-		t.Run(tt.name, func(t *testing.T) {
-			r := htPublicDecrypt()
-			tt.edit(&r)
-			if htHashPD(r) == basePD {
-				t.Fatal("hash unchanged")
-			}
-		})
-	}
-
-	ud := []struct {
-		name string
-		edit func(r *UserDecryptRequest)
-	}{
+	})
+	htEditsChangeHash(t, htUserDecrypt, htHashUD, []htEdit[UserDecryptRequest]{
 		{"changing a user decrypt's handle changes its hash", func(r *UserDecryptRequest) {
 			r.HandleContractPairs[0].Handle = strings.Replace(r.HandleContractPairs[0].Handle, "11", "12", 1)
 		}},
@@ -233,36 +202,35 @@ func TestContentHashChangesWithEveryDefiningField(t *testing.T) {
 		{"changing the user changes its hash", func(r *UserDecryptRequest) { r.UserAddress = vtCapsLower }},
 		{"changing the public key changes its hash", func(r *UserDecryptRequest) { r.PublicKey += "00" }},
 		{"changing a user decrypt's extraData changes its hash", func(r *UserDecryptRequest) { r.ExtraData = "0x01" }},
-	}
-	baseUD := htHashUD(htUserDecrypt())
-	for _, tt := range ud {
-		t.Run(tt.name, func(t *testing.T) {
-			r := htUserDecrypt()
-			tt.edit(&r)
-			if htHashUD(r) == baseUD {
-				t.Fatal("hash unchanged")
-			}
-		})
-	}
+	})
 }
 
 // A user decrypt that differs in its signature or its validity window is another request: a
 // forged copy submitted first must not capture the genuine request's job (issue: dedup hijack).
 func TestContentHashCoversTheSignatureAndTheValidityWindow(t *testing.T) {
-	base := htHashUD(htUserDecrypt())
-	tests := []struct {
-		name string
-		edit func(r *UserDecryptRequest)
-	}{
+	htEditsChangeHash(t, htUserDecrypt, htHashUD, []htEdit[UserDecryptRequest]{
 		{"a user decrypt with another signature is another request", func(r *UserDecryptRequest) { r.Signature = strings.Repeat("cd", 65) }},
 		{"a user decrypt with another start is another request", func(r *UserDecryptRequest) { r.RequestValidity.StartTimestamp++ }},
 		{"a user decrypt with another duration is another request", func(r *UserDecryptRequest) { r.RequestValidity.DurationDays = 365 }},
-	}
-	for _, tt := range tests {
+	})
+}
+
+// htEdit is a change to a request of type T that must change its content hash.
+type htEdit[T any] struct {
+	name string
+	edit func(r *T)
+}
+
+// htEditsChangeHash checks that each edit, made to a fresh fixture, gives a content hash (by
+// hash) other than the fixture's.
+func htEditsChangeHash[T any](t *testing.T, fixture func() T, hash func(T) string, edits []htEdit[T]) {
+	t.Helper()
+	base := hash(fixture())
+	for _, tt := range edits {
 		t.Run(tt.name, func(t *testing.T) {
-			r := htUserDecrypt()
+			r := fixture()
 			tt.edit(&r)
-			if htHashUD(r) == base {
+			if hash(r) == base {
 				t.Fatal("hash unchanged")
 			}
 		})

@@ -393,44 +393,38 @@ func Decide(s State, c Command) ([]Event, error) {
 	if s.Status.Terminal() {
 		return illegal()
 	}
-	readinessOnly := func() error {
+	// queuedReadiness checks a readiness command: the job's kind has a readiness stage, and the
+	// job is queued.
+	queuedReadiness := func() error {
 		if !s.Kind.NeedsReadiness() {
 			return fmt.Errorf("%s on %s: %w", c.CommandName(), s.Kind, ErrWrongKind)
+		}
+		if s.Status != Queued {
+			_, err := illegal()
+			return err
 		}
 		return nil
 	}
 
 	switch c := c.(type) {
 	case StartReadiness:
-		if err := readinessOnly(); err != nil {
+		if err := queuedReadiness(); err != nil {
 			return nil, err
-		}
-		if s.Status != Queued {
-			return illegal()
 		}
 		return []Event{ReadinessCheckStarted{h}}, nil
 	case PassReadiness:
-		if err := readinessOnly(); err != nil {
+		if err := queuedReadiness(); err != nil {
 			return nil, err
-		}
-		if s.Status != Queued {
-			return illegal()
 		}
 		return move(Processing, ReadinessPassed{h})
 	case TimeOutReadiness:
-		if err := readinessOnly(); err != nil {
+		if err := queuedReadiness(); err != nil {
 			return nil, err
-		}
-		if s.Status != Queued {
-			return illegal()
 		}
 		return move(TimedOut, ReadinessTimedOut{h})
 	case FailReadiness:
-		if err := readinessOnly(); err != nil {
+		if err := queuedReadiness(); err != nil {
 			return nil, err
-		}
-		if s.Status != Queued {
-			return illegal()
 		}
 		if c.Label == "" {
 			return nil, fmt.Errorf("%s: %w: no label", c.CommandName(), ErrInvalidCommand)

@@ -97,16 +97,9 @@ func SignedPart(r Request, decryption string) (sr SignedRequest, ok bool, err er
 	default:
 		return SignedRequest{}, false, nil
 	}
-	pkBytes, err := hex.DecodeString(pk)
+	pkBytes, extraBytes, err := decodeSignedHex(&sr, pk, extra, sig)
 	if err != nil {
-		return SignedRequest{}, false, fmt.Errorf("publicKey: %w", err)
-	}
-	extraBytes, err := hex.DecodeString(strings.TrimPrefix(extra, "0x"))
-	if err != nil {
-		return SignedRequest{}, false, fmt.Errorf("extraData: %w", err)
-	}
-	if sr.Signature, err = hex.DecodeString(sig); err != nil {
-		return SignedRequest{}, false, fmt.Errorf("signature: %w", err)
+		return SignedRequest{}, false, err
 	}
 
 	// hashStruct(message): the type hash, then each member as one 32-byte word.
@@ -114,24 +107,16 @@ func SignedPart(r Request, decryption string) (sr SignedRequest, ok bool, err er
 	words = append(words, typeHash[:]...)
 	h := keccak256(pkBytes)
 	words = append(words, h[:]...)
-	list := make([]byte, 0, 32*len(contracts))
-	for i, c := range contracts {
-		a, err := addressBytes(c)
-		if err != nil {
-			return SignedRequest{}, false, fmt.Errorf("contractAddresses[%d]: %w", i, err)
-		}
-		list = append(list, make([]byte, 12)...)
-		list = append(list, a[:]...)
+	if h, err = hashAddresses("contractAddresses", contracts); err != nil {
+		return SignedRequest{}, false, err
 	}
-	h = keccak256(list)
 	words = append(words, h[:]...)
 	if delegator != "" {
 		a, err := addressBytes(delegator)
 		if err != nil {
 			return SignedRequest{}, false, fmt.Errorf("delegatorAddress: %w", err)
 		}
-		words = append(words, make([]byte, 12)...)
-		words = append(words, a[:]...)
+		words = appendAddress(words, a)
 	}
 	words = appendUint256(words, start)
 	words = appendUint256(words, days)
@@ -149,33 +134,18 @@ func unifiedSignedPart(u UnifiedUserDecryptRequest, verifying [20]byte) (SignedR
 	if err != nil {
 		return SignedRequest{}, false, fmt.Errorf("userAddress: %w", err)
 	}
-	pk, err := hex.DecodeString(u.PublicKey)
+	pk, extra, err := decodeSignedHex(&sr, u.PublicKey, u.ExtraData, u.Signature)
 	if err != nil {
-		return SignedRequest{}, false, fmt.Errorf("publicKey: %w", err)
-	}
-	extra, err := hex.DecodeString(strings.TrimPrefix(u.ExtraData, "0x"))
-	if err != nil {
-		return SignedRequest{}, false, fmt.Errorf("extraData: %w", err)
-	}
-	if sr.Signature, err = hex.DecodeString(u.Signature); err != nil {
-		return SignedRequest{}, false, fmt.Errorf("signature: %w", err)
+		return SignedRequest{}, false, err
 	}
 	words := make([]byte, 0, 7*32)
 	words = append(words, unifiedTypeHash[:]...)
-	words = append(words, make([]byte, 12)...)
-	words = append(words, user[:]...)
+	words = appendAddress(words, user)
 	h := keccak256(pk)
 	words = append(words, h[:]...)
-	list := make([]byte, 0, 32*len(u.AllowedContracts))
-	for i, c := range u.AllowedContracts {
-		a, err := addressBytes(c)
-		if err != nil {
-			return SignedRequest{}, false, fmt.Errorf("allowedContracts[%d]: %w", i, err)
-		}
-		list = append(list, make([]byte, 12)...)
-		list = append(list, a[:]...)
+	if h, err = hashAddresses("allowedContracts", u.AllowedContracts); err != nil {
+		return SignedRequest{}, false, err
 	}
-	h = keccak256(list)
 	words = append(words, h[:]...)
 	words = appendUint256(words, u.StartTimestamp)
 	words = appendUint256(words, u.DurationSeconds)
@@ -183,6 +153,43 @@ func unifiedSignedPart(u UnifiedUserDecryptRequest, verifying [20]byte) (SignedR
 	words = append(words, h[:]...)
 	sr.Digest = typedDataDigest(sr.ChainID, verifying, keccak256(words))
 	return sr, true, nil
+}
+
+// decodeSignedHex decodes the hex members of a user decrypt that its signature covers or is: the
+// public key and the extra data (0x-prefixed or not) it returns, and the signature it sets in sr.
+// An error names the first member, in that order, that is not hex.
+func decodeSignedHex(sr *SignedRequest, publicKey, extraData, signature string) (pk, extra []byte, err error) {
+	if pk, err = hex.DecodeString(publicKey); err != nil {
+		return nil, nil, fmt.Errorf("publicKey: %w", err)
+	}
+	if extra, err = hex.DecodeString(strings.TrimPrefix(extraData, "0x")); err != nil {
+		return nil, nil, fmt.Errorf("extraData: %w", err)
+	}
+	if sr.Signature, err = hex.DecodeString(signature); err != nil {
+		return nil, nil, fmt.Errorf("signature: %w", err)
+	}
+	return pk, extra, nil
+}
+
+// hashAddresses is the EIP-712 word of an address[] member: the keccak256 of its addresses, each
+// as a 32-byte word. An error names the entry (field[i]) that is not an address.
+func hashAddresses(field string, addrs []string) ([32]byte, error) {
+	list := make([]byte, 0, 32*len(addrs))
+	for i, c := range addrs {
+		a, err := addressBytes(c)
+		if err != nil {
+			return [32]byte{}, fmt.Errorf("%s[%d]: %w", field, i, err)
+		}
+		list = appendAddress(list, a)
+	}
+	return keccak256(list), nil
+}
+
+// appendAddress appends a as one 32-byte word (left-padded with zeros), as EIP-712 and the ABI
+// encode an address.
+func appendAddress(b []byte, a [20]byte) []byte {
+	b = append(b, make([]byte, 12)...)
+	return append(b, a[:]...)
 }
 
 // typedDataDigest is the EIP-712 digest of a message with hash structHash under the Decryption
@@ -193,8 +200,7 @@ func typedDataDigest(chainID uint64, verifying [20]byte, structHash [32]byte) [3
 	sep = append(sep, decryptionNameHash[:]...)
 	sep = append(sep, domainVersionHash[:]...)
 	sep = appendUint256(sep, chainID)
-	sep = append(sep, make([]byte, 12)...)
-	sep = append(sep, verifying[:]...)
+	sep = appendAddress(sep, verifying)
 	domainSeparator := keccak256(sep)
 
 	var pre [2 + 32 + 32]byte

@@ -122,10 +122,7 @@ func TestSignedPartCoversEveryField(t *testing.T) {
 	for name, edit := range edits {
 		r := sigVectorUser()
 		edit(r.UserDecrypt)
-		sr, _, err := SignedPart(r, sigVectorDecryption)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		sr := sigEdited(t, name, r)
 		if sr.Digest == base.Digest {
 			t.Errorf("changing %s leaves the digest as it was", name)
 		}
@@ -142,6 +139,17 @@ func TestSignedPartCoversEveryField(t *testing.T) {
 	if sr, _, _ := SignedPart(d, sigVectorDecryption); hex.EncodeToString(sr.Digest[:]) == sigVectorDelegDigest {
 		t.Error("another delegator leaves the delegated digest as it was")
 	}
+}
+
+// sigEdited is SignedPart of r, a request edited as name says, under the vectors' Decryption
+// contract; an error fails the test.
+func sigEdited(t *testing.T, name string, r Request) SignedRequest {
+	t.Helper()
+	sr, _, err := SignedPart(r, sigVectorDecryption)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return sr
 }
 
 // Every signed field of a unified request changes its digest; the handles and their owners are
@@ -162,11 +170,7 @@ func TestUnifiedSignedPartCoversEverySignedField(t *testing.T) {
 	for name, edit := range signed {
 		r := sigVectorUnified()
 		edit(r.UnifiedUserDecrypt)
-		sr, _, err := SignedPart(r, sigVectorDecryption)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if hex.EncodeToString(sr.Digest[:]) == sigVectorUnifiedDigest {
+		if sr := sigEdited(t, name, r); hex.EncodeToString(sr.Digest[:]) == sigVectorUnifiedDigest {
 			t.Errorf("changing %s leaves the digest as it was", name)
 		}
 	}

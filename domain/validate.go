@@ -227,18 +227,12 @@ func ParseInputProof(body []byte, cfg ValidationConfig) (InputProofRequest, erro
 	return parse(body, cfg, inputProofFields, func(p *parser, obj *jsonObject) InputProofRequest {
 		var out InputProofRequest
 		out.ContractChainID = p.hostChainField(obj, "contractChainId")
-		if raw, ok := p.field(obj, "contractAddress"); ok {
-			out.ContractAddress, _ = p.address("contractAddress", raw)
-		}
-		if raw, ok := p.field(obj, "userAddress"); ok {
-			out.UserAddress, _ = p.address("userAddress", raw)
-		}
+		out.ContractAddress = member(p, obj, "contractAddress", p.address)
+		out.UserAddress = member(p, obj, "userAddress", p.address)
 		if raw, ok := p.field(obj, "ciphertextWithInputVerification"); ok {
 			out.Ciphertext, _ = p.bareHex("ciphertextWithInputVerification", raw, p.cfg.MaxCiphertextBytes)
 		}
-		if raw, ok := p.field(obj, "extraData"); ok {
-			out.ExtraData, _ = p.inputProofExtraData("extraData", raw)
-		}
+		out.ExtraData = member(p, obj, "extraData", p.inputProofExtraData)
 		return out
 	})
 }
@@ -248,27 +242,23 @@ func ParseInputProof(body []byte, cfg ValidationConfig) (InputProofRequest, erro
 func ParsePublicDecrypt(body []byte, cfg ValidationConfig) (PublicDecryptRequest, error) {
 	return parse(body, cfg, publicDecryptFields, func(p *parser, obj *jsonObject) PublicDecryptRequest {
 		var out PublicDecryptRequest
-		if raw, ok := p.field(obj, "ciphertextHandles"); ok {
-			if elems, ok := p.array("ciphertextHandles", raw, p.cfg.MaxHandles); ok {
-				out.CiphertextHandles = make([]string, len(elems))
-				first := map[string]int{}
-				for i, e := range elems {
-					path := indexPath("ciphertextHandles", i)
-					if h, b, ok := p.handle(path, e); ok {
-						out.CiphertextHandles[i] = h
-						p.hostChain(path, HostChainID(b))
-						if j, dup := first[h]; dup {
-							p.sink.addInvalid(path, fmt.Sprintf("repeats %s: each handle once", indexPath("ciphertextHandles", j)))
-						} else {
-							first[h] = i
-						}
+		if elems, ok := p.arrayMember(obj, "ciphertextHandles", p.cfg.MaxHandles); ok {
+			out.CiphertextHandles = make([]string, len(elems))
+			first := map[string]int{}
+			for i, e := range elems {
+				path := indexPath("ciphertextHandles", i)
+				if h, b, ok := p.handle(path, e); ok {
+					out.CiphertextHandles[i] = h
+					p.hostChain(path, HostChainID(b))
+					if j, dup := first[h]; dup {
+						p.sink.addInvalid(path, fmt.Sprintf("repeats %s: each handle once", indexPath("ciphertextHandles", j)))
+					} else {
+						first[h] = i
 					}
 				}
 			}
 		}
-		if raw, ok := p.field(obj, "extraData"); ok {
-			out.ExtraData, _ = p.extraData("extraData", raw)
-		}
+		out.ExtraData = member(p, obj, "extraData", p.extraData)
 		return out
 	})
 }
@@ -281,16 +271,11 @@ func ParsePublicDecrypt(body []byte, cfg ValidationConfig) (PublicDecryptRequest
 func ParseUserDecrypt(body []byte, cfg ValidationConfig) (UserDecryptRequest, error) {
 	return parse(body, cfg, userDecryptFields, func(p *parser, obj *jsonObject) UserDecryptRequest {
 		var out UserDecryptRequest
-		listed, listedOK := p.listedContracts(obj)
-		out.HandleContractPairs = p.pairs(obj, listed, listedOK)
+		pairs, listed := p.pairs(obj)
+		out.HandleContractPairs = pairs
 		if raw, ok := p.field(obj, "requestValidity"); ok {
 			if vobj, ok := p.object("requestValidity", raw, validityFields); ok {
-				if raw, ok := p.field(vobj, "startTimestamp"); ok {
-					out.RequestValidity.StartTimestamp, _ = p.startTimestamp("requestValidity.startTimestamp", raw)
-				}
-				if raw, ok := p.field(vobj, "durationDays"); ok {
-					out.RequestValidity.DurationDays, _ = p.durationDays("requestValidity.durationDays", raw)
-				}
+				out.RequestValidity.StartTimestamp, out.RequestValidity.DurationDays = p.validityDays(vobj)
 				p.finish(vobj)
 			}
 		}
@@ -317,8 +302,8 @@ func ParseUserDecrypt(body []byte, cfg ValidationConfig) (UserDecryptRequest, er
 func ParseDelegatedUserDecrypt(body []byte, cfg ValidationConfig) (DelegatedUserDecryptRequest, error) {
 	return parse(body, cfg, delegatedFields, func(p *parser, obj *jsonObject) DelegatedUserDecryptRequest {
 		var out DelegatedUserDecryptRequest
-		listed, listedOK := p.listedContracts(obj)
-		out.HandleContractPairs = p.pairs(obj, listed, listedOK)
+		pairs, listed := p.pairs(obj)
+		out.HandleContractPairs = pairs
 		out.ContractsChainID = p.hostChainField(obj, "contractsChainId")
 		out.ContractAddresses, _ = p.contractAddresses(obj)
 		for _, f := range []struct {
@@ -340,12 +325,7 @@ func ParseDelegatedUserDecrypt(body []byte, cfg ValidationConfig) (DelegatedUser
 		if out.DelegateAddress != "" && out.DelegateAddress != zeroAddress && out.DelegateAddress == out.DelegatorAddress {
 			p.sink.addInvalid("delegateAddress", "must differ from delegatorAddress")
 		}
-		if raw, ok := p.field(obj, "startTimestamp"); ok {
-			out.StartTimestamp, _ = p.startTimestamp("startTimestamp", raw)
-		}
-		if raw, ok := p.field(obj, "durationDays"); ok {
-			out.DurationDays, _ = p.durationDays("durationDays", raw)
-		}
+		out.StartTimestamp, out.DurationDays = p.validityDays(obj)
 		out.Signature, out.PublicKey, out.ExtraData = p.keyFields(obj)
 		return out
 	})
@@ -407,9 +387,7 @@ func (p *parser) unifiedPayload(obj *jsonObject, out *UnifiedUserDecryptRequest)
 	}
 	if raw, ok := p.field(obj, "requestValidity"); ok {
 		if vobj, ok := p.object("attestedPayload.requestValidity", raw, validitySecondsFields); ok {
-			if raw, ok := p.field(vobj, "startTimestamp"); ok {
-				out.StartTimestamp, _ = p.startTimestamp("attestedPayload.requestValidity.startTimestamp", raw)
-			}
+			out.StartTimestamp = member(p, vobj, "startTimestamp", p.startTimestamp)
 			if raw, ok := p.field(vobj, "durationSeconds"); ok {
 				path := "attestedPayload.requestValidity.durationSeconds"
 				if d, ok := p.decimalString(path, raw); ok {
@@ -429,9 +407,7 @@ func (p *parser) unifiedPayload(obj *jsonObject, out *UnifiedUserDecryptRequest)
 	if raw, ok := p.field(obj, "publicKey"); ok {
 		out.PublicKey, _ = p.prefixedHex("attestedPayload.publicKey", raw, false, p.cfg.MaxPublicKeyBytes)
 	}
-	if raw, ok := p.field(obj, "extraData"); ok {
-		out.ExtraData, _ = p.extraData("attestedPayload.extraData", raw)
-	}
+	out.ExtraData = member(p, obj, "extraData", p.extraData)
 }
 
 // fixed reads a string member of obj that must equal want.
@@ -475,12 +451,8 @@ func (p *parser) handleEntries(path string, raw json.RawMessage) []HandleEntry {
 				}
 			}
 		}
-		if raw, ok := p.field(obj, "contractAddress"); ok {
-			entry.ContractAddress, _ = p.address(epath+".contractAddress", raw)
-		}
-		if raw, ok := p.field(obj, "ownerAddress"); ok {
-			entry.OwnerAddress, _ = p.address(epath+".ownerAddress", raw)
-		}
+		entry.ContractAddress = member(p, obj, "contractAddress", p.address)
+		entry.OwnerAddress = member(p, obj, "ownerAddress", p.address)
 		p.finish(obj)
 		if entry.Handle == "" || entry.ContractAddress == "" || entry.OwnerAddress == "" {
 			continue
@@ -576,28 +548,22 @@ func (p *parser) hostChainField(obj *jsonObject, name string) uint64 {
 // keyFields reads the members that end a user decrypt body, delegated or not: the signature,
 // the public key the shares are re-encrypted to, and the extra data.
 func (p *parser) keyFields(obj *jsonObject) (signature, publicKey, extraData string) {
-	if raw, ok := p.field(obj, "signature"); ok {
-		signature, _ = p.signature("signature", raw)
-	}
+	signature = member(p, obj, "signature", p.signature)
 	if raw, ok := p.field(obj, "publicKey"); ok {
 		publicKey, _ = p.bareHex("publicKey", raw, p.cfg.MaxPublicKeyBytes)
 	}
-	if raw, ok := p.field(obj, "extraData"); ok {
-		extraData, _ = p.extraData("extraData", raw)
-	}
+	extraData = member(p, obj, "extraData", p.extraData)
 	return signature, publicKey, extraData
 }
 
 // pairs reads handleContractPairs: each pair's handle (on a configured host chain) and contract,
-// which must be one of listed when listedOK.
-func (p *parser) pairs(obj *jsonObject, listed []string, listedOK bool) []HandleContractPair {
-	raw, ok := p.field(obj, "handleContractPairs")
+// which must be one of contractAddresses when that is valid. It returns the pairs and
+// contractAddresses as listed (see listedContracts), for the caller's checks against it.
+func (p *parser) pairs(obj *jsonObject) ([]HandleContractPair, []string) {
+	listed, listedOK := p.listedContracts(obj)
+	elems, ok := p.arrayMember(obj, "handleContractPairs", p.cfg.MaxHandles)
 	if !ok {
-		return nil
-	}
-	elems, ok := p.array("handleContractPairs", raw, p.cfg.MaxHandles)
-	if !ok {
-		return nil
+		return nil, listed
 	}
 	out := make([]HandleContractPair, len(elems))
 	first := map[HandleContractPair]int{}
@@ -636,7 +602,15 @@ func (p *parser) pairs(obj *jsonObject, listed []string, listedOK bool) []Handle
 		}
 		p.finish(pobj)
 	}
-	return out
+	return out, listed
+}
+
+// validityDays reads a validity window in days, the startTimestamp and durationDays members of
+// obj (a user decrypt's requestValidity, or a delegated user decrypt's body).
+func (p *parser) validityDays(obj *jsonObject) (start, days uint64) {
+	start = member(p, obj, "startTimestamp", p.startTimestamp)
+	days = member(p, obj, "durationDays", p.durationDays)
+	return start, days
 }
 
 // maxStartTimestamp is the last second of the year 9999: a later start is no time a request is
@@ -681,33 +655,32 @@ func (p *parser) durationDays(path string, raw json.RawMessage) (uint64, bool) {
 // ParseRequest parses a body of kind k into a Request holding that kind's payload. Errors are
 // *ValidationError, except for an invalid cfg or the zero Kind (programming errors).
 func ParseRequest(k Kind, body []byte, cfg ValidationConfig) (Request, error) {
+	var r Request
+	var err error
 	switch k {
 	case InputProof:
-		r, err := ParseInputProof(body, cfg)
-		if err != nil {
-			return Request{}, err
-		}
-		return Request{InputProof: &r}, nil
+		r.InputProof, err = parsed(ParseInputProof(body, cfg))
 	case PublicDecrypt:
-		r, err := ParsePublicDecrypt(body, cfg)
-		if err != nil {
-			return Request{}, err
-		}
-		return Request{PublicDecrypt: &r}, nil
+		r.PublicDecrypt, err = parsed(ParsePublicDecrypt(body, cfg))
 	case UserDecrypt:
-		r, err := ParseUserDecrypt(body, cfg)
-		if err != nil {
-			return Request{}, err
-		}
-		return Request{UserDecrypt: &r}, nil
+		r.UserDecrypt, err = parsed(ParseUserDecrypt(body, cfg))
 	case DelegatedUserDecrypt:
-		r, err := ParseDelegatedUserDecrypt(body, cfg)
-		if err != nil {
-			return Request{}, err
-		}
-		return Request{DelegatedUserDecrypt: &r}, nil
+		r.DelegatedUserDecrypt, err = parsed(ParseDelegatedUserDecrypt(body, cfg))
+	default:
+		return Request{}, fmt.Errorf("parse request: unknown request kind %v", k)
 	}
-	return Request{}, fmt.Errorf("parse request: unknown request kind %v", k)
+	if err != nil {
+		return Request{}, err
+	}
+	return r, nil
+}
+
+// parsed returns a pointer to the payload a Parse function returned, or its error.
+func parsed[T any](payload T, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &payload, nil
 }
 
 // issueSink collects the problems of one body, by label.
@@ -873,6 +846,19 @@ func (p *parser) field(obj *jsonObject, name string) (json.RawMessage, bool) {
 	return raw, true
 }
 
+// member reads the member name of obj with read, which is given the member's path, and returns
+// what read returns: the zero T when the member is missing or repeated (field reports it), and
+// whatever read returns for a value it reports invalid.
+func member[T any](p *parser, obj *jsonObject, name string, read func(path string, raw json.RawMessage) (T, bool)) T {
+	raw, ok := p.field(obj, name)
+	if !ok {
+		var zero T
+		return zero
+	}
+	v, _ := read(joinPath(obj.path, name), raw)
+	return v
+}
+
 // finish reports obj's unknown fields; it is called after its known fields are read, so that
 // these come last.
 func (p *parser) finish(obj *jsonObject) {
@@ -880,6 +866,15 @@ func (p *parser) finish(obj *jsonObject) {
 		p.sink.addInvalid(joinPath(obj.path, displayName(name)),
 			fmt.Sprintf("is not a known field (known fields: %s)", strings.Join(obj.fields, ", ")))
 	}
+}
+
+// arrayMember reads the member name of obj as array does, reporting it missing as field does.
+func (p *parser) arrayMember(obj *jsonObject, name string, max int) ([]json.RawMessage, bool) {
+	raw, ok := p.field(obj, name)
+	if !ok {
+		return nil, false
+	}
+	return p.array(joinPath(obj.path, name), raw, max)
 }
 
 // array reads raw as a non-empty JSON array of at most max entries.
@@ -1243,11 +1238,7 @@ func taggedExtraDataIssue(b []byte) string {
 
 // contractAddresses reads a user decrypt's contractAddresses field of obj.
 func (p *parser) contractAddresses(obj *jsonObject) ([]string, bool) {
-	raw, ok := p.field(obj, "contractAddresses")
-	if !ok {
-		return nil, false
-	}
-	elems, ok := p.array("contractAddresses", raw, p.cfg.MaxContractAddresses)
+	elems, ok := p.arrayMember(obj, "contractAddresses", p.cfg.MaxContractAddresses)
 	if !ok {
 		return nil, false
 	}

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 	"time"
 )
 
@@ -163,6 +164,14 @@ func (e *RecordError) Error() string {
 
 func (e *RecordError) Unwrap() error { return e.Err }
 
+// CorruptRecord returns a *RecordError naming r that wraps ErrCorruptRecord and says what is wrong
+// with the stored event: its problems, joined by "; ". A backend's reader gives it for an event
+// it cannot read back as it was written, with the record as far as it could be read.
+func CorruptRecord(r Record, problems ...string) error {
+	return &RecordError{Stream: r.Stream, Version: r.Version, Position: r.Position,
+		Err: fmt.Errorf("%w: %s", ErrCorruptRecord, strings.Join(problems, "; "))}
+}
+
 // StreamAppend is one stream's part of a BatchAppender call: what one Append would take.
 type StreamAppend struct {
 	Stream   string
@@ -275,8 +284,7 @@ func CheckData(r Record) error {
 	if validJSON(r.Data) {
 		return nil
 	}
-	return &RecordError{Stream: r.Stream, Version: r.Version, Position: r.Position,
-		Err: fmt.Errorf("%w: data is not valid JSON", ErrCorruptRecord)}
+	return CorruptRecord(r, "data is not valid JSON")
 }
 
 // ValidateAppend checks the arguments of an append before any backend work: a non-empty stream

@@ -1,6 +1,7 @@
 package kurrentdb
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -58,16 +59,11 @@ type Config struct {
 	Logger *slog.Logger
 }
 
+// setDefaults fills the zero fields.
 func (c *Config) setDefaults() {
-	if c.PageSize == 0 {
-		c.PageSize = DefaultPageSize
-	}
-	if c.RetryInterval == 0 {
-		c.RetryInterval = DefaultRetryInterval
-	}
-	if c.Logger == nil {
-		c.Logger = slog.Default()
-	}
+	c.PageSize = cmp.Or(c.PageSize, DefaultPageSize)
+	c.RetryInterval = cmp.Or(c.RetryInterval, DefaultRetryInterval)
+	c.Logger = cmp.Or(c.Logger, slog.Default())
 }
 
 // Validate reports the first field that is out of range. Zero fields are valid: they take

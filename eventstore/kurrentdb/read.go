@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"strings"
 
 	"github.com/EventStore/EventStore-Client-Go/v4/esdb"
 
@@ -53,14 +52,7 @@ func (s *Store) readOnce(ctx context.Context, call readCall, fn func(*esdb.Resol
 	go func() {
 		defer g.done()
 		defer close(items)
-		send := func(it item) bool {
-			select {
-			case items <- it:
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
+		send := func(it item) bool { return sendUnlessDone(ctx, items, it) }
 		// The client's Recv panics on an answer it does not know; make that the read's error.
 		defer func() {
 			if p := recover(); p != nil {
@@ -108,6 +100,17 @@ func (s *Store) readOnce(ctx context.Context, call readCall, fn func(*esdb.Resol
 		case <-ctx.Done():
 			return delivered, g.client, ctx.Err()
 		}
+	}
+}
+
+// sendUnlessDone sends v on ch unless ctx ends first, and reports whether it sent it: how the
+// goroutine of a read or a subscription hands its caller what the server sent.
+func sendUnlessDone[T any](ctx context.Context, ch chan<- T, v T) bool {
+	select {
+	case ch <- v:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 
@@ -400,12 +403,7 @@ func (s *Store) decode(e *esdb.RecordedEvent) (eventstore.Record, error) {
 		rec.SchemaVersion, rec.Metadata = sv, md
 	}
 	if len(problems) > 0 {
-		return rec, &eventstore.RecordError{
-			Stream:   rec.Stream,
-			Version:  rec.Version,
-			Position: rec.Position,
-			Err:      fmt.Errorf("%w: %s", eventstore.ErrCorruptRecord, strings.Join(problems, "; ")),
-		}
+		return rec, eventstore.CorruptRecord(rec, problems...)
 	}
 	return rec, nil
 }

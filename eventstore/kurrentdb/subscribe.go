@@ -153,14 +153,7 @@ func (s *Store) follow(ctx context.Context, from **esdb.Position, fn func(*esdb.
 	go func() {
 		defer g.done()
 		defer close(items)
-		send := func(r received) bool {
-			select {
-			case items <- r:
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
+		send := func(r received) bool { return sendUnlessDone(ctx, items, r) }
 		// Only subscribing waits for the client's state machine; receiving does not.
 		g.enter()
 		sub, err := g.client.SubscribeToAll(ctx, opts)

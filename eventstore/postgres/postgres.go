@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -72,21 +73,11 @@ func (c *Config) setDefaults(searchPath string) {
 	if c.Schema == "" {
 		c.Schema = schemaFromSearchPath(searchPath)
 	}
-	if c.MaxBatch == 0 {
-		c.MaxBatch = DefaultMaxBatch
-	}
-	if c.MaxReaders == 0 {
-		c.MaxReaders = DefaultMaxReaders
-	}
-	if c.PageSize == 0 {
-		c.PageSize = DefaultPageSize
-	}
-	if c.PollInterval == 0 {
-		c.PollInterval = DefaultPollInterval
-	}
-	if c.Logger == nil {
-		c.Logger = slog.Default()
-	}
+	c.MaxBatch = cmp.Or(c.MaxBatch, DefaultMaxBatch)
+	c.MaxReaders = cmp.Or(c.MaxReaders, DefaultMaxReaders)
+	c.PageSize = cmp.Or(c.PageSize, DefaultPageSize)
+	c.PollInterval = cmp.Or(c.PollInterval, DefaultPollInterval)
+	c.Logger = cmp.Or(c.Logger, slog.Default())
 }
 
 // Validate reports the first field that is out of range. Zero fields are valid: they take
@@ -287,18 +278,15 @@ func validateText(stream string, events []eventstore.Event) error {
 			return fmt.Errorf("%w: event %d (%s) for %s has data that is not UTF-8", eventstore.ErrInvalidEvent, i, e.Type, stream)
 		case e.SchemaVersion > math.MaxInt32:
 			return fmt.Errorf("%w: event %d (%s) for %s has schema version %d, want at most %d", eventstore.ErrInvalidEvent, i, e.Type, stream, e.SchemaVersion, math.MaxInt32)
-		case !e.Metadata.RecordedAt.IsZero() && !nanosRepresentable(e.Metadata.RecordedAt):
-			return fmt.Errorf("%w: event %d (%s) for %s has recorded-at %s, outside the years 1678 to 2262 this store keeps", eventstore.ErrInvalidEvent, i, e.Type, stream, e.Metadata.RecordedAt)
+		}
+		if err := groupcommit.CheckRecordedAt(stream, i, e); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
 func isText(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
-
-func nanosRepresentable(t time.Time) bool {
-	return t.Equal(time.Unix(0, t.UnixNano()))
-}
 
 // Head implements eventstore.Store.
 func (s *Store) Head(ctx context.Context) (eventstore.Position, error) {

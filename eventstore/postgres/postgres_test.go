@@ -395,28 +395,6 @@ func TestTextPostgreSQLCannotHoldIsAnInvalidEvent(t *testing.T) {
 	}
 }
 
-func TestAppendWithEndedContextWritesNothing(t *testing.T) {
-	s, _ := newStore(t, Config{})
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	if _, err := s.Append(ctx, "s", eventstore.NoStream, ev(0)); !errors.Is(err, context.Canceled) {
-		t.Fatalf("Append with an ended context returns its error; got %v", err)
-	}
-	if h := mustHead(t, s); h != 0 {
-		t.Fatalf("Append with an ended context writes nothing; head %d", h)
-	}
-}
-
-func TestCloseTwice(t *testing.T) {
-	s, _ := newStore(t, Config{})
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatalf("a second Close returns nil; got %v", err)
-	}
-}
-
 func TestAppendsAreDurableEvenWhenTheDatabaseSaysOtherwise(t *testing.T) {
 	// A role whose sessions default to synchronous_commit=off would make acknowledged appends
 	// losable in a crash of the server; the writer turns it back on for its own session.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"iter"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -31,10 +30,6 @@ const (
 	numColumns
 )
 
-// maxTypes bounds a scanner's interned event types: a log of more types than that pays one
-// allocation per event for the others.
-const maxTypes = 256
-
 // page is what one query returned.
 type page struct {
 	readahead.Page
@@ -50,8 +45,8 @@ func (p *page) reset() {
 // scanner turns the rows of one read into Records. It is used by one goroutine at a time.
 type scanner struct {
 	arena readahead.Arena
-	// types holds the event types seen so far, so that records share their Type strings.
-	types map[string]string
+	// types interns the event types seen so far, so that records share their Type strings.
+	types readahead.Types
 	// stream is the stream of the last row, which the next row of a stream read (or of the same
 	// append) shares.
 	stream string
@@ -117,7 +112,7 @@ func (sc *scanner) decode(fds []pgconn.FieldDescription, vals [][]byte, rec *eve
 		bad("stream is %s", describeValue(fds[colStream], b))
 	}
 	if b := vals[colType]; len(b) > 0 {
-		rec.Type = sc.intern(b)
+		rec.Type = sc.types.Intern(b)
 	} else {
 		bad("type is %s", describeValue(fds[colType], b))
 	}
@@ -140,12 +135,7 @@ func (sc *scanner) decode(fds []pgconn.FieldDescription, vals [][]byte, rec *eve
 	if problems == nil {
 		return nil
 	}
-	return &eventstore.RecordError{
-		Stream:   rec.Stream,
-		Version:  rec.Version,
-		Position: rec.Position,
-		Err:      fmt.Errorf("%w: %s", eventstore.ErrCorruptRecord, strings.Join(problems, "; ")),
-	}
+	return eventstore.CorruptRecord(*rec, problems...)
 }
 
 // ids returns the correlation and causation ids, sharing one allocation.
@@ -155,20 +145,6 @@ func (sc *scanner) ids(corr, caus []byte) (string, string) {
 	}
 	both := string(corr) + string(caus)
 	return both[:len(corr)], both[len(corr):]
-}
-
-func (sc *scanner) intern(b []byte) string {
-	if t, ok := sc.types[string(b)]; ok {
-		return t
-	}
-	t := string(b)
-	if sc.types == nil {
-		sc.types = make(map[string]string)
-	}
-	if len(sc.types) < maxTypes {
-		sc.types[t] = t
-	}
-	return t
 }
 
 // intValue reads an integer column in the format the server sent it.

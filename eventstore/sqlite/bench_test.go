@@ -152,11 +152,19 @@ func BenchmarkAppend64(b *testing.B) {
 	storebench.ReportBatches(b, s.w.q)
 }
 
-func BenchmarkRawBatchedInsert(b *testing.B) {
+// benchRawInsert inserts b.N raw rows into a new file as rawInsertMany does, rowsPerTx rows per
+// transaction, and reports rows/s.
+func benchRawInsert(b *testing.B, rowsPerTx int, multiRow bool) {
 	path := filepath.Join(b.TempDir(), "raw.db")
 	b.ResetTimer()
-	elapsed := rawInsertMany(b, path, b.N, rawBatch, true)
+	elapsed := rawInsertMany(b, path, b.N, rowsPerTx, multiRow)
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "rows/s")
+}
+
+// BenchmarkRawBatchedInsert is the raw baseline: the writer's multi-row INSERTs, rawBatch rows
+// per transaction, with none of the store around them.
+func BenchmarkRawBatchedInsert(b *testing.B) {
+	benchRawInsert(b, rawBatch, true)
 }
 
 // BenchmarkRawBatchedInsert64 is the raw baseline at the transaction size 64 appenders can
@@ -164,20 +172,14 @@ func BenchmarkRawBatchedInsert(b *testing.B) {
 // transactions (one fsync per 64 rows instead of 256), the gap between it and
 // BenchmarkAppend64 is the cost of the store itself.
 func BenchmarkRawBatchedInsert64(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "raw.db")
-	b.ResetTimer()
-	elapsed := rawInsertMany(b, path, b.N, appenders, true)
-	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "rows/s")
+	benchRawInsert(b, appenders, true)
 }
 
 // BenchmarkRawBatchedInsertSingleRow is the common way to batch inserts, one prepared
 // single-row INSERT per row, rawBatch rows per transaction: a weaker baseline than
 // BenchmarkRawBatchedInsert, for context only.
 func BenchmarkRawBatchedInsertSingleRow(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "raw.db")
-	b.ResetTimer()
-	elapsed := rawInsertMany(b, path, b.N, rawBatch, false)
-	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "rows/s")
+	benchRawInsert(b, rawBatch, false)
 }
 
 // BenchmarkAppendVsRaw appends b.N events through the store, then inserts b.N raw rows into

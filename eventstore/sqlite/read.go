@@ -211,13 +211,9 @@ type scanner struct {
 	// token names the read to pageFunction, which fills page while a page query runs.
 	token int64
 	page  *page
-	// types holds the event types seen so far, so that records share their Type strings.
-	types map[string]string
+	// types interns the event types seen so far, so that records share their Type strings.
+	types readahead.Types
 }
-
-// maxTypes bounds scanner.types: a log of more types than that pays one allocation per event
-// for the others, like a log without interning.
-const maxTypes = 256
 
 // own makes the text values of a row that pageFunction is given the scanner's own: they are
 // views of SQLite's memory, which the next row reuses. The stream and the two ids are copied
@@ -227,7 +223,7 @@ const maxTypes = 256
 func (sc *scanner) own() {
 	c := &sc.cols
 	if t := &c[colType]; t.kind == kindText {
-		t.s = sc.intern(t.s)
+		t.s = sc.types.InternText(t.s)
 	}
 	owned := [...]int{colStream, colCorrelationID, colCausationID}
 	n := 0
@@ -252,20 +248,6 @@ func (sc *scanner) own() {
 		}
 		start = ends[k]
 	}
-}
-
-func (sc *scanner) intern(s string) string {
-	if t, ok := sc.types[s]; ok {
-		return t
-	}
-	t := strings.Clone(s)
-	if sc.types == nil {
-		sc.types = make(map[string]string)
-	}
-	if len(sc.types) < maxTypes {
-		sc.types[t] = t
-	}
-	return t
 }
 
 func newScanner() *scanner {
@@ -437,12 +419,7 @@ func (sc *scanner) problems(rec *eventstore.Record) error {
 	if t := &c[colRecordedAt]; t.kind != kindInteger {
 		bad("recorded-at is %s", t.describe())
 	}
-	return &eventstore.RecordError{
-		Stream:   rec.Stream,
-		Version:  rec.Version,
-		Position: rec.Position,
-		Err:      fmt.Errorf("%w: %s", eventstore.ErrCorruptRecord, strings.Join(problems, "; ")),
-	}
+	return eventstore.CorruptRecord(*rec, problems...)
 }
 
 // grow returns the page size after a page of limit events (readahead.Grow).

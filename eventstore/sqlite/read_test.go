@@ -209,11 +209,7 @@ func TestRecordsOutliveTheRead(t *testing.T) {
 func TestDataIsNotCheckedAgainOnReads(t *testing.T) {
 	ctx := t.Context()
 	s, path := newStore(t, Config{PageSize: 2})
-	for i := range 6 {
-		if _, err := s.Append(ctx, "s", eventstore.Version(i)-1, ev(i)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	appendEach(t, s, 6)
 	db := rawDB(t, path)
 	exec(t, db, `UPDATE events SET data = x'' WHERE position = 2`)
 	exec(t, db, `UPDATE events SET data = '' WHERE position = 3`)
@@ -265,11 +261,7 @@ func TestPageGrowth(t *testing.T) {
 func TestGapsInPositionsAreJumped(t *testing.T) {
 	ctx := t.Context()
 	s, path := newStore(t, Config{PageSize: 2, PollInterval: 20 * time.Millisecond})
-	for i := range 10 {
-		if _, err := s.Append(ctx, "s", eventstore.Version(i)-1, ev(i)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	appendEach(t, s, 10)
 	db := rawDB(t, path)
 	exec(t, db, `DELETE FROM events WHERE position BETWEEN 3 AND 7`)
 	const far = 1_000_000_000_000

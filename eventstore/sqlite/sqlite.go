@@ -14,6 +14,7 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -83,22 +84,13 @@ type Config struct {
 	MaxReaders int
 }
 
+// setDefaults fills the zero fields.
 func (c *Config) setDefaults() {
-	if c.MaxBatch == 0 {
-		c.MaxBatch = DefaultMaxBatch
-	}
-	if c.BusyTimeout == 0 {
-		c.BusyTimeout = DefaultBusyTimeout
-	}
-	if c.PollInterval == 0 {
-		c.PollInterval = DefaultPollInterval
-	}
-	if c.PageSize == 0 {
-		c.PageSize = DefaultPageSize
-	}
-	if c.MaxReaders == 0 {
-		c.MaxReaders = DefaultMaxReaders
-	}
+	c.MaxBatch = cmp.Or(c.MaxBatch, DefaultMaxBatch)
+	c.BusyTimeout = cmp.Or(c.BusyTimeout, DefaultBusyTimeout)
+	c.PollInterval = cmp.Or(c.PollInterval, DefaultPollInterval)
+	c.PageSize = cmp.Or(c.PageSize, DefaultPageSize)
+	c.MaxReaders = cmp.Or(c.MaxReaders, DefaultMaxReaders)
 }
 
 // Validate reports the first field that is out of range. Zero fields are valid: they take
@@ -296,8 +288,8 @@ func (s *Store) append(ctx context.Context, guard *eventstore.Guard, stream stri
 		return 0, fmt.Errorf("%w: stream name %+q is not UTF-8 text without NUL bytes", eventstore.ErrInvalidEvent, stream)
 	}
 	for i, e := range events {
-		if !e.Metadata.RecordedAt.IsZero() && !nanosRepresentable(e.Metadata.RecordedAt) {
-			return 0, fmt.Errorf("%w: event %d (%s) for %s has recorded-at %s, outside the years 1678 to 2262 this store keeps", eventstore.ErrInvalidEvent, i, e.Type, stream, e.Metadata.RecordedAt)
+		if err := groupcommit.CheckRecordedAt(stream, i, e); err != nil {
+			return 0, err
 		}
 	}
 	return s.gate.Append(ctx, guard, stream, expected, events)
@@ -310,10 +302,6 @@ func (s *Store) AppendBatch(ctx context.Context, appends []eventstore.StreamAppe
 	return s.gate.AppendBatch(ctx, appends, func(a eventstore.StreamAppend) error {
 		return eventstore.ValidateAppend(a.Stream, a.Expected, a.Events)
 	})
-}
-
-func nanosRepresentable(t time.Time) bool {
-	return t.Equal(time.Unix(0, t.UnixNano()))
 }
 
 // Head implements eventstore.Store.

@@ -62,6 +62,16 @@ func newStore(t *testing.T, cfg Config) (*Store, string) {
 	return s, path
 }
 
+// appendEach appends ev(0) to ev(n-1) to the stream "s", one append each.
+func appendEach(t *testing.T, s *Store, n int) {
+	t.Helper()
+	for i := range n {
+		if _, err := s.Append(t.Context(), "s", eventstore.Version(i)-1, ev(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func ev(n int) eventstore.Event {
 	return eventstore.Event{Type: "e", SchemaVersion: 1, Data: json.RawMessage(`{"n":` + string(rune('0'+n%10)) + `}`)}
 }
@@ -87,11 +97,7 @@ func exec(t *testing.T, db *sql.DB, query string, args ...any) {
 func TestCorruptRowsYieldRecordErrors(t *testing.T) {
 	ctx := t.Context()
 	s, path := newStore(t, Config{PageSize: 2})
-	for i := range 8 {
-		if _, err := s.Append(ctx, "s", eventstore.Version(i)-1, ev(i)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	appendEach(t, s, 8)
 	db := rawDB(t, path)
 	damage := map[eventstore.Position]string{
 		2: `UPDATE events SET data = 2.5 WHERE position = 2`,
@@ -151,11 +157,7 @@ func TestCorruptRowsYieldRecordErrors(t *testing.T) {
 func TestCorruptVersionDoesNotStallPaging(t *testing.T) {
 	ctx := t.Context()
 	s, path := newStore(t, Config{PageSize: 1})
-	for i := range 4 {
-		if _, err := s.Append(ctx, "s", eventstore.Version(i)-1, ev(i)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	appendEach(t, s, 4)
 	exec(t, rawDB(t, path), `UPDATE events SET version = 'two' WHERE position = 3`)
 	done := make(chan struct{})
 	var errs []error
@@ -392,28 +394,6 @@ func TestStreamNamesAreUTF8WithoutNUL(t *testing.T) {
 	}
 }
 
-func TestAppendWithEndedContextWritesNothing(t *testing.T) {
-	s, _ := newStore(t, Config{})
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	if _, err := s.Append(ctx, "s", eventstore.NoStream, ev(0)); !errors.Is(err, context.Canceled) {
-		t.Fatalf("Append with an ended context returns its error; got %v", err)
-	}
-	if h, err := s.Head(t.Context()); err != nil || h != 0 {
-		t.Fatalf("Append with an ended context writes nothing; head %d (%v)", h, err)
-	}
-}
-
-func TestCloseTwice(t *testing.T) {
-	s, _ := newStore(t, Config{})
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatalf("a second Close returns nil; got %v", err)
-	}
-}
-
 // batchWriter opens a writer whose goroutine is not running, so a test can hand it batches.
 func batchWriter(t *testing.T) (*writer, string) {
 	t.Helper()
@@ -517,11 +497,7 @@ func TestAppendOnAFullDiskFailsWithErrStorageFullAndResumes(t *testing.T) {
 // copied or renamed without the events its WAL held (as the benchmarks' cached logs are).
 func TestClosingLeavesOneSelfContainedFile(t *testing.T) {
 	s, path := newStore(t, Config{})
-	for i := range 50 {
-		if _, err := s.Append(t.Context(), "s", eventstore.Version(i)-1, ev(i)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	appendEach(t, s, 50)
 	for _, err := range s.ReadAll(t.Context(), 0) {
 		if err != nil {
 			t.Fatal(err)

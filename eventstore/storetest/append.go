@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -21,6 +22,7 @@ func appendCases() []testCase {
 		{name: "an append expecting the current version succeeds", run: testCurrentVersion},
 		{name: "an append expecting Any appends to a missing or an existing stream", run: testAny},
 		{name: "a failed append writes nothing", run: testFailedAppendWritesNothing},
+		{name: "an append with an ended context returns its error and writes nothing", run: testAppendWithEndedContext},
 		{name: "invalid appends are rejected and change nothing", run: testInvalidAppends},
 		{name: "events keep their type, schema version and data", run: testEventRoundTrip},
 		{name: "metadata keeps the correlation and causation ids", run: testMetadataIDs},
@@ -175,6 +177,18 @@ func testAny(t *testing.T, s *suite) {
 		t.Fatalf("invariant: appends expecting Any always succeed; want 3 events, got %d", len(recs))
 	}
 	checkStream(t, recs, "s", 0)
+}
+
+func testAppendWithEndedContext(t *testing.T, s *suite) {
+	st := s.fresh(t)
+	ended, cancel := context.WithCancel(s.ctx(t))
+	cancel()
+	if _, err := st.Append(ended, "s", eventstore.NoStream, event("e", 0)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("invariant: Append with an ended context returns its error; got %v", err)
+	}
+	if h := head(t, s.ctx(t), st); h != 0 {
+		t.Fatalf("invariant: Append with an ended context writes nothing; head %d", h)
+	}
 }
 
 func testFailedAppendWritesNothing(t *testing.T, s *suite) {

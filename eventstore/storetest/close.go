@@ -13,6 +13,7 @@ import (
 func closeCases() []testCase {
 	return []testCase{
 		{name: "calls after Close fail with ErrClosed", run: testCallsAfterClose},
+		{name: "a second Close returns nil", run: testCloseTwice},
 		{name: "a subscription ends when the store is closed", run: testCloseEndsSubscription},
 		{name: "appends racing with Close either commit or fail with ErrClosed", run: testCloseDuringAppends},
 		{name: "events survive closing and reopening the store", run: testReopen},
@@ -42,6 +43,16 @@ func testCallsAfterClose(t *testing.T, s *suite) {
 	check("ReadAll", err)
 	_, err = drain(st.SubscribeAll(ctx, 0))
 	check("SubscribeAll", err)
+}
+
+func testCloseTwice(t *testing.T, s *suite) {
+	st, _ := s.openOwn(t)
+	if err := st.Close(); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatalf("invariant: a second Close returns nil; got %v", err)
+	}
 }
 
 func testCloseEndsSubscription(t *testing.T, s *suite) {

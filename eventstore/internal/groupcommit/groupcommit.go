@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"relayer/eventstore"
 )
@@ -423,4 +424,15 @@ func (n *Notifier) Broadcast() {
 	defer n.mu.Unlock()
 	close(n.ch)
 	n.ch = make(chan struct{})
+}
+
+// CheckRecordedAt returns nil when e, event i of an append to stream, has no recorded-at or one
+// that Unix nanoseconds, as both stores keep it, can hold (the years 1678 to 2262), and else an
+// error wrapping eventstore.ErrInvalidEvent that says so.
+func CheckRecordedAt(stream string, i int, e eventstore.Event) error {
+	t := e.Metadata.RecordedAt
+	if t.IsZero() || t.Equal(time.Unix(0, t.UnixNano())) {
+		return nil
+	}
+	return fmt.Errorf("%w: event %d (%s) for %s has recorded-at %s, outside the years 1678 to 2262 this store keeps", eventstore.ErrInvalidEvent, i, e.Type, stream, t)
 }

@@ -1,6 +1,10 @@
 package readahead
 
-import "relayer/eventstore"
+import (
+	"strings"
+
+	"relayer/eventstore"
+)
 
 // Row is one fetched event: the record, or why it cannot be read.
 type Row struct {
@@ -75,4 +79,39 @@ func CopyData[T string | []byte](a *Arena, b T) []byte {
 	// The capacity stops at the copy's end: appending to one Record's Data cannot overwrite
 	// the next one's.
 	return a.slab[start:len(a.slab):len(a.slab)]
+}
+
+// maxTypes bounds a Types: a log of more event types than that pays one allocation per event for
+// the others, like a log without interning.
+const maxTypes = 256
+
+// Types interns the event types a read's scanner meets, so that the read's records share their
+// Type strings. The zero value is ready to use; it is used by one goroutine at a time.
+type Types struct{ m map[string]string }
+
+// Intern returns the type whose bytes are b (the driver's, which the next row reuses).
+func (t *Types) Intern(b []byte) string {
+	if s, ok := t.m[string(b)]; ok {
+		return s
+	}
+	return t.add(string(b))
+}
+
+// InternText returns the type whose text is s, a view of memory the next row reuses.
+func (t *Types) InternText(s string) string {
+	if u, ok := t.m[s]; ok {
+		return u
+	}
+	return t.add(strings.Clone(s))
+}
+
+// add keeps the new type s while there is room, and returns it.
+func (t *Types) add(s string) string {
+	if t.m == nil {
+		t.m = make(map[string]string)
+	}
+	if len(t.m) < maxTypes {
+		t.m[s] = s
+	}
+	return s
 }
