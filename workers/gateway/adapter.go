@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -51,8 +52,9 @@ type Adapter struct {
 	// nonceKick asks for a check of the nonces now (the node answered "nonce too low", "nonce
 	// too high" or "already known"): NonceChecks.
 	nonceKick chan struct{}
-	clock     chainClock   // ChainTime's cached latest header
-	syncSend  atomic.Int32 // syncUnknown, syncSupported, syncUnsupported
+	head      recent[*types.Header] // the latest header, for ChainTime and the fees
+	tip       recent[*big.Int]      // the node's latest tip suggestion, for the fees
+	syncSend  atomic.Int32          // syncUnknown, syncSupported, syncUnsupported
 	// sends bounds the transactions being handed to the node at once (maxSends): a send
 	// (eth_sendRawTransactionSync holds its connection while the node waits for the receipt)
 	// never takes more than half the connections, whatever the burst, so that receipt polls,

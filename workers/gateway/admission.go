@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"relayer/workers/gateway/contracts"
 )
@@ -18,9 +18,11 @@ import (
 // wallet's verdict on the user's EIP-712 signature.
 
 const (
-	// chainTimeMaxAge is how long ChainTime answers from the header it read last, advanced by
-	// the wall clock, before it reads the latest header again.
-	chainTimeMaxAge = time.Second
+	// headerMaxAge is how long ChainTime and the fees answer from the header read last (ChainTime
+	// advancing its time by the wall clock), and the fees from the tip suggested last, before
+	// they read them again. Within a second the base fee moves by a block or a few at most, and
+	// a transaction's fee cap (twice the base fee plus the tip) has room for several.
+	headerMaxAge = time.Second
 	// walletCallGas caps the gas of an isValidSignature call: checking one ECDSA signature
 	// takes a few thousand gas, and a wallet is not given a node's whole call budget.
 	walletCallGas = 250_000
@@ -35,62 +37,33 @@ var erc1271MagicValue = [4]byte{0x16, 0x26, 0xba, 0x7e}
 // binding encodes the call to any of them.
 var erc1271 = contracts.NewDevWallet()
 
-// chainClock is ChainTime's cache of the latest header. The zero value is ready.
-type chainClock struct {
-	mu      sync.Mutex
-	head    time.Time     // the latest header's timestamp, as last read
-	readAt  time.Time     // when it was read (wall clock, monotonic); zero: never
-	reading chan struct{} // closed when the read in flight ends; nil when none is
-}
-
 // ChainTime is the gateway chain's current time as its latest block says: the latest header's
 // timestamp plus the wall-clock time elapsed since that header was read. The header is read
-// again at most once per second; until then ChainTime makes no call, and concurrent callers
-// that find it stale share one read (a caller whose ctx ends while another reads stops
-// waiting). Errors are *TxError (ErrTransport and ErrCanceled are retryable).
+// again at most once per second (the one fees reads too); until then ChainTime makes no call,
+// and concurrent callers that find it stale share one read. Errors are *TxError (ErrTransport
+// and ErrCanceled are retryable).
 //
 // Block timestamps are whole seconds, and the next block's may be later than the wall clock
 // (a chain that seals more than one block a second runs ahead of it): compare a validity
 // window with a second's margin.
 func (a *Adapter) ChainTime(ctx context.Context) (time.Time, error) {
-	const op = "read the latest header"
-	c := &a.clock
-	for {
-		c.mu.Lock()
-		if !c.readAt.IsZero() {
-			if age := time.Since(c.readAt); age < chainTimeMaxAge {
-				t := c.head.Add(age)
-				c.mu.Unlock()
-				return t, nil
-			}
-		}
-		if wait := c.reading; wait != nil {
-			c.mu.Unlock()
-			select {
-			case <-wait:
-				continue // fresh now, or the read failed and this caller tries its own
-			case <-ctx.Done():
-				return time.Time{}, a.classify(op, ctx.Err())
-			}
-		}
-		done := make(chan struct{})
-		c.reading = done
-		c.mu.Unlock()
-
-		h, err := a.client.HeaderByNumber(ctx, nil)
-		readAt := time.Now()
-		c.mu.Lock()
-		c.reading = nil
-		if err == nil {
-			c.head, c.readAt = time.Unix(int64(h.Time), 0), readAt
-		}
-		c.mu.Unlock()
-		close(done)
-		if err != nil {
-			return time.Time{}, a.classify(op, err)
-		}
-		return time.Unix(int64(h.Time), 0), nil
+	h, age, err := a.latestHeader(ctx)
+	if err != nil {
+		return time.Time{}, err
 	}
+	return time.Unix(int64(h.Time), 0).Add(age), nil
+}
+
+// latestHeader is the latest header as read at most headerMaxAge ago, and its age. Errors are
+// *TxError.
+func (a *Adapter) latestHeader(ctx context.Context) (*types.Header, time.Duration, error) {
+	h, age, err := a.head.get(ctx, headerMaxAge, func(ctx context.Context) (*types.Header, error) {
+		return a.client.HeaderByNumber(ctx, nil)
+	})
+	if err != nil {
+		return nil, 0, a.classify("read the latest header", err)
+	}
+	return h, age, nil
 }
 
 // WalletSignature asks the host chain whether account, when it is a contract, accepts

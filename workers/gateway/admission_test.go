@@ -115,6 +115,53 @@ func TestConcurrentChainTimeCallersShareOneHeaderRead(t *testing.T) {
 	}
 }
 
+func TestTransactionsSignedWithinASecondShareOneReadOfTheBaseFeeAndTheTip(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	proxy := newRPCProxy(t, shared.HTTPEndpoint())
+	ad := dial(t, nextKey(t), func(c *gateway.Config) { c.RPCURL, c.WSURL = proxy.srv.URL, "" })
+	headers := func() int { return proxy.count("eth_getBlockByNumber") }
+	tips := func() int { return proxy.count("eth_maxPriorityFeePerGas") }
+	h0, t0 := headers(), tips()
+
+	start := time.Now()
+	var prepared []*gateway.Prepared
+	for i := range 8 {
+		p, err := ad.Prepare(ctx, silentRequest(fmt.Sprintf("%s#%d", t.Name(), i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		prepared = append(prepared, p)
+	}
+	if time.Since(start) < time.Second {
+		if h, tp := headers()-h0, tips()-t0; h != 1 || tp != 1 {
+			t.Fatalf("8 transactions signed within a second read the header %d times and the tip %d times, want 1 and 1", h, tp)
+		}
+	}
+	// The fees are the chain's: every transaction pays the tip and twice the base fee plus it.
+	head, err := shared.Client().HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range prepared {
+		if p.GasFeeCap.Cmp(head.BaseFee) <= 0 || p.GasTipCap.Sign() <= 0 {
+			t.Fatalf("fee cap %s, tip %s against a base fee of %s", p.GasFeeCap, p.GasTipCap, head.BaseFee)
+		}
+		ad.Release(p)
+	}
+
+	// Stale after a second: read again.
+	time.Sleep(time.Second)
+	p, err := ad.Prepare(ctx, silentRequest(t.Name()+"#late"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ad.Release(p)
+	if h, tp := headers()-h0, tips()-t0; h < 2 || tp < 2 {
+		t.Fatalf("a transaction signed a second later read the header %d and the tip %d times in all, want at least 2 each", h, tp)
+	}
+}
+
 // highS is sig with s mirrored into the upper half of the curve order and v flipped: it
 // recovers the same key, and OpenZeppelin-style checks refuse it as malleable.
 func highS(sig []byte) []byte {

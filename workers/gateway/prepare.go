@@ -217,19 +217,22 @@ func (a *Adapter) pendingNonce(ctx context.Context) (uint64, error) {
 }
 
 // fees picks the tip (the node's suggestion, capped) and the fee cap (twice the base fee plus
-// the tip, capped), refusing when the base fee alone is above the cap.
+// the tip, capped), refusing when the base fee alone is above the cap. The base fee and the
+// suggestion are at most headerMaxAge old: one read of each serves every transaction signed
+// within it.
 func (a *Adapter) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
-	head, err := a.client.HeaderByNumber(ctx, nil)
+	head, _, err := a.latestHeader(ctx)
 	if err != nil {
-		return nil, nil, a.classify("read the head", err)
+		return nil, nil, err
 	}
 	if head.BaseFee == nil {
 		return nil, nil, &TxError{Kind: ErrRejected, Op: "fees", Err: errors.New("the chain has no base fee (EIP-1559 is not active)")}
 	}
-	tip, err = a.client.SuggestGasTipCap(ctx)
+	suggested, _, err := a.tip.get(ctx, headerMaxAge, a.client.SuggestGasTipCap)
 	if err != nil {
 		return nil, nil, a.classify("suggest a tip", err)
 	}
+	tip = new(big.Int).Set(suggested)
 	maxFee := new(big.Int).SetUint64(a.cfg.MaxFeePerGas)
 	if maxTip := new(big.Int).SetUint64(a.cfg.MaxPriorityFeePerGas); tip.Cmp(maxTip) > 0 {
 		tip = maxTip
