@@ -47,6 +47,18 @@ func (e *jtEnv) inFlight(n int) domain.JobID {
 	return id
 }
 
+// startProofInFlight starts a server (admin on) whose adaptive mode trusts minSamples samples,
+// completes samples input proofs that took 40 s each, and puts one more in flight (inFlight),
+// 2 s before the clock's now.
+func startProofInFlight(t *testing.T, minSamples, samples int) (*jtEnv, domain.JobID) {
+	t.Helper()
+	env := startJT(t, jtAdmin, jtMinSamples(minSamples))
+	env.slowProofs(10, samples, 40*time.Second)
+	id := env.inFlight(99)
+	env.clock.Advance(2 * time.Second)
+	return env, id
+}
+
 // adaptive reads GET /admin/config's adaptive member, with its parameters by name.
 func (e *jtEnv) adaptive() (adaptiveView, map[string]adaptationView) {
 	e.t.Helper()
@@ -127,17 +139,14 @@ func TestAdaptiveHintsAreOnByDefault(t *testing.T) {
 }
 
 func TestStaleObservationsGiveWayToTheNominalValuesAndFreshOnesTakeOverAgain(t *testing.T) {
-	env := startJT(t, jtAdmin, jtMinSamples(3))
-	env.slowProofs(10, 3, 40*time.Second)
-	id := env.inFlight(99)
-	env.clock.Advance(2 * time.Second)
-	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != observedHint {
+	env, id := startProofInFlight(t, 3, 3)
+	if got := env.proofHint(id); got != observedHint {
 		t.Fatalf("with 3 fresh samples of 40 s: Retry-After %d, want %d", got, observedHint)
 	}
 
 	// Eleven minutes without a completed input proof: past the 10-minute horizon.
 	env.clock.Advance(11 * time.Minute)
-	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != nominalHint {
+	if got := env.proofHint(id); got != nominalHint {
 		t.Fatalf("with the newest sample 11 min old: Retry-After %d, want the nominal %d", got, nominalHint)
 	}
 	_, ps := env.adaptive()
@@ -149,7 +158,7 @@ func TestStaleObservationsGiveWayToTheNominalValuesAndFreshOnesTakeOverAgain(t *
 
 	// A longer horizon, set at run time, trusts the same observation again.
 	env.admin("POST", `{"param":"retry_after_adaptive_stale_after_seconds","value":3600}`).want(t, http.StatusOK, "")
-	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != observedHint {
+	if got := env.proofHint(id); got != observedHint {
 		t.Fatalf("within an hour's horizon: Retry-After %d, want %d", got, observedHint)
 	}
 	env.admin("POST", `{"param":"retry_after_adaptive_stale_after_seconds","value":600}`).want(t, http.StatusOK, "")
@@ -158,17 +167,14 @@ func TestStaleObservationsGiveWayToTheNominalValuesAndFreshOnesTakeOverAgain(t *
 	// is now 30 s.
 	env.slowProofs(20, 3, 20*time.Second)
 	env.clock.Advance(2 * time.Second)
-	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != 30 {
+	if got := env.proofHint(id); got != 30 {
 		t.Fatalf("with fresh samples again: Retry-After %d, want 30", got)
 	}
 }
 
 func TestTooFewSamplesLeaveTheNominalValueInForce(t *testing.T) {
-	env := startJT(t, jtAdmin, jtMinSamples(5))
-	env.slowProofs(10, 4, 40*time.Second)
-	id := env.inFlight(99)
-	env.clock.Advance(2 * time.Second)
-	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != nominalHint {
+	env, id := startProofInFlight(t, 5, 4)
+	if got := env.proofHint(id); got != nominalHint {
 		t.Fatalf("with 4 of 5 samples: Retry-After %d, want the nominal %d", got, nominalHint)
 	}
 	_, ps := env.adaptive()
@@ -177,7 +183,7 @@ func TestTooFewSamplesLeaveTheNominalValueInForce(t *testing.T) {
 	}
 	env.slowProofs(20, 1, 40*time.Second)
 	env.clock.Advance(2 * time.Second)
-	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != observedHint {
+	if got := env.proofHint(id); got != observedHint {
 		t.Fatalf("with 5 samples: Retry-After %d, want %d", got, observedHint)
 	}
 }
@@ -223,7 +229,7 @@ func TestTheAdminConfigShowsEachAdaptedParameterNominalAgainstObserved(t *testin
 		t.Fatalf("with the adaptive mode off: enabled %v, %+v", v.Enabled, p)
 	}
 	id := env.inFlight(99)
-	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != nominalHint {
+	if got := env.proofHint(id); got != nominalHint {
 		t.Fatalf("with the adaptive mode off: Retry-After %d, want the nominal %d", got, nominalHint)
 	}
 }

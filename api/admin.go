@@ -65,7 +65,7 @@ func (s *Server) configChanges(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			continue
 		}
-		changes = append(changes, configChange{Param: c.Param, Old: c.Old, New: c.New, Who: c.Who, At: c.At, Version: int64(rec.Version)})
+		changes = append(changes, configChange{ConfigChanged: c, Version: int64(rec.Version)})
 		if len(changes) > 2*maxConfigChanges {
 			changes = append(changes[:0], changes[len(changes)-maxConfigChanges:]...)
 		}
@@ -191,14 +191,11 @@ func (s *Server) getConfig(w http.ResponseWriter, r *http.Request) {
 	writeEnvelope(w, r, http.StatusOK, statusSucceeded, configList{Params: rc.params(), Version: int64(ver), Adaptive: s.adaptiveView(rc)})
 }
 
-// configChange is POST /admin/config's result: the change as recorded.
+// configChange is POST /admin/config's result: the change as recorded (its fields inline), and
+// the config stream's version after it.
 type configChange struct {
-	Param   string          `json:"param"`
-	Old     json.RawMessage `json:"old"`
-	New     json.RawMessage `json:"new"`
-	Who     string          `json:"who"`
-	At      time.Time       `json:"at"`
-	Version int64           `json:"version"`
+	domain.ConfigChanged
+	Version int64 `json:"version"`
 }
 
 // postConfig changes one runtime parameter: {"param": name, "value": v}. v is a number for the
@@ -247,8 +244,7 @@ func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.Info("runtime parameter changed", "request_id", requestID(r), "param", name,
 		"old", string(change.Old), "new", string(change.New), "who", s.adminWho)
-	writeEnvelope(w, r, http.StatusOK, statusSucceeded, configChange{Param: name, Old: change.Old, New: change.New, Who: s.adminWho,
-		At: change.At, Version: int64(s.config.Version)})
+	writeEnvelope(w, r, http.StatusOK, statusSucceeded, configChange{ConfigChanged: change, Version: int64(s.config.Version)})
 }
 
 // readAdminBytes reads an admin request's body, at most maxAdminBody bytes; it answers 413 for a

@@ -18,13 +18,34 @@ const jtToken = "s3cret-admin-token-for-tests-0123456789"
 
 func jtAdmin(c *Config) { c.AdminToken = jtToken }
 
+// jtAuth is the request header that carries jtToken: the admin's (jtAdmin), or the operator's
+// where a test makes jtToken the operator token.
+var jtAuth = []string{"Authorization", "Bearer " + jtToken}
+
 func (e *jtEnv) admin(method string, body string) jtResponse {
 	e.t.Helper()
 	var b []byte
 	if body != "" {
 		b = []byte(body)
 	}
-	return e.do(method, "/admin/config", b, "Authorization", "Bearer "+jtToken)
+	return e.do(method, "/admin/config", b, jtAuth...)
+}
+
+// configChanges reads the config stream's changes, oldest first.
+func (e *jtEnv) configChanges() []domain.ConfigChanged {
+	e.t.Helper()
+	var out []domain.ConfigChanged
+	for rec, err := range e.store.ReadStream(context.Background(), domain.ConfigStream, 0) {
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		v, err := projections.NewCodec().Decode(rec)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		out = append(out, v.(domain.ConfigChanged))
+	}
+	return out
 }
 
 // jtParams reads GET /admin/config's parameters by name.
@@ -115,17 +136,7 @@ func TestARetentionChangeIsRecordedInTheConfigStreamAndARefusedOneIsNot(t *testi
 	env.admin("POST", `{"param":"retention.window.no-such-kind","value":60}`).want(t, http.StatusBadRequest, domain.LabelValidationFailed)
 	env.admin("POST", `{"param":"retention.window.input-proof","value":3600}`).want(t, http.StatusOK, "")
 	env.admin("POST", `{"param":"retention.enabled","value":false}`).want(t, http.StatusOK, "")
-	var changes []domain.ConfigChanged
-	for rec, err := range env.store.ReadStream(context.Background(), domain.ConfigStream, 0) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := projections.NewCodec().Decode(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		changes = append(changes, v.(domain.ConfigChanged))
-	}
+	changes := env.configChanges()
 	if len(changes) != 2 || changes[0].Param != "retention.window.input-proof" || string(changes[0].Old) != "604800" ||
 		string(changes[0].New) != "3600" || changes[1].Param != "retention.enabled" || string(changes[1].New) != "false" {
 		t.Fatalf("config stream: %+v", changes)
@@ -168,7 +179,7 @@ func TestAnAdminChangeIsRecordedWithWhoOldAndNewAppliedAtOnceAndSurvivesARestart
 		env.accept(domain.InputProof, uint64(i))
 	}
 	id := env.accept(domain.InputProof, 999) // TX position 40
-	before := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t)
+	before := env.proofHint(id)
 
 	res := env.admin("POST", `{"param":"input_proof_throttler_tps","value":0.5}`)
 	res.want(t, http.StatusOK, "")
@@ -179,7 +190,7 @@ func TestAnAdminChangeIsRecordedWithWhoOldAndNewAppliedAtOnceAndSurvivesARestart
 	if ch.Param != "input_proof_throttler_tps" || string(ch.Old) != "10" || string(ch.New) != "0.5" || ch.Who == "" || strings.Contains(ch.Who, jtToken) {
 		t.Fatalf("change %+v", ch)
 	}
-	after := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t)
+	after := env.proofHint(id)
 	// The adaptive mode is on (the default), but nothing has left the TX queue yet: with no
 	// observation the nominal D is in force, and the change shows at once.
 	want := retryafter.Compute(env.srv.runtime().retry, retryafter.Input{Kind: retryafter.InputProof, Status: retryafter.Processing, Stage: retryafter.StageTxQueue, Position: 40, TxQueueLen: 41})
@@ -188,17 +199,7 @@ func TestAnAdminChangeIsRecordedWithWhoOldAndNewAppliedAtOnceAndSurvivesARestart
 	}
 
 	// The change is in the log, as the config stream's ConfigChanged.
-	var events []domain.ConfigChanged
-	for rec, err := range env.store.ReadStream(context.Background(), domain.ConfigStream, 0) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := projections.NewCodec().Decode(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		events = append(events, v.(domain.ConfigChanged))
-	}
+	events := env.configChanges()
 	if len(events) != 1 || events[0].Param != "input_proof_throttler_tps" || string(events[0].Old) != "10" || string(events[0].New) != "0.5" || events[0].Who != ch.Who {
 		t.Fatalf("config stream: %+v", events)
 	}
@@ -295,7 +296,7 @@ func TestAnAdminChangeOnAStaleInstanceFoldsTheOtherInstancesChangesFirst(t *test
 	// folds the change and appends after it.
 	ts := httptest.NewServer(other.Handler())
 	defer ts.Close()
-	res := jtDo(t, http.DefaultClient, ts.URL, "POST", "/admin/config", []byte(`{"param":"public_decrypt_throttler_tps","value":4}`), "Authorization", "Bearer "+jtToken)
+	res := jtDo(t, http.DefaultClient, ts.URL, "POST", "/admin/config", []byte(`{"param":"public_decrypt_throttler_tps","value":4}`), jtAuth...)
 	res.want(t, http.StatusOK, "")
 	rt := other.runtime()
 	if rt.retry.UserDecryptTPS != 3 || rt.retry.PublicDecryptTPS != 4 {

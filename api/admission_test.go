@@ -89,14 +89,7 @@ func admBody(tb testing.TB, kind domain.Kind, n uint64, user string, signer *ecd
 		sig[64] += 27
 		m["signature"] = hex.EncodeToString(sig)
 	}
-	if edit != nil {
-		edit(m)
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
+	return jtEdited(tb, m, edit)
 }
 
 func (e *jtEnv) refusals(kind, check string) float64 {

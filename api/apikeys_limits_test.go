@@ -15,6 +15,7 @@ import (
 
 	"relayer/domain"
 	"relayer/projections"
+	"relayer/projections/projectionstest"
 )
 
 // Issued API keys with limits of their own (api_key_file's write=, read=, concurrency= fields),
@@ -30,10 +31,16 @@ var klKeys = map[string]string{
 
 // klLine is the key file's line of client name, with fields after the hash.
 func klLine(name string, fields ...string) string {
-	h := sha256.Sum256([]byte(klKeys[name]))
-	return strings.Join(append([]string{name, hex.EncodeToString(h[:])}, fields...), " ") + "\n"
+	return strings.Join(append([]string{name, klHash(klKeys[name])}, fields...), " ") + "\n"
 }
 
+// klHash is key's hash as a key file holds it: SHA-256, in hex.
+func klHash(key string) string {
+	h := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(h[:])
+}
+
+// klWriteFile writes the key file file, lines in order.
 func klWriteFile(t *testing.T, file string, lines ...string) {
 	t.Helper()
 	if err := os.WriteFile(file, []byte(strings.Join(lines, "")), 0o600); err != nil {
@@ -56,43 +63,15 @@ func serverWrites2(c *Config) {
 	c.RateLimit.Write.RollingLimit = &two
 }
 
-// klSubmitter submits distinct public decrypts, counting them so that no two share a job.
-type klSubmitter struct {
-	env *jtEnv
-	n   uint64
-}
-
-func (s *klSubmitter) submit(name string) jtResponse {
-	s.env.t.Helper()
-	s.n++
-	var header []string
-	if name != "" {
-		header = []string{"X-API-Key", klKeys[name]}
-	}
-	return s.env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, s.n), header...)
-}
-
-// accepted submits n times as client name ("" for none) and returns how many were accepted;
-// every other answer must be 429 rate_limited.
-func (s *klSubmitter) accepted(t *testing.T, name string, n int) int {
-	t.Helper()
-	ok := 0
-	for range n {
-		switch r := s.submit(name); r.Code {
-		case http.StatusAccepted:
-			ok++
-		case http.StatusTooManyRequests:
-			r.want(t, http.StatusTooManyRequests, labelRateLimited)
-		default:
-			t.Fatalf("%s: status %d: %s", name, r.Code, r.Body)
-		}
-	}
-	return ok
+// klSubmitter submits distinct public decrypts as the client named (its key from klKeys in
+// X-API-Key; "" for no key).
+func klSubmitter(env *jtEnv) *jtSubmitter {
+	return &jtSubmitter{env: env, header: func(name string) []string { return []string{"X-API-Key", klKeys[name]} }}
 }
 
 func TestAKeyWithItsOwnWriteLimitGetsExactlyThatManySubmissionsPerWindow(t *testing.T) {
 	env, _ := klStart(t, serverWrites2, klLine("partner", "write=5"), klLine("plain"))
-	s := &klSubmitter{env: env}
+	s := klSubmitter(env)
 
 	if got := s.accepted(t, "partner", 8); got != 5 {
 		t.Errorf("partner (write=5): %d of 8 submissions accepted, want 5", got)
@@ -135,7 +114,7 @@ func TestAKeyWithItsOwnWriteLimitGetsExactlyThatManySubmissionsPerWindow(t *test
 
 func TestRewritingTheKeyFileChangesAKeysLimitWithoutARestart(t *testing.T) {
 	env, file := klStart(t, serverWrites2, klLine("partner", "write=5"))
-	s := &klSubmitter{env: env}
+	s := klSubmitter(env)
 	if got := s.accepted(t, "partner", 6); got != 5 {
 		t.Fatalf("write=5: %d of 6 accepted", got)
 	}
@@ -218,7 +197,7 @@ func TestABadLimitFieldInTheKeyFileIsRefusedWithItsLineNumber(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(t.Context(), cfg, Deps{Store: opOpenStore(t), Projections: set}); err == nil || !strings.Contains(err.Error(), "line 3") {
+	if _, err := New(t.Context(), cfg, Deps{Store: projectionstest.OpenStore(t), Projections: set}); err == nil || !strings.Contains(err.Error(), "line 3") {
 		t.Errorf("New = %v, want the key file refused", err)
 	}
 }
@@ -226,7 +205,7 @@ func TestABadLimitFieldInTheKeyFileIsRefusedWithItsLineNumber(t *testing.T) {
 func TestZeroTurnsThatLimitOffForThatKeyOnly(t *testing.T) {
 	t.Run("write=0", func(t *testing.T) {
 		env, _ := klStart(t, serverWrites2, klLine("unlimited", "write=0"), klLine("plain"))
-		s := &klSubmitter{env: env}
+		s := klSubmitter(env)
 		if got := s.accepted(t, "unlimited", 12); got != 12 {
 			t.Errorf("write=0: %d of 12 accepted, want all", got)
 		}
@@ -239,7 +218,7 @@ func TestZeroTurnsThatLimitOffForThatKeyOnly(t *testing.T) {
 	})
 	t.Run("concurrency=0", func(t *testing.T) {
 		env, _ := klStart(t, func(c *Config) { c.RateLimit.ConcurrencyLimit = 1 }, klLine("free", "concurrency=0"), klLine("plain"))
-		s := &klSubmitter{env: env}
+		s := klSubmitter(env)
 
 		plainHeld := klHold(t, env, "plain", 1001)
 		r := s.submit("plain")

@@ -105,11 +105,7 @@ func TestTheEventsEndpointShowsAJobsWholeHistoryAsTheLogHoldsIt(t *testing.T) {
 func TestTheEventsEndpointRefusesAMalformedJobIDWith400NamingTheField(t *testing.T) {
 	env := startOps(t, opsTuning{})
 	for _, raw := range []string{"not-a-uuid", "0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f1", "0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f1z"} {
-		code, _, body := env.get("/v1/jobs/" + raw + "/events")
-		var got opEventsEnvelope
-		if err := json.Unmarshal(body, &got); err != nil {
-			t.Fatal(err)
-		}
+		code, got, body := opGetJSON[opEventsEnvelope](env, "/v1/jobs/"+raw+"/events")
 		if code != http.StatusBadRequest || got.Status != "failed" || got.Error == nil ||
 			got.Error.Label != domain.LabelValidationFailed || len(got.Error.Details) != 1 || got.Error.Details[0].Field != "jobId" {
 			t.Fatalf("%s: %d %s", raw, code, body)
@@ -120,11 +116,7 @@ func TestTheEventsEndpointRefusesAMalformedJobIDWith400NamingTheField(t *testing
 func TestTheEventsEndpointAnswers404ForAJobTheLogDoesNotHold(t *testing.T) {
 	env := startOps(t, opsTuning{})
 	env.lifecycle(domain.UserDecrypt, 1)
-	code, _, body := env.get("/v1/jobs/" + domain.NewJobID().String() + "/events")
-	var got opEventsEnvelope
-	if err := json.Unmarshal(body, &got); err != nil {
-		t.Fatal(err)
-	}
+	code, got, body := opGetJSON[opEventsEnvelope](env, "/v1/jobs/"+domain.NewJobID().String()+"/events")
 	if code != http.StatusNotFound || got.Error == nil || got.Error.Label != "not_found" || got.RequestID == "" {
 		t.Fatalf("%d %s", code, body)
 	}
@@ -154,11 +146,7 @@ func TestTheEventsEndpointAnswers500ForDataDamagedSinceItsAppend(t *testing.T) {
 	if _, err := db.Exec(`UPDATE events SET data = CAST('{"jobId":' AS BLOB) WHERE position = ?`, int64(last)); err != nil {
 		t.Fatal(err)
 	}
-	code, _, body := env.get("/v1/jobs/" + id.String() + "/events")
-	var got opEventsEnvelope
-	if err := json.Unmarshal(body, &got); err != nil {
-		t.Fatalf("the answer is not JSON: %v: %s", err, body)
-	}
+	code, got, body := opGetJSON[opEventsEnvelope](env, "/v1/jobs/"+id.String()+"/events")
 	if code != http.StatusInternalServerError || got.Error == nil || got.Error.Label != domain.LabelInternalServerError {
 		t.Fatalf("%d %s", code, body)
 	}

@@ -8,17 +8,13 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"relayer/projections"
+	"relayer/projections/projectionstest"
 )
 
 // opServerWith builds a server over a new store with extra collectors, without serving it.
 func opServerWith(t *testing.T, collectors ...prometheus.Collector) (*Server, error) {
 	t.Helper()
-	set, err := projections.New(projections.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return New(t.Context(), opConfig(), Deps{Store: opOpenStore(t), Projections: set, Collectors: collectors})
+	return opNewServer(t, Deps{Store: projectionstest.OpenStore(t), Collectors: collectors})
 }
 
 func TestExtraCollectorsAreExposedOnMetricsBesideTheAPIsFamilies(t *testing.T) {

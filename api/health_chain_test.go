@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"relayer/projections"
+	"relayer/projections/projectionstest"
 )
 
 // fakeChainHealth is a chain port (ChainChecks) that can tell the chain's health, as
@@ -62,16 +62,8 @@ func getChainHealth(t *testing.T, h http.Handler) (int, chainHealthBody, string)
 }
 
 func TestHealthIsDownWith503WhileTheChainCannotBeReachedAndOKAgainAfter(t *testing.T) {
-	store := opOpenStore(t)
-	set, err := projections.New(projections.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	chain := &fakeChainHealth{}
-	srv, err := New(t.Context(), opConfig(), Deps{Store: store, Projections: set, Chain: chain})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := opServer(t, Deps{Store: projectionstest.OpenStore(t), Chain: chain})
 	last := time.Now().Add(-300 * time.Millisecond).UTC().Truncate(time.Millisecond)
 	chain.set(ChainHealth{Reachable: true, LastSuccess: last, Head: 42, HeadAge: 1500 * time.Millisecond, HeadKnown: true})
 	code, got, body := getChainHealth(t, srv.Handler())
@@ -89,12 +81,7 @@ func TestHealthIsDownWith503WhileTheChainCannotBeReachedAndOKAgainAfter(t *testi
 		got.Dependencies["chain"] != "fail" || got.Dependencies["store"] != "ok" {
 		t.Fatalf("an unreachable chain: want 503 down with the outage's start, got %d %s", code, body)
 	}
-	// Liveness does not depend on the chain.
-	rec := httptest.NewRecorder()
-	srv.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/liveness", nil))
-	if rec.Code != http.StatusOK {
-		t.Fatalf("liveness during an outage: %d", rec.Code)
-	}
+	opWantLive(t, srv.Handler(), "during an outage") // liveness does not depend on the chain
 
 	chain.set(ChainHealth{Reachable: true, LastSuccess: time.Now()})
 	if code, got, body := getChainHealth(t, srv.Handler()); code != http.StatusOK || got.Status != "ok" || got.Chain == nil ||
@@ -105,11 +92,7 @@ func TestHealthIsDownWith503WhileTheChainCannotBeReachedAndOKAgainAfter(t *testi
 
 func TestHealthWithoutAChainHealthSourceHasNoChainMember(t *testing.T) {
 	env := startOps(t, opsTuning{})
-	code, _, body := env.get("/healthz")
-	var got chainHealthBody
-	if err := json.Unmarshal(body, &got); err != nil {
-		t.Fatal(err)
-	}
+	code, got, body := opGetJSON[chainHealthBody](env, "/healthz")
 	if code != http.StatusOK || got.Status != "ok" || got.Chain != nil {
 		t.Fatalf("%d %s", code, body)
 	}

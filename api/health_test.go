@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"relayer/domain"
-	"relayer/projections"
+	"relayer/projections/projectionstest"
 )
 
 // opHealth is GET /healthz's body as the tests read it.
@@ -44,11 +44,7 @@ func opGetHealth(t *testing.T, h http.Handler, tuning opsTuning) (int, opHealth)
 func TestHealthIsOKWhenTheStoreAnswersAndTheProjectionsAreCaughtUp(t *testing.T) {
 	env := startOps(t, opsTuning{})
 	env.lifecycle(domain.InputProof, 1)
-	code, _, body := env.get("/healthz")
-	var got opHealth
-	if err := json.Unmarshal(body, &got); err != nil {
-		t.Fatal(err)
-	}
+	code, got, body := opGetJSON[opHealth](env, "/healthz")
 	head := uint64(env.head())
 	if code != http.StatusOK || got.Status != "ok" || got.Store.Status != "ok" || got.Store.Head == nil || *got.Store.Head != head ||
 		got.Projections.Status != "ok" || got.Projections.Position != head || got.Projections.Lag == nil || *got.Projections.Lag != 0 ||
@@ -66,15 +62,9 @@ func TestHealthIsDegradedWith503WhenTheProjectionsTrailTheLogBeyondTheThreshold(
 	for n := range 3 {
 		env.lifecycle(domain.PublicDecrypt, n)
 	}
-	// A server whose projections never followed the log: they trail it by the whole log.
-	stale, err := projections.New(projections.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := New(t.Context(), opConfig(), Deps{Store: env.store, Projections: stale})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// A server whose projections never followed the log (opServer gives it new ones, which do not
+	// run): they trail it by the whole log.
+	srv := opServer(t, Deps{Store: env.store})
 	head := uint64(env.head())
 
 	code, got := opGetHealth(t, srv.Handler(), opsTuning{maxLag: head - 1, maxLagSet: true})
@@ -90,15 +80,8 @@ func TestHealthIsDegradedWith503WhenTheProjectionsTrailTheLogBeyondTheThreshold(
 }
 
 func TestHealthIsDownWith503WhenTheStoreIsClosed(t *testing.T) {
-	store := opOpenStore(t)
-	set, err := projections.New(projections.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := New(t.Context(), opConfig(), Deps{Store: store, Projections: set})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := projectionstest.OpenStore(t)
+	srv := opServer(t, Deps{Store: store})
 	if code, got := opGetHealth(t, srv.Handler(), opsTuning{}); code != http.StatusOK || got.Status != "ok" {
 		t.Fatalf("before closing: %d %+v", code, got)
 	}
@@ -111,11 +94,16 @@ func TestHealthIsDownWith503WhenTheStoreIsClosed(t *testing.T) {
 		got.Dependencies["store"] != "fail" || got.Dependencies["projections"] != "fail" {
 		t.Fatalf("%d %+v", code, got)
 	}
-	// Liveness does not depend on the store.
+	opWantLive(t, srv.Handler(), "with a closed store") // liveness does not depend on the store
+}
+
+// opWantLive checks that h answers GET /liveness with 200; when says in what state.
+func opWantLive(t *testing.T, h http.Handler, when string) {
+	t.Helper()
 	rec := httptest.NewRecorder()
-	srv.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/liveness", nil))
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/liveness", nil))
 	if rec.Code != http.StatusOK {
-		t.Fatalf("liveness with a closed store: %d", rec.Code)
+		t.Fatalf("liveness %s: %d", when, rec.Code)
 	}
 }
 
@@ -133,11 +121,7 @@ func TestLivenessAlwaysAnswersAlive(t *testing.T) {
 
 func TestVersionReportsTheBuildAndGoVersion(t *testing.T) {
 	env := startOps(t, opsTuning{})
-	code, _, body := env.get("/version")
-	var got versionInfo
-	if err := json.Unmarshal(body, &got); err != nil {
-		t.Fatal(err)
-	}
+	code, got, body := opGetJSON[versionInfo](env, "/version")
 	if code != http.StatusOK || got.Version == "" || got.GoVersion != runtime.Version() || got.Module != "relayer" {
 		t.Fatalf("%d %s", code, body)
 	}

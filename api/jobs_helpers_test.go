@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -175,6 +176,48 @@ func (e *jtEnv) restart() {
 	e.open()
 }
 
+// jtListen listens on a new loopback port, for a server a test runs itself.
+func jtListen(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln
+}
+
+// jtServing is a Server serving (Server.Serve) on a loopback port of its own, as serve runs it.
+type jtServing struct {
+	base   string             // the server's URL, http://127.0.0.1:port
+	stop   context.CancelFunc // ends Serve's context: the server shuts down
+	served chan error         // Serve's error, once it returned
+}
+
+// serveLoopback serves srv on a new loopback port until stop is called or the test ends.
+func serveLoopback(t *testing.T, srv *Server) *jtServing {
+	t.Helper()
+	ln := jtListen(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	s := &jtServing{base: "http://" + ln.Addr().String(), stop: cancel, served: make(chan error, 1)}
+	go func() { s.served <- srv.Serve(ctx, ln) }()
+	return s
+}
+
+// returned fails the test unless Serve returns, without an error, within 5 s of now; held says
+// what would have held the shutdown up.
+func (s *jtServing) returned(t *testing.T, held string) {
+	t.Helper()
+	select {
+	case err := <-s.served:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("Serve did not return: %s", held)
+	}
+}
+
 // jtLogBuffer collects the server's logs.
 type jtLogBuffer = syncbuf.Buffer
 
@@ -246,6 +289,16 @@ func jtTry(c *http.Client, base, method, path string, body []byte, header ...str
 		}
 	}
 	return r, nil
+}
+
+// jtResult decodes r's result as a T, failing the test when it does not decode.
+func jtResult[T any](tb testing.TB, r jtResponse) T {
+	tb.Helper()
+	var v T
+	if err := json.Unmarshal(r.Env.Result, &v); err != nil {
+		tb.Fatalf("result as %T: %v\n%s", v, err, r.Body)
+	}
+	return v
 }
 
 // jobIDOf is the result's jobId of a 202, or "".
@@ -351,6 +404,19 @@ func jtBody(k domain.Kind, n uint64) []byte {
 	return b
 }
 
+// jtEdited applies edit (when not nil) to the body m and returns m as JSON.
+func jtEdited(tb testing.TB, m map[string]any, edit func(m map[string]any)) []byte {
+	tb.Helper()
+	if edit != nil {
+		edit(m)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
 // jtRequest is the parsed request of jtBody(k, n).
 func jtRequest(tb testing.TB, k domain.Kind, n uint64) domain.Request {
 	tb.Helper()
@@ -359,6 +425,43 @@ func jtRequest(tb testing.TB, k domain.Kind, n uint64) domain.Request {
 		tb.Fatal(err)
 	}
 	return req
+}
+
+// jtSubmitter submits distinct public decrypts, counting them so that no two share a job; each
+// is sent as a client who, with the request header header(who) (none when who is "").
+type jtSubmitter struct {
+	env    *jtEnv
+	header func(who string) []string
+	n      uint64
+}
+
+// submit submits the next public decrypt as who.
+func (s *jtSubmitter) submit(who string) jtResponse {
+	s.env.t.Helper()
+	s.n++
+	var header []string
+	if who != "" {
+		header = s.header(who)
+	}
+	return s.env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, s.n), header...)
+}
+
+// accepted submits n times as who and returns how many were accepted; every other answer must
+// be 429 rate_limited.
+func (s *jtSubmitter) accepted(t *testing.T, who string, n int) int {
+	t.Helper()
+	ok := 0
+	for range n {
+		switch r := s.submit(who); r.Code {
+		case http.StatusAccepted:
+			ok++
+		case http.StatusTooManyRequests:
+			r.want(t, http.StatusTooManyRequests, labelRateLimited)
+		default:
+			t.Fatalf("as %q: status %d: %s", who, r.Code, r.Body)
+		}
+	}
+	return ok
 }
 
 // --- driving jobs -------------------------------------------------------------------------
@@ -396,6 +499,37 @@ func (e *jtEnv) sign(n int) domain.SignTransaction {
 
 func (e *jtEnv) receipt(n int) domain.RecordReceipt {
 	return domain.RecordReceipt{At: e.clock.At(0), TxHash: fmt.Sprintf("0x%064x", n+1), BlockNumber: 7, GatewayRequestID: fmt.Sprint(n + 1)}
+}
+
+// proofHint is the Retry-After, in seconds, of GET /v2/input-proof/<id>.
+func (e *jtEnv) proofHint(id domain.JobID) int {
+	e.t.Helper()
+	return e.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(e.t)
+}
+
+// appendTo encodes evs and appends them to stream at version expected, as a worker or the engine
+// would, then waits until set has passed them; it returns the last one's position.
+func appendTo(tb testing.TB, store eventstore.Store, set *projections.Set, stream string, expected eventstore.Version, evs ...eventstore.Typed) eventstore.Position {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	codec := projections.NewCodec()
+	batch := make([]eventstore.Event, len(evs))
+	for i, ev := range evs {
+		enc, err := codec.Encode(ev, eventstore.Metadata{})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		batch[i] = enc
+	}
+	pos, err := store.Append(ctx, stream, expected, batch...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := set.WaitFor(ctx, pos); err != nil {
+		tb.Fatalf("the projections did not pass the %s records: %v", stream, err)
+	}
+	return pos
 }
 
 // countEvents counts the events of type typ in the whole log.

@@ -737,19 +737,7 @@ func TestARequestThatFailedEveryGenerationIsRefusedWith400NotA500(t *testing.T) 
 // jtOutage appends an event of the chain stream and waits for the projections to apply it.
 func jtOutage(t *testing.T, env *jtEnv, e eventstore.Typed) {
 	t.Helper()
-	ev, err := projections.NewCodec().Encode(e, eventstore.Metadata{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	pos, err := env.store.Append(ctx, domain.ChainStream, eventstore.Any, ev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := env.set.WaitFor(ctx, pos); err != nil {
-		t.Fatal(err)
-	}
+	appendTo(t, env.store, env.set, domain.ChainStream, eventstore.Any, e)
 }
 
 // During a chain outage the hint is the job's usual wait plus the outage's age (its likely
@@ -759,7 +747,7 @@ func TestRetryAfterDuringAChainOutageAddsTheOutagesAge(t *testing.T) {
 	id := env.accept(domain.InputProof, 1)
 	in := retryafter.Input{Kind: retryafter.InputProof, Status: retryafter.Processing, Stage: retryafter.StageTxQueue, Position: 0, TxQueueLen: 1}
 	usual := jtCompute(env, in).Seconds
-	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != usual {
+	if got := env.proofHint(id); got != usual {
 		t.Fatalf("before the outage: Retry-After %d, want %d", got, usual)
 	}
 	since := env.clock.Now()
@@ -771,7 +759,7 @@ func TestRetryAfterDuringAChainOutageAddsTheOutagesAge(t *testing.T) {
 		if want < usual+int(age/time.Second) {
 			t.Fatalf("the policy's hint %d s after %v of outage, below %d + %v", want, age, usual, age)
 		}
-		if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != want {
+		if got := env.proofHint(id); got != want {
 			t.Fatalf("GET after %v of outage: Retry-After %d, want %d", age, got, want)
 		}
 	}
@@ -780,7 +768,7 @@ func TestRetryAfterDuringAChainOutageAddsTheOutagesAge(t *testing.T) {
 		t.Fatalf("POST after a minute of outage: Retry-After %d, want %d", got, want)
 	}
 	jtOutage(t, env, domain.ChainOutageEnded{Since: since, Until: env.clock.Now(), At: env.clock.Now()})
-	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != usual {
+	if got := env.proofHint(id); got != usual {
 		t.Fatalf("after the outage: Retry-After %d, want %d again", got, usual)
 	}
 }
@@ -805,12 +793,12 @@ func TestRetryAfterFollowsAScheduledRetry(t *testing.T) {
 	}
 	// Past the retry's time, nothing more is added.
 	env.clock.Advance(45 * time.Second)
-	if got := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t); got != usual {
+	if got := env.proofHint(id); got != usual {
 		t.Fatalf("after the scheduled retry: Retry-After %d, want %d", got, usual)
 	}
 	env.exec1(id, env.sign(1))
 	in = retryafter.Input{Kind: retryafter.InputProof, Status: retryafter.TxInFlight}
-	if got, want := env.do("GET", "/v2/input-proof/"+id.String(), nil).retryAfter(t), jtCompute(env, in).Seconds; got != want {
+	if got, want := env.proofHint(id), jtCompute(env, in).Seconds; got != want {
 		t.Fatalf("signed: Retry-After %d, want %d (the retry is over)", got, want)
 	}
 }

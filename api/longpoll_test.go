@@ -322,10 +322,7 @@ func TestTheWaitIsCappedAtAMinuteAndBelowTheServersWriteTimeout(t *testing.T) {
 func TestALongPollThroughTheServersOwnHTTPServerOutlivesTheReadTimeoutAndBeatsTheWriteTimeout(t *testing.T) {
 	env := startJT(t, func(c *Config) { c.HTTP.ReadTimeout, c.HTTP.WriteTimeout = time.Second, 4*time.Second })
 	id := env.accept(domain.PublicDecrypt, 1)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := jtListen(t)
 	srv := env.srv.HTTPServer()
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
@@ -399,22 +396,15 @@ func TestAClientThatGoesAwayReleasesItsWatcher(t *testing.T) {
 func TestAServerShuttingDownAnswersItsWaitingPollsAtOnce(t *testing.T) {
 	env := startJT(t)
 	id := env.accept(domain.PublicDecrypt, 1)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	served := make(chan error, 1)
-	go func() { served <- env.srv.Serve(ctx, ln) }()
+	s := serveLoopback(t, env.srv)
 	got := make(chan lpResult, 1)
 	go func() {
-		r, err := jtTry(http.DefaultClient, "http://"+ln.Addr().String(), "GET", "/v2/public-decrypt/"+id.String()+"?wait=20", nil)
+		r, err := jtTry(http.DefaultClient, s.base, "GET", "/v2/public-decrypt/"+id.String()+"?wait=20", nil)
 		got <- lpResult{r, err, time.Now()}
 	}()
 	lpWatchers(t, env, 1)
 	stopped := time.Now()
-	cancel()
+	s.stop()
 	r := lpAwait(t, got)
 	if took := r.at.Sub(stopped); took > time.Second {
 		t.Fatalf("answered %s after the shutdown began, want at once", took)
@@ -423,9 +413,7 @@ func TestAServerShuttingDownAnswersItsWaitingPollsAtOnce(t *testing.T) {
 	if lpState(t, r.res) != "queued" {
 		t.Fatalf("state %q, want queued", lpState(t, r.res))
 	}
-	if err := <-served; err != nil {
-		t.Fatalf("Serve: %v", err)
-	}
+	s.returned(t, "a waiting poll held the shutdown up")
 	lpWatchers(t, env, 0)
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"relayer/domain"
+	"relayer/projections/projectionstest"
 )
 
 // scrape scrapes /metrics and parses the text format.
@@ -244,11 +245,8 @@ func TestEachServerHasItsOwnMetricsRegistry(t *testing.T) {
 func TestTheStoreGoesDownInTheMetricsWhenItCannotBeRead(t *testing.T) {
 	env := startOps(t, opsTuning{})
 	env.lifecycle(domain.InputProof, 1)
-	store := opOpenStore(t)
-	srv, err := New(t.Context(), opConfig(), Deps{Store: store, Projections: env.set})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := projectionstest.OpenStore(t)
+	srv := opServer(t, Deps{Store: store, Projections: env.set})
 	_ = store.Close()
 	rec := httptest.NewRecorder()
 	srv.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))

@@ -8,14 +8,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"relayer/domain"
 	"relayer/eventstore"
-	"relayer/eventstore/sqlite"
 	"relayer/projections"
 	"relayer/projections/projectionstest"
 )
@@ -40,15 +38,11 @@ type opEnv struct {
 	h *projectionstest.Harness
 }
 
-// opConfig is DefaultConfig with the inbound rate limiter off.
+// opConfig is DefaultConfig with the inbound rate limiter off: jtConfig with DefaultConfig's
+// host chains.
 func opConfig() Config {
-	cfg := DefaultConfig()
-	cfg.RateLimit.ConcurrencyLimit = 0
-	cfg.RateLimit.RollingLimit = 0
-	zero := 0
-	cfg.RateLimit.Read.RollingLimit = &zero
-	cfg.RateLimit.Write.RollingLimit = &zero
-	cfg.AuditOpen = true // as the development stack serves them; security_test.go closes them
+	cfg := jtConfig()
+	cfg.Validation = DefaultConfig().Validation
 	return cfg
 }
 
@@ -76,15 +70,28 @@ func startOps(t *testing.T, tuning opsTuning) *opEnv {
 	return e
 }
 
-// opOpenStore opens a new SQLite store in the test's temporary directory, closed at cleanup.
-func opOpenStore(t *testing.T) *sqlite.Store {
+// opNewServer builds a server with opConfig over deps, without serving it; deps without
+// projections gets new ones, which do not run.
+func opNewServer(t *testing.T, deps Deps) (*Server, error) {
 	t.Helper()
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "events.db"), sqlite.Config{})
+	if deps.Projections == nil {
+		set, err := projections.New(projections.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		deps.Projections = set
+	}
+	return New(t.Context(), opConfig(), deps)
+}
+
+// opServer is opNewServer for a server that must build.
+func opServer(t *testing.T, deps Deps) *Server {
+	t.Helper()
+	srv, err := opNewServer(t, deps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = store.Close() })
-	return store
+	return srv
 }
 
 // now returns the time of the next command.
@@ -187,6 +194,30 @@ func (e *opEnv) get(path string, header ...string) (int, http.Header, []byte) {
 		e.t.Fatal(err)
 	}
 	return res.StatusCode, res.Header, b
+}
+
+// wantBadFlag checks that GET /v1/transitions with flag=maybe (not a boolean) is refused with a
+// 400 whose one detail names flag.
+func (e *opEnv) wantBadFlag(flag string) {
+	e.t.Helper()
+	code, _, body := e.get("/v1/transitions?" + flag + "=maybe")
+	var got Envelope
+	if err := json.Unmarshal(body, &got); err != nil || code != http.StatusBadRequest || got.Error == nil ||
+		len(got.Error.Details) != 1 || got.Error.Details[0].Field != flag {
+		e.t.Fatalf("%s=maybe: %d %s", flag, code, body)
+	}
+}
+
+// opGetJSON does a GET of path and decodes its answer as a T, failing the test when it does not
+// decode; it returns the status, the answer and its body.
+func opGetJSON[T any](e *opEnv, path string) (int, T, []byte) {
+	e.t.Helper()
+	code, _, body := e.get(path)
+	var v T
+	if err := json.Unmarshal(body, &v); err != nil {
+		e.t.Fatalf("GET %s: the answer is not a %T: %v: %s", path, v, err, body)
+	}
+	return code, v, body
 }
 
 // head is the store's head.
@@ -326,6 +357,22 @@ func (s *opStream) transitions(n int) []opTransition {
 		out = append(out, tr)
 	}
 	return out
+}
+
+// opEventData decodes the data of a stream event named name as a T, failing the test when the
+// event has another name or its data a field T does not know.
+func opEventData[T any](t *testing.T, ev opSSEEvent, name string) T {
+	t.Helper()
+	if ev.Event != name {
+		t.Fatalf("event %q (%s), want %s", ev.Event, ev.Data, name)
+	}
+	var v T
+	dec := json.NewDecoder(strings.NewReader(ev.Data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("%s data %q: %v", name, ev.Data, err)
+	}
+	return v
 }
 
 // quiet checks that no transition arrives within d (comments may).

@@ -11,15 +11,12 @@ import (
 	"relayer/projections"
 )
 
+// overview reads GET /v1/overview, which must answer 200.
 func (e *jtEnv) overview() Overview {
 	e.t.Helper()
 	r := e.do(http.MethodGet, "/v1/overview", nil)
 	r.want(e.t, http.StatusOK, "")
-	var o Overview
-	if err := json.Unmarshal(r.Env.Result, &o); err != nil {
-		e.t.Fatalf("overview: %v\n%s", err, r.Body)
-	}
-	return o
+	return jtResult[Overview](e.t, r)
 }
 
 func TestTheOverviewCountsJobsListsQueuesWithPositionsAndPairsEachHintWithTheJobsDuration(t *testing.T) {
@@ -94,7 +91,7 @@ func TestTheOverviewIsAnAuditEndpoint(t *testing.T) {
 	env := startJT(t, func(c *Config) { c.AuditOpen = false; c.OperatorToken = jtToken })
 	env.do(http.MethodGet, "/v1/overview", nil).want(t, http.StatusUnauthorized, "unauthorized")
 	env.do(http.MethodGet, "/v1/overview", nil, "Authorization", "Bearer wrong-token-wrong-token-wrong-token").want(t, http.StatusUnauthorized, "unauthorized")
-	env.do(http.MethodGet, "/v1/overview", nil, "Authorization", "Bearer "+jtToken).want(t, http.StatusOK, "")
+	env.do(http.MethodGet, "/v1/overview", nil, jtAuth...).want(t, http.StatusOK, "")
 }
 
 func TestStageQuantilesAreReadOffTheBucketsAsHistogramQuantileDoes(t *testing.T) {
@@ -141,16 +138,15 @@ func TestTheHintTrackerFollowsAtMostItsBoundOfJobs(t *testing.T) {
 
 func TestConfigChangesListWhoChangedWhatNewestFirst(t *testing.T) {
 	env := startJT(t, jtAdmin)
-	auth := []string{"Authorization", "Bearer " + jtToken}
 	env.do(http.MethodGet, "/admin/config/changes", nil).want(t, http.StatusUnauthorized, "unauthorized")
-	r := env.do(http.MethodGet, "/admin/config/changes", nil, auth...)
+	r := env.do(http.MethodGet, "/admin/config/changes", nil, jtAuth...)
 	r.want(t, http.StatusOK, "")
 	if !strings.Contains(string(r.Body), `"changes":[]`) {
 		t.Fatalf("no change yet: %s", r.Body)
 	}
-	env.do(http.MethodPost, "/admin/config", []byte(`{"param":"input_proof_throttler_tps","value":7}`), auth...).want(t, http.StatusOK, "")
-	env.do(http.MethodPost, "/admin/config", []byte(`{"param":"readiness_max_concurrency","value":9}`), auth...).want(t, http.StatusOK, "")
-	r = env.do(http.MethodGet, "/admin/config/changes", nil, auth...)
+	env.do(http.MethodPost, "/admin/config", []byte(`{"param":"input_proof_throttler_tps","value":7}`), jtAuth...).want(t, http.StatusOK, "")
+	env.do(http.MethodPost, "/admin/config", []byte(`{"param":"readiness_max_concurrency","value":9}`), jtAuth...).want(t, http.StatusOK, "")
+	r = env.do(http.MethodGet, "/admin/config/changes", nil, jtAuth...)
 	r.want(t, http.StatusOK, "")
 	var res struct{ Changes []configChange }
 	if err := json.Unmarshal(r.Env.Result, &res); err != nil {

@@ -3,9 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"testing"
 	"time"
 
@@ -18,20 +16,7 @@ import (
 // have passed it (they skip it, but their checkpoint moves on). It returns the record's position.
 func (e *opEnv) poison(m domain.MessagePoisoned) eventstore.Position {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	ev, err := projections.NewCodec().Encode(m, eventstore.Metadata{})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	pos, err := e.store.Append(ctx, domain.PoisonStream, eventstore.Any, ev)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if err := e.set.WaitFor(ctx, pos); err != nil {
-		e.t.Fatalf("the projections did not pass a poison record: %v", err)
-	}
-	return pos
+	return appendTo(e.t, e.store, e.set, domain.PoisonStream, eventstore.Any, m)
 }
 
 // poisonOf is a poisoned message about the event at pos of job id's stream (no job when id is
@@ -70,19 +55,10 @@ func (s *opStream) event() opSSEEvent {
 	}
 }
 
-// poisonEvent decodes a poison event, checking its name and that it is one line of JSON.
+// opPoisonEvent decodes a poison event, checking its name and that it is one line of JSON.
 func opPoisonEvent(t *testing.T, ev opSSEEvent) Poisoned {
 	t.Helper()
-	if ev.Event != "poison" {
-		t.Fatalf("event %q (%s), want poison", ev.Event, ev.Data)
-	}
-	var p Poisoned
-	dec := json.NewDecoder(bytes.NewReader([]byte(ev.Data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
-		t.Fatalf("poison data %q: %v", ev.Data, err)
-	}
-	return p
+	return opEventData[Poisoned](t, ev, "poison")
 }
 
 func samePoisoned(t *testing.T, got, want Poisoned) {
@@ -177,12 +153,7 @@ func TestPoisonEventsPassTheStatusFilterAndTheKindFilterUnlessTheirJobIsOfAnothe
 		})
 	}
 
-	code, _, body := env.get("/v1/transitions?poison=maybe")
-	var got Envelope
-	if err := json.Unmarshal(body, &got); err != nil || code != http.StatusBadRequest || got.Error == nil ||
-		len(got.Error.Details) != 1 || got.Error.Details[0].Field != "poison" {
-		t.Fatalf("poison=maybe: %d %s", code, body)
-	}
+	env.wantBadFlag("poison")
 }
 
 // The projections must not see poisoned messages nor upstream rate limits: a log with poison and

@@ -26,43 +26,15 @@ func pxServer(t *testing.T, proxies []string, edit ...func(*Config)) *jtEnv {
 	}}, edit...)...)
 }
 
-// pxSubmitter submits distinct public decrypts with an X-Forwarded-For header.
-type pxSubmitter struct {
-	env *jtEnv
-	n   uint64
-}
-
-func (s *pxSubmitter) submit(xff string) jtResponse {
-	s.env.t.Helper()
-	s.n++
-	var header []string
-	if xff != "" {
-		header = []string{"X-Forwarded-For", xff}
-	}
-	return s.env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, s.n), header...)
-}
-
-// accepted submits n times with X-Forwarded-For xff and returns how many were accepted; the
-// others must be 429.
-func (s *pxSubmitter) accepted(t *testing.T, xff string, n int) int {
-	t.Helper()
-	ok := 0
-	for range n {
-		switch r := s.submit(xff); r.Code {
-		case http.StatusAccepted:
-			ok++
-		case http.StatusTooManyRequests:
-			r.want(t, http.StatusTooManyRequests, labelRateLimited)
-		default:
-			t.Fatalf("X-Forwarded-For %q: status %d: %s", xff, r.Code, r.Body)
-		}
-	}
-	return ok
+// pxSubmitter submits distinct public decrypts with the X-Forwarded-For header given (none for
+// "").
+func pxSubmitter(env *jtEnv) *jtSubmitter {
+	return &jtSubmitter{env: env, header: func(xff string) []string { return []string{"X-Forwarded-For", xff} }}
 }
 
 func TestBehindATrustedProxyEachForwardedClientHasItsOwnBudget(t *testing.T) {
 	env := pxServer(t, []string{"127.0.0.1/32"})
-	s := &pxSubmitter{env: env}
+	s := pxSubmitter(env)
 	for _, c := range []struct {
 		name, xff string
 		want      int
@@ -93,7 +65,7 @@ func TestWithoutTrustedProxiesXForwardedForIsIgnored(t *testing.T) {
 		{"a list without the peer (a client sending its own header)", []string{"10.0.0.0/8", "::1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &pxSubmitter{env: pxServer(t, tc.proxies)}
+			s := pxSubmitter(pxServer(t, tc.proxies))
 			if got := s.accepted(t, "203.0.113.1", 3); got != 2 {
 				t.Fatalf("%d of 3 accepted", got)
 			}
@@ -171,7 +143,7 @@ func TestTheAdminAPIKeepsTheTrustedProxiesAndRefusesTrustForwardedFor(t *testing
 	}
 
 	env.admin("POST", `{"param":"rate_limit.write.rolling_limit","value":3}`).want(t, http.StatusOK, "")
-	s := &pxSubmitter{env: env}
+	s := pxSubmitter(env)
 	if a, b := s.accepted(t, "203.0.113.1", 4), s.accepted(t, "203.0.113.2", 4); a != 3 || b != 3 {
 		t.Errorf("after the admin's change: A %d, B %d of 4 accepted, want 3 each (the new limit, the proxies kept)", a, b)
 	}
@@ -191,7 +163,7 @@ func TestTheAdminAPIKeepsTheTrustedProxiesAndRefusesTrustForwardedFor(t *testing
 	if logs := env.logs.String(); !strings.Contains(logs, "no longer applies") || !strings.Contains(logs, "trust_forwarded_for") {
 		t.Errorf("the old change was not reported as skipped:\n%s", logs)
 	}
-	s = &pxSubmitter{env: env, n: s.n}
+	// s goes on over the restarted env, its numbering too, so no submission repeats a job.
 	if a, b := s.accepted(t, "203.0.113.4", 4), s.accepted(t, "203.0.113.5", 4); a != 3 || b != 3 {
 		t.Errorf("after the restart: A %d, B %d of 4 accepted, want 3 each", a, b)
 	}

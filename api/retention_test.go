@@ -49,7 +49,7 @@ func TestARetiredJobAnswers404SayingItWasArchivedAndAnIdenticalRequestBecomesANe
 	if !strings.Contains(res.Env.Error.Message, "archived") {
 		t.Fatalf("the 404 does not say the job was archived: %s", res.Body)
 	}
-	env.do("GET", "/v1/jobs/"+first.String()+"/events", nil, "Authorization", "Bearer "+jtToken).want(t, http.StatusNotFound, labelNotFound)
+	env.do("GET", "/v1/jobs/"+first.String()+"/events", nil, jtAuth...).want(t, http.StatusNotFound, labelNotFound)
 
 	second := env.do("POST", "/v2/input-proof", body).jobID(t)
 	if second == first.String() {

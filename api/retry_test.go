@@ -13,7 +13,6 @@ import (
 
 func TestARetryMakesAJobWaitingOnABackoffDueNowAndRefusesJobsWithNothingToRetry(t *testing.T) {
 	env := startJT(t, jtAdmin)
-	auth := []string{"Authorization", "Bearer " + jtToken}
 	body := []byte(`{"reason":"the node is back"}`)
 	parked := env.accept(domain.InputProof, 1)
 	env.exec1(parked, domain.ScheduleRetry{At: env.clock.At(0), Step: "prepare", Attempt: 3, Reason: "node unreachable",
@@ -26,7 +25,7 @@ func TestARetryMakesAJobWaitingOnABackoffDueNowAndRefusesJobsWithNothingToRetry(
 		Accepted: true, Handles: []string{jtHandle(4)}, Signatures: []string{"0xab"}, ExtraData: "0x00"}}})
 
 	env.do(http.MethodPost, "/v1/jobs/"+parked.String()+"/retry", body).want(t, http.StatusUnauthorized, "unauthorized")
-	r := env.do(http.MethodPost, "/v1/jobs/"+parked.String()+"/retry", body, auth...)
+	r := env.do(http.MethodPost, "/v1/jobs/"+parked.String()+"/retry", body, jtAuth...)
 	r.want(t, http.StatusOK, "")
 	var res RetryResult
 	if err := json.Unmarshal(r.Env.Result, &res); err != nil || len(res.Retried) != 1 || res.Retried[0].From != "processing" || res.Retried[0].NewJobID != "" {
@@ -41,13 +40,13 @@ func TestARetryMakesAJobWaitingOnABackoffDueNowAndRefusesJobsWithNothingToRetry(
 		t.Errorf("history %s", h.Body)
 	}
 	// Nothing to retry: each refusal names why, and appends nothing.
-	env.do(http.MethodPost, "/v1/jobs/"+parked.String()+"/retry", body, auth...).want(t, http.StatusConflict, labelNotWaiting)
-	env.do(http.MethodPost, "/v1/jobs/"+busy.String()+"/retry", body, auth...).want(t, http.StatusConflict, labelNotWaiting)
-	env.do(http.MethodPost, "/v1/jobs/"+sent.String()+"/retry", body, auth...).want(t, http.StatusConflict, labelNotRetryable)
-	env.do(http.MethodPost, "/v1/jobs/"+done.String()+"/retry", body, auth...).want(t, http.StatusConflict, labelJobCompleted)
-	env.do(http.MethodPost, "/v1/jobs/"+domain.NewJobID().String()+"/retry", body, auth...).want(t, http.StatusNotFound, labelNotFound)
+	env.do(http.MethodPost, "/v1/jobs/"+parked.String()+"/retry", body, jtAuth...).want(t, http.StatusConflict, labelNotWaiting)
+	env.do(http.MethodPost, "/v1/jobs/"+busy.String()+"/retry", body, jtAuth...).want(t, http.StatusConflict, labelNotWaiting)
+	env.do(http.MethodPost, "/v1/jobs/"+sent.String()+"/retry", body, jtAuth...).want(t, http.StatusConflict, labelNotRetryable)
+	env.do(http.MethodPost, "/v1/jobs/"+done.String()+"/retry", body, jtAuth...).want(t, http.StatusConflict, labelJobCompleted)
+	env.do(http.MethodPost, "/v1/jobs/"+domain.NewJobID().String()+"/retry", body, jtAuth...).want(t, http.StatusNotFound, labelNotFound)
 	for _, bad := range []string{`{}`, `{"reason":" "}`, `{"reason":"x","dryRun":true}`, `{"reason":"x","more":1}`} {
-		r := env.do(http.MethodPost, "/v1/jobs/"+parked.String()+"/retry", []byte(bad), auth...)
+		r := env.do(http.MethodPost, "/v1/jobs/"+parked.String()+"/retry", []byte(bad), jtAuth...)
 		if r.Code != http.StatusBadRequest {
 			t.Errorf("body %s: %d, want 400", bad, r.Code)
 		}
@@ -59,7 +58,6 @@ func TestARetryMakesAJobWaitingOnABackoffDueNowAndRefusesJobsWithNothingToRetry(
 
 func TestARetryOfAFailedJobCreatesTheNextJobLinkedBothWaysWhichLaterSubmissionsJoin(t *testing.T) {
 	env := startJT(t, jtAdmin)
-	auth := []string{"Authorization", "Bearer " + jtToken}
 	body := []byte(`{"reason":"the contract is fixed"}`)
 	submit := func(n uint64) domain.JobID {
 		t.Helper()
@@ -78,7 +76,7 @@ func TestARetryOfAFailedJobCreatesTheNextJobLinkedBothWaysWhichLaterSubmissionsJ
 	fail(old)
 	hash := domain.ContentHash(jtRequest(t, domain.InputProof, 1))
 
-	r := env.do(http.MethodPost, "/v1/jobs/"+old.String()+"/retry", body, auth...)
+	r := env.do(http.MethodPost, "/v1/jobs/"+old.String()+"/retry", body, jtAuth...)
 	r.want(t, http.StatusCreated, "")
 	var res RetryResult
 	if err := json.Unmarshal(r.Env.Result, &res); err != nil || len(res.Retried) != 1 || res.Retried[0].NewJobID != domain.JobIDFor(hash, 1).String() {
@@ -101,7 +99,7 @@ func TestARetryOfAFailedJobCreatesTheNextJobLinkedBothWaysWhichLaterSubmissionsJ
 	if got := submit(1); got != next {
 		t.Errorf("an identical submission after the retry made %s, want to join %s", got, next)
 	}
-	env.do(http.MethodPost, "/v1/jobs/"+old.String()+"/retry", body, auth...).want(t, http.StatusConflict, labelAlreadyRetried)
+	env.do(http.MethodPost, "/v1/jobs/"+old.String()+"/retry", body, jtAuth...).want(t, http.StatusConflict, labelAlreadyRetried)
 
 	// A retry that crashed after creating the new job and before the link: retrying again
 	// links that job, no third one.
@@ -111,7 +109,7 @@ func TestARetryOfAFailedJobCreatesTheNextJobLinkedBothWaysWhichLaterSubmissionsJ
 	orphan := domain.JobIDFor(hash2, 1)
 	env.exec1(orphan, domain.Accept{At: env.clock.At(0), JobID: orphan, Request: jtRequest(t, domain.InputProof, 2), ContentHash: hash2,
 		RetryOf: &domain.RetryOf{JobID: crashed, Who: "admin-x", Reason: "first try"}})
-	r = env.do(http.MethodPost, "/v1/jobs/"+crashed.String()+"/retry", body, auth...)
+	r = env.do(http.MethodPost, "/v1/jobs/"+crashed.String()+"/retry", body, jtAuth...)
 	r.want(t, http.StatusCreated, "")
 	res = RetryResult{}
 	if err := json.Unmarshal(r.Env.Result, &res); err != nil || len(res.Retried) != 1 || res.Retried[0].NewJobID != orphan.String() {
@@ -124,7 +122,7 @@ func TestARetryOfAFailedJobCreatesTheNextJobLinkedBothWaysWhichLaterSubmissionsJ
 	if later == resubmitted {
 		t.Fatal("a submission after a failure joined the failed job")
 	}
-	r = env.do(http.MethodPost, "/v1/jobs/"+resubmitted.String()+"/retry", body, auth...)
+	r = env.do(http.MethodPost, "/v1/jobs/"+resubmitted.String()+"/retry", body, jtAuth...)
 	r.want(t, http.StatusConflict, labelAlreadyRetried)
 	if !strings.Contains(r.Env.Error.Message, later.String()) {
 		t.Errorf("the refusal %q does not name the later job %s", r.Env.Error.Message, later)
@@ -136,7 +134,6 @@ func TestARetryOfAFailedJobCreatesTheNextJobLinkedBothWaysWhichLaterSubmissionsJ
 
 func TestABulkRetryCountsFirstThenRetriesPageByPageAndAResumedRunRetriesEachJobOnce(t *testing.T) {
 	env := startJT(t, jtAdmin)
-	auth := []string{"Authorization", "Bearer " + jtToken}
 	var failed []domain.JobID
 	for n := range uint64(5) {
 		id := env.accept(domain.InputProof, n)
@@ -146,7 +143,7 @@ func TestABulkRetryCountsFirstThenRetriesPageByPageAndAResumedRunRetriesEachJobO
 	other := env.accept(domain.InputProof, 9)
 	env.exec1(other, domain.FailTransaction{At: env.clock.At(0), Label: domain.LabelInsufficientBalance, Message: "fund the key"})
 	const filter = "/v1/jobs/retry?status=failure&label=transaction_reverted"
-	r := env.do(http.MethodPost, filter, []byte(`{"reason":"bulk","dryRun":true}`), auth...)
+	r := env.do(http.MethodPost, filter, []byte(`{"reason":"bulk","dryRun":true}`), jtAuth...)
 	r.want(t, http.StatusOK, "")
 	var res RetryResult
 	if err := json.Unmarshal(r.Env.Result, &res); err != nil || res.Matched == nil || *res.Matched != 5 || len(res.Sample) != 5 || len(res.Retried) != 0 {
@@ -156,7 +153,7 @@ func TestABulkRetryCountsFirstThenRetriesPageByPageAndAResumedRunRetriesEachJobO
 		t.Fatalf("a dry run retried %d jobs", n)
 	}
 	// The first page only, as if interrupted; then the whole run again from the start.
-	r = env.do(http.MethodPost, filter+"&limit=2", []byte(`{"reason":"bulk"}`), auth...)
+	r = env.do(http.MethodPost, filter+"&limit=2", []byte(`{"reason":"bulk"}`), jtAuth...)
 	res = RetryResult{}
 	if err := json.Unmarshal(r.Env.Result, &res); err != nil || len(res.Retried) != 2 || res.Next == "" {
 		t.Fatalf("first page: %s", r.Body)
@@ -164,7 +161,7 @@ func TestABulkRetryCountsFirstThenRetriesPageByPageAndAResumedRunRetriesEachJobO
 	retried, skipped := 0, 0
 	cursor := ""
 	for range 10 {
-		r = env.do(http.MethodPost, filter+"&limit=2"+cursor, []byte(`{"reason":"bulk"}`), auth...)
+		r = env.do(http.MethodPost, filter+"&limit=2"+cursor, []byte(`{"reason":"bulk"}`), jtAuth...)
 		r.want(t, http.StatusOK, "")
 		res = RetryResult{}
 		if err := json.Unmarshal(r.Env.Result, &res); err != nil {
@@ -191,30 +188,29 @@ func TestABulkRetryCountsFirstThenRetriesPageByPageAndAResumedRunRetriesEachJobO
 	if n := env.countEvents("JobRetried"); n != 5 {
 		t.Errorf("%d JobRetried events, want 5 (one a job, however many runs)", n)
 	}
-	env.do(http.MethodPost, "/v1/jobs/retry?status=completed", []byte(`{"reason":"bulk"}`), auth...).want(t, http.StatusBadRequest, domain.LabelValidationFailed)
+	env.do(http.MethodPost, "/v1/jobs/retry?status=completed", []byte(`{"reason":"bulk"}`), jtAuth...).want(t, http.StatusBadRequest, domain.LabelValidationFailed)
 }
 
 // The operators' actions that change no status reach the transitions stream as "action" events
 // with who and why (never the token); action=false leaves them out.
 func TestTheTransitionsStreamShowsTheOperatorsActionsThatChangeNoStatus(t *testing.T) {
 	env := startJT(t, jtAdmin)
-	auth := []string{"Authorization", "Bearer " + jtToken}
 	inFlight := env.accept(domain.InputProof, 1)
 	env.exec1(inFlight, env.sign(1))
 	parked := env.accept(domain.InputProof, 2)
 	env.exec1(parked, domain.ScheduleRetry{At: env.clock.At(0), Step: "prepare", Attempt: 1, Reason: "node unreachable", NextAt: env.clock.Now().Add(time.Minute)})
 	failed := env.accept(domain.InputProof, 3)
 	env.exec1(failed, domain.FailTransaction{At: env.clock.At(0), Label: domain.LabelTransactionReverted, Message: "reverted"})
-	env.do(http.MethodPost, "/v1/jobs/"+inFlight.String()+"/cancel", []byte(`{"reason":"why cancel"}`), auth...).want(t, http.StatusAccepted, "")
-	env.do(http.MethodPost, "/v1/jobs/"+parked.String()+"/retry", []byte(`{"reason":"why now"}`), auth...).want(t, http.StatusOK, "")
-	r := env.do(http.MethodPost, "/v1/jobs/"+failed.String()+"/retry", []byte(`{"reason":"why again"}`), auth...)
+	env.do(http.MethodPost, "/v1/jobs/"+inFlight.String()+"/cancel", []byte(`{"reason":"why cancel"}`), jtAuth...).want(t, http.StatusAccepted, "")
+	env.do(http.MethodPost, "/v1/jobs/"+parked.String()+"/retry", []byte(`{"reason":"why now"}`), jtAuth...).want(t, http.StatusOK, "")
+	r := env.do(http.MethodPost, "/v1/jobs/"+failed.String()+"/retry", []byte(`{"reason":"why again"}`), jtAuth...)
 	r.want(t, http.StatusCreated, "")
 	var res RetryResult
 	if err := json.Unmarshal(r.Env.Result, &res); err != nil || len(res.Retried) != 1 {
 		t.Fatal(r.Body)
 	}
 
-	st := opOpenStream(t, env.ts.URL+"/v1/transitions?from=0&status=completed", auth...)
+	st := opOpenStream(t, env.ts.URL+"/v1/transitions?from=0&status=completed", jtAuth...)
 	want := []Action{
 		{JobID: inFlight.String(), EventType: "CancelRequested", Reason: "why cancel", Status: "tx_in_flight", TxHash: env.sign(1).TxHash},
 		{JobID: parked.String(), EventType: "RetryRequested", Reason: "why now", Status: "processing"},
@@ -235,6 +231,6 @@ func TestTheTransitionsStreamShowsTheOperatorsActionsThatChangeNoStatus(t *testi
 		}
 	}
 	st.quiet(100 * time.Millisecond)
-	off := opOpenStream(t, env.ts.URL+"/v1/transitions?from=0&status=completed&action=false", auth...)
+	off := opOpenStream(t, env.ts.URL+"/v1/transitions?from=0&status=completed&action=false", jtAuth...)
 	off.quiet(200 * time.Millisecond)
 }

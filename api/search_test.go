@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -10,15 +9,12 @@ import (
 	"relayer/domain"
 )
 
+// search reads GET /v1/jobs with query, which must answer 200.
 func (e *jtEnv) search(query string) JobSearch {
 	e.t.Helper()
 	r := e.do(http.MethodGet, "/v1/jobs"+query, nil)
 	r.want(e.t, http.StatusOK, "")
-	var res JobSearch
-	if err := json.Unmarshal(r.Env.Result, &res); err != nil {
-		e.t.Fatalf("search: %v\n%s", err, r.Body)
-	}
-	return res
+	return jtResult[JobSearch](e.t, r)
 }
 
 func TestJobSearchFiltersByKindUserAndContractNewestFirstPageByPage(t *testing.T) {
@@ -116,5 +112,5 @@ func TestJobSearchRefusesUnknownFiltersAndBadValuesNamingEach(t *testing.T) {
 
 	closed := startJT(t, func(c *Config) { c.AuditOpen = false; c.OperatorToken = jtToken })
 	closed.do(http.MethodGet, "/v1/jobs", nil).want(t, http.StatusUnauthorized, "unauthorized")
-	closed.do(http.MethodGet, "/v1/jobs", nil, "Authorization", "Bearer "+jtToken).want(t, http.StatusOK, "")
+	closed.do(http.MethodGet, "/v1/jobs", nil, jtAuth...).want(t, http.StatusOK, "")
 }

@@ -3,8 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -113,9 +111,9 @@ func TestWrongAdminTokensAreLoggedWithoutTheTokenAndSlowTheirClientDown(t *testi
 	}
 	// The right token gets through even while the address is blocked: whoever shares the
 	// operator's address (a NAT, a proxy) must not lock the operator out.
-	env.do("GET", "/admin/config", nil, "Authorization", "Bearer "+jtToken).want(t, http.StatusOK, "")
+	env.do("GET", "/admin/config", nil, jtAuth...).want(t, http.StatusOK, "")
 	env.clock.Advance(2 * time.Second)
-	env.do("GET", "/admin/config", nil, "Authorization", "Bearer "+jtToken).want(t, http.StatusOK, "")
+	env.do("GET", "/admin/config", nil, jtAuth...).want(t, http.StatusOK, "")
 	logs := env.logs.String()
 	if strings.Count(logs, "admin: refused a request without a valid admin token") != adminFreeFailures+1 {
 		t.Errorf("refusals logged %d times, want %d:\n%s", strings.Count(logs, "admin: refused"), adminFreeFailures+1, logs)
@@ -344,12 +342,9 @@ func TestCORSIsOffByDefaultAndAnAllowListWhenConfigured(t *testing.T) {
 // An invented X-API-Key used to make its sender a new client. With issued keys, a key not in
 // the registry is refused; the registry is hashed at rest and read again when it changes.
 func TestOnlyIssuedAPIKeysAreAcceptedAndTheRegistryRotatesWithoutARestart(t *testing.T) {
-	sum := func(key string) string { h := sha256.Sum256([]byte(key)); return hex.EncodeToString(h[:]) }
 	const alice, bob = "sk_alice_0123456789abcdef", "sk_bob_fedcba9876543210"
 	file := filepath.Join(t.TempDir(), "api-keys")
-	if err := os.WriteFile(file, []byte("# issued keys\nalice "+sum(alice)+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	klWriteFile(t, file, "# issued keys\nalice "+klHash(alice)+"\n")
 	env := startJT(t, func(c *Config) { c.APIKeyFile = file })
 	post := func(n uint64, key string) jtResponse {
 		return env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, n), "X-API-Key", key)
@@ -360,17 +355,13 @@ func TestOnlyIssuedAPIKeysAreAcceptedAndTheRegistryRotatesWithoutARestart(t *tes
 	env.do("POST", "/v2/public-decrypt", jtBody(domain.PublicDecrypt, 4)).want(t, http.StatusAccepted, "") // no key: the address
 
 	// Rotation: bob issued, alice revoked, in place.
-	if err := os.WriteFile(file, []byte("bob   "+sum(bob)+"\n# alice revoked\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	klWriteFile(t, file, "bob   "+klHash(bob)+"\n# alice revoked\n")
 	env.clock.Advance(3 * time.Second)
 	post(5, bob).want(t, http.StatusAccepted, "")
 	post(6, alice).want(t, http.StatusUnauthorized, labelUnauthorized)
 
 	// A file that stops parsing leaves the keys as they were.
-	if err := os.WriteFile(file, []byte("bob not-a-hash\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	klWriteFile(t, file, "bob not-a-hash\n")
 	env.clock.Advance(3 * time.Second)
 	post(7, bob).want(t, http.StatusAccepted, "")
 	logs := env.logs.String()
@@ -389,9 +380,7 @@ func TestOnlyIssuedAPIKeysAreAcceptedAndTheRegistryRotatesWithoutARestart(t *tes
 
 func TestAnAPIKeyFileThatDoesNotParseStopsTheServerAtStartNamingEachLine(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "api-keys")
-	if err := os.WriteFile(file, []byte("alice sk_live_the_key_itself\nbob\n"+"carol "+strings.Repeat("a", 64)+"\ndave "+strings.Repeat("a", 64)+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	klWriteFile(t, file, "alice sk_live_the_key_itself\nbob\n"+"carol "+strings.Repeat("a", 64)+"\ndave "+strings.Repeat("a", 64)+"\n")
 	_, err := loadAPIKeys(file, nil)
 	if err == nil {
 		t.Fatal("a broken key file loaded")
@@ -422,11 +411,8 @@ func TestAnOriginWithAStarAnywhereIsRefused(t *testing.T) {
 
 // Six wrong API keys from one address used to lock that address out of the admin API too.
 func TestGuessingAPIKeysDoesNotLockTheOperatorsOut(t *testing.T) {
-	sum := sha256.Sum256([]byte("sk_issued_0123456789abcdef"))
 	file := filepath.Join(t.TempDir(), "api-keys")
-	if err := os.WriteFile(file, []byte("acme "+hex.EncodeToString(sum[:])+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	klWriteFile(t, file, "acme "+klHash("sk_issued_0123456789abcdef")+"\n")
 	env := startJT(t, jtAdmin, func(c *Config) { c.APIKeyFile = file })
 	codes := map[int]int{}
 	for range 10 {
@@ -435,27 +421,22 @@ func TestGuessingAPIKeysDoesNotLockTheOperatorsOut(t *testing.T) {
 	if codes[http.StatusTooManyRequests] == 0 {
 		t.Fatalf("guessing keys was never slowed: %v", codes)
 	}
-	env.do("GET", "/admin/config", nil, "Authorization", "Bearer "+jtToken).want(t, http.StatusOK, "")
+	env.do("GET", "/admin/config", nil, jtAuth...).want(t, http.StatusOK, "")
 }
 
 // A key file rotated in place with the same size and time (cp -p, rsync -t) used to be missed:
 // the revoked key stayed valid.
 func TestAKeyFileRotatedWithTheSameSizeAndTimeIsReadAgain(t *testing.T) {
-	hash := func(k string) string { s := sha256.Sum256([]byte(k)); return hex.EncodeToString(s[:]) }
 	const old, nw = "sk_old_0123456789abcdef", "sk_new_0123456789abcdef"
 	file := filepath.Join(t.TempDir(), "api-keys")
-	if err := os.WriteFile(file, []byte("acme "+hash(old)+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	klWriteFile(t, file, "acme "+klHash(old)+"\n")
 	fi, err := os.Stat(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := startJT(t, func(c *Config) { c.APIKeyFile = file })
 	env.do("GET", "/v2/keyurl", nil, "X-API-Key", old).want(t, http.StatusInternalServerError, labelInternal) // past the gate: no key material here
-	if err := os.WriteFile(file, []byte("acme "+hash(nw)+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	klWriteFile(t, file, "acme "+klHash(nw)+"\n")
 	if err := os.Chtimes(file, fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}

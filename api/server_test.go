@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -68,10 +67,7 @@ func TestAStreamOutlivesTheServersReadAndWriteTimeouts(t *testing.T) {
 	})
 	srv := env.srv.HTTPServer()
 	srv.Handler = env.srv.recoverer(mux)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := jtListen(t)
 	go srv.Serve(ln)
 	defer srv.Close()
 	res, err := http.Get("http://" + ln.Addr().String() + "/stream")
@@ -93,26 +89,13 @@ func TestAStreamOutlivesTheServersReadAndWriteTimeouts(t *testing.T) {
 
 func TestServeAnswersUntilItsContextEndsThenShutsDownGracefully(t *testing.T) {
 	env := startJT(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- env.srv.Serve(ctx, ln) }()
-	base := "http://" + ln.Addr().String()
+	s := serveLoopback(t, env.srv)
+	base := s.base
 	res := jtDo(t, http.DefaultClient, base, "POST", "/v2/input-proof", jtBody(domain.InputProof, 1))
 	res.want(t, http.StatusAccepted, "")
 	jtDo(t, http.DefaultClient, base, "GET", "/v2/input-proof/"+res.jobID(t), nil).want(t, http.StatusAccepted, "")
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Serve: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve did not return after its context ended")
-	}
+	s.stop()
+	s.returned(t, "its context ended")
 	if _, err := http.Get(base + "/v2/input-proof/" + res.jobID(t)); err == nil {
 		t.Fatal("the server still answers after shutdown")
 	}

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -26,19 +25,7 @@ func (f *fakeSigningKeys) SigningKeys() []string { return f.keys }
 // projections to apply it.
 func (e *jtEnv) appendSigner(key string, ev eventstore.Typed) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	enc, err := projections.NewCodec().Encode(ev, eventstore.Metadata{})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	pos, err := e.store.Append(ctx, domain.SignerStream(key), eventstore.Any, enc)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if err := e.set.WaitFor(ctx, pos); err != nil {
-		e.t.Fatal(err)
-	}
+	appendTo(e.t, e.store, e.set, domain.SignerStream(key), eventstore.Any, ev)
 }
 
 // signersHealth is GET /healthz as the balance guard's tests read it.

@@ -124,8 +124,7 @@ func isAction(eventType string) bool {
 func (s *Server) action(ctx context.Context, id domain.JobID, rec eventstore.Record, filter transitionFilter, jobs *projections.Transitions) (Action, bool) {
 	e, err := projections.DecodeEvent(s.codec, rec)
 	if err != nil {
-		s.log.Warn("transitions: skip an event this build cannot decode",
-			"stream", rec.Stream, "version", int64(rec.Version), "position", uint64(rec.Position), "err", err)
+		s.skipUndecodable("an event", rec, err)
 		return Action{}, false
 	}
 	k := jobs.Kind(id)
@@ -398,8 +397,7 @@ func (s *Server) followTransitions(ctx context.Context, after eventstore.Positio
 		msg, ok, err := jobs.Next(ctx, rec)
 		if err != nil {
 			// The projections stop on such a record; the stream shows what it can read.
-			s.log.Warn("transitions: skip an event this build cannot decode",
-				"stream", rec.Stream, "version", int64(rec.Version), "position", uint64(rec.Position), "err", err)
+			s.skipUndecodable("an event", rec, err)
 			continue
 		}
 		if !ok {
@@ -436,14 +434,8 @@ func emit(ctx context.Context, out chan<- sseMessage, pos eventstore.Position, e
 // record cannot be decoded or the kind filter drops it. jobs is followTransitions' knowledge of
 // the jobs it saw, read only: a poison event changes no status.
 func (s *Server) poisoned(ctx context.Context, rec eventstore.Record, filter transitionFilter, jobs *projections.Transitions) (Poisoned, bool) {
-	v, err := s.codec.Decode(rec)
-	p, isPoison := v.(domain.MessagePoisoned)
-	if err != nil || !isPoison {
-		if err == nil {
-			err = fmt.Errorf("a %s record in the %s stream", rec.Type, domain.PoisonStream)
-		}
-		s.log.Warn("transitions: skip a poison record this build cannot decode",
-			"stream", rec.Stream, "version", int64(rec.Version), "position", uint64(rec.Position), "err", err)
+	p, ok := decodeAs[domain.MessagePoisoned](s, rec, "a poison record")
+	if !ok {
 		return Poisoned{}, false
 	}
 	msg := Poisoned{Topic: p.Topic, Handler: p.Handler, Reason: p.Reason, EventType: p.Type,
@@ -466,17 +458,35 @@ func (s *Server) poisoned(ctx context.Context, rec eventstore.Record, filter tra
 // rateLimited turns a record of the rate-limit stream into a ratelimit event's data; ok is false
 // when the record cannot be decoded.
 func (s *Server) rateLimited(rec eventstore.Record) (RateLimit, bool) {
-	v, err := s.codec.Decode(rec)
-	e, isRateLimit := v.(domain.RateLimitEvent)
-	if err != nil || !isRateLimit {
-		if err == nil {
-			err = fmt.Errorf("a %s record in the %s stream", rec.Type, domain.RateLimitStream)
-		}
-		s.log.Warn("transitions: skip a rate-limit record this build cannot decode",
-			"stream", rec.Stream, "version", int64(rec.Version), "position", uint64(rec.Position), "err", err)
+	e, ok := decodeAs[domain.RateLimitEvent](s, rec, "a rate-limit record")
+	if !ok {
 		return RateLimit{}, false
 	}
 	return RateLimit{EventType: e.EventType(), Position: uint64(rec.Position), RateLimitCall: e.Call()}, true
+}
+
+// decodeAs decodes rec, a record of a system stream, as a T; ok is false when it does not
+// decode or is not a T, and the transitions stream skips it with a warning (what names the
+// record in it).
+func decodeAs[T any](s *Server, rec eventstore.Record, what string) (T, bool) {
+	v, err := s.codec.Decode(rec)
+	e, ok := v.(T)
+	if err != nil || !ok {
+		if err == nil {
+			err = fmt.Errorf("a %s record in the %s stream", rec.Type, rec.Stream)
+		}
+		s.skipUndecodable(what, rec, err)
+		var zero T
+		return zero, false
+	}
+	return e, true
+}
+
+// skipUndecodable logs that the transitions stream skips rec, which this build cannot decode
+// (what names the record: "an event", "a poison record").
+func (s *Server) skipUndecodable(what string, rec eventstore.Record, err error) {
+	s.log.Warn("transitions: skip "+what+" this build cannot decode",
+		"stream", rec.Stream, "version", int64(rec.Version), "position", uint64(rec.Position), "err", err)
 }
 
 // kindOf returns the kind of job id: from the projections, or, when they do not hold the job yet,
@@ -528,40 +538,32 @@ func parseTransitionFilter(r *http.Request) (transitionFilter, []domain.FieldIss
 // parseKindsAndStatuses reads the kind and status filters of a query (comma-separated lists, or
 // the parameter repeated), naming each unknown value.
 func parseKindsAndStatuses(q url.Values) ([]domain.Kind, []domain.Status, []domain.FieldIssue) {
-	var kinds []domain.Kind
-	var statuses []domain.Status
+	kinds, issues := parseNamed(q, "kind", domain.ParseKind, domain.Kinds())
+	statuses, more := parseNamed(q, "status", domain.ParseStatus, domain.Statuses())
+	return kinds, statuses, append(issues, more...)
+}
+
+// parseNamed reads the values of the query parameter param (splitList) with parse; each value
+// parse refuses is an issue that lists every known value, all.
+func parseNamed[T fmt.Stringer](q url.Values, param string, parse func(string) (T, error), all []T) ([]T, []domain.FieldIssue) {
+	var out []T
 	var issues []domain.FieldIssue
-	for _, v := range splitList(q["kind"]) {
-		k, err := domain.ParseKind(v)
+	for _, v := range splitList(q[param]) {
+		x, err := parse(v)
 		if err != nil {
-			issues = append(issues, domain.FieldIssue{Field: "kind", Issue: fmt.Sprintf("unknown kind %q (want one of %s)", v, kindNames())})
+			issues = append(issues, domain.FieldIssue{Field: param, Issue: fmt.Sprintf("unknown %s %q (want one of %s)", param, v, joinNames(all))})
 			continue
 		}
-		kinds = append(kinds, k)
+		out = append(out, x)
 	}
-	for _, v := range splitList(q["status"]) {
-		st, err := domain.ParseStatus(v)
-		if err != nil {
-			issues = append(issues, domain.FieldIssue{Field: "status", Issue: fmt.Sprintf("unknown status %q (want one of %s)", v, statusNames())})
-			continue
-		}
-		statuses = append(statuses, st)
-	}
-	return kinds, statuses, issues
+	return out, issues
 }
 
-func kindNames() string {
-	names := make([]string, 0, domain.NumKinds)
-	for _, k := range domain.Kinds() {
-		names = append(names, k.String())
-	}
-	return strings.Join(names, ", ")
-}
-
-func statusNames() string {
-	names := make([]string, 0, domain.NumStatuses)
-	for _, st := range domain.Statuses() {
-		names = append(names, st.String())
+// joinNames joins the names of all, in order, with ", ".
+func joinNames[T fmt.Stringer](all []T) string {
+	names := make([]string, len(all))
+	for i, x := range all {
+		names[i] = x.String()
 	}
 	return strings.Join(names, ", ")
 }

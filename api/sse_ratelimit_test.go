@@ -1,18 +1,14 @@
 package api
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"reflect"
 	"testing"
 	"time"
 
 	"relayer/domain"
 	"relayer/eventstore"
-	"relayer/projections"
 )
 
 // rateLimit appends events to the rate-limit stream in one batch, as the workers' recorder does,
@@ -20,26 +16,13 @@ import (
 // on). It returns the records' positions.
 func (e *opEnv) rateLimit(evs ...domain.RateLimitEvent) []eventstore.Position {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	codec := projections.NewCodec()
-	var batch []eventstore.Event
-	for _, ev := range evs {
-		enc, err := codec.Encode(ev, eventstore.Metadata{})
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		batch = append(batch, enc)
+	typed := make([]eventstore.Typed, len(evs))
+	for i, ev := range evs {
+		typed[i] = ev
 	}
-	last, err := e.store.Append(ctx, domain.RateLimitStream, eventstore.Any, batch...)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if err := e.set.WaitFor(ctx, last); err != nil {
-		e.t.Fatalf("the projections did not pass the rate-limit records: %v", err)
-	}
+	last := appendTo(e.t, e.store, e.set, domain.RateLimitStream, eventstore.Any, typed...)
 	var out []eventstore.Position
-	for rec, err := range e.store.ReadStream(ctx, domain.RateLimitStream, 0) {
+	for rec, err := range e.store.ReadStream(context.Background(), domain.RateLimitStream, 0) {
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -56,16 +39,7 @@ func (e *opEnv) rateLimit(evs ...domain.RateLimitEvent) []eventstore.Position {
 // RateLimit does not know.
 func opRateLimitEvent(t *testing.T, ev opSSEEvent) RateLimit {
 	t.Helper()
-	if ev.Event != "ratelimit" {
-		t.Fatalf("event %q (%s), want ratelimit", ev.Event, ev.Data)
-	}
-	var r RateLimit
-	dec := json.NewDecoder(bytes.NewReader([]byte(ev.Data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		t.Fatalf("ratelimit data %q: %v", ev.Data, err)
-	}
-	return r
+	return opEventData[RateLimit](t, ev, "ratelimit")
 }
 
 func TestRateLimitEventsComeOnTheTransitionsStreamInLogOrderWithEveryFieldTheLogHas(t *testing.T) {
@@ -142,10 +116,5 @@ func TestRateLimitEventsPassTheJobFiltersAndRateLimitFalseLeavesThemOut(t *testi
 		})
 	}
 
-	code, _, body := env.get("/v1/transitions?ratelimit=maybe")
-	var got Envelope
-	if err := json.Unmarshal(body, &got); err != nil || code != http.StatusBadRequest || got.Error == nil ||
-		len(got.Error.Details) != 1 || got.Error.Details[0].Field != "ratelimit" {
-		t.Fatalf("ratelimit=maybe: %d %s", code, body)
-	}
+	env.wantBadFlag("ratelimit")
 }

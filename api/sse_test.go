@@ -17,6 +17,7 @@ import (
 	"relayer/domain"
 	"relayer/eventstore"
 	"relayer/projections"
+	"relayer/projections/projectionstest"
 )
 
 // opPosition parses an SSE id.
@@ -220,23 +221,16 @@ func TestTheStreamHandlerReturnsWhenTheClientDisconnects(t *testing.T) {
 
 func TestTheStreamEndsCleanlyWhenTheServerShutsDown(t *testing.T) {
 	env := startOps(t, opsTuning{})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	served := make(chan error, 1)
-	go func() { served <- env.srv.Serve(ctx, ln) }()
+	s := serveLoopback(t, env.srv)
 
-	st := opOpenStream(t, "http://"+ln.Addr().String()+"/v1/transitions")
+	st := opOpenStream(t, s.base+"/v1/transitions")
 	if ev, _ := st.next(5 * time.Second); ev.Retry == "" {
 		t.Fatalf("no retry hint: %+v", ev)
 	}
 	env.accept(domain.InputProof, 1)
 	st.transitions(1)
 
-	cancel()
+	s.stop()
 	deadline := time.After(5 * time.Second)
 	for ended := false; !ended; {
 		select {
@@ -250,26 +244,12 @@ func TestTheStreamEndsCleanlyWhenTheServerShutsDown(t *testing.T) {
 			t.Fatal("the stream did not end when the server shut down")
 		}
 	}
-	select {
-	case err := <-served:
-		if err != nil {
-			t.Fatalf("Serve: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve did not return: a stream held the shutdown up")
-	}
+	s.returned(t, "a stream held the shutdown up")
 }
 
 func TestTheStreamEndsWhenTheStoreCloses(t *testing.T) {
-	store := opOpenStore(t)
-	set, err := projections.New(projections.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := New(t.Context(), opConfig(), Deps{Store: store, Projections: set})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := projectionstest.OpenStore(t)
+	srv := opServer(t, Deps{Store: store})
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 	st := opOpenStream(t, ts.URL+"/v1/transitions?from=0")

@@ -37,14 +37,7 @@ func v3Body(tb testing.TB, n uint64, user string, signer *ecdsa.PrivateKey, edit
 	if signer != nil {
 		domaintest.SignUnified(tb, m, signer, admDecryption, jtConfig().Validation)
 	}
-	if edit != nil {
-		edit(m)
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
+	return jtEdited(tb, m, edit)
 }
 
 func v3Payload(m map[string]any) map[string]any { return m["attestedPayload"].(map[string]any) }

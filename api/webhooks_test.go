@@ -31,26 +31,7 @@ func (e *jtEnv) hook(method, path, body string) jtResponse {
 	if body != "" {
 		b = []byte(body)
 	}
-	return e.do(method, "/admin/webhooks"+path, b, "Authorization", "Bearer "+jtToken)
-}
-
-// whCreated reads a registration's or a rotation's answer.
-func whCreated(t *testing.T, res jtResponse) webhookCreated {
-	t.Helper()
-	var c webhookCreated
-	if err := json.Unmarshal(res.Env.Result, &c); err != nil {
-		t.Fatalf("%v: %s", err, res.Body)
-	}
-	return c
-}
-
-func whView(t *testing.T, res jtResponse) webhookView {
-	t.Helper()
-	var v webhookView
-	if err := json.Unmarshal(res.Env.Result, &v); err != nil {
-		t.Fatalf("%v: %s", err, res.Body)
-	}
-	return v
+	return e.do(method, "/admin/webhooks"+path, b, jtAuth...)
 }
 
 func whList(t *testing.T, res jtResponse) []webhookView {
@@ -89,7 +70,7 @@ func TestARegistrationIsAnEventAndItsSecretIsShownOnceAndNowhereElse(t *testing.
 	res := env.hook("POST", "", `{"url":"https://93.184.216.34/hooks?x=1","description":"billing",
 		"filter":{"kinds":["user-decrypt"],"statuses":["completed","failure"],"eventTypes":[]}}`)
 	res.want(t, http.StatusCreated, "")
-	c := whCreated(t, res)
+	c := jtResult[webhookCreated](t, res)
 	if !strings.HasPrefix(c.Secret, webhook.SecretPrefix) {
 		t.Fatalf("secret %q", c.Secret)
 	}
@@ -205,11 +186,11 @@ func TestABadRegistrationListsEveryProblem(t *testing.T) {
 
 func TestARotationAnswersANewSecretAndTheOldOneSignsUntilTheOverlapEnds(t *testing.T) {
 	env := startJT(t, whOn)
-	first := whCreated(t, env.hook("POST", "", `{"url":"`+whPublicURL+`"}`))
+	first := jtResult[webhookCreated](t, env.hook("POST", "", `{"url":"`+whPublicURL+`"}`))
 	id := first.Webhook.ID
 	res := env.hook("POST", "/"+id+"/rotate", `{"overlapSeconds":3600}`)
 	res.want(t, http.StatusOK, "")
-	rot := whCreated(t, res)
+	rot := jtResult[webhookCreated](t, res)
 	if rot.Secret == first.Secret || !strings.HasPrefix(rot.Secret, webhook.SecretPrefix) {
 		t.Fatalf("rotated secret %q", rot.Secret)
 	}
@@ -217,14 +198,14 @@ func TestARotationAnswersANewSecretAndTheOldOneSignsUntilTheOverlapEnds(t *testi
 		t.Fatalf("during the overlap: %+v", rot.Webhook)
 	}
 	env.clock.Advance(2 * time.Hour)
-	if v := whView(t, env.hook("GET", "/"+id, "")); v.Secrets != 1 || !v.PreviousSecretValidUntil.IsZero() {
+	if v := jtResult[webhookView](t, env.hook("GET", "/"+id, "")); v.Secrets != 1 || !v.PreviousSecretValidUntil.IsZero() {
 		t.Fatalf("after the overlap: %+v", v)
 	}
 	// Without a body, the configured overlap (24 h by default); 0 ends the old secret at once.
-	if v := whCreated(t, env.hook("POST", "/"+id+"/rotate", "")).Webhook; v.Secrets != 2 {
+	if v := jtResult[webhookCreated](t, env.hook("POST", "/"+id+"/rotate", "")).Webhook; v.Secrets != 2 {
 		t.Fatalf("rotation with the default overlap: %+v", v)
 	}
-	if v := whCreated(t, env.hook("POST", "/"+id+"/rotate", `{"overlapSeconds":0}`)).Webhook; v.Secrets != 1 {
+	if v := jtResult[webhookCreated](t, env.hook("POST", "/"+id+"/rotate", `{"overlapSeconds":0}`)).Webhook; v.Secrets != 1 {
 		t.Fatalf("rotation without overlap: %+v", v)
 	}
 	env.hook("POST", "/"+id+"/rotate", `{"overlapSeconds":-1}`).want(t, http.StatusBadRequest, "validation_failed")
@@ -233,17 +214,17 @@ func TestARotationAnswersANewSecretAndTheOldOneSignsUntilTheOverlapEnds(t *testi
 
 func TestAnEndpointIsDisabledEnabledAndDeletedOnlyWhereItsStateAllows(t *testing.T) {
 	env := startJT(t, whOn)
-	id := whCreated(t, env.hook("POST", "", `{"url":"`+whPublicURL+`"}`)).Webhook.ID
-	v := whView(t, env.hook("POST", "/"+id+"/disable", `{"reason":"receiver migration"}`))
+	id := jtResult[webhookCreated](t, env.hook("POST", "", `{"url":"`+whPublicURL+`"}`)).Webhook.ID
+	v := jtResult[webhookView](t, env.hook("POST", "/"+id+"/disable", `{"reason":"receiver migration"}`))
 	if v.State != "disabled" || v.Reason != "receiver migration" || v.ChangedBy == "" {
 		t.Fatalf("disabled: %+v", v)
 	}
 	env.hook("POST", "/"+id+"/disable", "").want(t, http.StatusConflict, labelConflict)
-	if v := whView(t, env.hook("POST", "/"+id+"/enable", "")); v.State != "active" || v.Reason != "" {
+	if v := jtResult[webhookView](t, env.hook("POST", "/"+id+"/enable", "")); v.State != "active" || v.Reason != "" {
 		t.Fatalf("enabled: %+v", v)
 	}
 	env.hook("POST", "/"+id+"/enable", "").want(t, http.StatusConflict, labelConflict)
-	if v := whView(t, env.hook("DELETE", "/"+id, "")); v.State != "deleted" {
+	if v := jtResult[webhookView](t, env.hook("DELETE", "/"+id, "")); v.State != "deleted" {
 		t.Fatalf("deleted: %+v", v)
 	}
 	env.hook("POST", "/"+id+"/enable", "").want(t, http.StatusConflict, labelConflict)
@@ -255,7 +236,7 @@ func TestAnEndpointIsDisabledEnabledAndDeletedOnlyWhereItsStateAllows(t *testing
 	if got := whList(t, env.hook("GET", "?deleted=true", "")); len(got) != 1 {
 		t.Errorf("?deleted=true lists %d endpoints, want the deleted one", len(got))
 	}
-	if v := whView(t, env.hook("GET", "/"+id, "")); v.State != "deleted" || v.Version != 3 {
+	if v := jtResult[webhookView](t, env.hook("GET", "/"+id, "")); v.State != "deleted" || v.Version != 3 {
 		t.Errorf("GET a deleted endpoint: %+v", v)
 	}
 }

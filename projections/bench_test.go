@@ -94,17 +94,7 @@ func BenchmarkReplay(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				var f fact
-				s.mu.Lock()
-				for i := range recs {
-					if err := s.dec.decode(&recs[i], &f); err != nil {
-						b.Fatal(err)
-					}
-					if err := s.apply(&recs[i], &f); err != nil {
-						b.Fatal(err)
-					}
-				}
-				s.mu.Unlock()
+				decodeApply(b, s, recs)
 			}
 			b.ReportMetric(float64(len(recs))*float64(b.N)/time.Since(start).Seconds(), "events/s")
 		})
@@ -283,36 +273,21 @@ func BenchmarkRetiredMemory(b *testing.B) {
 // they are generated, so nothing but the projections stays on the heap.
 func measureMemory(tb testing.TB, n int) (float64, *Set) {
 	tb.Helper()
-	codec := NewCodec()
 	g := newGenerator(3, genOptions{jobs: n, active: 2000, unfinished: 0.02, sameHash: 0.01})
 	before := heapInUse()
 	s, err := New(Config{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var pos eventstore.Position
-	for {
-		a, ok := g.next()
-		if !ok {
-			break
-		}
-		events, err := encodeAll(codec, a)
-		if err != nil {
+	eachRecord(tb, g, func(rec eventstore.Record) {
+		var f fact
+		if err := s.dec.decode(&rec, &f); err != nil {
 			tb.Fatal(err)
 		}
-		for i, ev := range events {
-			pos++
-			rec := eventstore.Record{Stream: a.stream, Version: a.expected + 1 + eventstore.Version(i), Position: pos,
-				Type: ev.Type, SchemaVersion: ev.SchemaVersion, Data: ev.Data}
-			var f fact
-			if err := s.dec.decode(&rec, &f); err != nil {
-				tb.Fatal(err)
-			}
-			if err := s.apply(&rec, &f); err != nil {
-				tb.Fatal(err)
-			}
+		if err := s.apply(&rec, &f); err != nil {
+			tb.Fatal(err)
 		}
-	}
+	})
 	g = nil
 	after := heapInUse()
 	runtime.KeepAlive(s)
@@ -325,24 +300,12 @@ func BenchmarkDecode(b *testing.B) {
 	codec := NewCodec()
 	byType := map[string]eventstore.Record{}
 	var order []string
-	g := newGenerator(5, genOptions{jobs: 300, active: 50})
-	for {
-		a, ok := g.next()
-		if !ok {
-			break
+	eachRecord(b, newGenerator(5, genOptions{jobs: 300, active: 50}), func(rec eventstore.Record) {
+		if _, seen := byType[rec.Type]; !seen {
+			order = append(order, rec.Type)
+			byType[rec.Type] = rec
 		}
-		events, err := encodeAll(codec, a)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for i, ev := range events {
-			if _, seen := byType[ev.Type]; !seen {
-				order = append(order, ev.Type)
-				byType[ev.Type] = eventstore.Record{Stream: a.stream, Version: a.expected + 1 + eventstore.Version(i), Position: 1,
-					Type: ev.Type, SchemaVersion: ev.SchemaVersion, Data: ev.Data}
-			}
-		}
-	}
+	})
 	for _, full := range []bool{false, true} {
 		name := "projections"
 		if full {

@@ -18,42 +18,10 @@ func (h *harness) retireCarrying(asOf eventstore.Position, history json.RawMessa
 		domain.JobsRetired{UpTo: uint64(asOf), Jobs: ids, At: h.base},
 		domain.HistoryCarried{AsOf: uint64(asOf), History: history, At: h.base},
 	} {
-		ev, err := h.codec.Encode(e, eventstore.Metadata{})
-		if err != nil {
+		if err := h.applySystem(domain.RetentionStream, e); err != nil {
 			h.t.Fatal(err)
 		}
-		h.pos++
-		rec := eventstore.Record{Stream: domain.RetentionStream, Position: h.pos, Type: ev.Type, SchemaVersion: ev.SchemaVersion, Data: ev.Data}
-		if err := h.s.Apply(rec, nil); err != nil {
-			h.t.Fatal(err)
-		}
-		h.log = append(h.log, rec)
 	}
-}
-
-// foldRecords folds recs, skipping the streams in skip, into a new Set.
-func foldRecords(t *testing.T, recs []eventstore.Record, skip map[string]bool) *Set {
-	t.Helper()
-	s, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	codec := NewCodec()
-	for _, rec := range recs {
-		if skip[rec.Stream] {
-			continue
-		}
-		var e domain.Event
-		if isRequestStream(rec.Stream) {
-			if e, err = DecodeEvent(codec, rec); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := s.Apply(rec, e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return s
 }
 
 func TestReadModelsFoldedFromTheLiveStoreAloneTakeOverTheRetiredJobsHistory(t *testing.T) {

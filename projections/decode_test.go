@@ -15,23 +15,11 @@ import (
 // sampleRecords returns the records of a generated history of n jobs, as a store would hold them.
 func sampleRecords(tb testing.TB, seed uint64, n int) []eventstore.Record {
 	tb.Helper()
-	codec := NewCodec()
 	var recs []eventstore.Record
-	g := newGenerator(seed, genOptions{jobs: n, active: 40, sameHash: 0.1})
-	for {
-		a, ok := g.next()
-		if !ok {
-			return recs
-		}
-		events, err := encodeAll(codec, a)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for i, ev := range events {
-			recs = append(recs, eventstore.Record{Stream: a.stream, Version: a.expected + 1 + eventstore.Version(i),
-				Position: eventstore.Position(len(recs) + 1), Type: ev.Type, SchemaVersion: ev.SchemaVersion, Data: ev.Data})
-		}
-	}
+	eachRecord(tb, newGenerator(seed, genOptions{jobs: n, active: 40, sameHash: 0.1}), func(rec eventstore.Record) {
+		recs = append(recs, rec)
+	})
+	return recs
 }
 
 // codecFact decodes rec with the codec alone.
@@ -42,6 +30,21 @@ func codecFact(rec *eventstore.Record) (fact, error) {
 	return f, err
 }
 
+// decodeBoth decodes rec with the projections' decoder (got) and with the codec alone (want),
+// failing the test when either refuses it.
+func decodeBoth(t *testing.T, rec *eventstore.Record) (got, want fact) {
+	t.Helper()
+	want, err := codecFact(rec)
+	if err != nil {
+		t.Fatalf("codec: %v", err)
+	}
+	if err := newDecoder(NewCodec(), false).decode(rec, &got); err != nil {
+		t.Fatalf("projections: %v", err)
+	}
+	return got, want
+}
+
+// sameFact reports whether a and b hold the same fields.
 func sameFact(a, b fact) bool {
 	return a.typ == b.typ && a.job == b.job && a.at == b.at && a.kind == b.kind && a.status == b.status &&
 		bytes.Equal(a.contentHash, b.contentHash) && bytes.Equal(a.txHash, b.txHash) &&
@@ -96,15 +99,7 @@ func TestTheProjectionsDecoderFollowsEncodingJSONOnOddButValidInput(t *testing.T
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rec := eventstore.Record{Stream: "request-" + id, Type: c.typ, SchemaVersion: 1, Data: []byte(c.data)}
-			want, err := codecFact(&rec)
-			if err != nil {
-				t.Fatalf("codec: %v", err)
-			}
-			var got fact
-			if err := newDecoder(NewCodec(), false).decode(&rec, &got); err != nil {
-				t.Fatalf("projections: %v", err)
-			}
-			if !sameFact(got, want) {
+			if got, want := decodeBoth(t, &rec); !sameFact(got, want) {
 				t.Fatalf("projections %+v\ncodec %+v", got, want)
 			}
 		})

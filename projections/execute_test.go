@@ -3,24 +3,30 @@ package projections
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"relayer/domain"
 	"relayer/eventstore"
-	"relayer/eventstore/sqlite"
 )
 
+// newExecutor is an Executor over a new SQLite store (openStore).
 func newExecutor(t *testing.T) (*Executor, eventstore.Store) {
 	t.Helper()
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "events.db"), sqlite.Config{})
-	if err != nil {
+	store := openStore(t)
+	return &Executor{Store: store, Codec: NewCodec()}, store
+}
+
+// newAcceptedJob is newExecutor with job id accepted (acceptCmd) in its store.
+func newAcceptedJob(t *testing.T) (*Executor, eventstore.Store, domain.JobID) {
+	t.Helper()
+	x, store := newExecutor(t)
+	id := domain.NewJobID()
+	if _, err := x.Execute(context.Background(), id, acceptCmd(id), eventstore.Metadata{}); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { store.Close() })
-	return &Executor{Store: store, Codec: NewCodec()}, store
+	return x, store, id
 }
 
 var execT0 = time.Date(2026, 11, 21, 6, 0, 0, 0, time.UTC)
@@ -69,12 +75,8 @@ func TestExecuteAppendsTheDecidedEventsWithTheStreamsExpectedVersion(t *testing.
 }
 
 func TestARejectedCommandAppendsNothingAndReturnsTheDomainsError(t *testing.T) {
-	x, store := newExecutor(t)
+	x, store, id := newAcceptedJob(t)
 	ctx := context.Background()
-	id := domain.NewJobID()
-	if _, err := x.Execute(ctx, id, acceptCmd(id), eventstore.Metadata{}); err != nil {
-		t.Fatal(err)
-	}
 	_, err := x.Execute(ctx, id, domain.TimeOutResponse{At: domain.At{At: execT0}}, eventstore.Metadata{})
 	if !errors.Is(err, domain.ErrIllegalTransition) {
 		t.Fatalf("err = %v, want ErrIllegalTransition", err)
@@ -85,12 +87,8 @@ func TestARejectedCommandAppendsNothingAndReturnsTheDomainsError(t *testing.T) {
 }
 
 func TestAcceptOnAnExistingJobIsRejectedAndAppendsNothing(t *testing.T) {
-	x, store := newExecutor(t)
+	x, store, id := newAcceptedJob(t)
 	ctx := context.Background()
-	id := domain.NewJobID()
-	if _, err := x.Execute(ctx, id, acceptCmd(id), eventstore.Metadata{}); err != nil {
-		t.Fatal(err)
-	}
 	out, err := x.Execute(ctx, id, acceptCmd(id), eventstore.Metadata{})
 	if !errors.Is(err, domain.ErrAlreadyAccepted) {
 		t.Fatalf("err = %v, want ErrAlreadyAccepted", err)

@@ -27,6 +27,46 @@ func openStore(tb testing.TB) *sqlite.Store {
 	return s
 }
 
+// waitForHead waits until s has applied every event store holds now, and returns the head it
+// waited for.
+func waitForHead(tb testing.TB, ctx context.Context, store eventstore.Store, s *Set) eventstore.Position {
+	tb.Helper()
+	head, err := store.Head(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := s.WaitFor(ctx, head); err != nil {
+		tb.Fatal(err)
+	}
+	return head
+}
+
+// foldRecords folds recs, skipping the streams in skip, into a new Set (Config{}) through Apply,
+// the events of request streams decoded by the codec.
+func foldRecords(t *testing.T, recs []eventstore.Record, skip map[string]bool) *Set {
+	t.Helper()
+	s, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec := NewCodec()
+	for _, rec := range recs {
+		if skip[rec.Stream] {
+			continue
+		}
+		var e domain.Event
+		if isRequestStream(rec.Stream) {
+			if e, err = DecodeEvent(codec, rec); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Apply(rec, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
 // encodeAll encodes an append's events.
 func encodeAll(codec *eventstore.Codec, a genAppend) ([]eventstore.Event, error) {
 	out := make([]eventstore.Event, len(a.events))
@@ -96,6 +136,46 @@ func generate(seed uint64, opts genOptions) []genAppend {
 			return out
 		}
 		out = append(out, a)
+	}
+}
+
+// eachRecord encodes the history g generates and calls each with its records in order, as a
+// store would hold them (positions from 1), keeping none.
+func eachRecord(tb testing.TB, g *generator, each func(rec eventstore.Record)) {
+	tb.Helper()
+	codec := NewCodec()
+	var pos eventstore.Position
+	for {
+		a, ok := g.next()
+		if !ok {
+			return
+		}
+		events, err := encodeAll(codec, a)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for i, ev := range events {
+			pos++
+			each(eventstore.Record{Stream: a.stream, Version: a.expected + 1 + eventstore.Version(i), Position: pos,
+				Type: ev.Type, SchemaVersion: ev.SchemaVersion, Data: ev.Data})
+		}
+	}
+}
+
+// decodeApply decodes and applies recs to s one by one under its lock, as Run does once the
+// records are read.
+func decodeApply(tb testing.TB, s *Set, recs []eventstore.Record) {
+	tb.Helper()
+	var f fact
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range recs {
+		if err := s.dec.decode(&recs[i], &f); err != nil {
+			tb.Fatal(err)
+		}
+		if err := s.apply(&recs[i], &f); err != nil {
+			tb.Fatal(err)
+		}
 	}
 }
 
@@ -189,6 +269,23 @@ func (h *harness) records(id domain.JobID, cmd domain.Command) ([]eventstore.Rec
 	}
 	h.states[id] = st
 	return recs, events
+}
+
+// applySystem encodes e as the next record of stream, a stream of no job, and applies it as Run
+// does (with no decoded event); a record that applied joins the log.
+func (h *harness) applySystem(stream string, e eventstore.Typed) error {
+	h.t.Helper()
+	ev, err := h.codec.Encode(e, eventstore.Metadata{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.pos++
+	rec := eventstore.Record{Stream: stream, Position: h.pos, Type: ev.Type, SchemaVersion: ev.SchemaVersion, Data: ev.Data}
+	if err := h.s.Apply(rec, nil); err != nil {
+		return err
+	}
+	h.log = append(h.log, rec)
+	return nil
 }
 
 // do decides cmd for job id and applies its events.

@@ -76,13 +76,7 @@ func TestALiveSetAndARebuildFromZeroWriteTheSameSnapshot(t *testing.T) {
 	if err := appendConcurrently(ctx, store, appends, 16, check); err != nil {
 		t.Fatal(err)
 	}
-	head, err := store.Head(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := live.WaitFor(ctx, head); err != nil {
-		t.Fatal(err)
-	}
+	head := waitForHead(t, ctx, store, live)
 	liveSnap := snapshot(t, live)
 
 	rebuilt, rep, err := Rebuild(ctx, store, Config{})

@@ -8,19 +8,12 @@ import (
 	"time"
 
 	"relayer/domain"
-	"relayer/eventstore"
 )
 
 // retire applies a JobsRetired naming ids, as the archiver records it.
 func (h *harness) retire(ids ...domain.JobID) error {
 	h.t.Helper()
-	ev, err := h.codec.Encode(domain.JobsRetired{UpTo: uint64(h.pos), Jobs: ids, At: h.base}, eventstore.Metadata{})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	h.pos++
-	rec := eventstore.Record{Stream: domain.RetentionStream, Position: h.pos, Type: ev.Type, SchemaVersion: ev.SchemaVersion, Data: ev.Data}
-	return h.s.Apply(rec, nil)
+	return h.applySystem(domain.RetentionStream, domain.JobsRetired{UpTo: uint64(h.pos), Jobs: ids, At: h.base})
 }
 
 // oneRetiredOneOpen is a Set holding an input proof still processing (open) after one that

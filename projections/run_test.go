@@ -25,20 +25,7 @@ func TestASetResumedAtACheckpointEqualsOneThatAppliedEverything(t *testing.T) {
 	first := readAll(t, store)
 
 	// One Set applies the first N events by hand, another catches up on them from the store.
-	byHand, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	codec := NewCodec()
-	for _, rec := range first {
-		e, err := DecodeEvent(codec, rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := byHand.Apply(rec, e); err != nil {
-			t.Fatal(err)
-		}
-	}
+	byHand := foldRecords(t, first, nil)
 	caughtUp, err := New(Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -60,13 +47,7 @@ func TestASetResumedAtACheckpointEqualsOneThatAppliedEverything(t *testing.T) {
 	if err := appendConcurrently(ctx, store, appends[half:], 8, nil); err != nil {
 		t.Fatal(err)
 	}
-	head, err := store.Head(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := byHand.WaitFor(ctx, head); err != nil {
-		t.Fatal(err)
-	}
+	waitForHead(t, ctx, store, byHand)
 	stop()
 	if err := <-runErr; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run returned %v", err)
@@ -115,10 +96,7 @@ func TestARunStoppedAnywhereResumesWhereItStopped(t *testing.T) {
 		restarts++
 		start()
 	}
-	head, _ := store.Head(ctx)
-	if err := s.WaitFor(ctx, head); err != nil {
-		t.Fatal(err)
-	}
+	waitForHead(t, ctx, store, s)
 	stop()
 	<-runErr
 	all, _, err := Rebuild(ctx, store, Config{})

@@ -35,14 +35,7 @@ func TestTheProjectionsDecoderReadsARequestsPartiesAsTheCodecDoes(t *testing.T) 
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rec := eventstore.Record{Stream: "request-" + id, Type: "RequestAccepted", SchemaVersion: 1, Data: []byte(c.data)}
-			want, err := codecFact(&rec)
-			if err != nil {
-				t.Fatalf("codec: %v", err)
-			}
-			var got fact
-			if err := newDecoder(NewCodec(), false).decode(&rec, &got); err != nil {
-				t.Fatalf("projections: %v", err)
-			}
+			got, want := decodeBoth(t, &rec)
 			if !sameFact(got, want) {
 				t.Fatalf("projections users %q contracts %q\ncodec users %q contracts %q", got.users, got.contracts, want.users, want.contracts)
 			}
@@ -144,24 +137,7 @@ func pages(tb testing.TB, s *Set, q Query, limit int) []domain.JobID {
 
 func TestSearchFindsExactlyTheJobsEachFilterSelectsPageAfterPageAndTheSameAfterARebuild(t *testing.T) {
 	recs := sampleRecords(t, 21, 3000)
-	apply := func() *Set {
-		s, err := New(Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		codec := NewCodec()
-		for _, rec := range recs {
-			e, err := DecodeEvent(codec, rec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Apply(rec, e); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return s
-	}
-	live, rebuilt := apply(), apply()
+	live, rebuilt := foldRecords(t, recs, nil), foldRecords(t, recs, nil)
 	o := oracleOf(t, recs)
 	if len(o.order) < 3000 {
 		t.Fatalf("%d jobs accepted", len(o.order))

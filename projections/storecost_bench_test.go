@@ -40,38 +40,71 @@ import (
 // CPU per transition and the bytes it wrote per transition (write_bytes of /proc/self/io: what
 // reached the block layer, WAL and checkpoints included).
 func BenchmarkStoreCost(b *testing.B) {
-	queues := storeCostHistory(b)
-	transitions := 0
-	for _, q := range queues {
-		transitions += len(q)
-	}
+	queues, transitions := storeCostHistory(b)
 	b.Logf("%d jobs, %d transitions, %d events", storeCostJobs, transitions, countEvents(queues))
-	for _, design := range []struct {
-		name  string
-		write func(b *testing.B, dir string, queues [][]encodedAppend)
-	}{
-		{"event-store", writeEventStore},
-		{"status-table", func(b *testing.B, dir string, q [][]encodedAppend) { writeStatusTable(b, dir, q, false, false) }},
-		{"status-table-grouped", func(b *testing.B, dir string, q [][]encodedAppend) { writeStatusTable(b, dir, q, true, false) }},
-		{"status-table-grouped-indexed", func(b *testing.B, dir string, q [][]encodedAppend) { writeStatusTable(b, dir, q, true, true) }},
-	} {
+	runStoreCost(b, queues, transitions, storeCostDesigns(writeEventStore, writeStatusTable), storeCostTarget{
+		cpuMetric: "cpu-µs/transition", bytesMetric: "bytes-written/transition",
+		// A new directory; the bytes this process caused to be written to storage meanwhile.
+		open: func(b *testing.B) (string, func() int64) {
+			dir := b.TempDir()
+			w0 := writtenBytes(b)
+			return dir, func() int64 { return writtenBytes(b) - w0 }
+		},
+	})
+}
+
+// storeCostDesign is one way to write the history into a target: a directory (SQLite) or a
+// database URL (PostgreSQL).
+type storeCostDesign struct {
+	name  string
+	write func(b *testing.B, target string, queues [][]encodedAppend)
+}
+
+// storeCostDesigns are the designs a store cost benchmark compares: eventStore, and statusTable
+// plain, grouped, and grouped with the index on status.
+func storeCostDesigns(eventStore func(b *testing.B, target string, queues [][]encodedAppend),
+	statusTable func(b *testing.B, target string, queues [][]encodedAppend, grouped, indexed bool)) []storeCostDesign {
+	table := func(grouped, indexed bool) func(*testing.B, string, [][]encodedAppend) {
+		return func(b *testing.B, target string, q [][]encodedAppend) { statusTable(b, target, q, grouped, indexed) }
+	}
+	return []storeCostDesign{
+		{"event-store", eventStore},
+		{"status-table", table(false, false)},
+		{"status-table-grouped", table(true, false)},
+		{"status-table-grouped-indexed", table(true, true)},
+	}
+}
+
+// storeCostTarget is where a store cost benchmark writes: open makes a new target and returns it
+// with a function that tells the bytes written to storage since; cpuMetric and bytesMetric name
+// what the benchmark reports per transition.
+type storeCostTarget struct {
+	open                   func(b *testing.B) (target string, written func() int64)
+	cpuMetric, bytesMetric string
+}
+
+// runStoreCost runs each design as a sub-benchmark, writing the whole history (queues, of
+// transitions appends) into a new target per iteration, and reports transitions/s, this
+// process's CPU per transition and the bytes written per transition.
+func runStoreCost(b *testing.B, queues [][]encodedAppend, transitions int, designs []storeCostDesign, to storeCostTarget) {
+	for _, design := range designs {
 		b.Run(design.name, func(b *testing.B) {
 			var wall, cpu time.Duration
 			var written int64
 			n := 0
 			for b.Loop() {
-				dir := b.TempDir()
-				cpu0, w0 := processCPU(b), writtenBytes(b)
+				target, writtenSince := to.open(b)
+				cpu0 := processCPU(b)
 				start := time.Now()
-				design.write(b, dir, queues)
+				design.write(b, target, queues)
 				wall += time.Since(start)
 				cpu += processCPU(b) - cpu0
-				written += writtenBytes(b) - w0
+				written += writtenSince()
 				n += transitions
 			}
 			b.ReportMetric(float64(n)/wall.Seconds(), "transitions/s")
-			b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/transition")
-			b.ReportMetric(float64(written)/float64(n), "bytes-written/transition")
+			b.ReportMetric(float64(cpu.Microseconds())/float64(n), to.cpuMetric)
+			b.ReportMetric(float64(written)/float64(n), to.bytesMetric)
 		})
 	}
 }
@@ -90,7 +123,9 @@ type encodedAppend struct {
 	before, status string
 }
 
-func storeCostHistory(b *testing.B) [][]encodedAppend {
+// storeCostHistory is the history the store cost benchmarks write, split among 64 writers, and
+// how many appends (transitions) it has.
+func storeCostHistory(b *testing.B) ([][]encodedAppend, int) {
 	b.Helper()
 	codec := NewCodec()
 	status := map[domain.JobID]string{}
@@ -122,7 +157,7 @@ func storeCostHistory(b *testing.B) [][]encodedAppend {
 		}
 		queues[w] = append(queues[w], a)
 	}
-	return queues
+	return queues, len(out)
 }
 
 func countEvents(queues [][]encodedAppend) (n int) {
@@ -208,9 +243,27 @@ func writeStatusTable(b *testing.B, dir string, queues [][]encodedAppend, groupe
 		})
 		return
 	}
-	// One writer: it takes what is waiting, up to 64 statements, runs them in one transaction
-	// and answers each once it committed.
+	// One writer, one transaction a batch.
 	db.SetMaxOpenConns(1)
+	runGrouped(b, queues, func(batch []*encodedAppend) error {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		for _, a := range batch {
+			if err := exec(ctx, tx, a); err != nil {
+				_ = tx.Rollback()
+				return err
+			}
+		}
+		return tx.Commit()
+	})
+}
+
+// runGrouped writes every queue from its own goroutine (run) through one writer: it takes what
+// is waiting, up to 64 appends, commits them with commit, and answers each with commit's error
+// once it returned.
+func runGrouped(b *testing.B, queues [][]encodedAppend, commit func(batch []*encodedAppend) error) {
 	type req struct {
 		a    *encodedAppend
 		done chan error
@@ -218,8 +271,10 @@ func writeStatusTable(b *testing.B, dir string, queues [][]encodedAppend, groupe
 	reqs := make(chan req, len(queues))
 	var wg sync.WaitGroup
 	wg.Go(func() {
+		var batch []req
+		var appends []*encodedAppend
 		for r := range reqs {
-			batch := []req{r}
+			batch = append(batch[:0], r)
 		gather:
 			for len(batch) < 64 {
 				select {
@@ -232,18 +287,11 @@ func writeStatusTable(b *testing.B, dir string, queues [][]encodedAppend, groupe
 					break gather
 				}
 			}
-			tx, err := db.BeginTx(ctx, nil)
-			if err == nil {
-				for _, r := range batch {
-					if err = exec(ctx, tx, r.a); err != nil {
-						_ = tx.Rollback()
-						break
-					}
-				}
-				if err == nil {
-					err = tx.Commit()
-				}
+			appends = appends[:0]
+			for _, r := range batch {
+				appends = append(appends, r.a)
 			}
+			err := commit(appends)
 			for _, r := range batch {
 				r.done <- err
 			}

@@ -3,7 +3,6 @@ package projections
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,40 +30,16 @@ import (
 // transition (pg_current_wal_insert_lsn before and after: anything else the server did
 // meanwhile counts too).
 func BenchmarkStoreCostPostgres(b *testing.B) {
-	queues := storeCostHistory(b)
-	transitions := 0
-	for _, q := range queues {
-		transitions += len(q)
-	}
-	for _, design := range []struct {
-		name  string
-		write func(b *testing.B, url string, queues [][]encodedAppend)
-	}{
-		{"event-store", writePostgresEventStore},
-		{"status-table", func(b *testing.B, url string, q [][]encodedAppend) { writePostgresStatusTable(b, url, q, false, false) }},
-		{"status-table-grouped", func(b *testing.B, url string, q [][]encodedAppend) { writePostgresStatusTable(b, url, q, true, false) }},
-		{"status-table-grouped-indexed", func(b *testing.B, url string, q [][]encodedAppend) { writePostgresStatusTable(b, url, q, true, true) }},
-	} {
-		b.Run(design.name, func(b *testing.B) {
-			var wall, cpu time.Duration
-			var wal int64
-			n := 0
-			for b.Loop() {
-				url := pgtest.URL(b, "storecost")
-				lsn0 := walInsertLSN(b, url)
-				cpu0 := processCPU(b)
-				start := time.Now()
-				design.write(b, url, queues)
-				wall += time.Since(start)
-				cpu += processCPU(b) - cpu0
-				wal += walSince(b, url, lsn0)
-				n += transitions
-			}
-			b.ReportMetric(float64(n)/wall.Seconds(), "transitions/s")
-			b.ReportMetric(float64(cpu.Microseconds())/float64(n), "client-cpu-µs/transition")
-			b.ReportMetric(float64(wal)/float64(n), "wal-bytes/transition")
-		})
-	}
+	queues, transitions := storeCostHistory(b)
+	runStoreCost(b, queues, transitions, storeCostDesigns(writePostgresEventStore, writePostgresStatusTable), storeCostTarget{
+		cpuMetric: "client-cpu-µs/transition", bytesMetric: "wal-bytes/transition",
+		// A fresh schema of the test database; the WAL the server wrote meanwhile.
+		open: func(b *testing.B) (string, func() int64) {
+			url := pgtest.URL(b, "storecost")
+			lsn0 := walInsertLSN(b, url)
+			return url, func() int64 { return walSince(b, url, lsn0) }
+		},
+	})
 }
 
 func walInsertLSN(b *testing.B, url string) string {
@@ -164,56 +139,26 @@ func writePostgresStatusTable(b *testing.B, url string, queues [][]encodedAppend
 		})
 		return
 	}
-	type req struct {
-		a    *encodedAppend
-		done chan error
-	}
-	reqs := make(chan req, len(queues))
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for r := range reqs {
-			batch := []req{r}
-		gather:
-			for len(batch) < 64 {
-				select {
-				case r, ok := <-reqs:
-					if !ok {
-						break gather
-					}
-					batch = append(batch, r)
-				default:
-					break gather
+	// One writer, one transaction and one round trip (a pgx batch) a batch.
+	runGrouped(b, queues, func(batch []*encodedAppend) error {
+		return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+			var pb pgx.Batch
+			for _, a := range batch {
+				q, args := statement(a)
+				pb.Queue(q, args...)
+			}
+			res := tx.SendBatch(ctx, &pb)
+			for _, a := range batch {
+				tag, err := res.Exec()
+				if err == nil {
+					err = checkOne(a, tag.RowsAffected())
+				}
+				if err != nil {
+					_ = res.Close()
+					return err
 				}
 			}
-			err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-				var pb pgx.Batch
-				for _, r := range batch {
-					q, args := statement(r.a)
-					pb.Queue(q, args...)
-				}
-				res := tx.SendBatch(ctx, &pb)
-				for _, r := range batch {
-					tag, err := res.Exec()
-					if err == nil {
-						err = checkOne(r.a, tag.RowsAffected())
-					}
-					if err != nil {
-						_ = res.Close()
-						return err
-					}
-				}
-				return res.Close()
-			})
-			for _, r := range batch {
-				r.done <- err
-			}
-		}
-	})
-	defer wg.Wait()
-	defer close(reqs)
-	run(b, queues, func(a *encodedAppend) error {
-		done := make(chan error, 1)
-		reqs <- req{a, done}
-		return <-done
+			return res.Close()
+		})
 	})
 }

@@ -1,4 +1,4 @@
-package projections
+package projections_test
 
 import (
 	"context"
@@ -8,26 +8,16 @@ import (
 
 	"relayer/domain"
 	"relayer/eventstore"
+	"relayer/projections"
+	"relayer/projections/projectionstest"
 )
 
-// startSubmitter runs a Set over a new SQLite store and returns a Submitter on both, its clock
-// at now.
-func startSubmitter(t *testing.T, now time.Time) *Submitter {
+// startSubmitter runs a Set over a new SQLite store (projectionstest.New) and returns a Submitter
+// on both, its clock at now.
+func startSubmitter(t *testing.T, now time.Time) *projections.Submitter {
 	t.Helper()
-	store := openStore(t)
-	set, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- set.Run(ctx, store) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	x := &Executor{Store: store, Codec: NewCodec()}
-	return &Submitter{Executor: x, Set: set, AcceptWait: 5 * time.Second, Now: func() time.Time { return now }}
+	h := projectionstest.New(t, projections.Config{})
+	return &projections.Submitter{Executor: h.Exec, Set: h.Set, AcceptWait: 5 * time.Second, Now: func() time.Time { return now }}
 }
 
 func TestSubmitAcceptsOnceJoinsAnIdenticalRequestAndStartsTheNextGenerationAfterAFailure(t *testing.T) {
@@ -36,7 +26,7 @@ func TestSubmitAcceptsOnceJoinsAnIdenticalRequestAndStartsTheNextGenerationAfter
 	ctx := context.Background()
 	req := domain.Request{PublicDecrypt: &domain.PublicDecryptRequest{CiphertextHandles: []string{"0x03"}, ExtraData: "0x00"}}
 	hash := domain.ContentHash(req)
-	cmd := SubmitCommand{Request: req, Metadata: eventstore.Metadata{CorrelationID: "test"}}
+	cmd := projections.SubmitCommand{Request: req, Metadata: eventstore.Metadata{CorrelationID: "test"}}
 
 	first, err := sub.Submit(ctx, cmd)
 	if err != nil || !first.Created || first.JobID != domain.JobIDFor(hash, 0) || first.Lag != nil {
@@ -67,12 +57,12 @@ func TestSubmitShedsANewJobWhenItsQueueIsFullAndAppendsNothing(t *testing.T) {
 	ctx := context.Background()
 	for i, ct := range []string{"aa", "bb"} {
 		req := domain.Request{InputProof: &domain.InputProofRequest{ContractChainID: 1337, ContractAddress: "0x01", UserAddress: "0x02", Ciphertext: ct, ExtraData: "0x00"}}
-		res, err := sub.Submit(ctx, SubmitCommand{Request: req, ShedAt: 1})
-		var shed *ShedError
+		res, err := sub.Submit(ctx, projections.SubmitCommand{Request: req, ShedAt: 1})
+		var shed *projections.ShedError
 		switch {
 		case i == 0 && (err != nil || !res.Created):
 			t.Fatalf("into an empty queue: %+v, %v", res, err)
-		case i == 1 && (!errors.As(err, &shed) || shed.Queue != TxQueue || shed.Length != 1):
+		case i == 1 && (!errors.As(err, &shed) || shed.Queue != projections.TxQueue || shed.Length != 1):
 			t.Fatalf("into a queue of one with ShedAt 1: %+v, %v; want a *ShedError for the TX queue", res, err)
 		}
 	}
@@ -86,10 +76,10 @@ func TestSubmitRefusesAUserDecryptWhoseValidityWindowEndedWithNothingAppended(t 
 	sub := startSubmitter(t, now)
 	req := domain.Request{UserDecrypt: &domain.UserDecryptRequest{UserAddress: "0x04", ExtraData: "0x00",
 		RequestValidity: domain.RequestValidity{StartTimestamp: uint64(now.Add(-48 * time.Hour).Unix()), DurationDays: 1}}}
-	_, err := sub.Submit(context.Background(), SubmitCommand{Request: req})
-	var ae *AdmissionError
-	if !errors.As(err, &ae) || ae.Check != CheckValidityEnd || ae.RetryAfter != 0 {
-		t.Fatalf("got %v, want an *AdmissionError of check %s", err, CheckValidityEnd)
+	_, err := sub.Submit(context.Background(), projections.SubmitCommand{Request: req})
+	var ae *projections.AdmissionError
+	if !errors.As(err, &ae) || ae.Check != projections.CheckValidityEnd || ae.RetryAfter != 0 {
+		t.Fatalf("got %v, want an *AdmissionError of check %s", err, projections.CheckValidityEnd)
 	}
 	head, err := sub.Executor.Store.Head(context.Background())
 	if err != nil || head != 0 {
@@ -101,8 +91,14 @@ func TestContentBackoffDoublesFromASecondUpToItsCap(t *testing.T) {
 	for _, c := range []struct {
 		failed uint32
 		want   time.Duration
-	}{{0, 0}, {FreeGenerations - 1, 0}, {FreeGenerations, time.Second}, {FreeGenerations + 3, 8 * time.Second}, {MaxGenerations - 1, MaxContentBackoff}} {
-		if got := ContentBackoff(c.failed); got != c.want {
+	}{
+		{0, 0},
+		{projections.FreeGenerations - 1, 0},
+		{projections.FreeGenerations, time.Second},
+		{projections.FreeGenerations + 3, 8 * time.Second},
+		{projections.MaxGenerations - 1, projections.MaxContentBackoff},
+	} {
+		if got := projections.ContentBackoff(c.failed); got != c.want {
 			t.Errorf("after %d failures: %s, want %s", c.failed, got, c.want)
 		}
 	}

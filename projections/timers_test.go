@@ -144,16 +144,9 @@ func TestTheTimerHeapMatchesABruteForceOrder(t *testing.T) {
 // outage applies an event of the chain stream.
 func (h *harness) outage(e eventstore.Typed) {
 	h.t.Helper()
-	ev, err := h.codec.Encode(e, eventstore.Metadata{})
-	if err != nil {
+	if err := h.applySystem(domain.ChainStream, e); err != nil {
 		h.t.Fatal(err)
 	}
-	h.pos++
-	rec := eventstore.Record{Stream: domain.ChainStream, Position: h.pos, Type: ev.Type, SchemaVersion: ev.SchemaVersion, Data: ev.Data}
-	if err := h.s.Apply(rec, nil); err != nil {
-		h.t.Fatal(err)
-	}
-	h.log = append(h.log, rec)
 }
 
 // While the chain cannot be seen no deadline falls due, and after it every pending deadline

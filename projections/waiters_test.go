@@ -206,17 +206,7 @@ func BenchmarkApplyWatched(b *testing.B) {
 				for i := range stops {
 					_, stops[i] = s.Watch(domain.NewJobID())
 				}
-				var f fact
-				s.mu.Lock()
-				for i := range recs {
-					if err := s.dec.decode(&recs[i], &f); err != nil {
-						b.Fatal(err)
-					}
-					if err := s.apply(&recs[i], &f); err != nil {
-						b.Fatal(err)
-					}
-				}
-				s.mu.Unlock()
+				decodeApply(b, s, recs)
 				for _, stop := range stops {
 					stop()
 				}

@@ -29,12 +29,18 @@ type Harness struct {
 // (On); the store is closed when the test ends.
 func New(tb testing.TB, cfg projections.Config) *Harness {
 	tb.Helper()
+	return On(tb, OpenStore(tb), cfg)
+}
+
+// OpenStore opens a new SQLite log in the test's temporary directory, closed when the test ends.
+func OpenStore(tb testing.TB) *sqlite.Store {
+	tb.Helper()
 	store, err := sqlite.Open(filepath.Join(tb.TempDir(), "events.db"), sqlite.Config{})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = store.Close() })
-	return On(tb, store, cfg)
+	return store
 }
 
 // On runs read models configured by cfg over store until the test ends, when they are stopped
