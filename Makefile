@@ -10,7 +10,7 @@ DEVCHAIN_RPC ?= 127.0.0.1:8545
 DEVCHAIN_PROFILE ?= production
 # The fuzz targets over every POST body and the admin body: briefly in make test, longer in make fuzz.
 FUZZ_TARGETS = ./domain/:FuzzParseInputProof ./domain/:FuzzParsePublicDecrypt ./domain/:FuzzParseUserDecrypt \
-	./domain/:FuzzParseDelegatedUserDecrypt ./api/:FuzzAdminConfigBody
+	./domain/:FuzzParseDelegatedUserDecrypt ./domain/:FuzzReadObject ./api/:FuzzAdminConfigBody
 FUZZTIME ?= 60s
 # The build tag of the production binary: the relayer without the in-process development chain,
 # which links no go-ethereum node (cmd/relayer/devchain_off.go).

@@ -775,50 +775,131 @@ func startParse(body []byte, cfg ValidationConfig, fields []string) (*parser, *j
 	return p, obj, nil
 }
 
-// jsonObject is one JSON object of a body: its members by name, the names that appear more than
-// once, and the names not in its schema, in the order they first appear.
+// jsonObject is one JSON object of a body: its members in order, the names that appear more
+// than once, and the names not in its schema, in the order they first appear.
 type jsonObject struct {
 	path    string
 	fields  []string
-	members map[string]json.RawMessage
-	repeats map[string]bool
+	members []jsonMember // the first of each name
+	repeats []string
 	unknown []string
 }
 
+// jsonMember is one member of a JSON object: its name (unescaped) and its value, raw.
+type jsonMember struct {
+	name  string
+	value json.RawMessage
+}
+
+// member returns the value of the member name (the first one, when it is repeated).
+func (o *jsonObject) member(name string) (json.RawMessage, bool) {
+	for i := range o.members {
+		if o.members[i].name == name {
+			return o.members[i].value, true
+		}
+	}
+	return nil, false
+}
+
 // readObject reads raw as an object with the given schema; ok is false if it is not an object.
-// raw must be valid JSON.
+// raw must be valid JSON: it is walked once, each member's value a slice of raw.
 func readObject(path string, raw json.RawMessage, fields []string) (*jsonObject, bool) {
 	if len(raw) == 0 || jsonLead(raw) != '{' {
 		return nil, false
 	}
-	obj := &jsonObject{path: path, fields: fields, members: map[string]json.RawMessage{}, repeats: map[string]bool{}}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, false
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, false
+	obj := &jsonObject{path: path, fields: fields, members: make([]jsonMember, 0, len(fields))}
+	i := skipSpace(raw, 0) + 1 // past '{'
+	for {
+		i = skipSpace(raw, i)
+		if raw[i] == '}' {
+			return obj, true
 		}
-		name, ok := tok.(string)
+		end := skipJSONString(raw, i)
+		name, ok := jsonString(raw[i:end])
 		if !ok {
 			return nil, false
 		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
+		i = skipSpace(raw, end) + 1 // past ':'
+		i = skipSpace(raw, i)
+		end = skipJSONValue(raw, i)
+		value := raw[i:end:end]
+		if _, seen := obj.member(name); seen {
+			if !slices.Contains(obj.repeats, name) {
+				obj.repeats = append(obj.repeats, name)
+			}
+		} else {
+			obj.members = append(obj.members, jsonMember{name: name, value: value})
+			if !slices.Contains(fields, name) {
+				obj.unknown = append(obj.unknown, name)
+			}
 		}
-		if _, seen := obj.members[name]; seen {
-			obj.repeats[name] = true
-			continue
-		}
-		obj.members[name] = v
-		if !slices.Contains(fields, name) {
-			obj.unknown = append(obj.unknown, name)
+		i = skipSpace(raw, end)
+		if raw[i] == ',' {
+			i++
 		}
 	}
-	return obj, true
+}
+
+// jsonString is the text a JSON string (quotes included, valid JSON) holds, unescaped, with each
+// byte that is not UTF-8 read as U+FFFD, as encoding/json reads it (which reads the strings that
+// have an escape or such a byte).
+func jsonString(quoted []byte) (string, bool) {
+	if bytes.IndexByte(quoted, '\\') < 0 && utf8.Valid(quoted) {
+		return string(quoted[1 : len(quoted)-1]), true
+	}
+	var name string
+	if err := json.Unmarshal(quoted, &name); err != nil {
+		return "", false
+	}
+	return name, true
+}
+
+// skipSpace returns the index of the first byte of raw at or after i that is not JSON white
+// space (len(raw) when there is none).
+func skipSpace(raw []byte, i int) int {
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipJSONString returns the index just past the JSON string that starts at raw[i] (its opening
+// quote), in valid JSON.
+func skipJSONString(raw []byte, i int) int {
+	for i++; raw[i] != '"'; i++ {
+		if raw[i] == '\\' {
+			i++ // the escaped byte: a quote or a backslash does not end the string
+		}
+	}
+	return i + 1
+}
+
+// skipJSONValue returns the index just past the JSON value that starts at raw[i], in valid
+// JSON: a string, an object or an array (with whatever they nest), or a number or literal.
+func skipJSONValue(raw []byte, i int) int {
+	switch raw[i] {
+	case '"':
+		return skipJSONString(raw, i)
+	case '{', '[':
+		depth := 0
+		for ; ; i++ {
+			switch raw[i] {
+			case '"':
+				i = skipJSONString(raw, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+	default:
+		for i < len(raw) && !strings.ContainsRune(",}] \t\n\r", rune(raw[i])) {
+			i++
+		}
+		return i
+	}
 }
 
 // object reads raw as a JSON object with the given schema, reporting it if it is not one.
@@ -834,11 +915,11 @@ func (p *parser) object(path string, raw json.RawMessage, fields []string) (*jso
 // repeated.
 func (p *parser) field(obj *jsonObject, name string) (json.RawMessage, bool) {
 	path := joinPath(obj.path, name)
-	if obj.repeats[name] {
+	if slices.Contains(obj.repeats, name) {
 		p.sink.addInvalid(path, "appears more than once")
 		return nil, false
 	}
-	raw, ok := obj.members[name]
+	raw, ok := obj.member(name)
 	if !ok || string(raw) == "null" {
 		p.sink.missingField(path)
 		return nil, false
@@ -905,8 +986,8 @@ func (p *parser) str(path string, raw json.RawMessage) (string, bool) {
 		p.sink.addInvalid(path, "must be a string, not "+jsonType(raw))
 		return "", false
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	s, ok := jsonString(bytes.TrimSpace(raw))
+	if !ok {
 		p.sink.addInvalid(path, "must be a string")
 		return "", false
 	}
