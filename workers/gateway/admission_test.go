@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -156,9 +157,32 @@ func TestTransactionsSignedWithinASecondShareOneReadOfTheBaseFeeAndTheTip(t *tes
 	if err != nil {
 		t.Fatal(err)
 	}
-	ad.Release(p)
 	if h, tp := headers()-h0, tips()-t0; h < 2 || tp < 2 {
 		t.Fatalf("a transaction signed a second later read the header %d and the tip %d times in all, want at least 2 each", h, tp)
+	}
+
+	// A node that refuses the fees: the next transaction reads them again at once.
+	proxy.setHook(func(w http.ResponseWriter, method string, id json.RawMessage) bool {
+		if !strings.HasPrefix(method, "eth_sendRawTransaction") {
+			return false
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":"max fee per gas less than block base fee"}}`, id)
+		return true
+	})
+	if _, err := ad.Broadcast(ctx, p); !errors.Is(err, gateway.ErrUnderpriced) {
+		t.Fatalf("Broadcast refused for its fees: %v, want ErrUnderpriced", err)
+	}
+	ad.Release(p) // refused: these bytes are never sent
+	proxy.setHook(nil)
+	h1, t1 := headers(), tips()
+	p, err = ad.Prepare(ctx, silentRequest(t.Name()+"#after-refusal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ad.Release(p)
+	if h, tp := headers()-h1, tips()-t1; h != 1 || tp != 1 {
+		t.Fatalf("the transaction after a refusal for its fees read the header %d and the tip %d times, want 1 and 1", h, tp)
 	}
 }
 

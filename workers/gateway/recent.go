@@ -54,3 +54,10 @@ func (c *recent[T]) get(ctx context.Context, maxAge time.Duration, read func(con
 		return v, 0, err
 	}
 }
+
+// forget drops the value, so that the next get reads it (a read in flight is kept when it ends).
+func (c *recent[T]) forget() {
+	c.mu.Lock()
+	c.readAt = time.Time{}
+	c.mu.Unlock()
+}
