@@ -243,7 +243,9 @@ func (s KeySigner) MarshalText() ([]byte, error) { return []byte(s.String()), ni
 // signTx signs tx for chainID with s: the latest fork's types.Signer gives the hash (EIP-1559,
 // EIP-155), s signs it, and the signature must recover to s.Address(), so that a signer that
 // answers with another key's signature cannot put another account's transaction, hence another
-// nonce sequence, under s's name.
+// nonce sequence, under s's name. A KeySigner's signature is its key's by construction (its
+// address comes from that key, and crypto.Sign computes the recovery id), so the recovery, which
+// costs more than the signing, is left out for it.
 func signTx(ctx context.Context, s Signer, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
 	ts := types.LatestSignerForChainID(chainID)
 	sig, err := s.SignHash(ctx, ts.Hash(tx))
@@ -253,6 +255,9 @@ func signTx(ctx context.Context, s Signer, tx *types.Transaction, chainID *big.I
 	signed, err := tx.WithSignature(ts, sig)
 	if err != nil {
 		return nil, err
+	}
+	if _, local := s.(*KeySigner); local {
+		return signed, nil
 	}
 	from, err := types.Sender(ts, signed)
 	if err != nil {
