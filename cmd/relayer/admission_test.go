@@ -151,8 +151,8 @@ func accepted(t *testing.T, what, url string, body []byte) string {
 }
 
 // jobResult polls a job's status route (every 50 ms, for 30 s at most) until it answers 200, and
-// returns that answer. An answer other than 202 before it, or none in time, fails the test,
-// naming what is awaited and quoting the server's log.
+// returns that answer. An answer other than 202 with a Retry-After before it, or none in time,
+// fails the test, naming what is awaited and quoting the server's log.
 func jobResult(t *testing.T, what, statusURL string, log fmt.Stringer) []byte {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
@@ -163,11 +163,13 @@ func jobResult(t *testing.T, what, statusURL string, log fmt.Stringer) []byte {
 		}
 		got, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		if res.StatusCode == http.StatusOK {
+		switch {
+		case res.StatusCode == http.StatusOK:
 			return got
-		}
-		if res.StatusCode != http.StatusAccepted || time.Now().After(deadline) {
-			t.Fatalf("%s: GET %d %s\n%s", what, res.StatusCode, got, log)
+		case res.StatusCode != http.StatusAccepted || res.Header.Get("Retry-After") == "":
+			t.Fatalf("%s: GET %d (Retry-After %q) %s\n%s", what, res.StatusCode, res.Header.Get("Retry-After"), got, log)
+		case time.Now().After(deadline):
+			t.Fatalf("%s: not done within 30 s: %s\n%s", what, got, log)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

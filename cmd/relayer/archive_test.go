@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"relayer/archive"
-	"relayer/eventstore"
 )
 
 // archiveDemo archives the whole log of a demo store into a directory, in segments of 50
@@ -25,13 +24,7 @@ func archiveDemo(t *testing.T, dataDir string) string {
 		t.Fatal(err)
 	}
 	defer es.Close()
-	var log []eventstore.Record
-	for r, err := range es.ReadAll(ctx, 0) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		log = append(log, r)
-	}
+	log := readLog(t, es)
 	dir := filepath.Join(t.TempDir(), "archive")
 	store, err := archive.NewDir(dir)
 	if err != nil {

@@ -152,7 +152,7 @@ func TestTheBuildWithoutTheDevelopmentChainServesAConfiguredChainOnly(t *testing
 		t.Fatal(err)
 	}
 	serve := startCrashProc(t, "serve", bin, env, "serve", "--config", cfgFile, "--data-dir", dataDir, "--listen", "127.0.0.1:0")
-	url := serve.await(t, crashListening, time.Minute)[1]
+	url := serve.await(t, listeningOn, time.Minute)[1]
 	load := &crashLoad{client: &http.Client{Timeout: 10 * time.Second}}
 	var acked []crashJob
 	for _, k := range []domain.Kind{domain.InputProof, domain.PublicDecrypt, domain.UserDecrypt} {

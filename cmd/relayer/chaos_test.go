@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -24,11 +23,8 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient"
 
 	"relayer/domain"
-	"relayer/workers/devchain"
 	"relayer/workers/devchain/faultproxy"
 	"relayer/workers/gateway/contracts"
 )
@@ -158,13 +154,10 @@ func TestChaosChainOutageIsSurvivedToldAndRecoveredFrom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("chaos test: runs processes for minutes")
 	}
+	t.Logf("%s run", plan.name)
 	began := time.Now()
 	dir := t.TempDir()
-	bin := buildRelayer(t, dir)
-	t.Logf("%s run: built %s in %s", plan.name, bin, time.Since(began).Round(time.Millisecond))
-
-	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
-	_, dc := startCrashChain(t, bin, env)
+	bin, env, dc := startCrashRig(t, dir)
 
 	httpProxy, wsProxy := chaosProxy(t, dc.httpURL), chaosProxy(t, dc.wsURL)
 	proxied := dc
@@ -175,7 +168,7 @@ func TestChaosChainOutageIsSurvivedToldAndRecoveredFrom(t *testing.T) {
 	}
 	dataDir := filepath.Join(dir, "data")
 	serve := startCrashProc(t, "serve", bin, env, "serve", "--config", cfgFile, "--data-dir", dataDir, "--listen", "127.0.0.1:0")
-	run := &chaosRun{url: serve.await(t, crashListening, 60*time.Second)[1], client: &http.Client{Timeout: 10 * time.Second}}
+	run := &chaosRun{url: serve.await(t, listeningOn, 60*time.Second)[1], client: &http.Client{Timeout: 10 * time.Second}}
 	run.post = &crashLoad{client: run.client}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -412,13 +405,8 @@ type chaosChain struct {
 
 func readChaosChain(t *testing.T, c crashChain) chaosChain {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	client, err := ethclient.Dial(c.httpURL)
-	if err != nil {
-		t.Fatalf("dial the devchain: %v", err)
-	}
-	defer client.Close()
+	ctx, client, release := c.dial(t)
+	defer release()
 	requests := []common.Hash{contracts.TopicPublicDecryptionRequest, contracts.TopicUserDecryptionRequest, contracts.TopicVerifyProofRequest}
 	responses := []common.Hash{contracts.TopicPublicDecryptionResponse, contracts.TopicUserDecryptionResponseThresholdReached,
 		contracts.TopicVerifyProofResponse, contracts.TopicRejectProofResponse}

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // usageCommands are the commands the top-level usage lists: every one of them is tested, so a
@@ -163,7 +162,7 @@ func TestServeLogLinesCarryEachAttributeOnce(t *testing.T) {
 	withEnv(t, "RELAYER_LOG_LEVEL=debug")
 	url, _, stderr, stop := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", filepath.Join(t.TempDir(), "data"))
 	jobID := postInputProof(t, url)
-	waitCompleted(t, url, "input-proof", jobID)
+	jobResult(t, "input-proof "+jobID, url+"/v2/input-proof/"+jobID, stderr)
 	if err := stop(); err != nil {
 		t.Fatalf("serve: %v", err)
 	}
@@ -191,27 +190,4 @@ func postInputProof(t *testing.T, url string) string {
 		t.Fatalf("POST /v2/input-proof: %d %s", res.StatusCode, b)
 	}
 	return string(m[1])
-}
-
-// waitCompleted polls the job until it answers 200 (30 s at most).
-func waitCompleted(t *testing.T, url, kind, jobID string) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		res, err := http.Get(url + "/v2/" + kind + "/" + jobID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		switch {
-		case res.StatusCode == http.StatusOK:
-			return
-		case res.StatusCode != http.StatusAccepted:
-			t.Fatalf("GET %s: %d %s", jobID, res.StatusCode, b)
-		case time.Now().After(deadline):
-			t.Fatalf("job %s not completed within 30 s: %s", jobID, b)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }

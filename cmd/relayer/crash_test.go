@@ -69,9 +69,8 @@ const (
 )
 
 var (
-	crashListening  = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
 	crashDigest     = regexp.MustCompile(`read models at position (\d+): snapshot sha256 ([0-9a-f]{64})`)
-	crashRebuilt    = regexp.MustCompile(`snapshot sha256 ([0-9a-f]{64})`)
+	snapshotDigest  = regexp.MustCompile(`snapshot sha256 ([0-9a-f]{64})`) // serve's on stopping, and rebuild's
 	crashRecovery   = regexp.MustCompile(`msg="recovery done".*tx_in_flight=(\d+) receipt_received=(\d+)`)
 	crashChainReady = regexp.MustCompile(`Press Ctrl-C to stop`)
 	crashMetricJobs = regexp.MustCompile(`(?m)^relayer_jobs\{kind="[a-z-]+",status="([a-z_]+)"\} (\d+)`)
@@ -83,11 +82,7 @@ func TestCrashSIGKILLDuringFiveHundredJobs(t *testing.T) {
 	}
 	began := time.Now()
 	dir := t.TempDir()
-	bin := buildRelayer(t, dir)
-	t.Logf("built %s in %s", bin, time.Since(began).Round(time.Millisecond))
-
-	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
-	_, dc := startCrashChain(t, bin, env)
+	bin, env, dc := startCrashRig(t, dir)
 	cfgFile := filepath.Join(dir, "relayer.yaml")
 	if err := os.WriteFile(cfgFile, []byte(crashConfig(dc)), 0o600); err != nil {
 		t.Fatal(err)
@@ -98,16 +93,9 @@ func TestCrashSIGKILLDuringFiveHundredJobs(t *testing.T) {
 	// Kill phase: submitters run against whichever serve is up; serve is killed and started
 	// again until 500 jobs are acknowledged and it was killed at least ten times.
 	killStart := time.Now()
-	seed := uint64(time.Now().UnixNano())
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	t.Logf("kill timing seed %d", seed)
+	rng := killTimingRNG(t)
 	load := &crashLoad{client: &http.Client{Timeout: 10 * time.Second}, codes: map[int]int{}}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var wg sync.WaitGroup
-	for range crashSubmitters {
-		wg.Go(func() { load.run(ctx, crashJobs) })
-	}
+	ctx, stopLoad := load.submitters(t, crashSubmitters, crashJobs)
 	var (
 		killAt    []time.Time
 		runs      []*crashProc
@@ -116,8 +104,7 @@ func TestCrashSIGKILLDuringFiveHundredJobs(t *testing.T) {
 	)
 	for load.count() < crashJobs || len(killAt) < crashMinKills {
 		if time.Since(killStart) > crashKillBudget {
-			cancel()
-			wg.Wait()
+			stopLoad()
 			t.Fatalf("after %s only %d jobs acknowledged and %d kills (want %d and %d)", time.Since(killStart).Round(time.Second),
 				load.count(), len(killAt), crashJobs, crashMinKills)
 		}
@@ -133,7 +120,7 @@ func TestCrashSIGKILLDuringFiveHundredJobs(t *testing.T) {
 			time.Sleep(time.Duration(rng.IntN(60)) * time.Millisecond)
 			earlyKill++
 		case cycle%2 == 0:
-			url := p.await(t, crashListening, 60*time.Second)[1]
+			url := p.await(t, listeningOn, 60*time.Second)[1]
 			load.url.Store(&url)
 			lead := time.Duration(20+rng.IntN(300)) * time.Millisecond
 			time.Sleep(up - min(lead, up))
@@ -141,7 +128,7 @@ func TestCrashSIGKILLDuringFiveHundredJobs(t *testing.T) {
 			time.Sleep(min(lead, up))
 			bursts++
 		default:
-			url := p.await(t, crashListening, 60*time.Second)[1]
+			url := p.await(t, listeningOn, 60*time.Second)[1]
 			load.url.Store(&url)
 			time.Sleep(up)
 		}
@@ -153,8 +140,7 @@ func TestCrashSIGKILLDuringFiveHundredJobs(t *testing.T) {
 		p.kill()
 		burst.Wait()
 	}
-	cancel()
-	wg.Wait()
+	stopLoad()
 	acked := load.jobs()
 	beforeRecovered := 0
 	for _, p := range runs {
@@ -171,7 +157,7 @@ func TestCrashSIGKILLDuringFiveHundredJobs(t *testing.T) {
 	// Final run: serve drains every job, then stops gracefully and prints its digest.
 	final := startCrashProc(t, "serve#final", bin, env, serveArgs...)
 	runs = append(runs, final)
-	url := final.await(t, crashListening, 60*time.Second)[1]
+	url := final.await(t, listeningOn, 60*time.Second)[1]
 	drainStart := time.Now()
 	notTerminal := waitAllTerminal(t, load.client, url, acked, crashFinalWait)
 	if notTerminal == nil {
@@ -201,7 +187,7 @@ func TestCrashSIGKILLDuringFiveHundredJobs(t *testing.T) {
 	if err != nil {
 		t.Fatalf("relayer rebuild: %v\n%s", err, out)
 	}
-	r := crashRebuilt.FindSubmatch(out)
+	r := snapshotDigest.FindSubmatch(out)
 	if r == nil {
 		t.Fatalf("relayer rebuild printed no digest:\n%s", out)
 	}
@@ -389,6 +375,24 @@ type crashChain struct {
 	threshold                     int
 }
 
+// dial connects to the chain's JSON-RPC endpoint, with a context that ends 30 s from now for the
+// calls; release closes both.
+func (c crashChain) dial(t testing.TB) (ctx context.Context, client *ethclient.Client, release func()) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	client, err := ethclient.Dial(c.httpURL)
+	if err != nil {
+		cancel()
+		t.Fatalf("dial the devchain: %v", err)
+	}
+	return ctx, client, func() {
+		client.Close()
+		cancel()
+	}
+}
+
+// parseDevchain reads the endpoints, the contracts and the threshold from what `relayer devchain`
+// printed.
 func parseDevchain(t testing.TB, out string) crashChain {
 	t.Helper()
 	field := func(re string) string {
@@ -490,6 +494,31 @@ func (l *crashLoad) outcomes() string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ", ")
+}
+
+// submitters starts n submitters (run), each until target jobs are acknowledged. ctx is theirs,
+// for the bursts beside them; stop cancels it and waits until every submitter has returned. The
+// end of the test cancels it too.
+func (l *crashLoad) submitters(t testing.TB, n, target int) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() { l.run(ctx, target) })
+	}
+	return ctx, func() {
+		cancel()
+		wg.Wait()
+	}
+}
+
+// killTimingRNG is the random source of when (and whom) a process test kills, seeded from the
+// clock; the seed is logged.
+func killTimingRNG(t testing.TB) *rand.Rand {
+	t.Helper()
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("kill timing seed %d", seed)
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 }
 
 // run submits jobs at a steady pace until target are acknowledged or ctx ends.
@@ -600,8 +629,20 @@ var (
 	crashDelegate    = crypto.PubkeyToAddress(crashDelegateKey.PublicKey)
 )
 
-// grantCrashDelegation sends, from crashDelegator's key, the host ACL transaction that lets
-// crashDelegate decrypt crashApp's handles, and waits for it to be mined.
+// startCrashRig is where a process test starts: it builds the relayer (buildRelayer, for the test
+// that keeps its files in dir) and starts the development chain from it in a process of its own
+// (startCrashChain), and logs how long that took. env is the children's environment: crashEnv
+// with the development relayer key 0 as serve's signer, and extraEnv.
+func startCrashRig(t testing.TB, dir string, extraEnv ...string) (bin string, env []string, dc crashChain) {
+	t.Helper()
+	began := time.Now()
+	bin = buildRelayer(t, dir)
+	env = append(crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0)))), extraEnv...)
+	_, dc = startCrashChain(t, bin, env)
+	t.Logf("built %s and started the development chain in %s", bin, time.Since(began).Round(time.Millisecond))
+	return bin, env, dc
+}
+
 // startCrashChain starts `relayer devchain` from bin in a process of its own (args added to its
 // command line), waits until it serves, and grants the crash tests' delegation on it.
 func startCrashChain(t testing.TB, bin string, env []string, args ...string) (*crashProc, crashChain) {
@@ -613,15 +654,12 @@ func startCrashChain(t testing.TB, bin string, env []string, args ...string) (*c
 	return p, c
 }
 
+// grantCrashDelegation sends, from crashDelegator's key, the host ACL transaction that lets
+// crashDelegate decrypt crashApp's handles, and waits for it to be mined.
 func grantCrashDelegation(t testing.TB, c crashChain) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	client, err := ethclient.Dial(c.httpURL)
-	if err != nil {
-		t.Fatalf("dial the devchain: %v", err)
-	}
-	defer client.Close()
+	ctx, client, release := c.dial(t)
+	defer release()
 	acl := contracts.NewACL()
 	opts := bind.NewKeyedTransactor(devchain.UserDevKey(0), big.NewInt(devchain.ChainID))
 	opts.Context = ctx
@@ -967,13 +1005,8 @@ func eventTrail(j *crashLogJob) string {
 // on chain and never to be) was mined.
 func checkCrashChain(t testing.TB, c crashChain, jobs map[string]*crashLogJob) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	client, err := ethclient.Dial(c.httpURL)
-	if err != nil {
-		t.Fatalf("dial the devchain: %v", err)
-	}
-	defer client.Close()
+	ctx, client, release := c.dial(t)
+	defer release()
 	logs, err := client.FilterLogs(ctx, ethereum.FilterQuery{
 		FromBlock: big.NewInt(0),
 		Addresses: []common.Address{c.decryption, c.inputVerification},

@@ -354,7 +354,7 @@ func scrapeServeWithAJob(t *testing.T) (samples map[string]bool, families map[st
 	url, _, stderr, _ := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", filepath.Join(dir, "data"), "--config", cfgFile)
 
 	job := postInputProof(t, url)
-	waitCompleted(t, url, "input-proof", job)
+	jobResult(t, "input-proof "+job, url+"/v2/input-proof/"+job, stderr)
 	res, err := http.Get(url + "/metrics")
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,9 @@
 package main
 
 import (
-	"context"
+	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestDevchainRefusesABadProfileOrDelayNamingItsFlag(t *testing.T) {
@@ -27,31 +26,10 @@ func TestDevchainRefusesABadProfileOrDelayNamingItsFlag(t *testing.T) {
 }
 
 func TestDevchainRunsTheProductionProfileAndSaysItsDelays(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var stdout, stderr syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- runDevchain(ctx, []string{"--http", "127.0.0.1:0", "--ws", "", "--profile", "production", "--kms-delay", "6s"}, &stdout, &stderr)
-	}()
 	const want = "production (KMS nodes 4.8s-7.2s, coprocessors 1.6s-2.4s, readiness 1.6s-2.4s)"
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(stdout.String(), want) {
-		select {
-		case err := <-done:
-			t.Fatalf("devchain returned early: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("devchain did not say %q within 30 s:\n%s\nstderr: %s", want, stdout.String(), stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	dc, _ := startDevchain(t, regexp.MustCompile(regexp.QuoteMeta(want)), "--http", "127.0.0.1:0", "--ws", "", "--profile", "production", "--kms-delay", "6s")
+	if !strings.Contains(dc.stdout.String(), "latency profile") {
+		t.Errorf("the profile is not labelled:\n%s", dc.stdout.String())
 	}
-	if !strings.Contains(stdout.String(), "latency profile") {
-		t.Errorf("the profile is not labelled:\n%s", stdout.String())
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("devchain: %v", err)
-	}
+	dc.stop(t)
 }

@@ -22,32 +22,57 @@ var httpEndpointLine = regexp.MustCompile(`JSON-RPC HTTP\s+(http://\S+)`)
 // fundedAccount is an account the development chain does not make, given to --fund.
 const fundedAccount = "0x00000000000000000000000000000000000f00d5"
 
-func TestDevchainServesJSONRPCOverHTTPAndStopsWhenCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var stdout, stderr syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- runDevchain(ctx, []string{"--http", "127.0.0.1:0", "--ws", "", "--kms-nodes", "5", "--threshold", "4", "--fund", fundedAccount}, &stdout, &stderr)
-	}()
+// devchainRun is `relayer devchain` running in this process.
+type devchainRun struct {
+	stdout, stderr syncBuffer
+	cancel         context.CancelFunc
+	done           chan error
+}
 
-	var url string
+// startDevchain runs `relayer devchain args` in this process until the test ends (or stop), and
+// waits (30 s at most) until its output matches ready; it returns the run and the match. The
+// test fails if devchain returns before.
+func startDevchain(t *testing.T, ready *regexp.Regexp, args ...string) (*devchainRun, []string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	r := &devchainRun{cancel: cancel, done: make(chan error, 1)}
+	go func() { r.done <- runDevchain(ctx, args, &r.stdout, &r.stderr) }()
 	deadline := time.Now().Add(30 * time.Second)
-	for url == "" {
-		if m := httpEndpointLine.FindStringSubmatch(stdout.String()); m != nil {
-			url = m[1]
-			break
+	for {
+		if m := ready.FindStringSubmatch(r.stdout.String()); m != nil {
+			return r, m
 		}
 		select {
-		case err := <-done:
-			t.Fatalf("devchain returned early: %v\nstderr: %s", err, stderr.String())
+		case err := <-r.done:
+			t.Fatalf("devchain returned early: %v\nstdout: %s\nstderr: %s", err, r.stdout.String(), r.stderr.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no HTTP endpoint printed within 30 s; stdout: %s\nstderr: %s", stdout.String(), stderr.String())
+			t.Fatalf("devchain printed no %q within 30 s; stdout: %s\nstderr: %s", ready, r.stdout.String(), r.stderr.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// stop cancels devchain and fails the test unless it returns nil within 30 s.
+func (r *devchainRun) stop(t *testing.T) {
+	t.Helper()
+	r.cancel()
+	select {
+	case err := <-r.done:
+		if err != nil {
+			t.Fatalf("devchain: %v\nstderr: %s", err, r.stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("devchain did not stop within 30 s of the cancel")
+	}
+}
+
+func TestDevchainServesJSONRPCOverHTTPAndStopsWhenCancelled(t *testing.T) {
+	dc, m := startDevchain(t, httpEndpointLine, "--http", "127.0.0.1:0", "--ws", "", "--kms-nodes", "5", "--threshold", "4", "--fund", fundedAccount)
+	url := m[1]
+	stdout, stderr := &dc.stdout, &dc.stderr
 	out := stdout.String()
 	t.Logf("devchain printed:\n%s", out)
 	for _, want := range []string{"chain id 1337", "Decryption", "InputVerification", "ACL (host)", "relayer key 0", "5, threshold 4", "--print-keys",
@@ -83,15 +108,7 @@ func TestDevchainServesJSONRPCOverHTTPAndStopsWhenCancelled(t *testing.T) {
 		t.Fatalf("the --fund account's balance is %q (%v), want 1000 ether", answer.Result, err)
 	}
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("devchain: %v\nstderr: %s", err, stderr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("devchain did not stop within 30 s of the cancel")
-	}
+	dc.stop(t)
 	if !strings.Contains(stdout.String(), "development chain stopped") {
 		t.Errorf("no stop message:\n%s", stdout.String())
 	}

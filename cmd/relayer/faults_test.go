@@ -5,7 +5,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/hex"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -18,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"relayer/domain"
@@ -156,13 +154,10 @@ func TestFaultInjectionEveryJobCompletesOnceWithinTheRetryBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fault-injection test: runs processes for a minute or more")
 	}
+	t.Logf("%s run, %d jobs a run at %g a second", plan.name, plan.jobs, plan.rate)
 	began := time.Now()
 	dir := t.TempDir()
-	bin := buildRelayer(t, dir)
-	t.Logf("%s run, %d jobs a run at %g a second: built %s in %s", plan.name, plan.jobs, plan.rate, bin, time.Since(began).Round(time.Millisecond))
-
-	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
-	_, dc := startCrashChain(t, bin, env)
+	bin, env, dc := startCrashRig(t, dir)
 
 	base := runFaults(t, bin, env, dc, dir, plan, faultSetup{name: "baseline", prefix: "faults-baseline"})
 	faulted := runFaults(t, bin, env, dc, dir, plan, faultSetup{name: "faulted", prefix: "faults-faulted",
@@ -232,7 +227,7 @@ func runFaults(t *testing.T, bin string, env []string, dc crashChain, dir string
 	dataDir := filepath.Join(dir, s.name)
 	r := &faultRun{faultSetup: s}
 	r.serve = startCrashProc(t, "serve "+s.name, bin, env, "serve", "--config", cfgFile, "--data-dir", dataDir, "--listen", "127.0.0.1:0")
-	url := r.serve.await(t, crashListening, 60*time.Second)[1]
+	url := r.serve.await(t, listeningOn, 60*time.Second)[1]
 	client := &http.Client{Timeout: 10 * time.Second}
 	r.run = &chaosRun{url: url, client: client, post: &crashLoad{client: client}, prefix: s.prefix}
 
@@ -592,16 +587,14 @@ func TestFaultFeeSpikeJobsCompleteThroughReplacements(t *testing.T) {
 	const jobs, rate = 30, 5
 	began := time.Now()
 	dir := t.TempDir()
-	bin := buildRelayer(t, dir)
-	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
-	_, dc := startCrashChain(t, bin, env)
+	bin, env, dc := startCrashRig(t, dir)
 	cfgFile := filepath.Join(dir, "relayer.yaml")
 	if err := os.WriteFile(cfgFile, []byte(crashConfig(dc, "max_priority_fee_per_gas: 1000000", "bump_after_blocks: 2")), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	dataDir := filepath.Join(dir, "data")
 	serve := startCrashProc(t, "serve", bin, env, "serve", "--config", cfgFile, "--data-dir", dataDir, "--listen", "127.0.0.1:0")
-	url := serve.await(t, crashListening, 60*time.Second)[1]
+	url := serve.await(t, listeningOn, 60*time.Second)[1]
 	client := &http.Client{Timeout: 10 * time.Second}
 
 	eth, err := ethclient.Dial(dc.httpURL)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/exec"
@@ -160,7 +159,7 @@ func (f *fleet) start(i int) {
 	f.procs[i] = p
 	f.runs = append(f.runs, p)
 	f.mu.Unlock()
-	url := p.await(f.t, crashListening, 60*time.Second)[1]
+	url := p.await(f.t, listeningOn, 60*time.Second)[1]
 	f.urls[i].Store(&url)
 }
 
@@ -259,21 +258,13 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 		i := int(n) % len(up)
 		return up[i], up[(i+1)%len(up)]
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var wg sync.WaitGroup
-	for range fleetSubmitters {
-		wg.Go(func() { load.run(ctx, fleetJobs) })
-	}
-	seed := uint64(time.Now().UnixNano())
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	t.Logf("kill timing seed %d", seed)
+	_, stopLoad := load.submitters(t, fleetSubmitters, fleetJobs)
+	rng := killTimingRNG(t)
 	killStart := time.Now()
 	kills, leaderKills := 0, 0
 	for load.count() < fleetJobs || kills < fleetMinKills {
 		if time.Since(killStart) > fleetKillBudget {
-			cancel()
-			wg.Wait()
+			stopLoad()
 			t.Fatalf("after %s only %d jobs acknowledged and %d kills", time.Since(killStart).Round(time.Second), load.count(), kills)
 		}
 		time.Sleep(time.Duration(800+rng.IntN(2200)) * time.Millisecond)
@@ -288,8 +279,7 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 		kills++
 		f.start(victim)
 	}
-	cancel()
-	wg.Wait()
+	stopLoad()
 	acked := load.jobs()
 	t.Logf("kill phase: %d kills (%d of the instance holding the most keys), %d jobs acknowledged, %s; POST outcomes %s",
 		kills, leaderKills, len(acked), time.Since(killStart).Round(time.Millisecond), load.outcomes())
@@ -348,7 +338,7 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("relayer rebuild --through %s: %v\n%s", d.pos, err, out)
 		}
-		r := crashRebuilt.FindSubmatch(out)
+		r := snapshotDigest.FindSubmatch(out)
 		if r == nil || string(r[1]) != d.digest {
 			t.Errorf("instance stopped %d: its read models at position %s differ from rebuild's: %s, rebuild %s", i, d.pos, d.digest, r)
 		}
@@ -474,12 +464,7 @@ func testDeposedHolder(t *testing.T, keys int) {
 		}
 		return up[int(n)%len(up)], ""
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var wg sync.WaitGroup
-	for range 2 {
-		wg.Go(func() { load.run(ctx, 1<<30) })
-	}
+	_, stopLoad := load.submitters(t, 2, 1<<30)
 	time.Sleep(3 * time.Second)
 	holder := -1
 	for deadline := time.Now().Add(10 * time.Second); (holder < 0 || f.heldLeases(load.client) < keys) && time.Now().Before(deadline); {
@@ -532,8 +517,7 @@ func testDeposedHolder(t *testing.T, keys int) {
 		t.Errorf("the deposed instance did not notice it lost the lease:\n%s", p.stderr.String())
 	}
 	time.Sleep(2 * time.Second)
-	cancel()
-	wg.Wait()
+	stopLoad()
 	acked := load.jobs()
 	notTerminal := waitAllTerminal(t, load.client, *f.urls[other].Load(), acked, fleetFinalWait)
 

@@ -40,7 +40,7 @@ rate_limit: {concurrency_limit: 0, rolling_limit: 0, read: {concurrency_limit: 0
 		t.Fatal(err)
 	}
 	serve := startCrashProc(t, "serve", bin, crashEnv(""), "serve", "--config", cfgFile, "--data-dir", data, "--listen", "127.0.0.1:0")
-	url := serve.await(t, crashListening, 90*time.Second)[1]
+	url := serve.await(t, listeningOn, 90*time.Second)[1]
 	client := &http.Client{Timeout: 10 * time.Second}
 
 	// Submitters until the disk refuses: every 202 is an acknowledged job.

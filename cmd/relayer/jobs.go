@@ -86,25 +86,38 @@ func (c *jobsClient) get(ctx context.Context, path string, result any) error {
 	return c.do(ctx, http.MethodGet, path, nil, c.token, c.tokenEnv, result)
 }
 
-// do sends body (JSON, or nil) to path with token, and reads the envelope's result into result.
-func (c *jobsClient) do(ctx context.Context, method, path string, body any, token, tokenEnv string, result any) error {
+// apiRequest is a request to the relayer's HTTP API: body (JSON, or nil) with its content type,
+// and token, when given, as the bearer token.
+func apiRequest(ctx context.Context, method, url string, body []byte, token string) (*http.Request, error) {
 	var rd io.Reader
 	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(b)
+		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return req, nil
+}
+
+// do sends body (JSON, or nil) to path with token, and reads the envelope's result into result.
+func (c *jobsClient) do(ctx context.Context, method, path string, body any, token, tokenEnv string, result any) error {
+	var b []byte
+	if body != nil {
+		var err error
+		if b, err = json.Marshal(body); err != nil {
+			return err
+		}
+	}
+	req, err := apiRequest(ctx, method, c.base+path, b, token)
+	if err != nil {
+		return err
 	}
 	res, err := c.http.Do(req)
 	if err != nil {

@@ -128,21 +128,7 @@ func TestCancelStopsAStuckJobOnARunningRelayerWhichSendsNothingForIt(t *testing.
 	// The engine goes on: an ordinary decrypt completes, and none of the cancelled jobs gets a
 	// transaction.
 	ok := post(contracts.TestHandle(contracts.ScenarioNone, "after-cancel"))
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		res, err := http.Get(url + "/v2/public-decrypt/" + ok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		if res.StatusCode == http.StatusOK {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the decrypt after the cancels did not complete (%d); serve:\n%s", res.StatusCode, tail(stderr.String(), 3000))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	jobResult(t, "the decrypt after the cancels", url+"/v2/public-decrypt/"+ok, stderr)
 	if strings.Contains(stderr.String(), "level=ERROR") || strings.Contains(stderr.String(), "poison") {
 		t.Errorf("serve logged an error after the cancels:\n%s", tail(stderr.String(), 3000))
 	}

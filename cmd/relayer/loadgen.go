@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"encoding/hex"
@@ -552,20 +551,11 @@ type loadResponse struct {
 	at     time.Time // when it was read
 }
 
+// do sends body (JSON, or nil) to u with token, and reads the whole answer.
 func (lg *loadgen) do(ctx context.Context, method, u string, body []byte, token string) (loadResponse, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	req, err := apiRequest(ctx, method, u, body, token)
 	if err != nil {
 		return loadResponse{}, err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	res, err := lg.client.Do(req)
 	if err != nil {

@@ -41,6 +41,19 @@ func TestMigrateCopiesALogBetweenStoresAndBack(t *testing.T) {
 	}
 }
 
+// readLog is every record of store's log, in order.
+func readLog(t *testing.T, store eventstore.Store) []eventstore.Record {
+	t.Helper()
+	var recs []eventstore.Record
+	for r, err := range store.ReadAll(context.Background(), 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
 // An interrupted migrate leaves a beginning of the log in the target: the next run checks it
 // event for event and copies the rest. A target holding anything else is refused.
 func TestMigrateResumesAndRefusesATargetThatIsNotACopy(t *testing.T) {
@@ -55,13 +68,7 @@ func TestMigrateResumesAndRefusesATargetThatIsNotACopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []eventstore.Record
-	for r, err := range source.ReadAll(ctx, 0) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, r)
-	}
+	recs := readLog(t, source)
 	source.Close()
 
 	// What an interrupted run leaves: the first 100 events.
@@ -116,13 +123,7 @@ func TestMigrateUpgradesAnOldSQLiteFileInPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []eventstore.Record
-	for r, err := range source.ReadAll(ctx, 0) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, r)
-	}
+	recs := readLog(t, source)
 	if len(recs) < 100 {
 		t.Fatalf("the demo wrote %d events, want a log of 100 jobs", len(recs))
 	}

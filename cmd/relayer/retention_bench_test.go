@@ -138,7 +138,7 @@ func benchArchiverRound(b *testing.B, bin string, env []string, dir string, rete
 		b.Fatal(err)
 	}
 	serve := startCrashProc(b, "serve", bin, env, "serve", "--config", cfgFile, "--data-dir", filepath.Join(dir, "data"), "--listen", "127.0.0.1:0")
-	url := serve.await(b, crashListening, 60*time.Second)[1]
+	url := serve.await(b, listeningOn, 60*time.Second)[1]
 	client := &http.Client{Timeout: 30 * time.Second}
 	serveCPU, chainCPU, clientCPU := procCPU(serve.cmd.Process.Pid), procCPU(chain.cmd.Process.Pid), procCPU(os.Getpid())
 

@@ -4,10 +4,8 @@ package main
 
 import (
 	"context"
-	"encoding/hex"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -17,14 +15,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
-
 	"relayer/archive"
 	"relayer/domain"
 	"relayer/eventstore"
 	"relayer/eventstore/sqlite"
 	"relayer/projections"
-	"relayer/workers/devchain"
 )
 
 // The retention crash test: `relayer serve` with every retention window at one second and
@@ -92,11 +87,7 @@ func TestSIGKILLWhileArchivingAndRemovingLosesNoEventAndArchivesNoneTwice(t *tes
 	}
 	began := time.Now()
 	dir := t.TempDir()
-	bin := buildRelayer(t, dir)
-	t.Logf("built %s in %s", bin, time.Since(began).Round(time.Millisecond))
-	env := crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0))))
-	_, dc := startCrashChain(t, bin, env)
-	t.Logf("development chain up at %s", time.Since(began).Round(time.Millisecond))
+	bin, env, dc := startCrashRig(t, dir)
 	cfgFile := filepath.Join(dir, "relayer.yaml")
 	if err := os.WriteFile(cfgFile, []byte(crashConfig(dc)+retentionCrashConfig), 0o600); err != nil {
 		t.Fatal(err)
@@ -105,14 +96,9 @@ func TestSIGKILLWhileArchivingAndRemovingLosesNoEventAndArchivesNoneTwice(t *tes
 	archiveDir := filepath.Join(dataDir, "archive")
 	serveArgs := []string{"serve", "--config", cfgFile, "--data-dir", dataDir, "--listen", "127.0.0.1:0"}
 
-	seed := uint64(time.Now().UnixNano())
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	t.Logf("kill timing seed %d", seed)
+	rng := killTimingRNG(t)
 	load := &crashLoad{client: &http.Client{Timeout: 10 * time.Second}, codes: map[int]int{}}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var wg sync.WaitGroup
-	wg.Go(func() { load.run(ctx, math.MaxInt) })
+	ctx, stopLoad := load.submitters(t, 1, math.MaxInt)
 
 	killStart := time.Now()
 	var runs []*crashProc
@@ -125,7 +111,7 @@ func TestSIGKILLWhileArchivingAndRemovingLosesNoEventAndArchivesNoneTwice(t *tes
 		}
 		p := startCrashProc(t, fmt.Sprintf("serve#%d", len(runs)), bin, env, serveArgs...)
 		runs = append(runs, p)
-		url := p.await(t, crashListening, 60*time.Second)[1]
+		url := p.await(t, listeningOn, 60*time.Second)[1]
 		load.url.Store(&url)
 		// A burst of jobs at each start keeps the archiver busy: segments back to back, and
 		// removals between them.
@@ -142,8 +128,7 @@ func TestSIGKILLWhileArchivingAndRemovingLosesNoEventAndArchivesNoneTwice(t *tes
 		hits[hit]++
 		t.Logf("kill %d, aimed at %s: %s", len(runs), step.next, hit)
 	}
-	cancel()
-	wg.Wait()
+	stopLoad()
 	acked := load.jobs()
 	t.Logf("kill phase: %d kills in %s, %d jobs acknowledged; POST outcomes %v; what the kills left: %v",
 		len(runs), time.Since(killStart).Round(time.Millisecond), len(acked), load.outcomes(), hits)
@@ -151,7 +136,7 @@ func TestSIGKILLWhileArchivingAndRemovingLosesNoEventAndArchivesNoneTwice(t *tes
 	// The final run archives and retires every job (all ended, past their one-second window).
 	final := startCrashProc(t, "serve#final", bin, env, serveArgs...)
 	runs = append(runs, final)
-	url := final.await(t, crashListening, 60*time.Second)[1]
+	url := final.await(t, listeningOn, 60*time.Second)[1]
 	drain := time.Now()
 	notArchived := waitAllArchived(t, load.client, url, acked, 60*time.Second)
 	t.Logf("final run: %d of %d acknowledged jobs archived %s after serve listened", len(acked)-len(notArchived), len(acked),

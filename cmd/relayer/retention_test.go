@@ -108,23 +108,9 @@ func TestReplayAndRebuildWithTheArchiveReadTheWholeLogAfterRetention(t *testing.
 		t.Fatalf("replay --job --archive: exit %d: %s\n%s", code, errOut, timeline)
 	}
 	// rebuild --archive gives the digest of the read models that followed the log live.
-	out, errOut, code := runCLI(t, "rebuild", "--data-dir", dataDir, "--archive", archiveDir)
-	if code != 0 {
-		t.Fatalf("rebuild --archive: exit %d: %s", code, errOut)
-	}
-	m := regexp.MustCompile(`snapshot sha256 ([0-9a-f]{64})`).FindStringSubmatch(out)
-	if m == nil || m[1] != live {
-		t.Fatalf("rebuild --archive: %s\nwant the live read models' digest %s", out, live)
-	}
+	checkRebuilds(t, live, "--data-dir", dataDir, "--archive", archiveDir)
 	// And so does the live store alone: the retired jobs' part of the history is carried.
-	out, errOut, code = runCLI(t, "rebuild", "--data-dir", dataDir)
-	if code != 0 {
-		t.Fatalf("rebuild: exit %d: %s", code, errOut)
-	}
-	m = regexp.MustCompile(`snapshot sha256 ([0-9a-f]{64})`).FindStringSubmatch(out)
-	if m == nil || m[1] != live {
-		t.Fatalf("rebuild of the live store alone: %s\nwant the live read models' digest %s", out, live)
-	}
+	checkRebuilds(t, live, "--data-dir", dataDir)
 }
 
 // An archive that does not reach the horizon the live store recorded (its last segments lost, an

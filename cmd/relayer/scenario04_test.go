@@ -86,24 +86,7 @@ func TestScenario04SentStraightToServeCompletesWithinTheReadinessTimeout(t *test
 	for i, b := range bodies {
 		// Long polls, each held until the job changes: the development readiness timeout is
 		// 10 s, so a job still pending after 30 s is stuck.
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			res, err := http.Get(url + "/v2/" + b.kind + "/" + ids[i] + "?wait=10")
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(res.Body)
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				break
-			}
-			if res.StatusCode != http.StatusAccepted {
-				t.Fatalf("%s scenario 04: %d %s\n%s", b.kind, res.StatusCode, body, stderr)
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s scenario 04: still pending after 30 s: %s", b.kind, body)
-			}
-		}
+		jobResult(t, b.kind+" scenario 04", url+"/v2/"+b.kind+"/"+ids[i]+"?wait=10", stderr)
 
 		events := jobEvents(t, url, ids[i])
 		if events.Status != "completed" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -63,20 +64,7 @@ func TestThePublicSDKWorksAgainstServe(t *testing.T) {
 		"DECRYPTION_ADDRESS="+addrs[1], "INPUT_VERIFICATION_ADDRESS="+addrs[2], "ACL_ADDRESS="+addrs[3],
 		"INPUT_VERIFIER_ADDRESS="+addrs[4], "KMS_VERIFIER_ADDRESS="+addrs[5],
 	)
-	res, err := cmd.CombinedOutput()
-	t.Logf("the SDK against serve:\n%s", res)
-	if err != nil {
-		t.Errorf("the SDK's cases failed (%v); serve's log:\n%s", err, tail(stderr.String(), 4000))
-	}
-	passed := 0
-	for _, line := range strings.Split(string(res), "\n") {
-		if strings.HasPrefix(line, "ok ") {
-			passed++
-		}
-	}
-	if passed != sdkCases {
-		t.Errorf("%d of the SDK's %d cases passed", passed, sdkCases)
-	}
+	runNodeCases(t, "the SDK", cmd, sdkCases, stderr)
 	if err := stop(); err != nil {
 		t.Errorf("serve: %v", err)
 	}
@@ -84,6 +72,27 @@ func TestThePublicSDKWorksAgainstServe(t *testing.T) {
 
 // sdkCases is how many cases compat.mjs runs.
 const sdkCases = 10
+
+// runNodeCases runs cmd, a Node.js script whose cases each print a line "ok ..." or "FAIL ...",
+// against serve, and logs its output. The test fails unless the script exits 0 with want cases
+// ok; what names the cases in the failures, which quote serve's log.
+func runNodeCases(t *testing.T, what string, cmd *exec.Cmd, want int, serveLog fmt.Stringer) {
+	t.Helper()
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s against serve:\n%s", what, out)
+	if err != nil {
+		t.Errorf("%s's cases failed (%v); serve's log:\n%s", what, err, tail(serveLog.String(), 4000))
+	}
+	passed := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "ok ") {
+			passed++
+		}
+	}
+	if passed != want {
+		t.Errorf("%d of %s's %d cases passed", passed, what, want)
+	}
+}
 
 // freeLoopbackAddr is a loopback host:port nothing listens on right now.
 func freeLoopbackAddr(t *testing.T) string {

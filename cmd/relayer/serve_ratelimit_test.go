@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -160,13 +159,5 @@ chain:
 		t.Errorf("replay --all: exit %d, stderr %s", code, replayErr)
 	}
 	checkNoRPCSecret(t, "replay's output", replayOut)
-	rebuildOut, rebuildErr, code := runCLI(t, "rebuild", "--data-dir", dataDir, "--config", cfgFile)
-	if code != 0 {
-		t.Fatalf("rebuild: exit %d: %s", code, rebuildErr)
-	}
-	digest := regexp.MustCompile(`snapshot sha256 ([0-9a-f]{64})`)
-	served, rebuilt := digest.FindStringSubmatch(stdout.String()), digest.FindStringSubmatch(rebuildOut)
-	if served == nil || rebuilt == nil || served[1] != rebuilt[1] {
-		t.Errorf("serve's digest %v, rebuild's %v: they must be the same\n%s", served, rebuilt, rebuildOut)
-	}
+	checkRebuilds(t, servedDigest(t, stdout), "--data-dir", dataDir, "--config", cfgFile)
 }

@@ -16,6 +16,7 @@ import (
 
 // syncBuffer is devchain_test.go's.
 
+// listeningOn is serve's line saying where it listens, and its URL.
 var listeningOn = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
 
 // withEnv runs f with serve reading env instead of the process's environment.

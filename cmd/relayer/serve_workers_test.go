@@ -3,10 +3,7 @@ package main
 import (
 	"encoding/hex"
 	"fmt"
-	"io"
-	"net/http"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,43 +49,39 @@ func TestServeWithoutConfigurationDrivesEveryKindToItsResult(t *testing.T) {
 	results := map[string]string{"input-proof": `"accepted":true`, "public-decrypt": `"decryptedValue":`, "user-decrypt": `"payload":`}
 	for kind, body := range bodies {
 		id := accepted(t, "POST "+kind, url+"/v2/"+kind, []byte(body))
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			res, err := http.Get(url + "/v2/" + kind + "/" + id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(res.Body)
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				if !strings.Contains(string(b), `"status":"succeeded"`) || !strings.Contains(string(b), results[kind]) {
-					t.Errorf("%s: %s", kind, b)
-				}
-				break
-			}
-			if res.StatusCode != http.StatusAccepted || res.Header.Get("Retry-After") == "" {
-				t.Fatalf("%s: GET %d (Retry-After %q) %s", kind, res.StatusCode, res.Header.Get("Retry-After"), b)
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: not done after 30s: %s\n%s", kind, b, stderr)
-			}
-			time.Sleep(50 * time.Millisecond)
+		b := jobResult(t, kind, url+"/v2/"+kind+"/"+id, stderr)
+		if !strings.Contains(string(b), `"status":"succeeded"`) || !strings.Contains(string(b), results[kind]) {
+			t.Errorf("%s: %s", kind, b)
 		}
 	}
 	if err := stop(); err != nil {
 		t.Fatalf("serve: %v\n%s", err, stderr)
 	}
-	digest := regexp.MustCompile(`snapshot sha256 ([0-9a-f]{64})`)
-	live := digest.FindStringSubmatch(stdout.String())
-	if live == nil {
+	live := servedDigest(t, stdout)
+	withEnv(t)
+	checkRebuilds(t, live, "--data-dir", dir)
+}
+
+// servedDigest is the digest of the read models serve printed on stdout when it stopped; none
+// fails the test.
+func servedDigest(t *testing.T, stdout fmt.Stringer) string {
+	t.Helper()
+	m := snapshotDigest.FindStringSubmatch(stdout.String())
+	if m == nil {
 		t.Fatalf("serve printed no digest when it stopped:\n%s", stdout)
 	}
-	withEnv(t)
-	out, errOut, code := runCLI(t, "rebuild", "--data-dir", dir)
+	return m[1]
+}
+
+// checkRebuilds runs `relayer rebuild args` and fails the test unless it exits 0 and prints the
+// digest want: the read models rebuilt from the log are the live ones.
+func checkRebuilds(t *testing.T, want string, args ...string) {
+	t.Helper()
+	out, errOut, code := runCLI(t, append([]string{"rebuild"}, args...)...)
 	if code != 0 {
-		t.Fatalf("rebuild: %d %s", code, errOut)
+		t.Fatalf("rebuild %s: exit %d: %s", strings.Join(args, " "), code, errOut)
 	}
-	if rebuilt := digest.FindStringSubmatch(out); rebuilt == nil || rebuilt[1] != live[1] {
-		t.Fatalf("rebuild's digest differs from the live read models' %s:\n%s", live[1], out)
+	if m := snapshotDigest.FindStringSubmatch(out); m == nil || m[1] != want {
+		t.Fatalf("rebuild %s: %s\nwant the live read models' digest %s", strings.Join(args, " "), out, want)
 	}
 }

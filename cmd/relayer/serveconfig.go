@@ -1055,22 +1055,12 @@ func toFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-// knownPaths maps every environment variable of the configuration to its setting's path.
+// knownPaths maps every environment variable of the configuration to its setting's path: the
+// settings serve --help lists (settingPaths), retry_after's _seconds names among them.
 func knownPaths() map[string]string {
 	out := map[string]string{}
-	var walk func(prefix string, t reflect.Type)
-	walk = func(prefix string, t reflect.Type) {
-		for _, f := range settingFields(t) {
-			if isSection(f.typ) {
-				walk(prefix+f.name+".", f.typ)
-				continue
-			}
-			out[envName(prefix+f.name)] = prefix + f.name
-		}
-	}
-	walk("", reflect.TypeFor[fileConfig]())
-	for sec := range retryAfterSecondsNames {
-		out[envName("retry_after."+sec)] = "retry_after." + sec
+	for _, p := range settingPaths() {
+		out[envName(p)] = p
 	}
 	return out
 }

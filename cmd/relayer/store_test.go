@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"relayer/domain"
 	"relayer/eventstore/postgres/pgtest"
@@ -81,35 +80,14 @@ func TestServeAndTheLogCommandsWorkOnAPostgreSQLStore(t *testing.T) {
 		t.Fatalf("POST: %d %s", code, b)
 	}
 	jobID := regexp.MustCompile(`"jobId":"([0-9a-f-]{36})"`).FindStringSubmatch(b)[1]
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		res, err := http.Get(url + "/v2/public-decrypt/" + jobID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		if res.StatusCode == http.StatusOK {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the job did not finish:\n%s", stderr)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	jobResult(t, "the job", url+"/v2/public-decrypt/"+jobID, stderr)
 	if err := stop(); err != nil {
 		t.Fatalf("serve: %v\n%s", err, stderr)
 	}
-	digest := regexp.MustCompile(`snapshot sha256 ([0-9a-f]{64})`)
-	live := digest.FindStringSubmatch(stdout.String())
-	if live == nil {
-		t.Fatalf("serve printed no digest:\n%s", stdout)
-	}
+	live := servedDigest(t, stdout)
 
 	withEnv(t)
-	rebuilt, errText, code2 := runCLI(t, "rebuild", "--store", store)
-	if code2 != 0 || digest.FindStringSubmatch(rebuilt) == nil || digest.FindStringSubmatch(rebuilt)[1] != live[1] {
-		t.Fatalf("rebuild on PostgreSQL: %d %s\n%s", code2, errText, rebuilt)
-	}
+	checkRebuilds(t, live, "--store", store)
 	timeline, errText, code2 := runCLI(t, "replay", "--store", store, "--job", jobID)
 	if code2 != 0 || !strings.Contains(timeline, "RequestCompleted") {
 		t.Fatalf("replay on PostgreSQL: %d %s\n%s", code2, errText, timeline)

@@ -34,20 +34,7 @@ func TestTheDashboardWorksInARealBrowser(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "ui", "dashboard.mjs"))
 	cmd.Env = append(os.Environ(), "RELAYER_URL="+url, "OPERATOR_TOKEN="+operatorToken, "ADMIN_TOKEN="+adminToken, "CHROMIUM="+chromium)
-	out, err := cmd.CombinedOutput()
-	t.Logf("the dashboard in Chromium:\n%s", out)
-	if err != nil {
-		t.Errorf("the browser's cases failed (%v); serve's log:\n%s", err, tail(stderr.String(), 4000))
-	}
-	passed := 0
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.HasPrefix(line, "ok ") {
-			passed++
-		}
-	}
-	if passed != dashboardCases {
-		t.Errorf("%d of the dashboard's %d cases passed", passed, dashboardCases)
-	}
+	runNodeCases(t, "the dashboard", cmd, dashboardCases, stderr)
 	if err := stop(); err != nil {
 		t.Errorf("serve: %v", err)
 	}

@@ -290,29 +290,31 @@ func (w *watcher) print(event, data string) error {
 		_, err := fmt.Fprintln(w.out, data)
 		return err
 	}
-	if event == "signer" {
-		var s api.Signer
-		if err := json.Unmarshal([]byte(data), &s); err != nil {
-			fmt.Fprintf(w.log, "watch: skip a signer event that is not JSON: %q\n", data)
-			return nil
-		}
-		_, err := fmt.Fprintln(w.out, signerLine(s))
-		return err
+	switch event {
+	case "signer":
+		return printLine(w, data, "a signer event", signerLine)
+	case "ratelimit":
+		return printLine(w, data, "a rate-limit event", rateLimitLine)
+	default:
+		return printLine(w, data, "a transition", transitionLine)
 	}
-	if event == "ratelimit" {
-		var r api.RateLimit
-		if err := json.Unmarshal([]byte(data), &r); err != nil {
-			fmt.Fprintf(w.log, "watch: skip a rate-limit event that is not JSON: %q\n", data)
-			return nil
-		}
-		_, err := fmt.Fprintln(w.out, rateLimitLine(r))
-		return err
-	}
-	var t api.Transition
-	if err := json.Unmarshal([]byte(data), &t); err != nil {
-		fmt.Fprintf(w.log, "watch: skip a transition that is not JSON: %q\n", data)
+}
+
+// printLine decodes data as a T and prints it on one line, with line; data that is not JSON is
+// skipped, and the log says so, naming it as what.
+func printLine[T any](w *watcher, data, what string, line func(T) string) error {
+	var v T
+	if err := json.Unmarshal([]byte(data), &v); err != nil {
+		fmt.Fprintf(w.log, "watch: skip %s that is not JSON: %q\n", what, data)
 		return nil
 	}
+	_, err := fmt.Fprintln(w.out, line(v))
+	return err
+}
+
+// transitionLine is a transition on one line: its time, position, job, kind, the statuses from
+// and to ("-" for none), the event's type and its label when it has one.
+func transitionLine(t api.Transition) string {
 	from := t.From
 	if from == "" {
 		from = "-"
@@ -322,8 +324,7 @@ func (w *watcher) print(event, data string) error {
 	if t.Label != "" {
 		line += "  " + t.Label
 	}
-	_, err := fmt.Fprintln(w.out, line)
-	return err
+	return line
 }
 
 // signerLine is a signing key's event on one line: its time and position, as a transition's, then

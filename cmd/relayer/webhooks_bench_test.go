@@ -60,7 +60,7 @@ func BenchmarkServeJobsWithASlowWebhook(b *testing.B) {
 		round++
 		args := []string{"serve", "--config", cfgFile, "--data-dir", filepath.Join(dir, fmt.Sprintf("data-%d", round)), "--listen", "127.0.0.1:0"}
 		p := startCrashProc(b, fmt.Sprintf("serve#%d", round), bin, env, args...)
-		url := p.await(b, whListening, 60*time.Second)[1]
+		url := p.await(b, listeningOn, 60*time.Second)[1]
 		client := &http.Client{Timeout: 30 * time.Second}
 		before := requests.Load()
 		if withHook {

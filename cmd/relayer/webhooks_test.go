@@ -5,16 +5,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,13 +20,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
-
 	"relayer/domain"
 	"relayer/domain/webhook"
 	"relayer/eventstore/sqlite"
 	"relayer/projections"
-	"relayer/workers/devchain"
 )
 
 // The tests of serve's webhooks: registration through the admin API, deliveries by serve's
@@ -208,8 +202,6 @@ func TestServeDeliversEveryTransitionToAnEndpointRegisteredThroughTheAdminAPI(t 
 // =full is the longer run (1,000 jobs, about 4,600 transitions, ten kills or more; about two minutes).
 const webhookFaultsEnvVar = "RELAYER_WEBHOOK_FAULTS"
 
-var whListening = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
-
 func TestWebhookDeliveriesSurviveSIGKILLAndAReceiverThatFailsAndTimesOutByTurns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("webhook fault test: builds the binary and runs processes for about a minute")
@@ -220,9 +212,7 @@ func TestWebhookDeliveriesSurviveSIGKILLAndAReceiverThatFailsAndTimesOutByTurns(
 	}
 	began := time.Now()
 	dir := t.TempDir()
-	bin := buildRelayer(t, dir)
-	env := append(crashEnv(hex.EncodeToString(crypto.FromECDSA(devchain.RelayerDevKey(0)))), "RELAYER_ADMIN_TOKEN="+whAdminToken, "RELAYER_WEBHOOKS_SECRET_KEY="+whSecretKey)
-	_, dc := startCrashChain(t, bin, env)
+	bin, env, dc := startCrashRig(t, dir, "RELAYER_ADMIN_TOKEN="+whAdminToken, "RELAYER_WEBHOOKS_SECRET_KEY="+whSecretKey)
 	cfgFile := filepath.Join(dir, "relayer.yaml")
 	// Attempts time out after 150 ms and wait at most 100 ms between them, so the faults cost
 	// seconds, not the long-tail schedule's minutes.
@@ -253,20 +243,13 @@ func TestWebhookDeliveriesSurviveSIGKILLAndAReceiverThatFailsAndTimesOutByTurns(
 	client := &http.Client{Timeout: 10 * time.Second}
 
 	first := startCrashProc(t, "serve#0", bin, env, serveArgs...)
-	url := first.await(t, whListening, 60*time.Second)[1]
+	url := first.await(t, listeningOn, 60*time.Second)[1]
 	hookID, secret := registerWebhook(t, client, url, rcv.srv.URL+"/relayer")
 
 	load := &crashLoad{client: client, codes: map[int]int{}}
 	load.url.Store(&url)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var wg sync.WaitGroup
-	for range crashSubmitters {
-		wg.Go(func() { load.run(ctx, jobs) })
-	}
-	seed := uint64(time.Now().UnixNano())
-	rng := rand.New(rand.NewPCG(seed, seed^0x5bd1e995))
-	t.Logf("kill timing seed %d", seed)
+	_, stopLoad := load.submitters(t, crashSubmitters, jobs)
+	rng := killTimingRNG(t)
 	p, kills, deliveredAtKills := first, 0, []int{}
 	for load.count() < jobs || kills < minKills {
 		if time.Since(began) > 5*time.Minute {
@@ -281,12 +264,11 @@ func TestWebhookDeliveriesSurviveSIGKILLAndAReceiverThatFailsAndTimesOutByTurns(
 		kills++
 		deliveredAtKills = append(deliveredAtKills, len(rcv.deliveries()))
 		p = startCrashProc(t, fmt.Sprintf("serve#%d", kills), bin, env, serveArgs...)
-		u := p.await(t, whListening, 60*time.Second)[1]
+		u := p.await(t, listeningOn, 60*time.Second)[1]
 		load.url.Store(&u)
 		url = u
 	}
-	cancel()
-	wg.Wait()
+	stopLoad()
 	acked := load.jobs()
 	t.Logf("%d kills (receiver had %v deliveries at each), %d jobs acknowledged in %s", kills, deliveredAtKills, len(acked), time.Since(began).Round(time.Second))
 
