@@ -47,8 +47,7 @@ type balanceGuard struct {
 	floorUsed *big.Int
 	// reserves are the reserves (gas limit × max fee per gas) of the key's last transactions, a
 	// ring of reserveWindow.
-	reserves []*big.Int
-	next     int
+	reserves weiRing
 }
 
 // reserveWindow is how many of the key's last transactions the automatic floor looks at.
@@ -99,12 +98,7 @@ func (g *balanceGuard) observe(p *gateway.Prepared) {
 	}
 	r := new(big.Int).Mul(new(big.Int).SetUint64(p.GasLimit), p.GasFeeCap)
 	g.mu.Lock()
-	if len(g.reserves) < reserveWindow {
-		g.reserves = append(g.reserves, r)
-	} else {
-		g.reserves[g.next] = r
-		g.next = (g.next + 1) % reserveWindow
-	}
+	g.reserves.add(r, reserveWindow)
 	g.mu.Unlock()
 }
 
@@ -117,7 +111,7 @@ func (g *balanceGuard) floorNow() *big.Int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	var most *big.Int
-	for _, r := range g.reserves {
+	for _, r := range g.reserves.wei {
 		if most == nil || r.Cmp(most) > 0 {
 			most = r
 		}

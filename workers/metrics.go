@@ -43,15 +43,27 @@ type engineMetrics struct {
 	samples map[string][]time.Duration
 	// costs are the costs in wei (gas used × effective gas price) of each kind's last receipts,
 	// a ring of costWindow per kind family, under mu.
-	costs [domain.NumKinds]costRing
+	costs [domain.NumKinds]weiRing
 }
 
 // costWindow is how many of a kind's last receipts its estimated cost averages.
 const costWindow = 64
 
-type costRing struct {
+// weiRing holds the last amounts in wei it was given, up to a size its owner passes; its owner
+// locks it.
+type weiRing struct {
 	wei  []*big.Int
 	next int
+}
+
+// add keeps v, in place of the oldest amount once the ring holds size of them.
+func (r *weiRing) add(v *big.Int, size int) {
+	if len(r.wei) < size {
+		r.wei = append(r.wei, v)
+		return
+	}
+	r.wei[r.next] = v
+	r.next = (r.next + 1) % size
 }
 
 func newEngineMetrics() *engineMetrics {
@@ -100,13 +112,7 @@ func (m *engineMetrics) cost(k domain.Kind, rec *gateway.Receipt) {
 	}
 	c := new(big.Int).Mul(new(big.Int).SetUint64(rec.Raw.GasUsed), rec.Raw.EffectiveGasPrice)
 	m.mu.Lock()
-	r := &m.costs[k.Family().Ordinal()]
-	if len(r.wei) < costWindow {
-		r.wei = append(r.wei, c)
-	} else {
-		r.wei[r.next] = c
-		r.next = (r.next + 1) % costWindow
-	}
+	m.costs[k.Family().Ordinal()].add(c, costWindow)
 	m.mu.Unlock()
 }
 

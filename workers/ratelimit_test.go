@@ -258,7 +258,7 @@ func TestAFullBufferDropsAndCountsEventsWithoutHoldingUpTheCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := upstream.Event{Type: upstream.RateLimitEncountered, At: time.Now(), Source: "https://rpc.example.com",
-		Attempt: 1, Class: upstream.RateLimited, StatusCode: 429, Limit: upstream.Unknown, Remaining: upstream.Unknown}
+		Attempt: 1, Class: upstream.RateLimited, StatusCode: 429, Quota: upstream.Quota{Limit: upstream.Unknown, Remaining: upstream.Unknown}}
 	// Nothing drains the buffer (Run has not started): every Record beyond the third must return
 	// at once all the same.
 	start := time.Now()
@@ -299,7 +299,7 @@ func TestALogThatCannotBeWrittenLosesTheEventsCountedAndRunStillEndsWithinTheFlu
 	}
 	_ = store.Close()
 	ev := upstream.Event{Type: upstream.RateLimitBackoff, At: time.Now(), Source: "https://rpc.example.com",
-		Attempt: 1, Class: upstream.RateLimited, Wait: 1500 * time.Millisecond, Limit: upstream.Unknown, Remaining: upstream.Unknown}
+		Attempt: 1, Class: upstream.RateLimited, Wait: 1500 * time.Millisecond, Quota: upstream.Quota{Limit: upstream.Unknown, Remaining: upstream.Unknown}}
 	for range 5 {
 		rec.Record(context.Background(), ev)
 	}

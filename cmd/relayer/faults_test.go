@@ -25,6 +25,7 @@ import (
 	"relayer/workers"
 	"relayer/workers/devchain"
 	"relayer/workers/devchain/rpcfault"
+	"relayer/workers/devchain/rpcfault/rpcfaulttest"
 	"relayer/workers/gateway"
 	"relayer/workers/upstream"
 )
@@ -217,7 +218,7 @@ func TestFaultInjectionEveryJobCompletesOnceWithinTheRetryBudget(t *testing.T) {
 // waits for their end, scrapes /metrics, stops serve and reads its log.
 func runFaults(t *testing.T, bin string, env []string, dc crashChain, dir string, plan faultPlan, s faultSetup) *faultRun {
 	t.Helper()
-	httpProxy, wsProxy := faultProxy(t, dc.httpURL, s.http), faultProxy(t, dc.wsURL, s.ws)
+	httpProxy, wsProxy := rpcfaulttest.Start(t, dc.httpURL, s.http), rpcfaulttest.Start(t, dc.wsURL, s.ws)
 	proxied := dc
 	proxied.httpURL, proxied.wsURL = httpProxy.URL(), wsProxy.URL()
 	cfgFile := filepath.Join(dir, s.name+".yaml")
@@ -257,16 +258,6 @@ func runFaults(t *testing.T, bin string, env []string, dc crashChain, dir string
 	t.Logf("%s run: %d jobs acknowledged, every client saw its job end %s after the first POST",
 		s.name, len(r.acked), r.ended.Sub(r.began).Round(time.Millisecond))
 	return r
-}
-
-func faultProxy(t *testing.T, target string, cfg rpcfault.Config) *rpcfault.Proxy {
-	t.Helper()
-	p, err := rpcfault.New(target, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Close() })
-	return p
 }
 
 // countsSince is what a proxy did between two of its Counts.

@@ -151,17 +151,11 @@ func New(cfg Config, deps Deps) (*Archiver, error) {
 	}
 	p := cfg.Retention
 	a.policy.Store(&p)
-	if deps.Lease != nil {
-		lc := *deps.Lease
-		if lc.Name == "" {
-			lc.Name = LeaseName
-		}
-		l, err := lease.New(deps.Store, lc, a.log)
-		if err != nil {
-			return nil, err
-		}
-		a.lease = l
+	l, err := lease.NewOptional(deps.Store, deps.Lease, LeaseName, a.log)
+	if err != nil {
+		return nil, err
 	}
+	a.lease = l
 	return a, nil
 }
 

@@ -129,17 +129,11 @@ func New(cfg Config, deps Deps) (*Service, error) {
 			return h
 		}
 	}
-	if deps.Lease != nil {
-		lc := *deps.Lease
-		if lc.Name == "" {
-			lc.Name = LeaseName
-		}
-		l, err := lease.New(deps.Store, lc, s.log)
-		if err != nil {
-			return nil, fmt.Errorf("delivery: %w", err)
-		}
-		s.lease = l
+	l, err := lease.NewOptional(deps.Store, deps.Lease, LeaseName, s.log)
+	if err != nil {
+		return nil, fmt.Errorf("delivery: %w", err)
 	}
+	s.lease = l
 	s.metrics = newMetrics(s)
 	return s, nil
 }

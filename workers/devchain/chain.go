@@ -32,15 +32,8 @@ var devFunds = new(big.Int).Mul(big.NewInt(1_000_000), big.NewInt(1_000_000_000_
 // kmsContractAddress; its verifyingContractAddressDecryption and
 // verifyingContractAddressInputVerification are Decryption and InputVerification).
 type Addresses struct {
-	Decryption        common.Address
-	InputVerification common.Address
-	ACL               common.Address
-	// InputVerifier (host) lists the coprocessor signers and the gateway's majority, and reports
-	// InputVerification's EIP-712 domain.
-	InputVerifier common.Address
-	// KMSVerifier (host) lists the KMS signers and the Decryption threshold, and reports
-	// Decryption's EIP-712 domain.
-	KMSVerifier common.Address
+	// Deployment holds Decryption, InputVerification, ACL, InputVerifier and KMSVerifier.
+	contracts.Deployment
 	// Wallets (host) are two development ERC-1271 contract wallets (contracts.DevWallet): users
 	// whose address has code. Wallets[i] is at WalletAddress(i) and accepts the signatures of
 	// WalletOwnerKey(i), which is UserDevKey(14+i).
@@ -69,12 +62,8 @@ type Chain struct {
 	sendersMu sync.Mutex
 	senders   map[common.Address]*txSender // the users' keys, one sequence each
 
-	decryption        *contracts.Decryption
-	inputVerification *contracts.InputVerification
-	acl               *contracts.ACL
-	decryptionAt      *bind.BoundContract
-	inputAt           *bind.BoundContract
-	aclAt             *bind.BoundContract
+	// bound are the deployed contracts' bindings (deploy).
+	bound contracts.Bound
 
 	httpEndpoint string
 	wsEndpoint   string
@@ -106,20 +95,17 @@ func Start(ctx context.Context, cfg Config, logger *slog.Logger) (*Chain, error)
 		logger = slog.New(slog.DiscardHandler)
 	}
 	c := &Chain{
-		cfg:               cfg,
-		log:               logger.With("component", "devchain"),
-		chainID:           big.NewInt(ChainID),
-		deployerKey:       DevKey(RoleDeployer, 0),
-		relayerKeys:       devKeys(RoleRelayer, cfg.RelayerKeys),
-		kmsKeys:           devKeys(RoleKMS, cfg.KMSNodes),
-		coprocessorKeys:   devKeys(RoleCoprocessor, cfg.Coprocessors),
-		userKeys:          devKeys(RoleUser, UserKeys),
-		senders:           map[common.Address]*txSender{},
-		decryption:        contracts.NewDecryption(),
-		inputVerification: contracts.NewInputVerification(),
-		acl:               contracts.NewACL(),
-		advance:           make(chan advanceRequest),
-		drop:              make(chan chan struct{}),
+		cfg:             cfg,
+		log:             logger.With("component", "devchain"),
+		chainID:         big.NewInt(ChainID),
+		deployerKey:     DevKey(RoleDeployer, 0),
+		relayerKeys:     devKeys(RoleRelayer, cfg.RelayerKeys),
+		kmsKeys:         devKeys(RoleKMS, cfg.KMSNodes),
+		coprocessorKeys: devKeys(RoleCoprocessor, cfg.Coprocessors),
+		userKeys:        devKeys(RoleUser, UserKeys),
+		senders:         map[common.Address]*txSender{},
+		advance:         make(chan advanceRequest),
+		drop:            make(chan chan struct{}),
 	}
 	for _, k := range c.kmsKeys {
 		c.kmsSeed = crypto.Keccak256(c.kmsSeed, crypto.FromECDSA(k))
@@ -180,11 +166,11 @@ func (c *Chain) allKeys() []*ecdsa.PrivateKey {
 	return append(keys, c.userKeys...)
 }
 
-// deploy deploys ACL, Decryption, InputVerification, InputVerifier and KMSVerifier (in that
-// order, so at the deployer's nonces 0 to 4), then the two development wallets (nonces 5 and 6:
-// after the others, so that adding them moved no address), from the deployer key. Decryption
-// checks delegated user decryptions against the ACL. The host verifiers list the gateway's
-// signers in its registration order and report its domains: the gateway chain is this chain.
+// deploy deploys ACL, Decryption, InputVerification, InputVerifier and KMSVerifier
+// (contracts.Deploy, in that order, so at the deployer's nonces 0 to 4), then the two
+// development wallets (nonces 5 and 6: after the others, so that adding them moved no address),
+// from the deployer key. The host verifiers list the gateway's signers in its registration order
+// and report its domains: the gateway chain is this chain.
 func (c *Chain) deploy(ctx context.Context) error {
 	deployOne := func(name, bin string, input []byte) (common.Address, error) {
 		var addr common.Address
@@ -202,29 +188,12 @@ func (c *Chain) deploy(ctx context.Context) error {
 		return addr, nil
 	}
 	var err error
-	if c.addrs.ACL, err = deployOne("ACL", contracts.ACLMetaData.Bin, nil); err != nil {
-		return err
-	}
-	if c.addrs.Decryption, err = deployOne("Decryption", contracts.DecryptionMetaData.Bin,
-		c.decryption.PackConstructor(addresses(c.kmsKeys), big.NewInt(int64(c.cfg.Threshold)), c.addrs.ACL)); err != nil {
+	signers := contracts.Signers{KMS: c.KMSSigners(), Threshold: c.cfg.Threshold, Coprocessors: c.Coprocessors(), Majority: c.Majority()}
+	if c.addrs.Deployment, err = contracts.Deploy(deployOne, signers, c.chainID); err != nil {
 		return err
 	}
 	if c.addrs.Decryption != DecryptionAddress() {
 		return fmt.Errorf("devchain: Decryption is at %s, not at DecryptionAddress() %s", c.addrs.Decryption, DecryptionAddress())
-	}
-	if c.addrs.InputVerification, err = deployOne("InputVerification", contracts.InputVerificationMetaData.Bin,
-		c.inputVerification.PackConstructor(addresses(c.coprocessorKeys), c.addrs.Decryption)); err != nil {
-		return err
-	}
-	if c.addrs.InputVerifier, err = deployOne("InputVerifier", contracts.InputVerifierMetaData.Bin,
-		contracts.NewInputVerifier().PackConstructor(addresses(c.coprocessorKeys), big.NewInt(int64(c.Majority())),
-			c.chainID, c.addrs.InputVerification)); err != nil {
-		return err
-	}
-	if c.addrs.KMSVerifier, err = deployOne("KMSVerifier", contracts.KMSVerifierMetaData.Bin,
-		contracts.NewKMSVerifier().PackConstructor(addresses(c.kmsKeys), big.NewInt(int64(c.cfg.Threshold)),
-			c.chainID, c.addrs.Decryption)); err != nil {
-		return err
 	}
 	wallet := contracts.NewDevWallet()
 	for i := range c.addrs.Wallets {
@@ -237,18 +206,8 @@ func (c *Chain) deploy(ctx context.Context) error {
 			return fmt.Errorf("devchain: DevWallet %d is at %s, not at WalletAddress(%d) %s", i, c.addrs.Wallets[i], i, WalletAddress(i))
 		}
 	}
-	c.decryptionAt = c.decryption.Instance(c.client, c.addrs.Decryption)
-	c.inputAt = c.inputVerification.Instance(c.client, c.addrs.InputVerification)
-	c.aclAt = c.acl.Instance(c.client, c.addrs.ACL)
+	c.bound = contracts.Bind(c.client, c.addrs.Deployment)
 	return nil
-}
-
-func addresses(keys []*ecdsa.PrivateKey) []common.Address {
-	out := make([]common.Address, len(keys))
-	for i, k := range keys {
-		out[i] = crypto.PubkeyToAddress(k.PublicKey)
-	}
-	return out
 }
 
 // Close stops the simulators and the block producer, then the chain. It is safe to call twice.
@@ -312,13 +271,13 @@ func (c *Chain) RelayerKeys() []*ecdsa.PrivateKey {
 func (c *Chain) DeployerKey() *ecdsa.PrivateKey { return c.deployerKey }
 
 // KMSSigners are the registered KMS signer addresses, in node order.
-func (c *Chain) KMSSigners() []common.Address { return addresses(c.kmsKeys) }
+func (c *Chain) KMSSigners() []common.Address { return contracts.SignerAddresses(c.kmsKeys) }
 
 // KMSKeys are the simulated KMS nodes' keys, in node order. DEVELOPMENT ONLY.
 func (c *Chain) KMSKeys() []*ecdsa.PrivateKey { return append([]*ecdsa.PrivateKey(nil), c.kmsKeys...) }
 
 // Coprocessors are the registered coprocessor addresses, in order.
-func (c *Chain) Coprocessors() []common.Address { return addresses(c.coprocessorKeys) }
+func (c *Chain) Coprocessors() []common.Address { return contracts.SignerAddresses(c.coprocessorKeys) }
 
 // CoprocessorKeys are the simulated coprocessors' keys, in order. DEVELOPMENT ONLY.
 func (c *Chain) CoprocessorKeys() []*ecdsa.PrivateKey {
@@ -404,7 +363,7 @@ func (c *Chain) waitSuccess(ctx context.Context, txHash common.Hash) (*types.Rec
 // Other handles are unaffected. It returns once the transaction is in a block.
 func (c *Chain) RegisterHandles(ctx context.Context, handles ...[32]byte) error {
 	tx, err := c.deployer.send(ctx, func(opts *bind.TransactOpts) (*types.Transaction, error) {
-		return bind.Transact(c.decryptionAt, opts, c.decryption.PackRegisterHandles(handles))
+		return bind.Transact(c.bound.DecryptionAt, opts, c.bound.Decryption.PackRegisterHandles(handles))
 	})
 	if err != nil {
 		return fmt.Errorf("devchain: register handles: %w", err)
@@ -453,12 +412,12 @@ func (c *Chain) Fund(ctx context.Context, to common.Address, wei *big.Int) error
 // Pause pauses Decryption and InputVerification (as their owner): their request functions then
 // revert with EnforcedPause() until Unpause. Responses are still accepted.
 func (c *Chain) Pause(ctx context.Context) error {
-	return c.ownerCall(ctx, "pause", c.decryption.PackPause(), c.inputVerification.PackPause())
+	return c.ownerCall(ctx, "pause", c.bound.Decryption.PackPause(), c.bound.InputVerification.PackPause())
 }
 
 // Unpause undoes Pause.
 func (c *Chain) Unpause(ctx context.Context) error {
-	return c.ownerCall(ctx, "unpause", c.decryption.PackUnpause(), c.inputVerification.PackUnpause())
+	return c.ownerCall(ctx, "unpause", c.bound.Decryption.PackUnpause(), c.bound.InputVerification.PackUnpause())
 }
 
 func (c *Chain) ownerCall(ctx context.Context, what string, decData, inputData []byte) error {
@@ -466,7 +425,7 @@ func (c *Chain) ownerCall(ctx context.Context, what string, decData, inputData [
 	for _, call := range []struct {
 		at   *bind.BoundContract
 		data []byte
-	}{{c.decryptionAt, decData}, {c.inputAt, inputData}} {
+	}{{c.bound.DecryptionAt, decData}, {c.bound.InputVerificationAt, inputData}} {
 		tx, err := c.deployer.send(ctx, func(opts *bind.TransactOpts) (*types.Transaction, error) {
 			return bind.Transact(call.at, opts, call.data)
 		})
@@ -494,19 +453,19 @@ func (c *Chain) DelegateForUserDecryption(ctx context.Context, delegatorKey *ecd
 		return fmt.Errorf("devchain: delegate for user decryption: expiration %v is not after 1970", expiration)
 	}
 	return c.aclCall(ctx, delegatorKey, "delegate for user decryption",
-		c.acl.PackDelegateForUserDecryption(delegate, contract, uint64(expiration.Unix())))
+		c.bound.ACL.PackDelegateForUserDecryption(delegate, contract, uint64(expiration.Unix())))
 }
 
 // RevokeDelegationForUserDecryption sends, from delegatorKey, the host ACL's
 // revokeDelegationForUserDecryption(delegate, contract), and returns once it is in a block.
 func (c *Chain) RevokeDelegationForUserDecryption(ctx context.Context, delegatorKey *ecdsa.PrivateKey, delegate, contract common.Address) error {
 	return c.aclCall(ctx, delegatorKey, "revoke delegation for user decryption",
-		c.acl.PackRevokeDelegationForUserDecryption(delegate, contract))
+		c.bound.ACL.PackRevokeDelegationForUserDecryption(delegate, contract))
 }
 
 func (c *Chain) aclCall(ctx context.Context, key *ecdsa.PrivateKey, what string, data []byte) error {
 	tx, err := c.senderOf(key).send(ctx, func(opts *bind.TransactOpts) (*types.Transaction, error) {
-		return bind.Transact(c.aclAt, opts, data)
+		return bind.Transact(c.bound.ACLAt, opts, data)
 	})
 	if err != nil {
 		if re, ok := contracts.DecodeRevert(err); ok {

@@ -59,24 +59,24 @@ func TestADelegatedUserDecryptionIsAnsweredWithThresholdSharesForTheDelegatesKey
 	publicKey := []byte("delegate public key")
 	request := delegatedRequest(g, handles, testContract, delegator, delegate, publicKey)
 
-	if re := relayer.mustRevert(t, ctx, g.decAt, request); re.Name != "UserDecryptNotDelegated" {
+	if re := relayer.mustRevert(t, ctx, g.DecryptionAt, request); re.Name != "UserDecryptNotDelegated" {
 		t.Fatalf("a request before the delegation reverted with %v, want UserDecryptNotDelegated", re)
 	}
 	if err := c.DelegateForUserDecryption(ctx, delegatorKey, delegate, testContract, headTime(t, ctx, c).Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	for _, h := range handles {
-		if !call(t, ctx, g.aclAt, g.acl.PackIsHandleDelegatedForUserDecryption(delegator, delegate, testContract, h), g.acl.UnpackIsHandleDelegatedForUserDecryption) {
+		if !call(t, ctx, g.ACLAt, g.ACL.PackIsHandleDelegatedForUserDecryption(delegator, delegate, testContract, h), g.ACL.UnpackIsHandleDelegatedForUserDecryption) {
 			t.Fatalf("handle %x is not delegated after DelegateForUserDecryption", h)
 		}
 	}
 
-	r := relayer.mustSucceed(t, ctx, g.decAt, request)
+	r := relayer.mustSucceed(t, ctx, g.DecryptionAt, request)
 	id := requestID(t, r, c.Addresses().Decryption, contracts.TopicUserDecryptionRequest)
 	if contracts.DecryptionKindOf(id) != contracts.DecryptionKindUser {
 		t.Fatalf("request id %#x is not a user decryption id", id)
 	}
-	req, err := g.dec.UnpackUserDecryptionRequestEvent(r.Logs[len(r.Logs)-1])
+	req, err := g.Decryption.UnpackUserDecryptionRequestEvent(r.Logs[len(r.Logs)-1])
 	if err != nil || req.UserAddress != delegate || !bytes.Equal(req.PublicKey, publicKey) {
 		t.Fatalf("request event %+v (%v): want the delegate as userAddress and its public key", req, err)
 	}
@@ -85,7 +85,7 @@ func TestADelegatedUserDecryptionIsAnsweredWithThresholdSharesForTheDelegatesKey
 	shares := waitLogs(t, ctx, c, c.Addresses().Decryption, contracts.TopicUserDecryptionResponse, id, c.Config().KMSNodes)
 	seen := map[common.Address]bool{}
 	for i := range shares {
-		ev, err := g.dec.UnpackUserDecryptionResponseEvent(&shares[i])
+		ev, err := g.Decryption.UnpackUserDecryptionResponseEvent(&shares[i])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +108,7 @@ func TestADelegationThatIsRevokedExpiredOrForAnotherPartyDoesNotLetTheRequestThr
 	handles := [][32]byte{contracts.TestHandle(contracts.ScenarioNone, seed(t))}
 	refused := func(what string, contract, delegate common.Address) {
 		t.Helper()
-		re := relayer.mustRevert(t, ctx, g.decAt, delegatedRequest(g, handles, contract, delegator, delegate, []byte("pk")))
+		re := relayer.mustRevert(t, ctx, g.DecryptionAt, delegatedRequest(g, handles, contract, delegator, delegate, []byte("pk")))
 		if re.Name != "UserDecryptNotDelegated" || re.Args[2] != contract || re.Args[3] != handles[0] {
 			t.Fatalf("%s: reverted with %v, want UserDecryptNotDelegated for %s and the handle", what, re, contract)
 		}
@@ -135,8 +135,8 @@ func TestADelegationThatIsRevokedExpiredOrForAnotherPartyDoesNotLetTheRequestThr
 	if err := c.RevokeDelegationForUserDecryption(ctx, delegatorKey, delegate, testContract); err != nil {
 		t.Fatal(err)
 	}
-	if exp := call(t, ctx, g.aclAt, g.acl.PackGetUserDecryptionDelegationExpirationDate(delegator, delegate, testContract),
-		g.acl.UnpackGetUserDecryptionDelegationExpirationDate); exp != 0 {
+	if exp := call(t, ctx, g.ACLAt, g.ACL.PackGetUserDecryptionDelegationExpirationDate(delegator, delegate, testContract),
+		g.ACL.UnpackGetUserDecryptionDelegationExpirationDate); exp != 0 {
 		t.Fatalf("a revoked delegation expires at %d, want 0", exp)
 	}
 	refused("revoked", testContract, delegate)

@@ -31,12 +31,14 @@ func TestStartDeploysTheContractsWithTheDevelopmentKeysAndTheViewsAnswer(t *test
 	// Fixed seeds, fixed nonces: the same addresses on every run.
 	deployer := crypto.PubkeyToAddress(devchain.DevKey(devchain.RoleDeployer, 0).PublicKey)
 	want := devchain.Addresses{
-		ACL:               crypto.CreateAddress(deployer, 0),
-		Decryption:        crypto.CreateAddress(deployer, 1),
-		InputVerification: crypto.CreateAddress(deployer, 2),
-		InputVerifier:     crypto.CreateAddress(deployer, 3),
-		KMSVerifier:       crypto.CreateAddress(deployer, 4),
-		Wallets:           [2]common.Address{crypto.CreateAddress(deployer, 5), crypto.CreateAddress(deployer, 6)},
+		Deployment: contracts.Deployment{
+			ACL:               crypto.CreateAddress(deployer, 0),
+			Decryption:        crypto.CreateAddress(deployer, 1),
+			InputVerification: crypto.CreateAddress(deployer, 2),
+			InputVerifier:     crypto.CreateAddress(deployer, 3),
+			KMSVerifier:       crypto.CreateAddress(deployer, 4),
+		},
+		Wallets: [2]common.Address{crypto.CreateAddress(deployer, 5), crypto.CreateAddress(deployer, 6)},
 	}
 	if c.Addresses() != want {
 		t.Fatalf("Addresses() = %+v, want %+v", c.Addresses(), want)
@@ -58,18 +60,18 @@ func TestStartDeploysTheContractsWithTheDevelopmentKeysAndTheViewsAnswer(t *test
 		}
 	}
 
-	signers := call(t, ctx, g.decAt, g.dec.PackKmsSigners(), g.dec.UnpackKmsSigners)
+	signers := call(t, ctx, g.DecryptionAt, g.Decryption.PackKmsSigners(), g.Decryption.UnpackKmsSigners)
 	if len(signers) != 4 || !slices.Equal(signers, c.KMSSigners()) {
 		t.Fatalf("kmsSigners() = %v, want %v", signers, c.KMSSigners())
 	}
-	if th := call(t, ctx, g.decAt, g.dec.PackThreshold(), g.dec.UnpackThreshold); th.Int64() != 3 || c.Threshold() != 3 {
+	if th := call(t, ctx, g.DecryptionAt, g.Decryption.PackThreshold(), g.Decryption.UnpackThreshold); th.Int64() != 3 || c.Threshold() != 3 {
 		t.Fatalf("threshold() = %v, Threshold() = %d; want 3", th, c.Threshold())
 	}
-	cops := call(t, ctx, g.ivAt, g.iv.PackCoprocessors(), g.iv.UnpackCoprocessors)
+	cops := call(t, ctx, g.InputVerificationAt, g.InputVerification.PackCoprocessors(), g.InputVerification.UnpackCoprocessors)
 	if len(cops) != 3 || !slices.Equal(cops, c.Coprocessors()) {
 		t.Fatalf("coprocessors() = %v, want %v", cops, c.Coprocessors())
 	}
-	if m := call(t, ctx, g.ivAt, g.iv.PackMajority(), g.iv.UnpackMajority); m.Int64() != 2 || c.Majority() != 2 {
+	if m := call(t, ctx, g.InputVerificationAt, g.InputVerification.PackMajority(), g.InputVerification.UnpackMajority); m.Int64() != 2 || c.Majority() != 2 {
 		t.Fatalf("majority() = %v, Majority() = %d; want 2", m, c.Majority())
 	}
 	// The host verifiers: what the public SDK's createInstance reads. Each names its signers, its
@@ -85,14 +87,14 @@ func TestStartDeploysTheContractsWithTheDevelopmentKeysAndTheViewsAnswer(t *test
 		domainContract    common.Address
 	}{
 		{"InputVerifier", "getCoprocessorSigners",
-			call(t, ctx, g.hostAt, g.hostIV.PackGetCoprocessorSigners(), g.hostIV.UnpackGetCoprocessorSigners), c.Coprocessors(),
-			call(t, ctx, g.hostAt, g.hostIV.PackGetThreshold(), g.hostIV.UnpackGetThreshold), c.Majority(), "the majority",
-			call(t, ctx, g.hostAt, g.hostIV.PackInputVerifierEip712Domain(), g.hostIV.UnpackInputVerifierEip712Domain),
+			call(t, ctx, g.InputVerifierAt, g.InputVerifier.PackGetCoprocessorSigners(), g.InputVerifier.UnpackGetCoprocessorSigners), c.Coprocessors(),
+			call(t, ctx, g.InputVerifierAt, g.InputVerifier.PackGetThreshold(), g.InputVerifier.UnpackGetThreshold), c.Majority(), "the majority",
+			call(t, ctx, g.InputVerifierAt, g.InputVerifier.PackInputVerifierEip712Domain(), g.InputVerifier.UnpackInputVerifierEip712Domain),
 			"InputVerification", want.InputVerification},
 		{"KMSVerifier", "getKmsSigners",
-			call(t, ctx, g.kmsVAt, g.kmsV.PackGetKmsSigners(), g.kmsV.UnpackGetKmsSigners), c.KMSSigners(),
-			call(t, ctx, g.kmsVAt, g.kmsV.PackGetThreshold(), g.kmsV.UnpackGetThreshold), c.Threshold(), "the threshold",
-			contracts.InputVerifierEip712DomainOutput(call(t, ctx, g.kmsVAt, g.kmsV.PackKMSVerifierEip712Domain(), g.kmsV.UnpackKMSVerifierEip712Domain)),
+			call(t, ctx, g.KMSVerifierAt, g.KMSVerifier.PackGetKmsSigners(), g.KMSVerifier.UnpackGetKmsSigners), c.KMSSigners(),
+			call(t, ctx, g.KMSVerifierAt, g.KMSVerifier.PackGetThreshold(), g.KMSVerifier.UnpackGetThreshold), c.Threshold(), "the threshold",
+			contracts.InputVerifierEip712DomainOutput(call(t, ctx, g.KMSVerifierAt, g.KMSVerifier.PackKMSVerifierEip712Domain(), g.KMSVerifier.UnpackKMSVerifierEip712Domain)),
 			"Decryption", want.Decryption},
 	} {
 		if !slices.Equal(v.signers, v.want) {
@@ -107,7 +109,7 @@ func TestStartDeploysTheContractsWithTheDevelopmentKeysAndTheViewsAnswer(t *test
 			t.Fatalf("%s.eip712Domain() = %+v, want %s's", v.name, d, v.domainOf)
 		}
 	}
-	owner := call(t, ctx, g.decAt, g.dec.PackOwner(), g.dec.UnpackOwner)
+	owner := call(t, ctx, g.DecryptionAt, g.Decryption.PackOwner(), g.Decryption.UnpackOwner)
 	if owner != deployer {
 		t.Fatalf("owner() = %s, want the deployer %s", owner, deployer)
 	}
@@ -127,26 +129,26 @@ func TestStartDeploysTheContractsWithTheDevelopmentKeysAndTheViewsAnswer(t *test
 	}
 	for _, tc := range cases {
 		h := contracts.TestHandle(tc.s, seed(t))
-		if got := call(t, ctx, g.aclAt, g.acl.PackIsAllowed(h, testUser), g.acl.UnpackIsAllowed); got != tc.allowed {
+		if got := call(t, ctx, g.ACLAt, g.ACL.PackIsAllowed(h, testUser), g.ACL.UnpackIsAllowed); got != tc.allowed {
 			t.Errorf("%v: isAllowed = %v, want %v", tc.s, got, tc.allowed)
 		}
-		if got := call(t, ctx, g.aclAt, g.acl.PackIsAllowedForDecryption(h), g.acl.UnpackIsAllowedForDecryption); got != tc.publicAllowed {
+		if got := call(t, ctx, g.ACLAt, g.ACL.PackIsAllowedForDecryption(h), g.ACL.UnpackIsAllowedForDecryption); got != tc.publicAllowed {
 			t.Errorf("%v: isAllowedForDecryption = %v, want %v", tc.s, got, tc.publicAllowed)
 		}
-		if got := call(t, ctx, g.decAt, g.dec.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.dec.UnpackIsPublicDecryptionReady); got != tc.ready {
+		if got := call(t, ctx, g.DecryptionAt, g.Decryption.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.Decryption.UnpackIsPublicDecryptionReady); got != tc.ready {
 			t.Errorf("%v: isPublicDecryptionReady = %v, want %v", tc.s, got, tc.ready)
 		}
 		pairs := []contracts.DecryptionCtHandleContractPair{{CtHandle: h, ContractAddress: testContract}}
-		if got := call(t, ctx, g.decAt, g.dec.PackIsUserDecryptionReady(testUser, pairs, nil), g.dec.UnpackIsUserDecryptionReady); got != tc.ready {
+		if got := call(t, ctx, g.DecryptionAt, g.Decryption.PackIsUserDecryptionReady(testUser, pairs, nil), g.Decryption.UnpackIsUserDecryptionReady); got != tc.ready {
 			t.Errorf("%v: isUserDecryptionReady = %v, want %v", tc.s, got, tc.ready)
 		}
 	}
 	// A list is ready only when every handle is.
 	mixed := [][32]byte{contracts.TestHandle(contracts.ScenarioNone, seed(t)), contracts.TestHandle(contracts.ScenarioNeverReady, seed(t))}
-	if call(t, ctx, g.decAt, g.dec.PackIsPublicDecryptionReady(mixed, nil), g.dec.UnpackIsPublicDecryptionReady) {
+	if call(t, ctx, g.DecryptionAt, g.Decryption.PackIsPublicDecryptionReady(mixed, nil), g.Decryption.UnpackIsPublicDecryptionReady) {
 		t.Error("a list with a never-ready handle is ready")
 	}
-	if call(t, ctx, g.decAt, g.dec.PackIsPublicDecryptionReady(nil, nil), g.dec.UnpackIsPublicDecryptionReady) {
+	if call(t, ctx, g.DecryptionAt, g.Decryption.PackIsPublicDecryptionReady(nil, nil), g.Decryption.UnpackIsPublicDecryptionReady) {
 		t.Error("an empty list is ready")
 	}
 }
@@ -156,14 +158,14 @@ func TestPublicDecryptionOfAnOrdinaryHandleCompletesWithThresholdSignaturesOfDis
 	c, ctx, g, relayer := onShared(t)
 	handles := [][32]byte{contracts.TestHandle(contracts.ScenarioNone, seed(t)+"/1"), contracts.TestHandle(contracts.ScenarioNone, seed(t)+"/2")}
 
-	r := relayer.mustSucceed(t, ctx, g.decAt, g.dec.PackPublicDecryptionRequest(handles, []byte{0x00}))
+	r := relayer.mustSucceed(t, ctx, g.DecryptionAt, g.Decryption.PackPublicDecryptionRequest(handles, []byte{0x00}))
 	id := requestID(t, r, c.Addresses().Decryption, contracts.TopicPublicDecryptionRequest)
 	if contracts.DecryptionKindOf(id) != contracts.DecryptionKindPublic {
 		t.Fatalf("request id %#x is not a public decryption id", id)
 	}
 
 	logs := waitLogs(t, ctx, c, c.Addresses().Decryption, contracts.TopicPublicDecryptionResponse, id, 1)
-	ev, err := g.dec.UnpackPublicDecryptionResponseEvent(&logs[0])
+	ev, err := g.Decryption.UnpackPublicDecryptionResponseEvent(&logs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +181,7 @@ func TestPublicDecryptionOfAnOrdinaryHandleCompletesWithThresholdSignaturesOfDis
 		t.Fatalf("extraData = %x, want empty", ev.ExtraData)
 	}
 	digest := contracts.PublicDecryptionDigest(c.ChainID(), c.Addresses().Decryption, handles, ev.DecryptedResult, nil)
-	if onChain := call(t, ctx, g.decAt, g.dec.PackPublicDecryptionDigest(handles, ev.DecryptedResult, nil), g.dec.UnpackPublicDecryptionDigest); onChain != digest {
+	if onChain := call(t, ctx, g.DecryptionAt, g.Decryption.PackPublicDecryptionDigest(handles, ev.DecryptedResult, nil), g.Decryption.UnpackPublicDecryptionDigest); onChain != digest {
 		t.Fatalf("the contract's digest %s differs from PublicDecryptionDigest %s", onChain, digest)
 	}
 	seen := map[common.Address]bool{}
@@ -206,12 +208,12 @@ func TestUserDecryptionGetsSharesFromDistinctKMSNodesAndReachesTheThresholdOnce(
 	handles := [][32]byte{contracts.TestHandle(contracts.ScenarioNone, seed(t))}
 	publicKey := []byte("user public key")
 
-	r := relayer.mustSucceed(t, ctx, g.decAt, userRequest(g, handles, testContract, testUser, publicKey))
+	r := relayer.mustSucceed(t, ctx, g.DecryptionAt, userRequest(g, handles, testContract, testUser, publicKey))
 	id := requestID(t, r, c.Addresses().Decryption, contracts.TopicUserDecryptionRequest)
 	if contracts.DecryptionKindOf(id) != contracts.DecryptionKindUser {
 		t.Fatalf("request id %#x is not a user decryption id", id)
 	}
-	req, err := g.dec.UnpackUserDecryptionRequestEvent(r.Logs[len(r.Logs)-1])
+	req, err := g.Decryption.UnpackUserDecryptionRequestEvent(r.Logs[len(r.Logs)-1])
 	if err != nil || req.UserAddress != testUser || !bytes.Equal(req.PublicKey, publicKey) || len(req.CtHandles) != 1 || req.CtHandles[0] != handles[0] {
 		t.Fatalf("request event = %+v (%v)", req, err)
 	}
@@ -223,7 +225,7 @@ func TestUserDecryptionGetsSharesFromDistinctKMSNodesAndReachesTheThresholdOnce(
 	}
 	seen := map[common.Address]bool{}
 	for i := range shares {
-		ev, err := g.dec.UnpackUserDecryptionResponseEvent(&shares[i])
+		ev, err := g.Decryption.UnpackUserDecryptionResponseEvent(&shares[i])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -231,7 +233,7 @@ func TestUserDecryptionGetsSharesFromDistinctKMSNodesAndReachesTheThresholdOnce(
 			t.Errorf("share %d has indexShare %v", i, ev.IndexShare)
 		}
 		node, digest := checkShare(t, c, seen, ev, handles, publicKey)
-		if onChain := call(t, ctx, g.decAt, g.dec.PackUserDecryptionDigest(publicKey, handles, ev.UserDecryptedShare, ev.ExtraData), g.dec.UnpackUserDecryptionDigest); onChain != digest {
+		if onChain := call(t, ctx, g.DecryptionAt, g.Decryption.PackUserDecryptionDigest(publicKey, handles, ev.UserDecryptedShare, ev.ExtraData), g.Decryption.UnpackUserDecryptionDigest); onChain != digest {
 			t.Fatalf("the contract's digest %s differs from UserDecryptionDigest %s", onChain, digest)
 		}
 		if signer, err := contracts.RecoverSigner(digest, ev.Signature); err != nil || signer != ev.KmsSigner {
@@ -268,7 +270,7 @@ func TestInputProofIsVerifiedByTheCoprocessorMajorityWithTheirSignatures(t *test
 	}
 	// What the public SDK verifies: its own handles, user, contract, host chain and extraData 0x00.
 	digest := contracts.VerifyProofDigest(c.ChainID(), c.Addresses().InputVerification, want, testUser, testContract, big.NewInt(1337), []byte{0x00})
-	if onChain := call(t, ctx, g.ivAt, g.iv.PackVerifyProofDigest(want, testUser, testContract, big.NewInt(1337), []byte{0x00}), g.iv.UnpackVerifyProofDigest); onChain != digest {
+	if onChain := call(t, ctx, g.InputVerificationAt, g.InputVerification.PackVerifyProofDigest(want, testUser, testContract, big.NewInt(1337), []byte{0x00}), g.InputVerification.UnpackVerifyProofDigest); onChain != digest {
 		t.Fatalf("the contract's digest %s differs from VerifyProofDigest %s", onChain, digest)
 	}
 	seen := map[common.Address]bool{}
@@ -287,25 +289,25 @@ func TestScenario01IsDeniedByTheACLRefusedByTheGatewayAndItsProofRejected(t *tes
 	c, ctx, g, relayer := onShared(t)
 	h := contracts.TestHandle(contracts.ScenarioDenied, seed(t))
 
-	if call(t, ctx, g.aclAt, g.acl.PackIsAllowedForDecryption(h), g.acl.UnpackIsAllowedForDecryption) ||
-		call(t, ctx, g.aclAt, g.acl.PackIsAllowed(h, testUser), g.acl.UnpackIsAllowed) {
+	if call(t, ctx, g.ACLAt, g.ACL.PackIsAllowedForDecryption(h), g.ACL.UnpackIsAllowedForDecryption) ||
+		call(t, ctx, g.ACLAt, g.ACL.PackIsAllowed(h, testUser), g.ACL.UnpackIsAllowed) {
 		t.Fatal("the ACL allows a 01 handle")
 	}
-	if re := relayer.mustRevert(t, ctx, g.decAt, g.dec.PackPublicDecryptionRequest([][32]byte{h}, nil)); re.Name != "PublicDecryptNotAllowed" || re.Args[0] != h {
+	if re := relayer.mustRevert(t, ctx, g.DecryptionAt, g.Decryption.PackPublicDecryptionRequest([][32]byte{h}, nil)); re.Name != "PublicDecryptNotAllowed" || re.Args[0] != h {
 		t.Fatalf("public decryption reverted with %v, want PublicDecryptNotAllowed(handle)", re)
 	}
-	if re := relayer.mustRevert(t, ctx, g.decAt, userRequest(g, [][32]byte{h}, testContract, testUser, []byte("pk"))); re.Name != "UserDecryptNotAllowed" || re.Args[1] != testUser {
+	if re := relayer.mustRevert(t, ctx, g.DecryptionAt, userRequest(g, [][32]byte{h}, testContract, testUser, []byte("pk"))); re.Name != "UserDecryptNotAllowed" || re.Args[1] != testUser {
 		t.Fatalf("user decryption reverted with %v, want UserDecryptNotAllowed(handle, user)", re)
 	}
 
 	ct := contracts.TestCiphertext(contracts.ScenarioDenied, seed(t), 32)
-	r := relayer.mustSucceed(t, ctx, g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, nil))
+	r := relayer.mustSucceed(t, ctx, g.InputVerificationAt, g.InputVerification.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, nil))
 	id := requestID(t, r, c.Addresses().InputVerification, contracts.TopicVerifyProofRequest)
 	waitLogs(t, ctx, c, c.Addresses().InputVerification, contracts.TopicRejectProofResponse, id, 1)
 	if n := len(logsOf(t, ctx, c, c.Addresses().InputVerification, contracts.TopicVerifyProofResponse, id)); n != 0 {
 		t.Fatalf("a rejected proof was also verified (%d events)", n)
 	}
-	if !call(t, ctx, g.ivAt, g.iv.PackIsProofDecided(id), g.iv.UnpackIsProofDecided) {
+	if !call(t, ctx, g.InputVerificationAt, g.InputVerification.PackIsProofDecided(id), g.InputVerification.UnpackIsProofDecided) {
 		t.Fatal("isProofDecided is false after the rejection")
 	}
 }
@@ -319,7 +321,7 @@ func TestScenario02IsNeverReadyAndARequestForItIsNeverAnswered(t *testing.T) {
 
 	assertQuiet(t, ctx, c, c.Addresses().Decryption, pubID, contracts.TopicPublicDecryptionResponse)
 	assertQuiet(t, ctx, c, c.Addresses().Decryption, usrID, contracts.TopicUserDecryptionResponse)
-	if call(t, ctx, g.decAt, g.dec.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.dec.UnpackIsPublicDecryptionReady) {
+	if call(t, ctx, g.DecryptionAt, g.Decryption.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.Decryption.UnpackIsPublicDecryptionReady) {
 		t.Fatal("a 02 handle became ready")
 	}
 }
@@ -328,13 +330,13 @@ func TestScenario03IsReadyButNoRequestForItIsAnswered(t *testing.T) {
 	t.Parallel()
 	c, ctx, g, relayer := onShared(t)
 	h := contracts.TestHandle(contracts.ScenarioNoResponse, seed(t))
-	if !call(t, ctx, g.decAt, g.dec.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.dec.UnpackIsPublicDecryptionReady) {
+	if !call(t, ctx, g.DecryptionAt, g.Decryption.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.Decryption.UnpackIsPublicDecryptionReady) {
 		t.Fatal("a 03 handle is not ready")
 	}
 
 	pubID, usrID := requestDecryptions(t, ctx, c, g, relayer, h)
 	ct := contracts.TestCiphertext(contracts.ScenarioNoResponse, seed(t), 32)
-	prf := relayer.mustSucceed(t, ctx, g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, nil))
+	prf := relayer.mustSucceed(t, ctx, g.InputVerificationAt, g.InputVerification.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, nil))
 	prfID := requestID(t, prf, c.Addresses().InputVerification, contracts.TopicVerifyProofRequest)
 
 	assertQuiet(t, ctx, c, c.Addresses().Decryption, pubID, contracts.TopicPublicDecryptionResponse)
@@ -348,8 +350,8 @@ func TestScenario04BecomesReadyFiveSecondsOfChainTimeAfterTheChainFirstSawIt(t *
 	g := bindings(c)
 	h := contracts.TestHandle(contracts.ScenarioReadyAfterDelay, seed(t))
 	ready := func(block *big.Int) bool {
-		v, err := bind.Call(g.decAt, &bind.CallOpts{Context: ctx, BlockNumber: block},
-			g.dec.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.dec.UnpackIsPublicDecryptionReady)
+		v, err := bind.Call(g.DecryptionAt, &bind.CallOpts{Context: ctx, BlockNumber: block},
+			g.Decryption.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.Decryption.UnpackIsPublicDecryptionReady)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -361,7 +363,7 @@ func TestScenario04BecomesReadyFiveSecondsOfChainTimeAfterTheChainFirstSawIt(t *
 	if err := c.RegisterHandles(ctx, h); err != nil {
 		t.Fatal(err)
 	}
-	seen := call(t, ctx, g.decAt, g.dec.PackHandleFirstSeen(h), g.dec.UnpackHandleFirstSeen).Uint64()
+	seen := call(t, ctx, g.DecryptionAt, g.Decryption.PackHandleFirstSeen(h), g.Decryption.UnpackHandleFirstSeen).Uint64()
 	if seen == 0 {
 		t.Fatal("handleFirstSeen is 0 after RegisterHandles")
 	}
@@ -389,12 +391,12 @@ func TestScenario04BecomesReadyFiveSecondsOfChainTimeAfterTheChainFirstSawIt(t *
 	if err := c.RegisterHandles(ctx, h); err != nil {
 		t.Fatal(err)
 	}
-	if again := call(t, ctx, g.decAt, g.dec.PackHandleFirstSeen(h), g.dec.UnpackHandleFirstSeen).Uint64(); again != seen {
+	if again := call(t, ctx, g.DecryptionAt, g.Decryption.PackHandleFirstSeen(h), g.Decryption.UnpackHandleFirstSeen).Uint64(); again != seen {
 		t.Fatalf("handleFirstSeen moved from %d to %d", seen, again)
 	}
 
 	relayer := newSender(c, c.RelayerKey())
-	r := relayer.mustSucceed(t, ctx, g.decAt, g.dec.PackPublicDecryptionRequest([][32]byte{h}, nil))
+	r := relayer.mustSucceed(t, ctx, g.DecryptionAt, g.Decryption.PackPublicDecryptionRequest([][32]byte{h}, nil))
 	id := requestID(t, r, c.Addresses().Decryption, contracts.TopicPublicDecryptionRequest)
 	waitLogs(t, ctx, c, c.Addresses().Decryption, contracts.TopicPublicDecryptionResponse, id, 1)
 }
@@ -405,7 +407,7 @@ func TestScenario04RequestedBeforeReadyIsAnsweredOnlyAfterTheDelay(t *testing.T)
 	h := contracts.TestHandle(contracts.ScenarioReadyAfterDelay, seed(t))
 
 	// The request itself is the chain's first sight of the handle.
-	r := relayer.mustSucceed(t, ctx, g.decAt, userRequest(g, [][32]byte{h}, testContract, testUser, []byte("pk")))
+	r := relayer.mustSucceed(t, ctx, g.DecryptionAt, userRequest(g, [][32]byte{h}, testContract, testUser, []byte("pk")))
 	id := requestID(t, r, c.Addresses().Decryption, contracts.TopicUserDecryptionRequest)
 	reg := requestID(t, r, c.Addresses().Decryption, contracts.TopicHandleRegistered)
 	if common.BigToHash(reg) != common.Hash(h) {
@@ -435,14 +437,14 @@ func TestScenario05MakesEveryGatewayRequestRevertWithTestScenarioRevert(t *testi
 	ok := contracts.TestHandle(contracts.ScenarioNone, seed(t))
 
 	for name, data := range map[string][]byte{
-		"public decryption": g.dec.PackPublicDecryptionRequest([][32]byte{ok, h}, nil),
+		"public decryption": g.Decryption.PackPublicDecryptionRequest([][32]byte{ok, h}, nil),
 		"user decryption":   userRequest(g, [][32]byte{h}, testContract, testUser, []byte("pk")),
-		"input proof": g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser,
+		"input proof": g.InputVerification.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser,
 			contracts.TestCiphertext(contracts.ScenarioRevert, seed(t), 40), nil),
 	} {
-		at := g.decAt
+		at := g.DecryptionAt
 		if name == "input proof" {
-			at = g.ivAt
+			at = g.InputVerificationAt
 		}
 		if re := relayer.mustRevert(t, ctx, at, data); re.Name != "TestScenarioRevert" {
 			t.Errorf("%s reverted with %v, want TestScenarioRevert()", name, re)
@@ -462,9 +464,9 @@ func TestAPausedGatewayRefusesRequestsWithEnforcedPauseUntilUnpaused(t *testing.
 		at   *bind.BoundContract
 		data []byte
 	}{
-		{"public decryption", g.decAt, g.dec.PackPublicDecryptionRequest([][32]byte{h}, nil)},
-		{"user decryption", g.decAt, userRequest(g, [][32]byte{h}, testContract, testUser, []byte("pk"))},
-		{"input proof", g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, []byte{1, 2, 3}, nil)},
+		{"public decryption", g.DecryptionAt, g.Decryption.PackPublicDecryptionRequest([][32]byte{h}, nil)},
+		{"user decryption", g.DecryptionAt, userRequest(g, [][32]byte{h}, testContract, testUser, []byte("pk"))},
+		{"input proof", g.InputVerificationAt, g.InputVerification.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, []byte{1, 2, 3}, nil)},
 	}
 
 	if err := c.Pause(ctx); err != nil {
@@ -479,7 +481,7 @@ func TestAPausedGatewayRefusesRequestsWithEnforcedPauseUntilUnpaused(t *testing.
 		t.Error("pausing twice succeeded")
 	}
 	// Only the owner may unpause.
-	if re := relayer.mustRevert(t, ctx, g.decAt, g.dec.PackUnpause()); re.Name != "NotOwner" {
+	if re := relayer.mustRevert(t, ctx, g.DecryptionAt, g.Decryption.PackUnpause()); re.Name != "NotOwner" {
 		t.Errorf("unpause by the relayer reverted with %v, want NotOwner", re)
 	}
 	if err := c.Unpause(ctx); err != nil {
@@ -499,7 +501,7 @@ func TestOnlyRegisteredKMSSignersAndCoprocessorsCanAnswer(t *testing.T) {
 	relayer := newSender(c, c.RelayerKey())
 	h := contracts.TestHandle(contracts.ScenarioNoResponse, seed(t)) // nobody else answers it
 
-	r := relayer.mustSucceed(t, ctx, g.decAt, g.dec.PackPublicDecryptionRequest([][32]byte{h}, nil))
+	r := relayer.mustSucceed(t, ctx, g.DecryptionAt, g.Decryption.PackPublicDecryptionRequest([][32]byte{h}, nil))
 	id := requestID(t, r, c.Addresses().Decryption, contracts.TopicPublicDecryptionRequest)
 	result := devchain.PublicDecryptionResult([][32]byte{h})
 	sign := func(k int) []byte {
@@ -510,32 +512,32 @@ func TestOnlyRegisteredKMSSignersAndCoprocessorsCanAnswer(t *testing.T) {
 		return sig
 	}
 	// The relayer, even with a KMS node's signature, is not a KMS signer.
-	if re := relayer.mustRevert(t, ctx, g.decAt, g.dec.PackPublicDecryptionResponse(id, result, sign(0), nil)); re.Name != "NotKmsSigner" {
+	if re := relayer.mustRevert(t, ctx, g.DecryptionAt, g.Decryption.PackPublicDecryptionResponse(id, result, sign(0), nil)); re.Name != "NotKmsSigner" {
 		t.Fatalf("response from the relayer reverted with %v, want NotKmsSigner", re)
 	}
 	// A KMS node must sign with its own key.
 	kms1 := newSender(c, c.KMSKeys()[1])
-	if re := kms1.mustRevert(t, ctx, g.decAt, g.dec.PackPublicDecryptionResponse(id, result, sign(0), nil)); re.Name != "InvalidKmsSignature" {
+	if re := kms1.mustRevert(t, ctx, g.DecryptionAt, g.Decryption.PackPublicDecryptionResponse(id, result, sign(0), nil)); re.Name != "InvalidKmsSignature" {
 		t.Fatalf("response with another node's signature reverted with %v, want InvalidKmsSignature", re)
 	}
 	// And answers once.
-	kms1.mustSucceed(t, ctx, g.decAt, g.dec.PackPublicDecryptionResponse(id, result, sign(1), nil))
-	if re := kms1.mustRevert(t, ctx, g.decAt, g.dec.PackPublicDecryptionResponse(id, result, sign(1), nil)); re.Name != "KmsNodeAlreadySigned" {
+	kms1.mustSucceed(t, ctx, g.DecryptionAt, g.Decryption.PackPublicDecryptionResponse(id, result, sign(1), nil))
+	if re := kms1.mustRevert(t, ctx, g.DecryptionAt, g.Decryption.PackPublicDecryptionResponse(id, result, sign(1), nil)); re.Name != "KmsNodeAlreadySigned" {
 		t.Fatalf("second response reverted with %v, want KmsNodeAlreadySigned", re)
 	}
 	// Unknown ids are refused.
-	if re := kms1.mustRevert(t, ctx, g.decAt, g.dec.PackUserDecryptionResponse(id, result, sign(1), nil)); re.Name != "UnknownRequest" {
+	if re := kms1.mustRevert(t, ctx, g.DecryptionAt, g.Decryption.PackUserDecryptionResponse(id, result, sign(1), nil)); re.Name != "UnknownRequest" {
 		t.Fatalf("user response to a public id reverted with %v, want UnknownRequest", re)
 	}
 
 	ct := contracts.TestCiphertext(contracts.ScenarioNoResponse, seed(t), 32)
-	pr := relayer.mustSucceed(t, ctx, g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, nil))
+	pr := relayer.mustSucceed(t, ctx, g.InputVerificationAt, g.InputVerification.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, nil))
 	prID := requestID(t, pr, c.Addresses().InputVerification, contracts.TopicVerifyProofRequest)
-	if re := relayer.mustRevert(t, ctx, g.ivAt, g.iv.PackRejectProofResponse(prID, nil)); re.Name != "NotCoprocessor" {
+	if re := relayer.mustRevert(t, ctx, g.InputVerificationAt, g.InputVerification.PackRejectProofResponse(prID, nil)); re.Name != "NotCoprocessor" {
 		t.Fatalf("rejection from the relayer reverted with %v, want NotCoprocessor", re)
 	}
 	kms0 := newSender(c, c.KMSKeys()[0])
-	if re := kms0.mustRevert(t, ctx, g.ivAt, g.iv.PackVerifyProofResponse(prID, [][32]byte{h}, make([]byte, 65), nil)); re.Name != "NotCoprocessor" {
+	if re := kms0.mustRevert(t, ctx, g.InputVerificationAt, g.InputVerification.PackVerifyProofResponse(prID, [][32]byte{h}, make([]byte, 65), nil)); re.Name != "NotCoprocessor" {
 		t.Fatalf("verification from a KMS node reverted with %v, want NotCoprocessor", re)
 	}
 }
@@ -549,10 +551,10 @@ func TestTheMajorityOfCoprocessorsDecidesOverADissentingOne(t *testing.T) {
 	g := bindings(c)
 	relayer := newSender(c, c.RelayerKey())
 
-	good := relayer.mustSucceed(t, ctx, g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser,
+	good := relayer.mustSucceed(t, ctx, g.InputVerificationAt, g.InputVerification.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser,
 		contracts.TestCiphertext(contracts.ScenarioNone, seed(t), 32), nil))
 	goodID := requestID(t, good, c.Addresses().InputVerification, contracts.TopicVerifyProofRequest)
-	bad := relayer.mustSucceed(t, ctx, g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser,
+	bad := relayer.mustSucceed(t, ctx, g.InputVerificationAt, g.InputVerification.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser,
 		contracts.TestCiphertext(contracts.ScenarioDenied, seed(t), 32), nil))
 	badID := requestID(t, bad, c.Addresses().InputVerification, contracts.TopicVerifyProofRequest)
 
@@ -579,7 +581,7 @@ func TestAcceptedInputHandlesOfScenario04BecomeReadyAfterTheDelay(t *testing.T) 
 		t.Fatalf("handle %x of a 04 input does not carry scenario 04", h)
 	}
 	// Accepting the proof registered the handle in the same block.
-	seen := call(t, ctx, g.decAt, g.dec.PackHandleFirstSeen(h), g.dec.UnpackHandleFirstSeen).Uint64()
+	seen := call(t, ctx, g.DecryptionAt, g.Decryption.PackHandleFirstSeen(h), g.Decryption.UnpackHandleFirstSeen).Uint64()
 	block, err := c.Client().HeaderByNumber(ctx, new(big.Int).SetUint64(response.BlockNumber))
 	if err != nil || seen != block.Time {
 		t.Fatalf("handleFirstSeen = %d, want the verification block's time %d (%v)", seen, block.Time, err)
@@ -624,7 +626,7 @@ func TestTheChainSealsABlockAsSoonAsATransactionArrives(t *testing.T) {
 	relayer := newSender(c, c.RelayerKey())
 	for range 3 {
 		began := time.Now()
-		relayer.mustSucceed(t, ctx, g.decAt, g.dec.PackRegisterHandles(nil))
+		relayer.mustSucceed(t, ctx, g.DecryptionAt, g.Decryption.PackRegisterHandles(nil))
 		if d := time.Since(began); d > 5*time.Second {
 			t.Fatalf("a transaction took %v to be sealed", d)
 		}

@@ -104,34 +104,14 @@ func (s *sender) mustRevert(t *testing.T, ctx context.Context, at *bind.BoundCon
 	return re
 }
 
-type gateway struct {
-	dec    *contracts.Decryption
-	iv     *contracts.InputVerification
-	acl    *contracts.ACL
-	hostIV *contracts.InputVerifier
-	kmsV   *contracts.KMSVerifier
-	decAt  *bind.BoundContract
-	ivAt   *bind.BoundContract
-	aclAt  *bind.BoundContract
-	hostAt *bind.BoundContract // InputVerifier
-	kmsVAt *bind.BoundContract // KMSVerifier
-}
-
-func bindings(c *devchain.Chain) gateway {
-	g := gateway{dec: contracts.NewDecryption(), iv: contracts.NewInputVerification(), acl: contracts.NewACL(),
-		hostIV: contracts.NewInputVerifier(), kmsV: contracts.NewKMSVerifier()}
-	a := c.Addresses()
-	g.decAt = g.dec.Instance(c.Client(), a.Decryption)
-	g.ivAt = g.iv.Instance(c.Client(), a.InputVerification)
-	g.aclAt = g.acl.Instance(c.Client(), a.ACL)
-	g.hostAt = g.hostIV.Instance(c.Client(), a.InputVerifier)
-	g.kmsVAt = g.kmsV.Instance(c.Client(), a.KMSVerifier)
-	return g
+// bindings are c's contracts, bound on its client.
+func bindings(c *devchain.Chain) contracts.Bound {
+	return contracts.Bind(c.Client(), c.Addresses().Deployment)
 }
 
 // onShared is where a test of the shared chain starts: the chain, the test's context, the
 // gateway's bindings and a sender of the relayer's key.
-func onShared(t *testing.T) (*devchain.Chain, context.Context, gateway, *sender) {
+func onShared(t *testing.T) (*devchain.Chain, context.Context, contracts.Bound, *sender) {
 	t.Helper()
 	return shared, testContext(t), bindings(shared), newSender(shared, shared.RelayerKey())
 }
@@ -159,10 +139,10 @@ func requestID(t *testing.T, r *types.Receipt, addr common.Address, topic0 commo
 
 // requestDecryptions requests a public and a user decryption of h, by testUser for testContract,
 // and returns their request ids.
-func requestDecryptions(t *testing.T, ctx context.Context, c *devchain.Chain, g gateway, relayer *sender, h [32]byte) (pubID, usrID *big.Int) {
+func requestDecryptions(t *testing.T, ctx context.Context, c *devchain.Chain, g contracts.Bound, relayer *sender, h [32]byte) (pubID, usrID *big.Int) {
 	t.Helper()
-	pub := relayer.mustSucceed(t, ctx, g.decAt, g.dec.PackPublicDecryptionRequest([][32]byte{h}, nil))
-	usr := relayer.mustSucceed(t, ctx, g.decAt, userRequest(g, [][32]byte{h}, testContract, testUser, []byte("pk")))
+	pub := relayer.mustSucceed(t, ctx, g.DecryptionAt, g.Decryption.PackPublicDecryptionRequest([][32]byte{h}, nil))
+	usr := relayer.mustSucceed(t, ctx, g.DecryptionAt, userRequest(g, [][32]byte{h}, testContract, testUser, []byte("pk")))
 	return requestID(t, pub, c.Addresses().Decryption, contracts.TopicPublicDecryptionRequest),
 		requestID(t, usr, c.Addresses().Decryption, contracts.TopicUserDecryptionRequest)
 }
@@ -170,12 +150,12 @@ func requestDecryptions(t *testing.T, ctx context.Context, c *devchain.Chain, g 
 // verifyProof requests the verification of ct, for testContract and testUser on the host chain
 // 1337 with extraData, and waits for the proof to be verified: it returns the request id, the
 // VerifyProofResponse event and the log that carried it.
-func verifyProof(t *testing.T, ctx context.Context, c *devchain.Chain, g gateway, relayer *sender, ct, extraData []byte) (*big.Int, *contracts.InputVerificationVerifyProofResponse, types.Log) {
+func verifyProof(t *testing.T, ctx context.Context, c *devchain.Chain, g contracts.Bound, relayer *sender, ct, extraData []byte) (*big.Int, *contracts.InputVerificationVerifyProofResponse, types.Log) {
 	t.Helper()
-	r := relayer.mustSucceed(t, ctx, g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, extraData))
+	r := relayer.mustSucceed(t, ctx, g.InputVerificationAt, g.InputVerification.PackVerifyProofRequest(big.NewInt(1337), testContract, testUser, ct, extraData))
 	id := requestID(t, r, c.Addresses().InputVerification, contracts.TopicVerifyProofRequest)
 	logs := waitLogs(t, ctx, c, c.Addresses().InputVerification, contracts.TopicVerifyProofResponse, id, 1)
-	ev, err := g.iv.UnpackVerifyProofResponseEvent(&logs[0])
+	ev, err := g.InputVerification.UnpackVerifyProofResponseEvent(&logs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,17 +233,17 @@ func indexOf(list []common.Address, a common.Address) int {
 }
 
 // userRequest packs a userDecryptionRequest of handles allowed for contract, by user.
-func userRequest(g gateway, handles [][32]byte, contract, user common.Address, publicKey []byte) []byte {
+func userRequest(g contracts.Bound, handles [][32]byte, contract, user common.Address, publicKey []byte) []byte {
 	pairs, validity, info := decryptionOf(handles, contract)
-	return g.dec.PackUserDecryptionRequest(pairs, validity, info, user, publicKey, make([]byte, 65), []byte{0x00})
+	return g.Decryption.PackUserDecryptionRequest(pairs, validity, info, user, publicKey, make([]byte, 65), []byte{0x00})
 }
 
 // delegatedRequest packs a delegatedUserDecryptionRequest of delegator's handles allowed for
 // contract, for delegate.
-func delegatedRequest(g gateway, handles [][32]byte, contract, delegator, delegate common.Address, publicKey []byte) []byte {
+func delegatedRequest(g contracts.Bound, handles [][32]byte, contract, delegator, delegate common.Address, publicKey []byte) []byte {
 	pairs, validity, info := decryptionOf(handles, contract)
 	accounts := contracts.DecryptionDelegationAccounts{DelegatorAddress: delegator, DelegateAddress: delegate}
-	return g.dec.PackDelegatedUserDecryptionRequest(pairs, validity, accounts, info, publicKey, make([]byte, 65), []byte{0x00})
+	return g.Decryption.PackDelegatedUserDecryptionRequest(pairs, validity, accounts, info, publicKey, make([]byte, 65), []byte{0x00})
 }
 
 // decryptionOf is what every user decryption request of handles allowed for contract carries:

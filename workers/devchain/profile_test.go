@@ -18,11 +18,11 @@ import (
 
 // waitFirstSeen waits until the chain has registered h (handleFirstSeen > 0) and returns when,
 // in chain time.
-func waitFirstSeen(t *testing.T, ctx context.Context, g gateway, h [32]byte) uint64 {
+func waitFirstSeen(t *testing.T, ctx context.Context, g contracts.Bound, h [32]byte) uint64 {
 	t.Helper()
 	deadline := time.Now().Add(eventWait)
 	for {
-		if seen := call(t, ctx, g.decAt, g.dec.PackHandleFirstSeen(h), g.dec.UnpackHandleFirstSeen).Uint64(); seen > 0 {
+		if seen := call(t, ctx, g.DecryptionAt, g.Decryption.PackHandleFirstSeen(h), g.Decryption.UnpackHandleFirstSeen).Uint64(); seen > 0 {
 			return seen
 		}
 		if time.Now().After(deadline) {
@@ -44,16 +44,16 @@ func TestAFirstReadinessQuestionAboutAnUnregistered04HandleStartsItsFiveSeconds(
 		ask  func(t *testing.T, ctx context.Context, h [32]byte, block *big.Int) bool
 	}{
 		{"isPublicDecryptionReady", func(t *testing.T, ctx context.Context, h [32]byte, b *big.Int) bool {
-			return mustCall(t, ctx, g.decAt, b, g.dec.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.dec.UnpackIsPublicDecryptionReady)
+			return mustCall(t, ctx, g.DecryptionAt, b, g.Decryption.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.Decryption.UnpackIsPublicDecryptionReady)
 		}},
 		{"isUserDecryptionReady", func(t *testing.T, ctx context.Context, h [32]byte, b *big.Int) bool {
 			pairs := []contracts.DecryptionCtHandleContractPair{{CtHandle: h, ContractAddress: testContract}}
-			return mustCall(t, ctx, g.decAt, b, g.dec.PackIsUserDecryptionReady(testUser, pairs, nil), g.dec.UnpackIsUserDecryptionReady)
+			return mustCall(t, ctx, g.DecryptionAt, b, g.Decryption.PackIsUserDecryptionReady(testUser, pairs, nil), g.Decryption.UnpackIsUserDecryptionReady)
 		}},
 		{"isDelegatedUserDecryptionReady", func(t *testing.T, ctx context.Context, h [32]byte, b *big.Int) bool {
 			pairs := []contracts.DecryptionCtHandleContractPair{{CtHandle: h, ContractAddress: testContract}}
 			accounts := contracts.DecryptionDelegationAccounts{DelegatorAddress: testUser, DelegateAddress: testContract}
-			return mustCall(t, ctx, g.decAt, b, g.dec.PackIsDelegatedUserDecryptionReady(accounts, pairs, nil), g.dec.UnpackIsDelegatedUserDecryptionReady)
+			return mustCall(t, ctx, g.DecryptionAt, b, g.Decryption.PackIsDelegatedUserDecryptionReady(accounts, pairs, nil), g.Decryption.UnpackIsDelegatedUserDecryptionReady)
 		}},
 	}
 	for _, v := range views {
@@ -138,7 +138,7 @@ func TestWithAReadinessDelayAnOrdinaryHandleIsNotReadyAtItsFirstQuestionThenRead
 	g := bindings(c)
 	h := contracts.TestHandle(contracts.ScenarioNone, seed(t))
 	ask := func() bool {
-		return call(t, ctx, g.decAt, g.dec.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.dec.UnpackIsPublicDecryptionReady)
+		return call(t, ctx, g.DecryptionAt, g.Decryption.PackIsPublicDecryptionReady([][32]byte{h}, nil), g.Decryption.UnpackIsPublicDecryptionReady)
 	}
 	if ask() {
 		t.Fatal("ready at the first question, with a readiness delay")
@@ -153,7 +153,7 @@ func TestWithAReadinessDelayAnOrdinaryHandleIsNotReadyAtItsFirstQuestionThenRead
 	// A denied handle stays denied: the delay only ever holds an answer back.
 	denied := contracts.TestHandle(contracts.ScenarioDenied, seed(t))
 	time.Sleep(400 * time.Millisecond)
-	if call(t, ctx, g.decAt, g.dec.PackIsPublicDecryptionReady([][32]byte{denied}, nil), g.dec.UnpackIsPublicDecryptionReady) {
+	if call(t, ctx, g.DecryptionAt, g.Decryption.PackIsPublicDecryptionReady([][32]byte{denied}, nil), g.Decryption.UnpackIsPublicDecryptionReady) {
 		t.Fatal("a denied handle is ready")
 	}
 }

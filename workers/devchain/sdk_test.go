@@ -144,16 +144,16 @@ func TestThePublicSDKAcceptsTheHostContractsAndTheSimulatorsSignatures(t *testin
 
 	// An input proof and a public decryption, each requested with the SDK's extraData 0x00.
 	ct := contracts.TestCiphertext(contracts.ScenarioNone, seed(t), 64)
-	r := relayer.mustSucceed(t, ctx, g.ivAt, g.iv.PackVerifyProofRequest(big.NewInt(devchain.ChainID), testContract, testUser, ct, []byte{0x00}))
+	r := relayer.mustSucceed(t, ctx, g.InputVerificationAt, g.InputVerification.PackVerifyProofRequest(big.NewInt(devchain.ChainID), testContract, testUser, ct, []byte{0x00}))
 	logs := waitLogs(t, ctx, c, a.InputVerification, contracts.TopicVerifyProofResponse, requestID(t, r, a.InputVerification, contracts.TopicVerifyProofRequest), 1)
-	verified, err := g.iv.UnpackVerifyProofResponseEvent(&logs[0])
+	verified, err := g.InputVerification.UnpackVerifyProofResponseEvent(&logs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	handles := [][32]byte{contracts.TestHandle(contracts.ScenarioNone, seed(t)), contracts.TestHandle(contracts.ScenarioNone, seed(t))}
-	r = relayer.mustSucceed(t, ctx, g.decAt, g.dec.PackPublicDecryptionRequest(handles, []byte{0x00}))
+	r = relayer.mustSucceed(t, ctx, g.DecryptionAt, g.Decryption.PackPublicDecryptionRequest(handles, []byte{0x00}))
 	logs = waitLogs(t, ctx, c, a.Decryption, contracts.TopicPublicDecryptionResponse, requestID(t, r, a.Decryption, contracts.TopicPublicDecryptionRequest), 1)
-	decrypted, err := g.dec.UnpackPublicDecryptionResponseEvent(&logs[0])
+	decrypted, err := g.Decryption.UnpackPublicDecryptionResponseEvent(&logs[0])
 	if err != nil {
 		t.Fatal(err)
 	}

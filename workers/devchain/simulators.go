@@ -52,12 +52,12 @@ type responder struct {
 func (c *Chain) startSimulators(ctx context.Context, from uint64) {
 	kms := make([]*responder, len(c.kmsKeys))
 	for i, k := range c.kmsKeys {
-		kms[i] = &responder{index: i, key: k, addr: addresses(c.kmsKeys)[i], sender: newTxSender(c.client, k, c.chainID)}
+		kms[i] = &responder{index: i, key: k, addr: c.KMSSigners()[i], sender: newTxSender(c.client, k, c.chainID)}
 	}
 	cops := make([]*responder, len(c.coprocessorKeys))
 	for i, k := range c.coprocessorKeys {
 		cops[i] = &responder{
-			index: i, key: k, addr: addresses(c.coprocessorKeys)[i],
+			index: i, key: k, addr: c.Coprocessors()[i],
 			sender:  newTxSender(c.client, k, c.chainID),
 			dissent: i >= len(c.coprocessorKeys)-c.cfg.DissentingCoprocessors,
 		}
@@ -125,7 +125,7 @@ func (c *Chain) dispatchFrom(ctx context.Context, from uint64, kms, cops []*resp
 		l := &logs[i]
 		switch {
 		case l.Address == c.addrs.Decryption && l.Topics[0] == publicID:
-			ev, err := c.decryption.UnpackPublicDecryptionRequestEvent(l)
+			ev, err := c.bound.Decryption.UnpackPublicDecryptionRequestEvent(l)
 			if err != nil {
 				c.log.Warn("bad PublicDecryptionRequest", "tx", l.TxHash, "err", err)
 				continue
@@ -134,7 +134,7 @@ func (c *Chain) dispatchFrom(ctx context.Context, from uint64, kms, cops []*resp
 				c.spawn(func() { c.answerPublic(ctx, n, ev) })
 			}
 		case l.Address == c.addrs.Decryption && l.Topics[0] == userID:
-			ev, err := c.decryption.UnpackUserDecryptionRequestEvent(l)
+			ev, err := c.bound.Decryption.UnpackUserDecryptionRequestEvent(l)
 			if err != nil {
 				c.log.Warn("bad UserDecryptionRequest", "tx", l.TxHash, "err", err)
 				continue
@@ -144,7 +144,7 @@ func (c *Chain) dispatchFrom(ctx context.Context, from uint64, kms, cops []*resp
 				c.spawn(func() { c.answerUser(ctx, n, req) })
 			}
 		case l.Address == c.addrs.Decryption && l.Topics[0] == unifiedID:
-			ev, err := c.decryption.UnpackUnifiedUserDecryptionRequestEvent(l)
+			ev, err := c.bound.Decryption.UnpackUnifiedUserDecryptionRequestEvent(l)
 			if err != nil {
 				c.log.Warn("bad unified UserDecryptionRequest", "tx", l.TxHash, "err", err)
 				continue
@@ -157,7 +157,7 @@ func (c *Chain) dispatchFrom(ctx context.Context, from uint64, kms, cops []*resp
 				c.spawn(func() { c.answerUser(ctx, n, req) })
 			}
 		case l.Address == c.addrs.InputVerification && l.Topics[0] == proofID:
-			ev, err := c.inputVerification.UnpackVerifyProofRequestEvent(l)
+			ev, err := c.bound.InputVerification.UnpackVerifyProofRequestEvent(l)
 			if err != nil {
 				c.log.Warn("bad VerifyProofRequest", "tx", l.TxHash, "err", err)
 				continue
@@ -198,18 +198,28 @@ func hasDelayed(handles [][32]byte) bool {
 	return false
 }
 
-func (c *Chain) answerPublic(ctx context.Context, n *responder, ev *contracts.DecryptionPublicDecryptionRequest) {
-	log := c.log.With("kms", n.index, "decryption_id", ev.DecryptionId)
-	if s, silent := kmsSilent(ev.CtHandles); silent {
-		log.Debug("public decryption left unanswered", "scenario", s)
-		return
+// kmsMayAnswer waits until a KMS node may answer a decryption (what) of handles, and says
+// whether it may: not when a handle's scenario leaves the request unanswered (logged to log) or
+// ctx ends first. It waits the KMS delay, then, when a handle is ready only after a delay, until
+// ready says the request is ready.
+func (c *Chain) kmsMayAnswer(ctx context.Context, log *slog.Logger, what string, handles [][32]byte, ready func() (bool, error)) bool {
+	if s, silent := kmsSilent(handles); silent {
+		log.Debug(what+" left unanswered", "scenario", s)
+		return false
 	}
 	if !c.sleep(ctx, c.cfg.kmsDelay()) {
-		return
+		return false
 	}
-	if hasDelayed(ev.CtHandles) && !c.waitReady(ctx, func() (bool, error) {
-		return bind.Call(c.decryptionAt, &bind.CallOpts{Context: ctx},
-			c.decryption.PackIsPublicDecryptionReady(ev.CtHandles, ev.ExtraData), c.decryption.UnpackIsPublicDecryptionReady)
+	return !hasDelayed(handles) || c.waitReady(ctx, ready)
+}
+
+// answerPublic sends KMS node n's answer to a public decryption request: the handles'
+// development plaintexts, signed by the node.
+func (c *Chain) answerPublic(ctx context.Context, n *responder, ev *contracts.DecryptionPublicDecryptionRequest) {
+	log := c.log.With("kms", n.index, "decryption_id", ev.DecryptionId)
+	if !c.kmsMayAnswer(ctx, log, "public decryption", ev.CtHandles, func() (bool, error) {
+		return bind.Call(c.bound.DecryptionAt, &bind.CallOpts{Context: ctx},
+			c.bound.Decryption.PackIsPublicDecryptionReady(ev.CtHandles, ev.ExtraData), c.bound.Decryption.UnpackIsPublicDecryptionReady)
 	}) {
 		return
 	}
@@ -220,8 +230,8 @@ func (c *Chain) answerPublic(ctx context.Context, n *responder, ev *contracts.De
 		log.Error("sign public decryption", "err", err)
 		return
 	}
-	c.respond(ctx, n, log, "publicDecryptionResponse", c.decryptionAt,
-		c.decryption.PackPublicDecryptionResponse(ev.DecryptionId, result, sig, nil))
+	c.respond(ctx, n, log, "publicDecryptionResponse", c.bound.DecryptionAt,
+		c.bound.Decryption.PackPublicDecryptionResponse(ev.DecryptionId, result, sig, nil))
 }
 
 // userRequest is what KMS nodes answer a user decryption from, whichever event announced it
@@ -235,22 +245,16 @@ type userRequest struct {
 	extra     []byte
 }
 
+// answerUser sends KMS node n's answer to a user decryption request: its share (userShare).
 func (c *Chain) answerUser(ctx context.Context, n *responder, ev userRequest) {
 	log := c.log.With("kms", n.index, "decryption_id", ev.id)
-	if s, silent := kmsSilent(ev.handles); silent {
-		log.Debug("user decryption left unanswered", "scenario", s)
-		return
-	}
-	if !c.sleep(ctx, c.cfg.kmsDelay()) {
-		return
-	}
-	if hasDelayed(ev.handles) && !c.waitReady(ctx, func() (bool, error) {
+	if !c.kmsMayAnswer(ctx, log, "user decryption", ev.handles, func() (bool, error) {
 		pairs := make([]contracts.DecryptionCtHandleContractPair, len(ev.handles))
 		for i, h := range ev.handles {
 			pairs[i] = contracts.DecryptionCtHandleContractPair{CtHandle: h}
 		}
-		return bind.Call(c.decryptionAt, &bind.CallOpts{Context: ctx},
-			c.decryption.PackIsUserDecryptionReady(ev.user, pairs, ev.extra), c.decryption.UnpackIsUserDecryptionReady)
+		return bind.Call(c.bound.DecryptionAt, &bind.CallOpts{Context: ctx},
+			c.bound.Decryption.PackIsUserDecryptionReady(ev.user, pairs, ev.extra), c.bound.Decryption.UnpackIsUserDecryptionReady)
 	}) {
 		return
 	}
@@ -259,8 +263,8 @@ func (c *Chain) answerUser(ctx context.Context, n *responder, ev userRequest) {
 		log.Error("user decryption share", "err", err)
 		return
 	}
-	c.respond(ctx, n, log, "userDecryptionResponse", c.decryptionAt,
-		c.decryption.PackUserDecryptionResponse(ev.id, share, sig, extra))
+	c.respond(ctx, n, log, "userDecryptionResponse", c.bound.DecryptionAt,
+		c.bound.Decryption.PackUserDecryptionResponse(ev.id, share, sig, extra))
 }
 
 // userShare is node n's answer to a user decryption: for a request whose public key is an
@@ -300,8 +304,8 @@ func (c *Chain) answerProof(ctx context.Context, n *responder, ev *contracts.Inp
 		valid = !valid
 	}
 	if !valid {
-		c.respond(ctx, n, log, "rejectProofResponse", c.inputAt,
-			c.inputVerification.PackRejectProofResponse(ev.ZkProofId, ev.ExtraData))
+		c.respond(ctx, n, log, "rejectProofResponse", c.bound.InputVerificationAt,
+			c.bound.InputVerification.PackRejectProofResponse(ev.ZkProofId, ev.ExtraData))
 		return
 	}
 	handles := InputHandles(c.addrs.ACL, ev.ContractChainId, ev.ContractAddress, ev.UserAddress, ev.CiphertextWithZKProof)
@@ -312,8 +316,8 @@ func (c *Chain) answerProof(ctx context.Context, n *responder, ev *contracts.Inp
 		log.Error("sign input proof", "err", err)
 		return
 	}
-	c.respond(ctx, n, log, "verifyProofResponse", c.inputAt,
-		c.inputVerification.PackVerifyProofResponse(ev.ZkProofId, handles, sig, ev.ExtraData))
+	c.respond(ctx, n, log, "verifyProofResponse", c.bound.InputVerificationAt,
+		c.bound.InputVerification.PackVerifyProofResponse(ev.ZkProofId, handles, sig, ev.ExtraData))
 }
 
 // respond sends one answer from n's key. It does not wait for the block: the chain's events

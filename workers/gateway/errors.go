@@ -321,15 +321,6 @@ func urlSecrets(raw string) []string {
 	return out
 }
 
-// scrubbedError is an error whose message had URL secrets replaced.
-type scrubbedError struct {
-	msg string
-	err error
-}
-
-func (e *scrubbedError) Error() string { return e.msg }
-func (e *scrubbedError) Unwrap() error { return e.err }
-
 // scrub returns err with every configured URL secret, and the URL of any *url.Error in its
 // chain, replaced by "[redacted]". A *url.Error is cut out of the chain (what it wraps stays
 // reachable for errors.Is/As), so nobody can print its URL later.
@@ -351,5 +342,5 @@ func (r redactor) scrub(err error) error {
 	if out == msg && !cut {
 		return err
 	}
-	return &scrubbedError{msg: out, err: inner}
+	return upstream.Redacted(out, inner)
 }

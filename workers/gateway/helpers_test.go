@@ -137,18 +137,32 @@ func publicRequest(handles ...[32]byte) domain.Request {
 	return domain.Request{PublicDecrypt: r}
 }
 
+// appPairs pairs each of handles with appContract.
+func appPairs(handles [][32]byte) []domain.HandleContractPair {
+	var pairs []domain.HandleContractPair
+	for _, h := range handles {
+		pairs = append(pairs, domain.HandleContractPair{Handle: hexHandle(h), ContractAddress: appContract.Hex()})
+	}
+	return pairs
+}
+
+// testPublicKey is a request's placeholder public key, made from what: its hash behind the
+// prefix 2000000000000000 that every public key of these tests carries.
+func testPublicKey(what string) string {
+	return "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte(what)))
+}
+
+// userRequest is a user decrypt by userAddr of handles in appContract.
 func userRequest(handles ...[32]byte) domain.Request {
 	r := &domain.UserDecryptRequest{
-		RequestValidity:   domain.RequestValidity{StartTimestamp: uint64(time.Now().Add(-time.Hour).Unix()), DurationDays: 1},
-		ContractsChainID:  devchain.ChainID,
-		ContractAddresses: []string{appContract.Hex()},
-		UserAddress:       userAddr.Hex(),
-		Signature:         hex.EncodeToString(make([]byte, 65)),
-		PublicKey:         "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("user public key"))),
-		ExtraData:         "0x00",
-	}
-	for _, h := range handles {
-		r.HandleContractPairs = append(r.HandleContractPairs, domain.HandleContractPair{Handle: hexHandle(h), ContractAddress: appContract.Hex()})
+		RequestValidity:     domain.RequestValidity{StartTimestamp: uint64(time.Now().Add(-time.Hour).Unix()), DurationDays: 1},
+		ContractsChainID:    devchain.ChainID,
+		ContractAddresses:   []string{appContract.Hex()},
+		UserAddress:         userAddr.Hex(),
+		Signature:           hex.EncodeToString(make([]byte, 65)),
+		PublicKey:           testPublicKey("user public key"),
+		ExtraData:           "0x00",
+		HandleContractPairs: appPairs(handles),
 	}
 	return domain.Request{UserDecrypt: r}
 }
@@ -157,18 +171,16 @@ func userRequest(handles ...[32]byte) domain.Request {
 // delegate. The delegation itself is delegateFor's.
 func delegatedRequest(delegator, delegate common.Address, handles ...[32]byte) domain.Request {
 	r := &domain.DelegatedUserDecryptRequest{
-		ContractsChainID:  devchain.ChainID,
-		ContractAddresses: []string{appContract.Hex()},
-		DelegatorAddress:  delegator.Hex(),
-		DelegateAddress:   delegate.Hex(),
-		StartTimestamp:    uint64(time.Now().Add(-time.Hour).Unix()),
-		DurationDays:      1,
-		Signature:         hex.EncodeToString(make([]byte, 65)),
-		PublicKey:         "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("delegate public key"))),
-		ExtraData:         "0x00",
-	}
-	for _, h := range handles {
-		r.HandleContractPairs = append(r.HandleContractPairs, domain.HandleContractPair{Handle: hexHandle(h), ContractAddress: appContract.Hex()})
+		ContractsChainID:    devchain.ChainID,
+		ContractAddresses:   []string{appContract.Hex()},
+		DelegatorAddress:    delegator.Hex(),
+		DelegateAddress:     delegate.Hex(),
+		StartTimestamp:      uint64(time.Now().Add(-time.Hour).Unix()),
+		DurationDays:        1,
+		Signature:           hex.EncodeToString(make([]byte, 65)),
+		PublicKey:           testPublicKey("delegate public key"),
+		ExtraData:           "0x00",
+		HandleContractPairs: appPairs(handles),
 	}
 	return domain.Request{DelegatedUserDecrypt: r}
 }

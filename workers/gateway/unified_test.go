@@ -1,12 +1,10 @@
 package gateway_test
 
 import (
-	"encoding/hex"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"relayer/domain"
 	"relayer/workers/gateway"
@@ -20,7 +18,7 @@ func unifiedRequest(user common.Address, handles [][32]byte, owners []common.Add
 		UserAddress:     user.Hex(),
 		StartTimestamp:  uint64(time.Now().Add(-time.Hour).Unix()),
 		DurationSeconds: 86400,
-		PublicKey:       "2000000000000000" + hex.EncodeToString(crypto.Keccak256([]byte("unified public key"))),
+		PublicKey:       testPublicKey("unified public key"),
 		ExtraData:       "0x00",
 	}
 	for i, h := range handles {

@@ -220,6 +220,19 @@ func New(store eventstore.Store, cfg Config, logger *slog.Logger) (*Lease, error
 		now: time.Now, terms: eventstore.NewFolded(state{}), view: eventstore.NewFolded(state{})}, nil
 }
 
+// NewOptional is New for a component that takes a lease only when given one: nil, and no error,
+// when cfg is nil; else the lease cfg configures, named name when cfg.Name is empty.
+func NewOptional(store eventstore.Store, cfg *Config, name string, logger *slog.Logger) (*Lease, error) {
+	if cfg == nil {
+		return nil, nil
+	}
+	c := *cfg
+	if c.Name == "" {
+		c.Name = name
+	}
+	return New(store, c, logger)
+}
+
 // Holder is who holds the lease as last read (empty when free), and its epoch.
 func (l *Lease) Holder(ctx context.Context) (string, uint64, error) {
 	l.viewMu.Lock()

@@ -52,14 +52,9 @@ type Event struct {
 	ServerWait bool
 	WaitFrom   string
 
-	// What the response said about the quota (see RateLimitInfo): Limit and Remaining are
-	// Unknown when not stated, Reset is zero when not stated.
-	Header    string
-	Policy    string
-	Limit     int64
-	Remaining int64
-	Reset     time.Time
-	Window    time.Duration
+	// Quota is what the response said about the quota: Limit and Remaining are Unknown when
+	// not stated, Reset is zero when not stated.
+	Quota
 
 	// TotalBackoff is the sum of the waits of this call so far, including the one a Backoff event
 	// announces.
@@ -119,6 +114,10 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
+// Redacted returns an error whose message is msg (an error message with secrets removed) and
+// which wraps err, so that errors.Is and errors.As still see it.
+func Redacted(msg string, err error) error { return &redactedError{msg: msg, err: err} }
+
 // scrubError removes from err's message every part of u that may be a secret (see URLSecrets).
 // It returns err itself when its message contains none of them.
 func scrubError(err error, u *url.URL) error {
@@ -130,7 +129,7 @@ func scrubError(err error, u *url.URL) error {
 	if out == msg {
 		return err
 	}
-	return &redactedError{msg: out, err: err}
+	return Redacted(out, err)
 }
 
 // URLSecrets lists the parts of u that may be a secret: the whole URL in its usual spellings,

@@ -35,8 +35,8 @@ const (
 	epochMillisThreshold = 1_000_000_000_000
 )
 
-// RateLimitInfo is what a response said about the client's rate limit.
-type RateLimitInfo struct {
+// Quota is what a response said about the client's quota: the state of its window.
+type Quota struct {
 	// Header is the family Limit, Remaining, Reset, Window and Policy came from (HeaderRateLimit,
 	// HeaderRateLimitTrio or HeaderXRateLimit), or "" when the response had none of them.
 	Header string
@@ -50,6 +50,12 @@ type RateLimitInfo struct {
 	Reset time.Time
 	// Window is the length of the quota's window (RateLimit-Policy w); zero if not stated.
 	Window time.Duration
+}
+
+// RateLimitInfo is what a response said about the client's rate limit: its quota, and how long
+// it asked the client to wait.
+type RateLimitInfo struct {
+	Quota
 
 	// RetryAfter is the parsed Retry-After, valid when HasRetryAfter.
 	RetryAfter    time.Duration
@@ -79,7 +85,7 @@ func (i RateLimitInfo) Wait(now time.Time) (d time.Duration, from string, ok boo
 // from now. A field sent on more than one line is used only if RFC 9651 allows it (RateLimit,
 // RateLimit-Policy) or if all its lines agree (Retry-After and the numeric fields).
 func ParseRateLimit(h http.Header, now time.Time) RateLimitInfo {
-	info := RateLimitInfo{Limit: Unknown, Remaining: Unknown}
+	info := RateLimitInfo{Quota: Quota{Limit: Unknown, Remaining: Unknown}}
 	if v, ok := singleValue(h, "Retry-After"); ok {
 		if d, ok := ParseRetryAfter(v, now); ok {
 			info.RetryAfter, info.HasRetryAfter = d, true

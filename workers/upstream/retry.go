@@ -424,12 +424,10 @@ func (r *Retrier) Do(ctx context.Context, source string, attempt func(ctx contex
 
 // event fills the fields every event of an attempt shares.
 func (r *Retrier) event(source string, now time.Time, n int, out Outcome) Event {
-	info := out.Info
 	ev := Event{At: now, Source: source, Attempt: n, Class: out.Class, StatusCode: out.StatusCode,
-		RPCCode: out.RPCCode, Limit: Unknown, Remaining: Unknown}
-	if info.Header != "" {
-		ev.Header, ev.Policy, ev.Limit, ev.Remaining = info.Header, info.Policy, info.Limit, info.Remaining
-		ev.Reset, ev.Window = info.Reset, info.Window
+		RPCCode: out.RPCCode, Quota: Quota{Limit: Unknown, Remaining: Unknown}}
+	if out.Info.Header != "" {
+		ev.Quota = out.Info.Quota
 	}
 	return ev
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"relayer/workers/devchain/rpcfault"
+	"relayer/workers/devchain/rpcfault/rpcfaulttest"
 	"relayer/workers/upstream"
 )
 
@@ -87,16 +88,6 @@ func (n *node) requests() []seenRequest {
 	return append([]seenRequest(nil), n.seen...)
 }
 
-func newProxy(t *testing.T, target string, cfg rpcfault.Config) *rpcfault.Proxy {
-	t.Helper()
-	p, err := rpcfault.New(target, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Close() })
-	return p
-}
-
 // only is a Config that gives every request the fault f.
 func only(f rpcfault.Fault) rpcfault.Config {
 	return rpcfault.Config{Rate: 1, Faults: []rpcfault.Fault{f}}
@@ -133,7 +124,7 @@ func TestNew(t *testing.T) {
 			{"http://127.0.0.1:8545/rpc/v1?key=k", "http://", "/rpc/v1?key=k"},
 			{"ws://localhost:8546", "ws://", ""},
 		} {
-			p := newProxy(t, tc.target, rpcfault.Config{})
+			p := rpcfaulttest.Start(t, tc.target, rpcfault.Config{})
 			host, _, err := net.SplitHostPort(p.Addr())
 			if err != nil || host != "127.0.0.1" {
 				t.Errorf("Addr() = %q: want 127.0.0.1:port", p.Addr())
@@ -169,7 +160,7 @@ func TestNew(t *testing.T) {
 func TestForwarding(t *testing.T) {
 	t.Run("at rate 0 every request reaches the node unchanged and its answer comes back unchanged", func(t *testing.T) {
 		n := newNode(t)
-		p := newProxy(t, n.url+"/rpc/v1?key=k", rpcfault.Config{Seed: 1})
+		p := rpcfaulttest.Start(t, n.url+"/rpc/v1?key=k", rpcfault.Config{Seed: 1})
 		batch := `[{"jsonrpc":"2.0","id":1,"method":"test_echo","params":["a"]},` +
 			`{"jsonrpc":"2.0","id":"two","method":"test_echo","params":["b"]}]`
 		for _, body := range []string{echoCall, batch} {
@@ -199,7 +190,7 @@ func TestForwarding(t *testing.T) {
 		n := newNode(t)
 		cfg := only(rpcfault.BadGateway)
 		cfg.Methods = []string{"test_send"}
-		p := newProxy(t, n.url, cfg)
+		p := rpcfaulttest.Start(t, n.url, cfg)
 		if res, _ := mustPost(t, p.URL(), echoCall); res.StatusCode != http.StatusOK {
 			t.Errorf("test_echo, not in Methods: %d, want 200", res.StatusCode)
 		}
@@ -245,7 +236,7 @@ func TestRateLimits(t *testing.T) {
 				n := newNode(t)
 				cfg := only(form.fault)
 				cfg.Wait = wait
-				p := newProxy(t, n.url, cfg)
+				p := rpcfaulttest.Start(t, n.url, cfg)
 				sent := time.Now()
 				res, _ := mustPost(t, p.URL(), echoCall)
 				received := time.Now()
@@ -300,7 +291,7 @@ func TestRateLimits(t *testing.T) {
 	for _, form := range forms {
 		t.Run(form.fault.String()+" is a rate limit to upstream.Transport", func(t *testing.T) {
 			n := newNode(t)
-			p := newProxy(t, n.url, only(form.fault))
+			p := rpcfaulttest.Start(t, n.url, only(form.fault))
 			var (
 				mu     sync.Mutex
 				events []upstream.Event
@@ -336,7 +327,7 @@ func TestRateLimits(t *testing.T) {
 
 	t.Run("a JSON-RPC limit answers each call of a batch with its id", func(t *testing.T) {
 		n := newNode(t)
-		p := newProxy(t, n.url, only(rpcfault.RPCLimit200))
+		p := rpcfaulttest.Start(t, n.url, only(rpcfault.RPCLimit200))
 		res, body := mustPost(t, p.URL(), `[{"jsonrpc":"2.0","id":1,"method":"test_echo","params":["a"]},`+
 			`{"jsonrpc":"2.0","id":"x","method":"test_echo","params":["b"]}]`)
 		var got []struct {
@@ -374,7 +365,7 @@ func TestServerErrors(t *testing.T) {
 	} {
 		t.Run(tc.fault.String()+" answers its status without asking the node", func(t *testing.T) {
 			n := newNode(t)
-			p := newProxy(t, n.url, only(tc.fault))
+			p := rpcfaulttest.Start(t, n.url, only(tc.fault))
 			res, _ := mustPost(t, p.URL(), echoCall)
 			if res.StatusCode != tc.status || res.Header.Get("Retry-After") != tc.retryAfter {
 				t.Errorf("%d Retry-After %q, want %d %q", res.StatusCode, res.Header.Get("Retry-After"), tc.status, tc.retryAfter)
@@ -392,7 +383,7 @@ func TestServerErrors(t *testing.T) {
 func TestDropsAndDelays(t *testing.T) {
 	t.Run("drop before: the client's connection closes unanswered and the node never sees the call", func(t *testing.T) {
 		n := newNode(t)
-		p := newProxy(t, n.url, only(rpcfault.DropBefore))
+		p := rpcfaulttest.Start(t, n.url, only(rpcfault.DropBefore))
 		_, _, err := post(p.URL(), echoCall)
 		if err == nil {
 			t.Fatal("the request was answered")
@@ -407,7 +398,7 @@ func TestDropsAndDelays(t *testing.T) {
 
 	t.Run("drop after: the node executed the call and the client's connection closes unanswered", func(t *testing.T) {
 		n := newNode(t)
-		p := newProxy(t, n.url, only(rpcfault.DropAfter))
+		p := rpcfaulttest.Start(t, n.url, only(rpcfault.DropAfter))
 		_, _, err := post(p.URL(), echoCall)
 		if err == nil {
 			t.Fatal("the request was answered")
@@ -424,7 +415,7 @@ func TestDropsAndDelays(t *testing.T) {
 		n := newNode(t)
 		cfg := only(rpcfault.Slow)
 		cfg.SlowDelay = time.Second
-		p := newProxy(t, n.url, cfg)
+		p := rpcfaulttest.Start(t, n.url, cfg)
 		type result struct {
 			body []byte
 			err  error
@@ -492,7 +483,7 @@ func TestCountsAndConfig(t *testing.T) {
 		const requests = 300
 		var runs [2]rpcfault.Counts
 		for i := range runs {
-			p := newProxy(t, n.url, cfg)
+			p := rpcfaulttest.Start(t, n.url, cfg)
 			for range requests {
 				_, _, _ = post(p.URL(), echoCall)
 			}
@@ -517,7 +508,7 @@ func TestCountsAndConfig(t *testing.T) {
 
 	t.Run("SetConfig changes the faults of the next requests, and an invalid Config changes nothing", func(t *testing.T) {
 		n := newNode(t)
-		p := newProxy(t, n.url, rpcfault.Config{})
+		p := rpcfaulttest.Start(t, n.url, rpcfault.Config{})
 		status := func() int {
 			t.Helper()
 			res, _ := mustPost(t, p.URL(), echoCall)
@@ -553,7 +544,7 @@ func TestCountsAndConfig(t *testing.T) {
 func TestWebSocket(t *testing.T) {
 	t.Run("a WebSocket passes through without faults, whatever the rate", func(t *testing.T) {
 		n := newNode(t)
-		p := newProxy(t, "ws"+strings.TrimPrefix(n.url, "http"), rpcfault.Config{Rate: 1})
+		p := rpcfaulttest.Start(t, "ws"+strings.TrimPrefix(n.url, "http"), rpcfault.Config{Rate: 1})
 		if !strings.HasPrefix(p.URL(), "ws://") {
 			t.Fatalf("URL() = %q, want ws://", p.URL())
 		}
@@ -578,7 +569,7 @@ func TestWebSocket(t *testing.T) {
 	t.Run("with a lifetime the proxy ends a WebSocket, and its subscriber sees the end", func(t *testing.T) {
 		n := newNode(t)
 		const lifetime = 400 * time.Millisecond
-		p := newProxy(t, "ws"+strings.TrimPrefix(n.url, "http"), rpcfault.Config{WebSocketLifetime: lifetime})
+		p := rpcfaulttest.Start(t, "ws"+strings.TrimPrefix(n.url, "http"), rpcfault.Config{WebSocketLifetime: lifetime})
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		began := time.Now()

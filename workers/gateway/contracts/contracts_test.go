@@ -30,16 +30,7 @@ type env struct {
 	kms     []*ecdsa.PrivateKey
 	cops    []*ecdsa.PrivateKey
 
-	dec    *contracts.Decryption
-	iv     *contracts.InputVerification
-	acl    *contracts.ACL
-	hostIV *contracts.InputVerifier
-	kmsV   *contracts.KMSVerifier
-	decAt  *bind.BoundContract
-	ivAt   *bind.BoundContract
-	aclAt  *bind.BoundContract
-	hostAt *bind.BoundContract // InputVerifier
-	kmsVAt *bind.BoundContract // KMSVerifier
+	contracts.Bound
 }
 
 func keys(n int) []*ecdsa.PrivateKey {
@@ -54,21 +45,11 @@ func keys(n int) []*ecdsa.PrivateKey {
 	return out
 }
 
-func addrs(ks []*ecdsa.PrivateKey) []common.Address {
-	out := make([]common.Address, len(ks))
-	for i, k := range ks {
-		out[i] = crypto.PubkeyToAddress(k.PublicKey)
-	}
-	return out
-}
-
 func newEnv(t *testing.T, kmsNodes, threshold, coprocessors int) *env {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
-	e := &env{t: t, ctx: ctx, owner: keys(1)[0], user: keys(1)[0], kms: keys(kmsNodes), cops: keys(coprocessors),
-		dec: contracts.NewDecryption(), iv: contracts.NewInputVerification(), acl: contracts.NewACL(),
-		hostIV: contracts.NewInputVerifier(), kmsV: contracts.NewKMSVerifier()}
+	e := &env{t: t, ctx: ctx, owner: keys(1)[0], user: keys(1)[0], kms: keys(kmsNodes), cops: keys(coprocessors)}
 	alloc := types.GenesisAlloc{}
 	funds := new(big.Int).Exp(big.NewInt(10), big.NewInt(24), nil)
 	for _, k := range append(append([]*ecdsa.PrivateKey{e.owner, e.user}, e.kms...), e.cops...) {
@@ -80,18 +61,13 @@ func newEnv(t *testing.T, kmsNodes, threshold, coprocessors int) *env {
 	if e.chainID, err = e.b.Client().ChainID(ctx); err != nil {
 		t.Fatal(err)
 	}
-	aclAddr := e.deploy(contracts.ACLMetaData.Bin, nil)
-	decAddr := e.deploy(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(addrs(e.kms), big.NewInt(int64(threshold)), aclAddr))
-	ivAddr := e.deploy(contracts.InputVerificationMetaData.Bin, e.iv.PackConstructor(addrs(e.cops), decAddr))
-	hostAddr := e.deploy(contracts.InputVerifierMetaData.Bin,
-		e.hostIV.PackConstructor(addrs(e.cops), big.NewInt(int64(coprocessors/2+1)), e.chainID, ivAddr))
-	kmsVAddr := e.deploy(contracts.KMSVerifierMetaData.Bin,
-		e.kmsV.PackConstructor(addrs(e.kms), big.NewInt(int64(threshold)), e.chainID, decAddr))
-	e.aclAt = e.acl.Instance(e.b.Client(), aclAddr)
-	e.decAt = e.dec.Instance(e.b.Client(), decAddr)
-	e.ivAt = e.iv.Instance(e.b.Client(), ivAddr)
-	e.hostAt = e.hostIV.Instance(e.b.Client(), hostAddr)
-	e.kmsVAt = e.kmsV.Instance(e.b.Client(), kmsVAddr)
+	d, err := contracts.Deploy(func(_, bin string, input []byte) (common.Address, error) { return e.deploy(bin, input), nil },
+		contracts.Signers{KMS: contracts.SignerAddresses(e.kms), Threshold: threshold,
+			Coprocessors: contracts.SignerAddresses(e.cops), Majority: coprocessors/2 + 1}, e.chainID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Bound = contracts.Bind(e.b.Client(), d)
 	return e
 }
 
@@ -175,8 +151,8 @@ func events[T any](e *env, r *types.Receipt, topic0 common.Hash, unpack func(*ty
 
 func (e *env) publicRequest(handles ...[32]byte) *big.Int {
 	e.t.Helper()
-	r := e.ok(e.user, e.decAt, e.dec.PackPublicDecryptionRequest(handles, []byte{0}))
-	evs := events(e, r, contracts.TopicPublicDecryptionRequest, e.dec.UnpackPublicDecryptionRequestEvent)
+	r := e.ok(e.user, e.DecryptionAt, e.Decryption.PackPublicDecryptionRequest(handles, []byte{0}))
+	evs := events(e, r, contracts.TopicPublicDecryptionRequest, e.Decryption.UnpackPublicDecryptionRequestEvent)
 	if len(evs) != 1 {
 		e.t.Fatalf("%d request events", len(evs))
 	}
@@ -196,8 +172,8 @@ func (e *env) sign(key *ecdsa.PrivateKey, digest common.Hash) []byte {
 // sent with an empty extraData, as the simulated KMS nodes do.
 func (e *env) publicAnswer(node int, id *big.Int, handles [][32]byte, result []byte) *types.Receipt {
 	e.t.Helper()
-	digest := contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), handles, result, nil)
-	return e.ok(e.kms[node], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, e.sign(e.kms[node], digest), nil))
+	digest := contracts.PublicDecryptionDigest(e.chainID, e.DecryptionAt.Address(), handles, result, nil)
+	return e.ok(e.kms[node], e.DecryptionAt, e.Decryption.PackPublicDecryptionResponse(id, result, e.sign(e.kms[node], digest), nil))
 }
 
 var (
@@ -212,13 +188,13 @@ func TestTheGoDigestsScenariosAndIdsAgreeWithTheContracts(t *testing.T) {
 	payload, extra, pk := []byte("some result"), []byte{0, 1, 2}, []byte("user public key")
 	user := crypto.PubkeyToAddress(e.user.PublicKey)
 	for _, handles := range [][][32]byte{nil, {plainHandle}, {plainHandle, contracts.TestHandle(contracts.ScenarioNoResponse, "x")}} {
-		if got := view(e, e.decAt, e.dec.PackPublicDecryptionDigest(handles, payload, extra), e.dec.UnpackPublicDecryptionDigest); got != contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), handles, payload, extra) {
+		if got := view(e, e.DecryptionAt, e.Decryption.PackPublicDecryptionDigest(handles, payload, extra), e.Decryption.UnpackPublicDecryptionDigest); got != contracts.PublicDecryptionDigest(e.chainID, e.DecryptionAt.Address(), handles, payload, extra) {
 			t.Errorf("%d handles: PublicDecryptionDigest differs from the contract's", len(handles))
 		}
-		if got := view(e, e.decAt, e.dec.PackUserDecryptionDigest(pk, handles, payload, extra), e.dec.UnpackUserDecryptionDigest); got != contracts.UserDecryptionDigest(e.chainID, e.decAt.Address(), pk, handles, payload, extra) {
+		if got := view(e, e.DecryptionAt, e.Decryption.PackUserDecryptionDigest(pk, handles, payload, extra), e.Decryption.UnpackUserDecryptionDigest); got != contracts.UserDecryptionDigest(e.chainID, e.DecryptionAt.Address(), pk, handles, payload, extra) {
 			t.Errorf("%d handles: UserDecryptionDigest differs from the contract's", len(handles))
 		}
-		if got := view(e, e.ivAt, e.iv.PackVerifyProofDigest(handles, user, hostContract, big.NewInt(1337), extra), e.iv.UnpackVerifyProofDigest); got != contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), handles, user, hostContract, big.NewInt(1337), extra) {
+		if got := view(e, e.InputVerificationAt, e.InputVerification.PackVerifyProofDigest(handles, user, hostContract, big.NewInt(1337), extra), e.InputVerification.UnpackVerifyProofDigest); got != contracts.VerifyProofDigest(e.chainID, e.InputVerificationAt.Address(), handles, user, hostContract, big.NewInt(1337), extra) {
 			t.Errorf("%d handles: VerifyProofDigest differs from the contract's", len(handles))
 		}
 	}
@@ -226,23 +202,23 @@ func TestTheGoDigestsScenariosAndIdsAgreeWithTheContracts(t *testing.T) {
 		got  common.Hash
 		want common.Hash
 	}{
-		"domain (Decryption)":        {view(e, e.decAt, e.dec.PackEIP712DOMAINTYPEHASH(), e.dec.UnpackEIP712DOMAINTYPEHASH), contracts.EIP712DomainTypeHash},
-		"domain (InputVerification)": {view(e, e.ivAt, e.iv.PackEIP712DOMAINTYPEHASH(), e.iv.UnpackEIP712DOMAINTYPEHASH), contracts.EIP712DomainTypeHash},
-		"public":                     {view(e, e.decAt, e.dec.PackPUBLICDECRYPTVERIFICATIONTYPEHASH(), e.dec.UnpackPUBLICDECRYPTVERIFICATIONTYPEHASH), contracts.PublicDecryptVerificationTypeHash},
-		"user":                       {view(e, e.decAt, e.dec.PackUSERDECRYPTRESPONSEVERIFICATIONTYPEHASH(), e.dec.UnpackUSERDECRYPTRESPONSEVERIFICATIONTYPEHASH), contracts.UserDecryptResponseVerificationTypeHash},
-		"proof":                      {view(e, e.ivAt, e.iv.PackCIPHERTEXTVERIFICATIONTYPEHASH(), e.iv.UnpackCIPHERTEXTVERIFICATIONTYPEHASH), contracts.CiphertextVerificationTypeHash},
+		"domain (Decryption)":        {view(e, e.DecryptionAt, e.Decryption.PackEIP712DOMAINTYPEHASH(), e.Decryption.UnpackEIP712DOMAINTYPEHASH), contracts.EIP712DomainTypeHash},
+		"domain (InputVerification)": {view(e, e.InputVerificationAt, e.InputVerification.PackEIP712DOMAINTYPEHASH(), e.InputVerification.UnpackEIP712DOMAINTYPEHASH), contracts.EIP712DomainTypeHash},
+		"public":                     {view(e, e.DecryptionAt, e.Decryption.PackPUBLICDECRYPTVERIFICATIONTYPEHASH(), e.Decryption.UnpackPUBLICDECRYPTVERIFICATIONTYPEHASH), contracts.PublicDecryptVerificationTypeHash},
+		"user":                       {view(e, e.DecryptionAt, e.Decryption.PackUSERDECRYPTRESPONSEVERIFICATIONTYPEHASH(), e.Decryption.UnpackUSERDECRYPTRESPONSEVERIFICATIONTYPEHASH), contracts.UserDecryptResponseVerificationTypeHash},
+		"proof":                      {view(e, e.InputVerificationAt, e.InputVerification.PackCIPHERTEXTVERIFICATIONTYPEHASH(), e.InputVerification.UnpackCIPHERTEXTVERIFICATIONTYPEHASH), contracts.CiphertextVerificationTypeHash},
 	} {
 		if pair.got != pair.want {
 			t.Errorf("%s type hash differs", name)
 		}
 	}
-	if base := view(e, e.decAt, e.dec.PackPUBLICDECRYPTCOUNTERBASE(), e.dec.UnpackPUBLICDECRYPTCOUNTERBASE); base.Cmp(contracts.PublicDecryptCounterBase) != 0 {
+	if base := view(e, e.DecryptionAt, e.Decryption.PackPUBLICDECRYPTCOUNTERBASE(), e.Decryption.UnpackPUBLICDECRYPTCOUNTERBASE); base.Cmp(contracts.PublicDecryptCounterBase) != 0 {
 		t.Error("PublicDecryptCounterBase differs")
 	}
-	if base := view(e, e.decAt, e.dec.PackUSERDECRYPTCOUNTERBASE(), e.dec.UnpackUSERDECRYPTCOUNTERBASE); base.Cmp(contracts.UserDecryptCounterBase) != 0 {
+	if base := view(e, e.DecryptionAt, e.Decryption.PackUSERDECRYPTCOUNTERBASE(), e.Decryption.UnpackUSERDECRYPTCOUNTERBASE); base.Cmp(contracts.UserDecryptCounterBase) != 0 {
 		t.Error("UserDecryptCounterBase differs")
 	}
-	if d := view(e, e.decAt, e.dec.PackREADYDELAY(), e.dec.UnpackREADYDELAY); d.Int64() != int64(contracts.ReadyDelay/time.Second) {
+	if d := view(e, e.DecryptionAt, e.Decryption.PackREADYDELAY(), e.Decryption.UnpackREADYDELAY); d.Int64() != int64(contracts.ReadyDelay/time.Second) {
 		t.Errorf("READY_DELAY = %v, want %v", d, contracts.ReadyDelay)
 	}
 
@@ -250,14 +226,14 @@ func TestTheGoDigestsScenariosAndIdsAgreeWithTheContracts(t *testing.T) {
 	for _, prefix := range [][]byte{{0x7e, 0x57, 0x01}, {0x7e, 0x57, 0x00}, {0x7e, 0x57, 0x06}, {0x7e, 0x56, 0x01}, {0x7e, 0x57, 0x02}} {
 		var h [32]byte
 		copy(h[:], prefix)
-		allowed := view(e, e.aclAt, e.acl.PackIsAllowedForDecryption(h), e.acl.UnpackIsAllowedForDecryption)
+		allowed := view(e, e.ACLAt, e.ACL.PackIsAllowedForDecryption(h), e.ACL.UnpackIsAllowedForDecryption)
 		if denied := contracts.ScenarioOfHandle(h) == contracts.ScenarioDenied; allowed == denied {
 			t.Errorf("handle %x: ACL allows = %v, Go scenario %v", prefix, allowed, contracts.ScenarioOfHandle(h))
 		}
 	}
 	// A proof reverts exactly when ScenarioOfCiphertext says 05; ciphertexts shorter than 3 bytes carry none.
 	for _, ct := range [][]byte{{0x7e, 0x57, 0x05}, {0x7e, 0x57, 0x05, 0xff}, {0x7e, 0x57}, {0x7e, 0x57, 0x15}} {
-		_, err := bind.Transact(e.ivAt, e.opts(e.user), e.iv.PackVerifyProofRequest(big.NewInt(1337), hostContract, hostContract, ct, nil))
+		_, err := bind.Transact(e.InputVerificationAt, e.opts(e.user), e.InputVerification.PackVerifyProofRequest(big.NewInt(1337), hostContract, hostContract, ct, nil))
 		if reverted := err != nil; reverted != (contracts.ScenarioOfCiphertext(ct) == contracts.ScenarioRevert) {
 			t.Errorf("ciphertext %x: request error %v, Go scenario %v", ct, err, contracts.ScenarioOfCiphertext(ct))
 		}
@@ -281,28 +257,28 @@ func TestAPublicDecryptionCompletesOnlyWhenThresholdSignersAgreeOnOneResult(t *t
 
 	x, y := []byte("result x"), []byte("result y")
 	r := e.publicAnswer(0, first, handles, x)
-	if evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.dec.UnpackPublicDecryptionResponseEvent); len(evs) != 0 {
+	if evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.Decryption.UnpackPublicDecryptionResponseEvent); len(evs) != 0 {
 		t.Fatal("one signature completed the decryption")
 	}
 	r = e.publicAnswer(1, first, handles, y) // disagrees
-	if evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.dec.UnpackPublicDecryptionResponseEvent); len(evs) != 0 {
+	if evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.Decryption.UnpackPublicDecryptionResponseEvent); len(evs) != 0 {
 		t.Fatal("two different results completed the decryption")
 	}
 	r = e.publicAnswer(2, first, handles, x)
-	evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.dec.UnpackPublicDecryptionResponseEvent)
+	evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.Decryption.UnpackPublicDecryptionResponseEvent)
 	if len(evs) != 1 || !bytes.Equal(evs[0].DecryptedResult, x) || len(evs[0].Signatures) != 2 {
 		t.Fatalf("response events %+v, want one with result x and 2 signatures", evs)
 	}
-	digest := contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), handles, x, evs[0].ExtraData)
-	for i, want := range []common.Address{addrs(e.kms)[0], addrs(e.kms)[2]} {
+	digest := contracts.PublicDecryptionDigest(e.chainID, e.DecryptionAt.Address(), handles, x, evs[0].ExtraData)
+	for i, want := range []common.Address{contracts.SignerAddresses(e.kms)[0], contracts.SignerAddresses(e.kms)[2]} {
 		if got, err := contracts.RecoverSigner(digest, evs[0].Signatures[i]); err != nil || got != want {
 			t.Errorf("signature %d by %s (%v), want %s", i, got, err, want)
 		}
 	}
-	if !view(e, e.decAt, e.dec.PackIsDecryptionDone(first), e.dec.UnpackIsDecryptionDone) {
+	if !view(e, e.DecryptionAt, e.Decryption.PackIsDecryptionDone(first), e.Decryption.UnpackIsDecryptionDone) {
 		t.Error("isDecryptionDone is false")
 	}
-	if view(e, e.decAt, e.dec.PackIsDecryptionDone(second), e.dec.UnpackIsDecryptionDone) {
+	if view(e, e.DecryptionAt, e.Decryption.PackIsDecryptionDone(second), e.Decryption.UnpackIsDecryptionDone) {
 		t.Error("the other request is done too")
 	}
 }
@@ -314,8 +290,8 @@ func TestAUserDecryptionEmitsEveryShareAndReachesItsThresholdOnce(t *testing.T) 
 	validity := contracts.DecryptionRequestValidity{StartTimestamp: big.NewInt(time.Now().Add(-time.Hour).Unix()), DurationDays: big.NewInt(1)}
 	info := contracts.DecryptionContractsInfo{ChainId: big.NewInt(1337), Addresses: []common.Address{hostContract}}
 	user := crypto.PubkeyToAddress(e.user.PublicKey)
-	r := e.ok(e.user, e.decAt, e.dec.PackUserDecryptionRequest(pairs, validity, info, user, []byte("pk"), nil, nil))
-	id := events(e, r, contracts.TopicUserDecryptionRequest, e.dec.UnpackUserDecryptionRequestEvent)[0].DecryptionId
+	r := e.ok(e.user, e.DecryptionAt, e.Decryption.PackUserDecryptionRequest(pairs, validity, info, user, []byte("pk"), nil, nil))
+	id := events(e, r, contracts.TopicUserDecryptionRequest, e.Decryption.UnpackUserDecryptionRequestEvent)[0].DecryptionId
 	if contracts.DecryptionKindOf(id) != contracts.DecryptionKindUser {
 		t.Fatalf("id %#x is not a user decryption id", id)
 	}
@@ -323,14 +299,14 @@ func TestAUserDecryptionEmitsEveryShareAndReachesItsThresholdOnce(t *testing.T) 
 	reached := 0
 	for node := range e.kms {
 		share := []byte{byte(node), 0xaa}
-		sig := e.sign(e.kms[node], contracts.UserDecryptionDigest(e.chainID, e.decAt.Address(), []byte("pk"), [][32]byte{plainHandle}, share, nil))
-		r := e.ok(e.kms[node], e.decAt, e.dec.PackUserDecryptionResponse(id, share, sig, nil))
-		shares := events(e, r, contracts.TopicUserDecryptionResponse, e.dec.UnpackUserDecryptionResponseEvent)
-		if len(shares) != 1 || shares[0].IndexShare.Int64() != int64(node) || shares[0].KmsSigner != addrs(e.kms)[node] ||
+		sig := e.sign(e.kms[node], contracts.UserDecryptionDigest(e.chainID, e.DecryptionAt.Address(), []byte("pk"), [][32]byte{plainHandle}, share, nil))
+		r := e.ok(e.kms[node], e.DecryptionAt, e.Decryption.PackUserDecryptionResponse(id, share, sig, nil))
+		shares := events(e, r, contracts.TopicUserDecryptionResponse, e.Decryption.UnpackUserDecryptionResponseEvent)
+		if len(shares) != 1 || shares[0].IndexShare.Int64() != int64(node) || shares[0].KmsSigner != contracts.SignerAddresses(e.kms)[node] ||
 			!bytes.Equal(shares[0].UserDecryptedShare, share) || !bytes.Equal(shares[0].Signature, sig) {
 			t.Fatalf("share of node %d: events %+v", node, shares)
 		}
-		n := len(events(e, r, contracts.TopicUserDecryptionResponseThresholdReached, e.dec.UnpackUserDecryptionResponseThresholdReachedEvent))
+		n := len(events(e, r, contracts.TopicUserDecryptionResponseThresholdReached, e.Decryption.UnpackUserDecryptionResponseThresholdReachedEvent))
 		if (node == 1) != (n == 1) {
 			t.Fatalf("share %d: %d threshold events, want one with the second share only", node, n)
 		}
@@ -350,7 +326,7 @@ func TestUserDecryptionRequestsAreValidated(t *testing.T) {
 	valid := contracts.DecryptionRequestValidity{StartTimestamp: big.NewInt(now - 60), DurationDays: big.NewInt(1)}
 	info := contracts.DecryptionContractsInfo{ChainId: big.NewInt(1337), Addresses: []common.Address{hostContract}}
 	pack := func(p []contracts.DecryptionCtHandleContractPair, v contracts.DecryptionRequestValidity, i contracts.DecryptionContractsInfo, u common.Address) []byte {
-		return e.dec.PackUserDecryptionRequest(p, v, i, u, []byte("pk"), nil, nil)
+		return e.Decryption.PackUserDecryptionRequest(p, v, i, u, []byte("pk"), nil, nil)
 	}
 	other := common.HexToAddress("0x0000000000000000000000000000000000000bad")
 	for _, tc := range []struct {
@@ -366,11 +342,11 @@ func TestUserDecryptionRequestsAreValidated(t *testing.T) {
 		{pack(pairs, valid, info, hostContract), "UserAddressInContractAddresses"},
 		{pack([]contracts.DecryptionCtHandleContractPair{{CtHandle: plainHandle, ContractAddress: other}}, valid, info, user), "ContractNotInContractAddresses"},
 	} {
-		e.reverts(e.user, e.decAt, tc.data, tc.err)
+		e.reverts(e.user, e.DecryptionAt, tc.data, tc.err)
 	}
-	e.reverts(e.user, e.decAt, e.dec.PackPublicDecryptionRequest(nil, nil), "EmptyCtHandles")
-	e.reverts(e.user, e.ivAt, e.iv.PackVerifyProofRequest(big.NewInt(1337), hostContract, user, nil, nil), "EmptyCiphertext")
-	e.ok(e.user, e.decAt, pack(pairs, valid, info, user))
+	e.reverts(e.user, e.DecryptionAt, e.Decryption.PackPublicDecryptionRequest(nil, nil), "EmptyCtHandles")
+	e.reverts(e.user, e.InputVerificationAt, e.InputVerification.PackVerifyProofRequest(big.NewInt(1337), hostContract, user, nil, nil), "EmptyCiphertext")
+	e.ok(e.user, e.DecryptionAt, pack(pairs, valid, info, user))
 }
 
 func TestTheMajorityOfCoprocessorsDecidesAnInputProof(t *testing.T) {
@@ -378,12 +354,12 @@ func TestTheMajorityOfCoprocessorsDecidesAnInputProof(t *testing.T) {
 	e := newEnv(t, 1, 1, 3)
 	user := crypto.PubkeyToAddress(e.user.PublicKey)
 	request := func() *big.Int {
-		r := e.ok(e.user, e.ivAt, e.iv.PackVerifyProofRequest(big.NewInt(1337), hostContract, user, []byte{1, 2, 3}, nil))
-		return events(e, r, contracts.TopicVerifyProofRequest, e.iv.UnpackVerifyProofRequestEvent)[0].ZkProofId
+		r := e.ok(e.user, e.InputVerificationAt, e.InputVerification.PackVerifyProofRequest(big.NewInt(1337), hostContract, user, []byte{1, 2, 3}, nil))
+		return events(e, r, contracts.TopicVerifyProofRequest, e.InputVerification.UnpackVerifyProofRequestEvent)[0].ZkProofId
 	}
 	verify := func(cop int, id *big.Int, handles [][32]byte) *types.Receipt {
-		sig := e.sign(e.cops[cop], contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), handles, user, hostContract, big.NewInt(1337), nil))
-		return e.ok(e.cops[cop], e.ivAt, e.iv.PackVerifyProofResponse(id, handles, sig, nil))
+		sig := e.sign(e.cops[cop], contracts.VerifyProofDigest(e.chainID, e.InputVerificationAt.Address(), handles, user, hostContract, big.NewInt(1337), nil))
+		return e.ok(e.cops[cop], e.InputVerificationAt, e.InputVerification.PackVerifyProofResponse(id, handles, sig, nil))
 	}
 	h1 := [][32]byte{contracts.TestHandle(contracts.ScenarioReadyAfterDelay, "h1")}
 	h2 := [][32]byte{contracts.TestHandle(contracts.ScenarioNone, "h2")}
@@ -394,9 +370,9 @@ func TestTheMajorityOfCoprocessorsDecidesAnInputProof(t *testing.T) {
 	}
 	// Split votes decide nothing.
 	verify(0, first, h1)
-	e.ok(e.cops[1], e.ivAt, e.iv.PackRejectProofResponse(first, nil))
+	e.ok(e.cops[1], e.InputVerificationAt, e.InputVerification.PackRejectProofResponse(first, nil))
 	r := verify(2, first, h2)
-	if len(r.Logs) != 0 || view(e, e.ivAt, e.iv.PackIsProofDecided(first), e.iv.UnpackIsProofDecided) {
+	if len(r.Logs) != 0 || view(e, e.InputVerificationAt, e.InputVerification.PackIsProofDecided(first), e.InputVerification.UnpackIsProofDecided) {
 		t.Fatal("a split vote decided the proof")
 	}
 
@@ -404,34 +380,34 @@ func TestTheMajorityOfCoprocessorsDecidesAnInputProof(t *testing.T) {
 	second := request()
 	verify(0, second, h1)
 	r = verify(1, second, h1)
-	evs := events(e, r, contracts.TopicVerifyProofResponse, e.iv.UnpackVerifyProofResponseEvent)
+	evs := events(e, r, contracts.TopicVerifyProofResponse, e.InputVerification.UnpackVerifyProofResponseEvent)
 	if len(evs) != 1 || len(evs[0].Signatures) != 2 || evs[0].CtHandles[0] != h1[0] {
 		t.Fatalf("verify events %+v", evs)
 	}
-	if seen := view(e, e.decAt, e.dec.PackHandleFirstSeen(h1[0]), e.dec.UnpackHandleFirstSeen); seen.Sign() == 0 {
+	if seen := view(e, e.DecryptionAt, e.Decryption.PackHandleFirstSeen(h1[0]), e.Decryption.UnpackHandleFirstSeen); seen.Sign() == 0 {
 		t.Error("the accepted 04 handle was not registered")
 	}
-	r = e.ok(e.cops[2], e.ivAt, e.iv.PackRejectProofResponse(second, nil)) // late: accepted, no effect
+	r = e.ok(e.cops[2], e.InputVerificationAt, e.InputVerification.PackRejectProofResponse(second, nil)) // late: accepted, no effect
 	if len(r.Logs) != 0 {
 		t.Error("a late rejection emitted an event")
 	}
 
 	// Two rejections decide.
 	third := request()
-	e.ok(e.cops[0], e.ivAt, e.iv.PackRejectProofResponse(third, nil))
-	r = e.ok(e.cops[1], e.ivAt, e.iv.PackRejectProofResponse(third, nil))
-	if len(events(e, r, contracts.TopicRejectProofResponse, e.iv.UnpackRejectProofResponseEvent)) != 1 {
+	e.ok(e.cops[0], e.InputVerificationAt, e.InputVerification.PackRejectProofResponse(third, nil))
+	r = e.ok(e.cops[1], e.InputVerificationAt, e.InputVerification.PackRejectProofResponse(third, nil))
+	if len(events(e, r, contracts.TopicRejectProofResponse, e.InputVerification.UnpackRejectProofResponseEvent)) != 1 {
 		t.Fatal("two rejections did not reject the proof")
 	}
 
 	// Refusals.
-	e.reverts(e.cops[0], e.ivAt, e.iv.PackRejectProofResponse(third, nil), "CoprocessorAlreadyResponded")
-	e.reverts(e.user, e.ivAt, e.iv.PackRejectProofResponse(third, nil), "NotCoprocessor")
-	e.reverts(e.cops[2], e.ivAt, e.iv.PackRejectProofResponse(big.NewInt(99), nil), "UnknownRequest")
+	e.reverts(e.cops[0], e.InputVerificationAt, e.InputVerification.PackRejectProofResponse(third, nil), "CoprocessorAlreadyResponded")
+	e.reverts(e.user, e.InputVerificationAt, e.InputVerification.PackRejectProofResponse(third, nil), "NotCoprocessor")
+	e.reverts(e.cops[2], e.InputVerificationAt, e.InputVerification.PackRejectProofResponse(big.NewInt(99), nil), "UnknownRequest")
 	fourth := request()
-	e.reverts(e.cops[0], e.ivAt, e.iv.PackVerifyProofResponse(fourth, nil, make([]byte, 65), nil), "EmptyCtHandles")
-	wrong := e.sign(e.cops[1], contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), h2, user, hostContract, big.NewInt(1337), nil))
-	e.reverts(e.cops[0], e.ivAt, e.iv.PackVerifyProofResponse(fourth, h2, wrong, nil), "InvalidCoprocessorSignature")
+	e.reverts(e.cops[0], e.InputVerificationAt, e.InputVerification.PackVerifyProofResponse(fourth, nil, make([]byte, 65), nil), "EmptyCtHandles")
+	wrong := e.sign(e.cops[1], contracts.VerifyProofDigest(e.chainID, e.InputVerificationAt.Address(), h2, user, hostContract, big.NewInt(1337), nil))
+	e.reverts(e.cops[0], e.InputVerificationAt, e.InputVerification.PackVerifyProofResponse(fourth, h2, wrong, nil), "InvalidCoprocessorSignature")
 }
 
 func TestKMSResponsesAreRefusedFromStrangersTwiceOrWithAnotherKey(t *testing.T) {
@@ -439,16 +415,16 @@ func TestKMSResponsesAreRefusedFromStrangersTwiceOrWithAnotherKey(t *testing.T) 
 	e := newEnv(t, 2, 2, 1)
 	id := e.publicRequest(plainHandle)
 	result := []byte("r")
-	sig0 := e.sign(e.kms[0], contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), [][32]byte{plainHandle}, result, nil))
-	e.reverts(e.user, e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sig0, nil), "NotKmsSigner")
-	e.reverts(e.kms[1], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sig0, nil), "InvalidKmsSignature")
-	e.reverts(e.kms[0], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sig0[:64], nil), "InvalidKmsSignature")
-	e.ok(e.kms[0], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sig0, nil))
-	e.reverts(e.kms[0], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sig0, nil), "KmsNodeAlreadySigned")
-	e.reverts(e.kms[0], e.decAt, e.dec.PackPublicDecryptionResponse(new(big.Int).Add(id, big.NewInt(1)), result, sig0, nil), "UnknownRequest")
+	sig0 := e.sign(e.kms[0], contracts.PublicDecryptionDigest(e.chainID, e.DecryptionAt.Address(), [][32]byte{plainHandle}, result, nil))
+	e.reverts(e.user, e.DecryptionAt, e.Decryption.PackPublicDecryptionResponse(id, result, sig0, nil), "NotKmsSigner")
+	e.reverts(e.kms[1], e.DecryptionAt, e.Decryption.PackPublicDecryptionResponse(id, result, sig0, nil), "InvalidKmsSignature")
+	e.reverts(e.kms[0], e.DecryptionAt, e.Decryption.PackPublicDecryptionResponse(id, result, sig0[:64], nil), "InvalidKmsSignature")
+	e.ok(e.kms[0], e.DecryptionAt, e.Decryption.PackPublicDecryptionResponse(id, result, sig0, nil))
+	e.reverts(e.kms[0], e.DecryptionAt, e.Decryption.PackPublicDecryptionResponse(id, result, sig0, nil), "KmsNodeAlreadySigned")
+	e.reverts(e.kms[0], e.DecryptionAt, e.Decryption.PackPublicDecryptionResponse(new(big.Int).Add(id, big.NewInt(1)), result, sig0, nil), "UnknownRequest")
 	userID := new(big.Int).Add(contracts.UserDecryptCounterBase, big.NewInt(1))
-	e.reverts(e.kms[0], e.decAt, e.dec.PackUserDecryptionResponse(userID, result, sig0, nil), "UnknownRequest")
-	re := e.reverts(e.user, e.decAt, e.dec.PackPause(), "NotOwner")
+	e.reverts(e.kms[0], e.DecryptionAt, e.Decryption.PackUserDecryptionResponse(userID, result, sig0, nil), "UnknownRequest")
+	re := e.reverts(e.user, e.DecryptionAt, e.Decryption.PackPause(), "NotOwner")
 	if re.Args[0] != crypto.PubkeyToAddress(e.user.PublicKey) {
 		t.Errorf("NotOwner(%v), want the caller", re.Args[0])
 	}
@@ -458,24 +434,24 @@ func TestPausingRefusesRequestsButNotResponses(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, 1, 1, 1)
 	id := e.publicRequest(plainHandle)
-	e.ok(e.owner, e.decAt, e.dec.PackPause())
-	e.ok(e.owner, e.ivAt, e.iv.PackPause())
-	if !view(e, e.decAt, e.dec.PackPaused(), e.dec.UnpackPaused) {
+	e.ok(e.owner, e.DecryptionAt, e.Decryption.PackPause())
+	e.ok(e.owner, e.InputVerificationAt, e.InputVerification.PackPause())
+	if !view(e, e.DecryptionAt, e.Decryption.PackPaused(), e.Decryption.UnpackPaused) {
 		t.Fatal("paused() is false")
 	}
-	e.reverts(e.user, e.decAt, e.dec.PackPublicDecryptionRequest([][32]byte{plainHandle}, nil), "EnforcedPause")
-	e.reverts(e.user, e.ivAt, e.iv.PackVerifyProofRequest(big.NewInt(1337), hostContract, hostContract, []byte{1}, nil), "EnforcedPause")
-	e.reverts(e.owner, e.decAt, e.dec.PackPause(), "EnforcedPause")
+	e.reverts(e.user, e.DecryptionAt, e.Decryption.PackPublicDecryptionRequest([][32]byte{plainHandle}, nil), "EnforcedPause")
+	e.reverts(e.user, e.InputVerificationAt, e.InputVerification.PackVerifyProofRequest(big.NewInt(1337), hostContract, hostContract, []byte{1}, nil), "EnforcedPause")
+	e.reverts(e.owner, e.DecryptionAt, e.Decryption.PackPause(), "EnforcedPause")
 	e.publicAnswer(0, id, [][32]byte{plainHandle}, []byte("still answered"))
-	e.ok(e.owner, e.decAt, e.dec.PackUnpause())
-	e.reverts(e.owner, e.decAt, e.dec.PackUnpause(), "ExpectedPause")
+	e.ok(e.owner, e.DecryptionAt, e.Decryption.PackUnpause())
+	e.reverts(e.owner, e.DecryptionAt, e.Decryption.PackUnpause(), "ExpectedPause")
 	e.publicRequest(plainHandle)
 }
 
 func TestConstructorsRefuseBadSignerSets(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, 1, 1, 1)
-	a := addrs(keys(3))
+	a := contracts.SignerAddresses(keys(3))
 	deployFails := func(bin string, input []byte, want string) {
 		t.Helper()
 		_, _, err := bind.DeployContract(e.opts(e.owner), common.FromHex(bin), e.b.Client(), input)
@@ -483,17 +459,17 @@ func TestConstructorsRefuseBadSignerSets(t *testing.T) {
 			t.Errorf("deploy: %v, want %s", err, want)
 		}
 	}
-	acl := e.aclAt.Address()
-	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(a, big.NewInt(0), acl), "InvalidThreshold")
-	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(a, big.NewInt(4), acl), "InvalidThreshold")
-	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(nil, big.NewInt(1), acl), "EmptyKmsSigners")
-	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor([]common.Address{a[0], a[0]}, big.NewInt(1), acl), "DuplicateKmsSigner")
-	deployFails(contracts.DecryptionMetaData.Bin, e.dec.PackConstructor(a, big.NewInt(1), common.Address{}), "NullAclAddress")
-	deployFails(contracts.InputVerificationMetaData.Bin, e.iv.PackConstructor(nil, common.Address{}), "EmptyCoprocessors")
-	deployFails(contracts.InputVerificationMetaData.Bin, e.iv.PackConstructor([]common.Address{a[1], a[1]}, common.Address{}), "DuplicateCoprocessor")
-	gw := e.decAt.Address()
+	acl := e.ACLAt.Address()
+	deployFails(contracts.DecryptionMetaData.Bin, e.Decryption.PackConstructor(a, big.NewInt(0), acl), "InvalidThreshold")
+	deployFails(contracts.DecryptionMetaData.Bin, e.Decryption.PackConstructor(a, big.NewInt(4), acl), "InvalidThreshold")
+	deployFails(contracts.DecryptionMetaData.Bin, e.Decryption.PackConstructor(nil, big.NewInt(1), acl), "EmptyKmsSigners")
+	deployFails(contracts.DecryptionMetaData.Bin, e.Decryption.PackConstructor([]common.Address{a[0], a[0]}, big.NewInt(1), acl), "DuplicateKmsSigner")
+	deployFails(contracts.DecryptionMetaData.Bin, e.Decryption.PackConstructor(a, big.NewInt(1), common.Address{}), "NullAclAddress")
+	deployFails(contracts.InputVerificationMetaData.Bin, e.InputVerification.PackConstructor(nil, common.Address{}), "EmptyCoprocessors")
+	deployFails(contracts.InputVerificationMetaData.Bin, e.InputVerification.PackConstructor([]common.Address{a[1], a[1]}, common.Address{}), "DuplicateCoprocessor")
+	gw := e.DecryptionAt.Address()
 	// The two host verifiers have the same constructor: InputVerifier's packer serves both.
-	pack := e.hostIV.PackConstructor
+	pack := e.InputVerifier.PackConstructor
 	for _, bin := range []string{contracts.InputVerifierMetaData.Bin, contracts.KMSVerifierMetaData.Bin} {
 		deployFails(bin, pack(nil, big.NewInt(1), e.chainID, gw), "EmptySigners")
 		deployFails(bin, pack(a, big.NewInt(0), e.chainID, gw), "InvalidThreshold")
@@ -507,12 +483,12 @@ func TestTheACLOwnerCanDenyAnOrdinaryHandle(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, 1, 1, 1)
 	user := crypto.PubkeyToAddress(e.user.PublicKey)
-	e.reverts(e.user, e.aclAt, e.acl.PackSetDenied(plainHandle, user, true), "NotOwner")
-	e.ok(e.owner, e.aclAt, e.acl.PackSetDenied(plainHandle, user, true))
-	e.ok(e.owner, e.aclAt, e.acl.PackSetPublicDecryptionDenied(plainHandle, true))
-	if view(e, e.aclAt, e.acl.PackIsAllowed(plainHandle, user), e.acl.UnpackIsAllowed) ||
-		!view(e, e.aclAt, e.acl.PackIsAllowed(plainHandle, hostContract), e.acl.UnpackIsAllowed) ||
-		view(e, e.aclAt, e.acl.PackIsAllowedForDecryption(plainHandle), e.acl.UnpackIsAllowedForDecryption) {
+	e.reverts(e.user, e.ACLAt, e.ACL.PackSetDenied(plainHandle, user, true), "NotOwner")
+	e.ok(e.owner, e.ACLAt, e.ACL.PackSetDenied(plainHandle, user, true))
+	e.ok(e.owner, e.ACLAt, e.ACL.PackSetPublicDecryptionDenied(plainHandle, true))
+	if view(e, e.ACLAt, e.ACL.PackIsAllowed(plainHandle, user), e.ACL.UnpackIsAllowed) ||
+		!view(e, e.ACLAt, e.ACL.PackIsAllowed(plainHandle, hostContract), e.ACL.UnpackIsAllowed) ||
+		view(e, e.ACLAt, e.ACL.PackIsAllowedForDecryption(plainHandle), e.ACL.UnpackIsAllowedForDecryption) {
 		t.Fatal("the explicit denials are not what the views say")
 	}
 }

@@ -49,13 +49,13 @@ func (e *env) advance(d time.Duration) {
 // delegate sends the delegator's (e.user's) delegateForUserDecryption.
 func (e *env) delegate(delegate, contract common.Address, until uint64) {
 	e.t.Helper()
-	e.ok(e.user, e.aclAt, e.acl.PackDelegateForUserDecryption(delegate, contract, until))
+	e.ok(e.user, e.ACLAt, e.ACL.PackDelegateForUserDecryption(delegate, contract, until))
 }
 
 func (e *env) delegated(delegator, delegate, contract common.Address, h [32]byte) bool {
 	e.t.Helper()
-	return view(e, e.aclAt, e.acl.PackIsHandleDelegatedForUserDecryption(delegator, delegate, contract, h),
-		e.acl.UnpackIsHandleDelegatedForUserDecryption)
+	return view(e, e.ACLAt, e.ACL.PackIsHandleDelegatedForUserDecryption(delegator, delegate, contract, h),
+		e.ACL.UnpackIsHandleDelegatedForUserDecryption)
 }
 
 func TestTheACLHoldsADelegationForUserDecryptionUntilItExpiresOrIsRevoked(t *testing.T) {
@@ -64,16 +64,16 @@ func TestTheACLHoldsADelegationForUserDecryptionUntilItExpiresOrIsRevoked(t *tes
 	delegator := crypto.PubkeyToAddress(e.user.PublicKey)
 	expiration := func() uint64 {
 		t.Helper()
-		return view(e, e.aclAt, e.acl.PackGetUserDecryptionDelegationExpirationDate(delegator, delegateAddr, hostContract),
-			e.acl.UnpackGetUserDecryptionDelegationExpirationDate)
+		return view(e, e.ACLAt, e.ACL.PackGetUserDecryptionDelegationExpirationDate(delegator, delegateAddr, hostContract),
+			e.ACL.UnpackGetUserDecryptionDelegationExpirationDate)
 	}
 	if e.delegated(delegator, delegateAddr, hostContract, plainHandle) || expiration() != 0 {
 		t.Fatal("a handle is delegated before any delegation")
 	}
 
 	until := e.headTime() + 3600
-	r := e.ok(e.user, e.aclAt, e.acl.PackDelegateForUserDecryption(delegateAddr, hostContract, until))
-	evs := events(e, r, topicDelegated, e.acl.UnpackDelegatedForUserDecryptionEvent)
+	r := e.ok(e.user, e.ACLAt, e.ACL.PackDelegateForUserDecryption(delegateAddr, hostContract, until))
+	evs := events(e, r, topicDelegated, e.ACL.UnpackDelegatedForUserDecryptionEvent)
 	if len(evs) != 1 || evs[0].Delegator != delegator || evs[0].Delegate != delegateAddr || evs[0].ContractAddress != hostContract ||
 		evs[0].DelegationCounter != 0 || evs[0].OldExpirationDate != 0 || evs[0].NewExpirationDate != until {
 		t.Fatalf("DelegatedForUserDecryption events %+v", evs)
@@ -87,8 +87,8 @@ func TestTheACLHoldsADelegationForUserDecryptionUntilItExpiresOrIsRevoked(t *tes
 	// contract may use.
 	deniedForDelegator := contracts.TestHandle(contracts.ScenarioNone, "denied for the delegator")
 	deniedForContract := contracts.TestHandle(contracts.ScenarioNone, "denied for the contract")
-	e.ok(e.owner, e.aclAt, e.acl.PackSetDenied(deniedForDelegator, delegator, true))
-	e.ok(e.owner, e.aclAt, e.acl.PackSetDenied(deniedForContract, hostContract, true))
+	e.ok(e.owner, e.ACLAt, e.ACL.PackSetDenied(deniedForDelegator, delegator, true))
+	e.ok(e.owner, e.ACLAt, e.ACL.PackSetDenied(deniedForContract, hostContract, true))
 	for name, ok := range map[string]bool{
 		"another delegate":                  e.delegated(delegator, otherDelegate, hostContract, plainHandle),
 		"another contract":                  e.delegated(delegator, delegateAddr, otherContract, plainHandle),
@@ -105,22 +105,22 @@ func TestTheACLHoldsADelegationForUserDecryptionUntilItExpiresOrIsRevoked(t *tes
 
 	// Refusals.
 	head := e.headTime()
-	e.reverts(e.user, e.aclAt, e.acl.PackDelegateForUserDecryption(delegator, hostContract, until), "SenderCannotBeDelegate")
-	e.reverts(e.user, e.aclAt, e.acl.PackDelegateForUserDecryption(delegateAddr, delegator, until), "SenderCannotBeContractAddress")
-	e.reverts(e.user, e.aclAt, e.acl.PackDelegateForUserDecryption(hostContract, hostContract, until), "DelegateCannotBeContractAddress")
-	e.reverts(e.user, e.aclAt, e.acl.PackDelegateForUserDecryption(otherDelegate, hostContract, head-1), "ExpirationDateInThePast")
-	e.reverts(e.user, e.aclAt, e.acl.PackDelegateForUserDecryption(otherDelegate, hostContract, 0), "ExpirationDateInThePast")
-	e.reverts(e.user, e.aclAt, e.acl.PackDelegateForUserDecryption(delegateAddr, hostContract, until), "ExpirationDateAlreadySetToSameValue")
-	e.reverts(e.user, e.aclAt, e.acl.PackRevokeDelegationForUserDecryption(otherDelegate, hostContract), "NotDelegatedYet")
+	e.reverts(e.user, e.ACLAt, e.ACL.PackDelegateForUserDecryption(delegator, hostContract, until), "SenderCannotBeDelegate")
+	e.reverts(e.user, e.ACLAt, e.ACL.PackDelegateForUserDecryption(delegateAddr, delegator, until), "SenderCannotBeContractAddress")
+	e.reverts(e.user, e.ACLAt, e.ACL.PackDelegateForUserDecryption(hostContract, hostContract, until), "DelegateCannotBeContractAddress")
+	e.reverts(e.user, e.ACLAt, e.ACL.PackDelegateForUserDecryption(otherDelegate, hostContract, head-1), "ExpirationDateInThePast")
+	e.reverts(e.user, e.ACLAt, e.ACL.PackDelegateForUserDecryption(otherDelegate, hostContract, 0), "ExpirationDateInThePast")
+	e.reverts(e.user, e.ACLAt, e.ACL.PackDelegateForUserDecryption(delegateAddr, hostContract, until), "ExpirationDateAlreadySetToSameValue")
+	e.reverts(e.user, e.ACLAt, e.ACL.PackRevokeDelegationForUserDecryption(otherDelegate, hostContract), "NotDelegatedYet")
 
 	// A new date replaces the old one; revoking ends the delegation.
-	r = e.ok(e.user, e.aclAt, e.acl.PackDelegateForUserDecryption(delegateAddr, hostContract, until+60))
-	if evs := events(e, r, topicDelegated, e.acl.UnpackDelegatedForUserDecryptionEvent); len(evs) != 1 ||
+	r = e.ok(e.user, e.ACLAt, e.ACL.PackDelegateForUserDecryption(delegateAddr, hostContract, until+60))
+	if evs := events(e, r, topicDelegated, e.ACL.UnpackDelegatedForUserDecryptionEvent); len(evs) != 1 ||
 		evs[0].DelegationCounter != 1 || evs[0].OldExpirationDate != until || evs[0].NewExpirationDate != until+60 {
 		t.Fatalf("the second DelegatedForUserDecryption: %+v", evs)
 	}
-	r = e.ok(e.user, e.aclAt, e.acl.PackRevokeDelegationForUserDecryption(delegateAddr, hostContract))
-	if evs := events(e, r, topicRevoked, e.acl.UnpackRevokedDelegationForUserDecryptionEvent); len(evs) != 1 ||
+	r = e.ok(e.user, e.ACLAt, e.ACL.PackRevokeDelegationForUserDecryption(delegateAddr, hostContract))
+	if evs := events(e, r, topicRevoked, e.ACL.UnpackRevokedDelegationForUserDecryptionEvent); len(evs) != 1 ||
 		evs[0].Delegator != delegator || evs[0].Delegate != delegateAddr || evs[0].ContractAddress != hostContract ||
 		evs[0].DelegationCounter != 2 || evs[0].OldExpirationDate != until+60 {
 		t.Fatalf("RevokedDelegationForUserDecryption events %+v", evs)
@@ -128,7 +128,7 @@ func TestTheACLHoldsADelegationForUserDecryptionUntilItExpiresOrIsRevoked(t *tes
 	if expiration() != 0 || e.delegated(delegator, delegateAddr, hostContract, plainHandle) {
 		t.Fatal("a revoked delegation still holds")
 	}
-	e.reverts(e.user, e.aclAt, e.acl.PackRevokeDelegationForUserDecryption(delegateAddr, hostContract), "NotDelegatedYet")
+	e.reverts(e.user, e.ACLAt, e.ACL.PackRevokeDelegationForUserDecryption(delegateAddr, hostContract), "NotDelegatedYet")
 
 	// A delegation holds while block.timestamp < expirationDate.
 	soon := e.headTime() + 30
@@ -171,14 +171,14 @@ func (e *env) delegatedCall(delegate common.Address, handles ...[32]byte) delega
 }
 
 func (e *env) packDelegated(c delegatedCall) []byte {
-	return e.dec.PackDelegatedUserDecryptionRequest(c.pairs, c.validity, c.accounts,
+	return e.Decryption.PackDelegatedUserDecryptionRequest(c.pairs, c.validity, c.accounts,
 		contracts.DecryptionContractsInfo{ChainId: big.NewInt(1337), Addresses: c.contracts}, c.publicKey, make([]byte, 65), []byte{0})
 }
 
 // notDelegated checks that c reverts with UserDecryptNotDelegated naming contract and handle.
 func (e *env) notDelegated(c delegatedCall, contract common.Address, handle [32]byte) {
 	e.t.Helper()
-	re := e.reverts(e.owner, e.decAt, e.packDelegated(c), "UserDecryptNotDelegated")
+	re := e.reverts(e.owner, e.DecryptionAt, e.packDelegated(c), "UserDecryptNotDelegated")
 	if len(re.Args) != 4 || re.Args[0] != c.accounts.DelegatorAddress || re.Args[1] != c.accounts.DelegateAddress ||
 		re.Args[2] != contract || re.Args[3] != handle {
 		e.t.Fatalf("UserDecryptNotDelegated%v, want (%s, %s, %s, %x)", re.Args, c.accounts.DelegatorAddress,
@@ -190,14 +190,14 @@ func TestADelegatedUserDecryptionIsRefusedUnlessTheACLDelegatesEveryPair(t *test
 	t.Parallel()
 	e := newEnv(t, 1, 1, 1)
 	delegator := crypto.PubkeyToAddress(e.user.PublicKey)
-	if got := view(e, e.decAt, e.dec.PackAcl(), e.dec.UnpackAcl); got != e.aclAt.Address() {
-		t.Fatalf("acl() = %s, want the ACL %s", got, e.aclAt.Address())
+	if got := view(e, e.DecryptionAt, e.Decryption.PackAcl(), e.Decryption.UnpackAcl); got != e.ACLAt.Address() {
+		t.Fatalf("acl() = %s, want the ACL %s", got, e.ACLAt.Address())
 	}
 	c := e.delegatedCall(delegateAddr, plainHandle)
 
 	e.notDelegated(c, hostContract, plainHandle) // no delegation yet
 	e.delegate(delegateAddr, hostContract, e.headTime()+3600)
-	e.ok(e.owner, e.decAt, e.packDelegated(c))
+	e.ok(e.owner, e.DecryptionAt, e.packDelegated(c))
 
 	wrongDelegate := e.delegatedCall(otherDelegate, plainHandle)
 	e.notDelegated(wrongDelegate, hostContract, plainHandle)
@@ -209,45 +209,45 @@ func TestADelegatedUserDecryptionIsRefusedUnlessTheACLDelegatesEveryPair(t *test
 	e.notDelegated(wrongContract, otherContract, second)
 
 	denied := contracts.TestHandle(contracts.ScenarioNone, "denied for the delegator")
-	e.ok(e.owner, e.aclAt, e.acl.PackSetDenied(denied, delegator, true))
+	e.ok(e.owner, e.ACLAt, e.ACL.PackSetDenied(denied, delegator, true))
 	e.notDelegated(e.delegatedCall(delegateAddr, denied), hostContract, denied)
 
 	// The user path's checks, with the delegator in the user's place, and its scenarios.
-	re := e.reverts(e.owner, e.decAt, e.packDelegated(e.delegatedCall(delegateAddr, contracts.TestHandle(contracts.ScenarioDenied, "d"))), "UserDecryptNotAllowed")
+	re := e.reverts(e.owner, e.DecryptionAt, e.packDelegated(e.delegatedCall(delegateAddr, contracts.TestHandle(contracts.ScenarioDenied, "d"))), "UserDecryptNotAllowed")
 	if re.Args[1] != delegator {
 		t.Errorf("UserDecryptNotAllowed%v, want the delegator", re.Args)
 	}
-	e.reverts(e.owner, e.decAt, e.packDelegated(e.delegatedCall(delegateAddr, contracts.TestHandle(contracts.ScenarioRevert, "r"))), "TestScenarioRevert")
+	e.reverts(e.owner, e.DecryptionAt, e.packDelegated(e.delegatedCall(delegateAddr, contracts.TestHandle(contracts.ScenarioRevert, "r"))), "TestScenarioRevert")
 	inContracts := e.delegatedCall(delegateAddr, plainHandle)
 	inContracts.contracts = []common.Address{hostContract, delegator}
-	if re := e.reverts(e.owner, e.decAt, e.packDelegated(inContracts), "UserAddressInContractAddresses"); re.Args[0] != delegator {
+	if re := e.reverts(e.owner, e.DecryptionAt, e.packDelegated(inContracts), "UserAddressInContractAddresses"); re.Args[0] != delegator {
 		t.Errorf("UserAddressInContractAddresses%v, want the delegator", re.Args)
 	}
 	noDays := e.delegatedCall(delegateAddr, plainHandle)
 	noDays.validity.DurationDays = big.NewInt(0)
-	e.reverts(e.owner, e.decAt, e.packDelegated(noDays), "InvalidNullDurationDays")
-	e.reverts(e.owner, e.decAt, e.packDelegated(e.delegatedCall(delegateAddr)), "EmptyCtHandleContractPairs")
+	e.reverts(e.owner, e.DecryptionAt, e.packDelegated(noDays), "InvalidNullDurationDays")
+	e.reverts(e.owner, e.DecryptionAt, e.packDelegated(e.delegatedCall(delegateAddr)), "EmptyCtHandleContractPairs")
 	outside := e.delegatedCall(delegateAddr, plainHandle)
 	outside.pairs[0].ContractAddress = otherContract
-	e.reverts(e.owner, e.decAt, e.packDelegated(outside), "ContractNotInContractAddresses")
+	e.reverts(e.owner, e.DecryptionAt, e.packDelegated(outside), "ContractNotInContractAddresses")
 
 	// A delegated request carrying a scenario-04 handle makes the chain see it.
 	delayed := contracts.TestHandle(contracts.ScenarioReadyAfterDelay, "delayed")
-	e.ok(e.owner, e.decAt, e.packDelegated(e.delegatedCall(delegateAddr, delayed)))
-	if seen := view(e, e.decAt, e.dec.PackHandleFirstSeen(delayed), e.dec.UnpackHandleFirstSeen); seen.Sign() == 0 {
+	e.ok(e.owner, e.DecryptionAt, e.packDelegated(e.delegatedCall(delegateAddr, delayed)))
+	if seen := view(e, e.DecryptionAt, e.Decryption.PackHandleFirstSeen(delayed), e.Decryption.UnpackHandleFirstSeen); seen.Sign() == 0 {
 		t.Error("a delegated request did not register its scenario-04 handle")
 	}
 
 	// Revoked, then expired.
-	e.ok(e.user, e.aclAt, e.acl.PackRevokeDelegationForUserDecryption(delegateAddr, hostContract))
+	e.ok(e.user, e.ACLAt, e.ACL.PackRevokeDelegationForUserDecryption(delegateAddr, hostContract))
 	e.notDelegated(c, hostContract, plainHandle)
 	e.delegate(delegateAddr, hostContract, e.headTime()+30)
-	e.ok(e.owner, e.decAt, e.packDelegated(c))
+	e.ok(e.owner, e.DecryptionAt, e.packDelegated(c))
 	e.advance(31 * time.Second)
 	e.notDelegated(c, hostContract, plainHandle)
 
-	e.ok(e.owner, e.decAt, e.dec.PackPause())
-	e.reverts(e.owner, e.decAt, e.packDelegated(c), "EnforcedPause")
+	e.ok(e.owner, e.DecryptionAt, e.Decryption.PackPause())
+	e.reverts(e.owner, e.DecryptionAt, e.packDelegated(c), "EnforcedPause")
 }
 
 func TestADelegatedUserDecryptionTakesAUserIdAndIsAnsweredWithSharesForTheDelegatesKey(t *testing.T) {
@@ -261,12 +261,12 @@ func TestADelegatedUserDecryptionTakesAUserIdAndIsAnsweredWithSharesForTheDelega
 	validity := contracts.DecryptionRequestValidity{StartTimestamp: big.NewInt(time.Now().Add(-time.Hour).Unix()), DurationDays: big.NewInt(1)}
 	info := contracts.DecryptionContractsInfo{ChainId: big.NewInt(1337), Addresses: []common.Address{hostContract}}
 	pairs := []contracts.DecryptionCtHandleContractPair{{CtHandle: plainHandle, ContractAddress: hostContract}}
-	r := e.ok(e.owner, e.decAt, e.dec.PackUserDecryptionRequest(pairs, validity, info, user, []byte("pk"), nil, nil))
-	userID := events(e, r, contracts.TopicUserDecryptionRequest, e.dec.UnpackUserDecryptionRequestEvent)[0].DecryptionId
+	r := e.ok(e.owner, e.DecryptionAt, e.Decryption.PackUserDecryptionRequest(pairs, validity, info, user, []byte("pk"), nil, nil))
+	userID := events(e, r, contracts.TopicUserDecryptionRequest, e.Decryption.UnpackUserDecryptionRequestEvent)[0].DecryptionId
 
 	c := e.delegatedCall(delegateAddr, handles...)
-	r = e.ok(e.owner, e.decAt, e.packDelegated(c))
-	reqs := events(e, r, contracts.TopicUserDecryptionRequest, e.dec.UnpackUserDecryptionRequestEvent)
+	r = e.ok(e.owner, e.DecryptionAt, e.packDelegated(c))
+	reqs := events(e, r, contracts.TopicUserDecryptionRequest, e.Decryption.UnpackUserDecryptionRequestEvent)
 	if len(reqs) != 1 {
 		t.Fatalf("%d UserDecryptionRequest events, want 1", len(reqs))
 	}
@@ -284,25 +284,25 @@ func TestADelegatedUserDecryptionTakesAUserIdAndIsAnsweredWithSharesForTheDelega
 	// checks it and the signature recovers to the node.
 	for node := range e.kms {
 		share := []byte{byte(node), 0xde}
-		digest := contracts.UserDecryptionDigest(e.chainID, e.decAt.Address(), c.publicKey, handles, share, []byte{0})
-		r := e.ok(e.kms[node], e.decAt, e.dec.PackUserDecryptionResponse(id, share, e.sign(e.kms[node], digest), []byte{0}))
-		shares := events(e, r, contracts.TopicUserDecryptionResponse, e.dec.UnpackUserDecryptionResponseEvent)
-		if len(shares) != 1 || shares[0].IndexShare.Int64() != int64(node) || shares[0].KmsSigner != addrs(e.kms)[node] {
+		digest := contracts.UserDecryptionDigest(e.chainID, e.DecryptionAt.Address(), c.publicKey, handles, share, []byte{0})
+		r := e.ok(e.kms[node], e.DecryptionAt, e.Decryption.PackUserDecryptionResponse(id, share, e.sign(e.kms[node], digest), []byte{0}))
+		shares := events(e, r, contracts.TopicUserDecryptionResponse, e.Decryption.UnpackUserDecryptionResponseEvent)
+		if len(shares) != 1 || shares[0].IndexShare.Int64() != int64(node) || shares[0].KmsSigner != contracts.SignerAddresses(e.kms)[node] {
 			t.Fatalf("share of node %d: %+v", node, shares)
 		}
-		if signer, err := contracts.RecoverSigner(digest, shares[0].Signature); err != nil || signer != addrs(e.kms)[node] {
+		if signer, err := contracts.RecoverSigner(digest, shares[0].Signature); err != nil || signer != contracts.SignerAddresses(e.kms)[node] {
 			t.Fatalf("share of node %d signed by %s (%v)", node, signer, err)
 		}
-		reached := len(events(e, r, contracts.TopicUserDecryptionResponseThresholdReached, e.dec.UnpackUserDecryptionResponseThresholdReachedEvent))
+		reached := len(events(e, r, contracts.TopicUserDecryptionResponseThresholdReached, e.Decryption.UnpackUserDecryptionResponseThresholdReachedEvent))
 		if (node == 1) != (reached == 1) {
 			t.Fatalf("share %d: %d threshold events, want one with the second share only", node, reached)
 		}
 	}
 	// A share signed over another public key (the delegator's, say) is refused.
-	r = e.ok(e.owner, e.decAt, e.packDelegated(c))
-	next := events(e, r, contracts.TopicUserDecryptionRequest, e.dec.UnpackUserDecryptionRequestEvent)[0].DecryptionId
-	wrong := contracts.UserDecryptionDigest(e.chainID, e.decAt.Address(), []byte("delegator public key"), handles, []byte{1}, nil)
-	e.reverts(e.kms[0], e.decAt, e.dec.PackUserDecryptionResponse(next, []byte{1}, e.sign(e.kms[0], wrong), nil), "InvalidKmsSignature")
+	r = e.ok(e.owner, e.DecryptionAt, e.packDelegated(c))
+	next := events(e, r, contracts.TopicUserDecryptionRequest, e.Decryption.UnpackUserDecryptionRequestEvent)[0].DecryptionId
+	wrong := contracts.UserDecryptionDigest(e.chainID, e.DecryptionAt.Address(), []byte("delegator public key"), handles, []byte{1}, nil)
+	e.reverts(e.kms[0], e.DecryptionAt, e.Decryption.PackUserDecryptionResponse(next, []byte{1}, e.sign(e.kms[0], wrong), nil), "InvalidKmsSignature")
 }
 
 func TestTheDelegatedReadinessViewAnswersAsTheUserOne(t *testing.T) {
@@ -312,8 +312,8 @@ func TestTheDelegatedReadinessViewAnswersAsTheUserOne(t *testing.T) {
 	for _, handles := range [][][32]byte{nil, {plainHandle}, {plainHandle, contracts.TestHandle(contracts.ScenarioNeverReady, "never")},
 		{contracts.TestHandle(contracts.ScenarioDenied, "denied")}, {contracts.TestHandle(contracts.ScenarioReadyAfterDelay, "unseen")}} {
 		pairs := e.delegatedCall(delegateAddr, handles...).pairs
-		user := view(e, e.decAt, e.dec.PackIsUserDecryptionReady(delegator, pairs, nil), e.dec.UnpackIsUserDecryptionReady)
-		delegated := view(e, e.decAt, e.dec.PackIsDelegatedUserDecryptionReady(contracts.DecryptionDelegationAccounts{DelegatorAddress: delegator, DelegateAddress: delegateAddr}, pairs, nil), e.dec.UnpackIsDelegatedUserDecryptionReady)
+		user := view(e, e.DecryptionAt, e.Decryption.PackIsUserDecryptionReady(delegator, pairs, nil), e.Decryption.UnpackIsUserDecryptionReady)
+		delegated := view(e, e.DecryptionAt, e.Decryption.PackIsDelegatedUserDecryptionReady(contracts.DecryptionDelegationAccounts{DelegatorAddress: delegator, DelegateAddress: delegateAddr}, pairs, nil), e.Decryption.UnpackIsDelegatedUserDecryptionReady)
 		if user != delegated {
 			t.Errorf("%d handles: isDelegatedUserDecryptionReady %v, isUserDecryptionReady %v", len(handles), delegated, user)
 		}

@@ -1,8 +1,8 @@
 // Package contracts holds the development gateway and host contracts (Solidity in src/), their
 // compiled ABI and bytecode (build/*.abi, build/*.bin) and the go-ethereum abigen v2 bindings
 // (*_binding.go), plus hand-written helpers shared by the devchain and the gateway adapter: the
-// EIP-712 digests KMS nodes and coprocessors sign (digest.go) and the test-handle scenarios
-// (scenario.go).
+// EIP-712 digests KMS nodes and coprocessors sign (digest.go), the test-handle scenarios
+// (scenario.go) and the deployment of the five contracts, wired to one another (deploy.go).
 //
 // The contracts follow the public gateway's interface for what the relayer uses:
 //

@@ -125,9 +125,9 @@ func TestEachGatewayContractReportsTheEIP712DomainItSignsUnder(t *testing.T) {
 		at   common.Address
 		got  contracts.DecryptionEip712DomainOutput
 	}{
-		{"Decryption", e.decAt.Address(), view(e, e.decAt, e.dec.PackDecryptionEip712Domain(), e.dec.UnpackDecryptionEip712Domain)},
-		{"InputVerification", e.ivAt.Address(), contracts.DecryptionEip712DomainOutput(
-			view(e, e.ivAt, e.iv.PackInputVerificationEip712Domain(), e.iv.UnpackInputVerificationEip712Domain))},
+		{"Decryption", e.DecryptionAt.Address(), view(e, e.DecryptionAt, e.Decryption.PackDecryptionEip712Domain(), e.Decryption.UnpackDecryptionEip712Domain)},
+		{"InputVerification", e.InputVerificationAt.Address(), contracts.DecryptionEip712DomainOutput(
+			view(e, e.InputVerificationAt, e.InputVerification.PackInputVerificationEip712Domain(), e.InputVerification.UnpackInputVerificationEip712Domain))},
 	} {
 		d := tc.got
 		if d.Fields != [1]byte{0x0f} || d.Name != tc.name || d.Version != "1" || d.ChainId.Cmp(e.chainID) != 0 ||
@@ -141,38 +141,38 @@ func TestTheHostVerifiersAnswerWhatTheSDKReadsAtCreateInstance(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, 4, 3, 3)
 
-	ivDomain := view(e, e.hostAt, e.hostIV.PackInputVerifierEip712Domain(), e.hostIV.UnpackInputVerifierEip712Domain)
+	ivDomain := view(e, e.InputVerifierAt, e.InputVerifier.PackInputVerifierEip712Domain(), e.InputVerifier.UnpackInputVerifierEip712Domain)
 	if ivDomain.Fields != [1]byte{0x0f} || ivDomain.Name != "InputVerification" || ivDomain.Version != "1" ||
-		ivDomain.ChainId.Cmp(e.chainID) != 0 || ivDomain.VerifyingContract != e.ivAt.Address() ||
+		ivDomain.ChainId.Cmp(e.chainID) != 0 || ivDomain.VerifyingContract != e.InputVerificationAt.Address() ||
 		ivDomain.Salt != [32]byte{} || len(ivDomain.Extensions) != 0 {
-		t.Errorf("InputVerifier.eip712Domain() = %+v, want the gateway InputVerification's domain (%s)", ivDomain, e.ivAt.Address())
+		t.Errorf("InputVerifier.eip712Domain() = %+v, want the gateway InputVerification's domain (%s)", ivDomain, e.InputVerificationAt.Address())
 	}
-	if ivDomain.VerifyingContract == e.hostAt.Address() {
+	if ivDomain.VerifyingContract == e.InputVerifierAt.Address() {
 		t.Error("the InputVerifier's domain names the InputVerifier itself; the SDK refuses that")
 	}
-	if got := view(e, e.hostAt, e.hostIV.PackGetCoprocessorSigners(), e.hostIV.UnpackGetCoprocessorSigners); !slices.Equal(got, addrs(e.cops)) {
-		t.Errorf("getCoprocessorSigners() = %v, want the gateway's, in order: %v", got, addrs(e.cops))
+	if got := view(e, e.InputVerifierAt, e.InputVerifier.PackGetCoprocessorSigners(), e.InputVerifier.UnpackGetCoprocessorSigners); !slices.Equal(got, contracts.SignerAddresses(e.cops)) {
+		t.Errorf("getCoprocessorSigners() = %v, want the gateway's, in order: %v", got, contracts.SignerAddresses(e.cops))
 	}
-	majority := view(e, e.ivAt, e.iv.PackMajority(), e.iv.UnpackMajority)
-	if got := view(e, e.hostAt, e.hostIV.PackGetThreshold(), e.hostIV.UnpackGetThreshold); got.Cmp(majority) != 0 || got.Int64() != 2 {
+	majority := view(e, e.InputVerificationAt, e.InputVerification.PackMajority(), e.InputVerification.UnpackMajority)
+	if got := view(e, e.InputVerifierAt, e.InputVerifier.PackGetThreshold(), e.InputVerifier.UnpackGetThreshold); got.Cmp(majority) != 0 || got.Int64() != 2 {
 		t.Errorf("InputVerifier.getThreshold() = %v, want the gateway's majority %v", got, majority)
 	}
 
-	kmsDomain := view(e, e.kmsVAt, e.kmsV.PackKMSVerifierEip712Domain(), e.kmsV.UnpackKMSVerifierEip712Domain)
+	kmsDomain := view(e, e.KMSVerifierAt, e.KMSVerifier.PackKMSVerifierEip712Domain(), e.KMSVerifier.UnpackKMSVerifierEip712Domain)
 	if kmsDomain.Fields != [1]byte{0x0f} || kmsDomain.Name != "Decryption" || kmsDomain.Version != "1" ||
-		kmsDomain.ChainId.Cmp(e.chainID) != 0 || kmsDomain.VerifyingContract != e.decAt.Address() ||
+		kmsDomain.ChainId.Cmp(e.chainID) != 0 || kmsDomain.VerifyingContract != e.DecryptionAt.Address() ||
 		kmsDomain.Salt != [32]byte{} || len(kmsDomain.Extensions) != 0 {
-		t.Errorf("KMSVerifier.eip712Domain() = %+v, want the gateway Decryption's domain (%s)", kmsDomain, e.decAt.Address())
+		t.Errorf("KMSVerifier.eip712Domain() = %+v, want the gateway Decryption's domain (%s)", kmsDomain, e.DecryptionAt.Address())
 	}
-	if kmsDomain.VerifyingContract == e.kmsVAt.Address() {
+	if kmsDomain.VerifyingContract == e.KMSVerifierAt.Address() {
 		t.Error("the KMSVerifier's domain names the KMSVerifier itself; the SDK refuses that")
 	}
-	gatewaySigners := view(e, e.decAt, e.dec.PackKmsSigners(), e.dec.UnpackKmsSigners)
-	if got := view(e, e.kmsVAt, e.kmsV.PackGetKmsSigners(), e.kmsV.UnpackGetKmsSigners); !slices.Equal(got, gatewaySigners) || !slices.Equal(got, addrs(e.kms)) {
+	gatewaySigners := view(e, e.DecryptionAt, e.Decryption.PackKmsSigners(), e.Decryption.UnpackKmsSigners)
+	if got := view(e, e.KMSVerifierAt, e.KMSVerifier.PackGetKmsSigners(), e.KMSVerifier.UnpackGetKmsSigners); !slices.Equal(got, gatewaySigners) || !slices.Equal(got, contracts.SignerAddresses(e.kms)) {
 		t.Errorf("getKmsSigners() = %v, want the gateway's, in order: %v", got, gatewaySigners)
 	}
-	threshold := view(e, e.decAt, e.dec.PackThreshold(), e.dec.UnpackThreshold)
-	if got := view(e, e.kmsVAt, e.kmsV.PackGetThreshold(), e.kmsV.UnpackGetThreshold); got.Cmp(threshold) != 0 || got.Int64() != 3 {
+	threshold := view(e, e.DecryptionAt, e.Decryption.PackThreshold(), e.Decryption.UnpackThreshold)
+	if got := view(e, e.KMSVerifierAt, e.KMSVerifier.PackGetThreshold(), e.KMSVerifier.UnpackGetThreshold); got.Cmp(threshold) != 0 || got.Int64() != 3 {
 		t.Errorf("KMSVerifier.getThreshold() = %v, want the gateway's threshold %v", got, threshold)
 	}
 }
@@ -182,16 +182,16 @@ func TestPersistAllowedAnswersWhatIsAllowedAnswers(t *testing.T) {
 	e := newEnv(t, 1, 1, 1)
 	user := crypto.PubkeyToAddress(e.user.PublicKey)
 	denied := contracts.TestHandle(contracts.ScenarioNone, "denied for the user")
-	e.ok(e.owner, e.aclAt, e.acl.PackSetDenied(denied, user, true))
+	e.ok(e.owner, e.ACLAt, e.ACL.PackSetDenied(denied, user, true))
 	for _, h := range [][32]byte{plainHandle, denied, contracts.TestHandle(contracts.ScenarioDenied, "01"), contracts.TestHandle(contracts.ScenarioNeverReady, "02")} {
 		for _, account := range []common.Address{user, hostContract} {
-			allowed := view(e, e.aclAt, e.acl.PackIsAllowed(h, account), e.acl.UnpackIsAllowed)
-			if persist := view(e, e.aclAt, e.acl.PackPersistAllowed(h, account), e.acl.UnpackPersistAllowed); persist != allowed {
+			allowed := view(e, e.ACLAt, e.ACL.PackIsAllowed(h, account), e.ACL.UnpackIsAllowed)
+			if persist := view(e, e.ACLAt, e.ACL.PackPersistAllowed(h, account), e.ACL.UnpackPersistAllowed); persist != allowed {
 				t.Errorf("handle %x, account %s: persistAllowed %v, isAllowed %v", h[:3], account, persist, allowed)
 			}
 		}
 	}
-	if view(e, e.aclAt, e.acl.PackPersistAllowed(denied, user), e.acl.UnpackPersistAllowed) {
+	if view(e, e.ACLAt, e.ACL.PackPersistAllowed(denied, user), e.ACL.UnpackPersistAllowed) {
 		t.Error("persistAllowed ignores an explicit denial")
 	}
 }
@@ -201,11 +201,11 @@ func TestACoprocessorSignatureCountsOnlyOverTheRequestsUserContractChainAndExtra
 	e := newEnv(t, 1, 1, 3)
 	user := crypto.PubkeyToAddress(e.user.PublicKey)
 	other := common.HexToAddress("0x0000000000000000000000000000000000000bad")
-	r := e.ok(e.user, e.ivAt, e.iv.PackVerifyProofRequest(big.NewInt(1337), hostContract, user, []byte{1, 2, 3}, []byte{0x00}))
-	id := events(e, r, contracts.TopicVerifyProofRequest, e.iv.UnpackVerifyProofRequestEvent)[0].ZkProofId
+	r := e.ok(e.user, e.InputVerificationAt, e.InputVerification.PackVerifyProofRequest(big.NewInt(1337), hostContract, user, []byte{1, 2, 3}, []byte{0x00}))
+	id := events(e, r, contracts.TopicVerifyProofRequest, e.InputVerification.UnpackVerifyProofRequestEvent)[0].ZkProofId
 	handles := [][32]byte{contracts.TestHandle(contracts.ScenarioNone, "input")}
 	sign := func(cop int, user, contract common.Address, chain int64, extra []byte) []byte {
-		return e.sign(e.cops[cop], contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), handles, user, contract, big.NewInt(chain), extra))
+		return e.sign(e.cops[cop], contracts.VerifyProofDigest(e.chainID, e.InputVerificationAt.Address(), handles, user, contract, big.NewInt(chain), extra))
 	}
 	for name, sig := range map[string][]byte{
 		"an empty extraData (not the request's 0x00)": sign(0, user, hostContract, 1337, nil),
@@ -215,21 +215,21 @@ func TestACoprocessorSignatureCountsOnlyOverTheRequestsUserContractChainAndExtra
 	} {
 		// Sent with the extraData the signature covers, and with the request's: refused both ways.
 		for _, sent := range [][]byte{nil, {0x00}} {
-			if re := e.reverts(e.cops[0], e.ivAt, e.iv.PackVerifyProofResponse(id, handles, sig, sent), "InvalidCoprocessorSignature"); re.Args[1] != addrs(e.cops)[0] {
+			if re := e.reverts(e.cops[0], e.InputVerificationAt, e.InputVerification.PackVerifyProofResponse(id, handles, sig, sent), "InvalidCoprocessorSignature"); re.Args[1] != contracts.SignerAddresses(e.cops)[0] {
 				t.Errorf("a signature over %s: InvalidCoprocessorSignature(%v)", name, re.Args)
 			}
 		}
 	}
 	// The request's extraData is what is signed, whatever extraData the response carries.
-	e.ok(e.cops[0], e.ivAt, e.iv.PackVerifyProofResponse(id, handles, sign(0, user, hostContract, 1337, []byte{0x00}), []byte{0x42}))
-	r = e.ok(e.cops[1], e.ivAt, e.iv.PackVerifyProofResponse(id, handles, sign(1, user, hostContract, 1337, []byte{0x00}), nil))
-	evs := events(e, r, contracts.TopicVerifyProofResponse, e.iv.UnpackVerifyProofResponseEvent)
+	e.ok(e.cops[0], e.InputVerificationAt, e.InputVerification.PackVerifyProofResponse(id, handles, sign(0, user, hostContract, 1337, []byte{0x00}), []byte{0x42}))
+	r = e.ok(e.cops[1], e.InputVerificationAt, e.InputVerification.PackVerifyProofResponse(id, handles, sign(1, user, hostContract, 1337, []byte{0x00}), nil))
+	evs := events(e, r, contracts.TopicVerifyProofResponse, e.InputVerification.UnpackVerifyProofResponseEvent)
 	if len(evs) != 1 || len(evs[0].Signatures) != 2 {
 		t.Fatalf("verify events %+v, want one with 2 signatures", evs)
 	}
-	digest := contracts.VerifyProofDigest(e.chainID, e.ivAt.Address(), evs[0].CtHandles, user, hostContract, big.NewInt(1337), []byte{0x00})
+	digest := contracts.VerifyProofDigest(e.chainID, e.InputVerificationAt.Address(), evs[0].CtHandles, user, hostContract, big.NewInt(1337), []byte{0x00})
 	for i, sig := range evs[0].Signatures {
-		if got, err := contracts.RecoverSigner(digest, sig); err != nil || got != addrs(e.cops)[i] {
+		if got, err := contracts.RecoverSigner(digest, sig); err != nil || got != contracts.SignerAddresses(e.cops)[i] {
 			t.Errorf("signature %d recovers to %s (%v), want coprocessor %d", i, got, err, i)
 		}
 	}
@@ -242,27 +242,27 @@ func TestAKMSSignatureCountsOnlyOverTheRequestsHandlesAndTheResponsesExtraData(t
 	id := e.publicRequest(handles...) // with extraData 0x00
 	result := []byte("result")
 	sign := func(node int, hs [][32]byte, extra []byte) []byte {
-		return e.sign(e.kms[node], contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), hs, result, extra))
+		return e.sign(e.kms[node], contracts.PublicDecryptionDigest(e.chainID, e.DecryptionAt.Address(), hs, result, extra))
 	}
 	// Signed over the request's 0x00 but sent with an empty extraData, or over other handles.
-	e.reverts(e.kms[0], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sign(0, handles, []byte{0x00}), nil), "InvalidKmsSignature")
-	e.reverts(e.kms[0], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sign(0, handles[:1], nil), nil), "InvalidKmsSignature")
-	e.reverts(e.kms[0], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sign(0, [][32]byte{handles[1], handles[0]}, nil), nil), "InvalidKmsSignature")
+	e.reverts(e.kms[0], e.DecryptionAt, e.Decryption.PackPublicDecryptionResponse(id, result, sign(0, handles, []byte{0x00}), nil), "InvalidKmsSignature")
+	e.reverts(e.kms[0], e.DecryptionAt, e.Decryption.PackPublicDecryptionResponse(id, result, sign(0, handles[:1], nil), nil), "InvalidKmsSignature")
+	e.reverts(e.kms[0], e.DecryptionAt, e.Decryption.PackPublicDecryptionResponse(id, result, sign(0, [][32]byte{handles[1], handles[0]}, nil), nil), "InvalidKmsSignature")
 
 	// Signatures over different extraData are not counted together.
-	e.ok(e.kms[0], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sign(0, handles, nil), nil))
-	r := e.ok(e.kms[1], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sign(1, handles, []byte{1}), []byte{1}))
+	e.ok(e.kms[0], e.DecryptionAt, e.Decryption.PackPublicDecryptionResponse(id, result, sign(0, handles, nil), nil))
+	r := e.ok(e.kms[1], e.DecryptionAt, e.Decryption.PackPublicDecryptionResponse(id, result, sign(1, handles, []byte{1}), []byte{1}))
 	if len(r.Logs) != 0 {
 		t.Fatal("two signatures over different extraData completed the decryption")
 	}
-	r = e.ok(e.kms[2], e.decAt, e.dec.PackPublicDecryptionResponse(id, result, sign(2, handles, nil), nil))
-	evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.dec.UnpackPublicDecryptionResponseEvent)
+	r = e.ok(e.kms[2], e.DecryptionAt, e.Decryption.PackPublicDecryptionResponse(id, result, sign(2, handles, nil), nil))
+	evs := events(e, r, contracts.TopicPublicDecryptionResponse, e.Decryption.UnpackPublicDecryptionResponseEvent)
 	if len(evs) != 1 || len(evs[0].ExtraData) != 0 || len(evs[0].Signatures) != 2 {
 		t.Fatalf("response events %+v, want one with an empty extraData and 2 signatures", evs)
 	}
 	// What the SDK checks: the request's handles, the result, extraData "0x".
-	digest := contracts.PublicDecryptionDigest(e.chainID, e.decAt.Address(), handles, result, nil)
-	for i, want := range []common.Address{addrs(e.kms)[0], addrs(e.kms)[2]} {
+	digest := contracts.PublicDecryptionDigest(e.chainID, e.DecryptionAt.Address(), handles, result, nil)
+	for i, want := range []common.Address{contracts.SignerAddresses(e.kms)[0], contracts.SignerAddresses(e.kms)[2]} {
 		if got, err := contracts.RecoverSigner(digest, evs[0].Signatures[i]); err != nil || got != want {
 			t.Errorf("signature %d by %s (%v), want %s", i, got, err, want)
 		}
@@ -277,17 +277,17 @@ func TestAUserDecryptionShareSignatureCountsOnlyOverTheRequestsPublicKeyAndHandl
 	pairs := []contracts.DecryptionCtHandleContractPair{{CtHandle: plainHandle, ContractAddress: hostContract}}
 	validity := contracts.DecryptionRequestValidity{StartTimestamp: big.NewInt(time.Now().Add(-time.Hour).Unix()), DurationDays: big.NewInt(1)}
 	info := contracts.DecryptionContractsInfo{ChainId: big.NewInt(1337), Addresses: []common.Address{hostContract}}
-	r := e.ok(e.user, e.decAt, e.dec.PackUserDecryptionRequest(pairs, validity, info, user, []byte("pk"), nil, []byte{0x00}))
-	id := events(e, r, contracts.TopicUserDecryptionRequest, e.dec.UnpackUserDecryptionRequestEvent)[0].DecryptionId
+	r := e.ok(e.user, e.DecryptionAt, e.Decryption.PackUserDecryptionRequest(pairs, validity, info, user, []byte("pk"), nil, []byte{0x00}))
+	id := events(e, r, contracts.TopicUserDecryptionRequest, e.Decryption.UnpackUserDecryptionRequestEvent)[0].DecryptionId
 	share := []byte("share")
 	sign := func(pk []byte, hs [][32]byte, extra []byte) []byte {
-		return e.sign(e.kms[0], contracts.UserDecryptionDigest(e.chainID, e.decAt.Address(), pk, hs, share, extra))
+		return e.sign(e.kms[0], contracts.UserDecryptionDigest(e.chainID, e.DecryptionAt.Address(), pk, hs, share, extra))
 	}
-	e.reverts(e.kms[0], e.decAt, e.dec.PackUserDecryptionResponse(id, share, sign([]byte("another pk"), handles, nil), nil), "InvalidKmsSignature")
-	e.reverts(e.kms[0], e.decAt, e.dec.PackUserDecryptionResponse(id, share, sign([]byte("pk"), nil, nil), nil), "InvalidKmsSignature")
-	e.reverts(e.kms[0], e.decAt, e.dec.PackUserDecryptionResponse(id, share, sign([]byte("pk"), handles, []byte{0x00}), nil), "InvalidKmsSignature")
-	r = e.ok(e.kms[0], e.decAt, e.dec.PackUserDecryptionResponse(id, share, sign([]byte("pk"), handles, []byte{0x00}), []byte{0x00}))
-	if n := len(events(e, r, contracts.TopicUserDecryptionResponseThresholdReached, e.dec.UnpackUserDecryptionResponseThresholdReachedEvent)); n != 1 {
+	e.reverts(e.kms[0], e.DecryptionAt, e.Decryption.PackUserDecryptionResponse(id, share, sign([]byte("another pk"), handles, nil), nil), "InvalidKmsSignature")
+	e.reverts(e.kms[0], e.DecryptionAt, e.Decryption.PackUserDecryptionResponse(id, share, sign([]byte("pk"), nil, nil), nil), "InvalidKmsSignature")
+	e.reverts(e.kms[0], e.DecryptionAt, e.Decryption.PackUserDecryptionResponse(id, share, sign([]byte("pk"), handles, []byte{0x00}), nil), "InvalidKmsSignature")
+	r = e.ok(e.kms[0], e.DecryptionAt, e.Decryption.PackUserDecryptionResponse(id, share, sign([]byte("pk"), handles, []byte{0x00}), []byte{0x00}))
+	if n := len(events(e, r, contracts.TopicUserDecryptionResponseThresholdReached, e.Decryption.UnpackUserDecryptionResponseThresholdReachedEvent)); n != 1 {
 		t.Fatalf("%d threshold events, want 1", n)
 	}
 }

@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {GatewayBase} from "./GatewayBase.sol";
+import {recoverSigner} from "./Signatures.sol";
 import {TestScenarios} from "./TestScenarios.sol";
 
 /// @notice What Decryption asks the host ACL about a delegated user decryption.
@@ -275,9 +276,7 @@ contract Decryption is GatewayBase {
         signature; // accepted as is: signature checks belong to the relayer and the KMS here
         _checkValidity(requestValidity);
         bytes32[] memory ctHandles = _checkPairs(ctHandleContractPairs, contractsInfo.addresses, userAddress);
-        uint256 id = ++userDecryptionCounter;
-        _requested[id] = true;
-        _userRequests[id] = UserRequest(publicKey, ctHandles);
+        uint256 id = _newUserRequest(publicKey, ctHandles);
         emit UserDecryptionRequest(id, ctHandles, userAddress, publicKey, extraData);
     }
 
@@ -306,9 +305,7 @@ contract Decryption is GatewayBase {
                 revert UserDecryptNotDelegated(delegator, delegate, p.contractAddress, p.ctHandle);
             }
         }
-        uint256 id = ++userDecryptionCounter;
-        _requested[id] = true;
-        _userRequests[id] = UserRequest(publicKey, ctHandles);
+        uint256 id = _newUserRequest(publicKey, ctHandles);
         emit UserDecryptionRequest(id, ctHandles, delegate, publicKey, extraData);
     }
 
@@ -364,7 +361,7 @@ contract Decryption is GatewayBase {
     ) external onlyKmsSigner {
         _checkResponse(decryptionId, PUBLIC_DECRYPT_COUNTER_BASE);
         bytes32 digest = publicDecryptionDigest(_publicHandles[decryptionId], decryptedResult, extraData);
-        if (_recoverSigner(digest, signature) != msg.sender) {
+        if (recoverSigner(digest, signature) != msg.sender) {
             revert InvalidKmsSignature(decryptionId, msg.sender);
         }
         if (isDecryptionDone[decryptionId]) {
@@ -388,7 +385,7 @@ contract Decryption is GatewayBase {
         _checkResponse(decryptionId, USER_DECRYPT_COUNTER_BASE);
         UserRequest storage req = _userRequests[decryptionId];
         bytes32 digest = userDecryptionDigest(req.publicKey, req.ctHandles, userDecryptedShare, extraData);
-        if (_recoverSigner(digest, signature) != msg.sender) {
+        if (recoverSigner(digest, signature) != msg.sender) {
             revert InvalidKmsSignature(decryptionId, msg.sender);
         }
         uint256 index = userDecryptionShareCount[decryptionId]++;
@@ -551,10 +548,16 @@ contract Decryption is GatewayBase {
             _see(e.handle, s);
             ctHandles[i] = e.handle;
         }
-        uint256 id = ++userDecryptionCounter;
-        _requested[id] = true;
-        _userRequests[id] = UserRequest(payload.publicKey, ctHandles);
+        uint256 id = _newUserRequest(payload.publicKey, ctHandles);
         emit UserDecryptionRequest(id, handles, payload);
+    }
+
+    /// @dev Issues the next user decryption id and records its request: the public key the
+    /// shares are for and the handles; the caller announces it.
+    function _newUserRequest(bytes memory publicKey, bytes32[] memory ctHandles) private returns (uint256 id) {
+        id = ++userDecryptionCounter;
+        _requested[id] = true;
+        _userRequests[id] = UserRequest(publicKey, ctHandles);
     }
 
     function _checkPairs(

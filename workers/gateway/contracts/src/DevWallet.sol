@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
+import {recoverSigner} from "./Signatures.sol";
+
 /// @title Development ERC-1271 contract wallet.
 /// @notice DEVELOPMENT ONLY: a smart-contract account with one owner key, so that the relayer's
 /// check of a user-decrypt signature by an address with code (ERC-1271 isValidSignature) can be
@@ -16,8 +18,6 @@ contract DevWallet {
     bytes4 internal constant MAGIC_VALUE = 0x1626ba7e;
     /// @dev The answer for any signature that is not the owner's.
     bytes4 internal constant INVALID = 0xffffffff;
-    /// @dev The largest s OpenZeppelin's ECDSA accepts: half the secp256k1 curve order.
-    uint256 internal constant MAX_S = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
 
     /// @notice The key whose signatures the wallet accepts.
     address public immutable owner;
@@ -29,27 +29,7 @@ contract DevWallet {
     /// @notice ERC-1271: 0x1626ba7e when signature is the owner's signature of hash, 0xffffffff
     /// otherwise.
     function isValidSignature(bytes32 hash, bytes calldata signature) external view returns (bytes4) {
-        if (signature.length != 65) {
-            return INVALID;
-        }
-        bytes32 r;
-        bytes32 s;
-        uint8 v;
-        assembly {
-            r := calldataload(signature.offset)
-            s := calldataload(add(signature.offset, 32))
-            v := byte(0, calldataload(add(signature.offset, 64)))
-        }
-        if (v < 27) {
-            v += 27;
-        }
-        if (v != 27 && v != 28) {
-            return INVALID;
-        }
-        if (uint256(s) > MAX_S) {
-            return INVALID;
-        }
-        address signer = ecrecover(hash, v, r, s);
+        address signer = recoverSigner(hash, signature);
         if (signer == address(0) || signer != owner) {
             return INVALID;
         }

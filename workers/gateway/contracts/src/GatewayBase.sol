@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
-/// @title Owner, pause switch, EIP-712 domain and signature recovery shared by the gateway contracts.
+/// @title Owner, pause switch and EIP-712 domain shared by the gateway contracts.
 /// @notice The owner (the deployer) can pause and unpause. While paused, request functions
 /// revert with EnforcedPause(); responses from KMS nodes and coprocessors are still accepted,
 /// so requests already on chain can complete.
@@ -99,32 +99,5 @@ abstract contract GatewayBase {
     /// @dev The EIP-712 encoding of a bytes32[] member: keccak256 of the packed elements.
     function _hashHandles(bytes32[] memory ctHandles) internal pure returns (bytes32) {
         return keccak256(abi.encodePacked(ctHandles));
-    }
-
-    /// @dev The address whose key made the 65-byte [r || s || v] secp256k1 signature of digest
-    /// (v is 27/28, or 0/1 as go-ethereum's crypto.Sign makes it), or address(0) when the
-    /// signature is malformed or malleable (s in the upper half of the curve order).
-    function _recoverSigner(bytes32 digest, bytes calldata signature) internal pure returns (address) {
-        if (signature.length != 65) {
-            return address(0);
-        }
-        bytes32 r;
-        bytes32 s;
-        uint8 v;
-        assembly {
-            r := calldataload(signature.offset)
-            s := calldataload(add(signature.offset, 32))
-            v := byte(0, calldataload(add(signature.offset, 64)))
-        }
-        if (v < 27) {
-            v += 27;
-        }
-        if (v != 27 && v != 28) {
-            return address(0);
-        }
-        if (uint256(s) > 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0) {
-            return address(0);
-        }
-        return ecrecover(digest, v, r, s);
     }
 }

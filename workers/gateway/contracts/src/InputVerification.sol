@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {GatewayBase} from "./GatewayBase.sol";
+import {recoverSigner} from "./Signatures.sol";
 import {TestScenarios} from "./TestScenarios.sol";
 
 /// @notice The part of Decryption that InputVerification calls when a proof is accepted.
@@ -131,7 +132,7 @@ contract InputVerification is GatewayBase {
         ProofRequest storage req = _proofRequests[zkProofId];
         bytes32 digest =
             verifyProofDigest(ctHandles, req.userAddress, req.contractAddress, req.contractChainId, req.extraData);
-        if (_recoverSigner(digest, signature) != msg.sender) {
+        if (recoverSigner(digest, signature) != msg.sender) {
             revert InvalidCoprocessorSignature(zkProofId, msg.sender);
         }
         if (isProofDecided[zkProofId]) {
