@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"relayer/internal/sfv"
 )
 
 // server runs the limiter's middleware over real loopback HTTP. The handler answers 200 "ok";
@@ -117,49 +119,50 @@ func checkDenied(t *testing.T, r response) DeniedBody {
 	return b
 }
 
-// checkRateLimitHeaders parses RateLimit-Policy and RateLimit as structured-field Lists and checks
-// the draft's rules: policy items are Strings with an Integer q (and w, qu where present);
-// RateLimit items are Strings naming a listed policy, with an Integer r >= 0 and t >= 0; a
-// Retry-After never points before a t.
-func checkRateLimitHeaders(t *testing.T, h http.Header) (policy, limit []sfItem) {
+// checkRateLimitHeaders parses RateLimit-Policy and RateLimit as structured-field Lists (with the
+// parser the relayer reads its providers' fields with) and checks the draft's rules: policy items
+// are Strings with an Integer q (and w, qu where present); RateLimit items are Strings naming a
+// listed policy, with an Integer r >= 0 and t >= 0; a Retry-After never points before a t.
+func checkRateLimitHeaders(t *testing.T, h http.Header) (policy, limit []sfv.Item) {
 	t.Helper()
-	policy, err := parseSFList(h.Get("RateLimit-Policy"))
-	if err != nil || len(policy) == 0 {
-		t.Fatalf("RateLimit-Policy %q: %v", h.Get("RateLimit-Policy"), err)
+	policy, ok := sfv.ParseList(h.Get("RateLimit-Policy"))
+	if !ok || len(policy) == 0 {
+		t.Fatalf("RateLimit-Policy %q is not a structured-field List", h.Get("RateLimit-Policy"))
 	}
+	integer := func(v sfv.Value, ok bool) (int64, bool) { return v.Int, ok && v.Kind == sfv.Integer }
 	names := map[string]bool{}
 	for _, it := range policy {
-		name, ok := it.val.(string)
-		if !ok {
-			t.Errorf("policy item %v is not a String", it.val)
+		if it.Value.Kind != sfv.String {
+			t.Errorf("policy item %+v is not a String", it.Value)
 		}
+		name := it.Value.Str
 		names[name] = true
-		if q, ok := it.param("q"); !ok || q.(int64) < 0 {
+		if q, ok := integer(it.Param("q")); !ok || q < 0 {
 			t.Errorf("policy %s: q = %v", name, q)
 		}
-		if w, ok := it.param("w"); ok && w.(int64) < 1 {
-			t.Errorf("policy %s: w = %v", name, w)
+		if w, ok := it.Param("w"); ok && (w.Kind != sfv.Integer || w.Int < 1) {
+			t.Errorf("policy %s: w = %+v", name, w)
 		}
-		if qu, ok := it.param("qu"); ok && qu != "concurrent-requests" && qu != "requests" {
-			t.Errorf("policy %s: qu = %v", name, qu)
+		if qu, ok := it.Param("qu"); ok && (qu.Kind != sfv.String || qu.Str != "concurrent-requests" && qu.Str != "requests") {
+			t.Errorf("policy %s: qu = %+v", name, qu)
 		}
 	}
-	limit, err = parseSFList(h.Get("RateLimit"))
-	if err != nil || len(limit) == 0 {
-		t.Fatalf("RateLimit %q: %v", h.Get("RateLimit"), err)
+	limit, ok = sfv.ParseList(h.Get("RateLimit"))
+	if !ok || len(limit) == 0 {
+		t.Fatalf("RateLimit %q is not a structured-field List", h.Get("RateLimit"))
 	}
 	retryAfter, _ := strconv.Atoi(h.Get("Retry-After"))
 	for _, it := range limit {
-		name, _ := it.val.(string)
-		if !names[name] {
-			t.Errorf("RateLimit item %v names no listed policy", it.val)
+		name := it.Value.Str
+		if it.Value.Kind != sfv.String || !names[name] {
+			t.Errorf("RateLimit item %+v names no listed policy", it.Value)
 		}
-		if r, ok := it.param("r"); !ok || r.(int64) < 0 {
+		if r, ok := integer(it.Param("r")); !ok || r < 0 {
 			t.Errorf("%s: r = %v", name, r)
 		}
-		if tv, ok := it.param("t"); ok {
-			if tv.(int64) < 0 || (h.Get("Retry-After") != "" && int64(retryAfter) < tv.(int64)) {
-				t.Errorf("%s: t = %v with Retry-After %d", name, tv, retryAfter)
+		if tv, ok := it.Param("t"); ok {
+			if tv.Kind != sfv.Integer || tv.Int < 0 || (h.Get("Retry-After") != "" && int64(retryAfter) < tv.Int) {
+				t.Errorf("%s: t = %+v with Retry-After %d", name, tv, retryAfter)
 			}
 		}
 	}

@@ -3,6 +3,8 @@ package upstream
 import (
 	"net/http"
 	"time"
+
+	"relayer/internal/sfv"
 )
 
 // Unknown marks a RateLimitInfo count (Limit, Remaining) the server did not state.
@@ -127,11 +129,11 @@ func parseRateLimitDraft(h http.Header, now time.Time, info *RateLimitInfo) bool
 	policies := parsePolicies(h.Values("Ratelimit-Policy"))
 	lines := h.Values("Ratelimit")
 	if len(lines) > 0 {
-		field := joinFieldLines(lines)
-		if list, ok := parseSFList(field); ok && parseRateLimitList(list, policies, now, info) {
+		field := sfv.JoinFieldLines(lines)
+		if list, ok := sfv.ParseList(field); ok && parseRateLimitList(list, policies, now, info) {
 			return true
 		}
-		if dict, ok := parseSFDictionary(field); ok && parseRateLimitDict(dict, policies, now, info) {
+		if dict, ok := sfv.ParseDictionary(field); ok && parseRateLimitDict(dict, policies, now, info) {
 			return true
 		}
 	}
@@ -148,34 +150,34 @@ func parsePolicies(lines []string) []quotaPolicy {
 	if len(lines) == 0 {
 		return nil
 	}
-	list, ok := parseSFList(joinFieldLines(lines))
+	list, ok := sfv.ParseList(sfv.JoinFieldLines(lines))
 	if !ok {
 		return nil
 	}
 	var out []quotaPolicy
 	for _, it := range list {
 		var p quotaPolicy
-		switch it.val.kind {
-		case sfString, sfToken: // draft 08+: "name";q=100;w=60
-			p.name, p.named = it.val.str, true
-			q, ok := it.param("q")
-			if !ok || q.kind != sfInteger || q.num < 0 {
+		switch it.Value.Kind {
+		case sfv.String, sfv.Token: // draft 08+: "name";q=100;w=60
+			p.name, p.named = it.Value.Str, true
+			q, ok := it.Param("q")
+			if !ok || q.Kind != sfv.Integer || q.Int < 0 {
 				continue
 			}
-			p.quota = q.num
-		case sfInteger: // draft 07: 100;w=60
-			if it.val.num < 0 {
+			p.quota = q.Int
+		case sfv.Integer: // draft 07: 100;w=60
+			if it.Value.Int < 0 {
 				continue
 			}
-			p.quota = it.val.num
+			p.quota = it.Value.Int
 		default:
 			continue
 		}
-		if w, ok := it.param("w"); ok {
-			if w.kind != sfInteger || w.num <= 0 {
+		if w, ok := it.Param("w"); ok {
+			if w.Kind != sfv.Integer || w.Int <= 0 {
 				continue
 			}
-			p.window = secondsDuration(uint64(w.num))
+			p.window = secondsDuration(uint64(w.Int))
 		}
 		out = append(out, p)
 	}
@@ -186,7 +188,7 @@ func parsePolicies(lines []string) []quotaPolicy {
 // required) and t (seconds until reset). When several policies are listed, the most restrictive
 // one is reported: of the exhausted ones the one that resets last, else the one with the least
 // remaining.
-func parseRateLimitList(list []sfItem, policies []quotaPolicy, now time.Time, info *RateLimitInfo) bool {
+func parseRateLimitList(list []sfv.Item, policies []quotaPolicy, now time.Time, info *RateLimitInfo) bool {
 	type member struct {
 		name      string
 		remaining int64
@@ -194,19 +196,19 @@ func parseRateLimitList(list []sfItem, policies []quotaPolicy, now time.Time, in
 	}
 	var best *member
 	for _, it := range list {
-		if it.val.kind != sfString && it.val.kind != sfToken {
+		if it.Value.Kind != sfv.String && it.Value.Kind != sfv.Token {
 			continue
 		}
-		r, ok := it.param("r")
-		if !ok || r.kind != sfInteger || r.num < 0 {
+		r, ok := it.Param("r")
+		if !ok || r.Kind != sfv.Integer || r.Int < 0 {
 			continue
 		}
-		m := member{name: it.val.str, remaining: r.num, reset: -1}
-		if t, ok := it.param("t"); ok {
-			if t.kind != sfInteger || t.num < 0 {
+		m := member{name: it.Value.Str, remaining: r.Int, reset: -1}
+		if t, ok := it.Param("t"); ok {
+			if t.Kind != sfv.Integer || t.Int < 0 {
 				continue
 			}
-			m.reset = t.num
+			m.reset = t.Int
 		}
 		if best == nil || moreRestrictive(m.remaining, m.reset, best.remaining, best.reset) {
 			mm := m
@@ -241,15 +243,15 @@ func moreRestrictive(rem, reset, bestRem, bestReset int64) bool {
 
 // parseRateLimitDict reads the draft 07 form: limit, remaining and reset (seconds) as a
 // dictionary. remaining is required.
-func parseRateLimitDict(dict []sfDictMember, policies []quotaPolicy, now time.Time, info *RateLimitInfo) bool {
+func parseRateLimitDict(dict []sfv.Member, policies []quotaPolicy, now time.Time, info *RateLimitInfo) bool {
 	get := func(key string) (int64, bool, bool) { // value, present, valid
 		for _, m := range dict {
-			if m.key == key {
-				v := m.item.val
-				if v.kind != sfInteger || v.num < 0 {
+			if m.Key == key {
+				v := m.Item.Value
+				if v.Kind != sfv.Integer || v.Int < 0 {
 					return 0, true, false
 				}
-				return v.num, true, true
+				return v.Int, true, true
 			}
 		}
 		return 0, false, true
@@ -295,11 +297,11 @@ func parseRateLimitTrio(h http.Header, now time.Time, info *RateLimitInfo) bool 
 		if len(lines) == 0 {
 			return 0, false
 		}
-		list, ok := parseSFList(joinFieldLines(lines))
-		if !ok || len(list) == 0 || list[0].val.kind != sfInteger || list[0].val.num < 0 {
+		list, ok := sfv.ParseList(sfv.JoinFieldLines(lines))
+		if !ok || len(list) == 0 || list[0].Value.Kind != sfv.Integer || list[0].Value.Int < 0 {
 			return 0, false
 		}
-		return list[0].val.num, true
+		return list[0].Value.Int, true
 	}
 	var f limitHeaders
 	f.limit, f.hasLimit = first("Ratelimit-Limit")

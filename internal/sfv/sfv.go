@@ -1,84 +1,93 @@
-package upstream
+// Package sfv parses HTTP Structured Field Values (RFC 9651): Lists and Dictionaries of Items and
+// Inner Lists with Parameters. It follows the RFC's parsing algorithms, including their failure
+// rules (any failure means the whole field is ignored). Dates (@...) and Display Strings (%"...")
+// are not supported: a field using them fails to parse. The relayer reads its upstream
+// providers' rate-limit fields with it, and its tests read the rate-limit fields it sends.
+package sfv
 
 import (
 	"encoding/base64"
 	"strings"
 )
 
-// A small parser for HTTP Structured Field Values (RFC 9651): Lists and Dictionaries of Items and
-// Inner Lists with Parameters. It follows the RFC's parsing algorithms, including their failure
-// rules (any failure means the whole field is ignored). Dates (@...) and Display Strings (%"...")
-// are not supported: a field using them fails to parse, which for the rate-limit fields only
-// means the hint is ignored.
+// Kind is what a Value holds.
+type Kind uint8
 
-type sfKind uint8
-
+// The kinds of Value.
 const (
-	sfInteger sfKind = iota + 1
-	sfDecimal
-	sfString
-	sfToken
-	sfBytes
-	sfBoolean
-	sfInnerList
+	Integer Kind = iota + 1
+	Decimal
+	String
+	Token
+	Bytes
+	Boolean
+	InnerList
 )
 
-type sfValue struct {
-	kind  sfKind
-	num   int64   // sfInteger
-	dec   float64 // sfDecimal
-	str   string  // sfString, sfToken, sfBytes (decoded)
-	bool  bool    // sfBoolean
-	inner []sfItem
+// Value is a Bare Item, or an Inner List: Kind says which field holds it.
+type Value struct {
+	Kind  Kind
+	Int   int64   // Integer
+	Dec   float64 // Decimal
+	Str   string  // String, Token, Bytes (decoded)
+	Bool  bool    // Boolean
+	Inner []Item  // InnerList
 }
 
-type sfParam struct {
-	key string
-	val sfValue
+// Parameter is one Parameter of an Item.
+type Parameter struct {
+	Key   string
+	Value Value
 }
 
-type sfItem struct {
-	val    sfValue
-	params []sfParam
+// Item is a member of a List, or the value of a Dictionary's member: a Value with its
+// Parameters, in order.
+type Item struct {
+	Value  Value
+	Params []Parameter
 }
 
-// param returns the value of the parameter key.
-func (it sfItem) param(key string) (sfValue, bool) {
-	for _, p := range it.params {
-		if p.key == key {
-			return p.val, true
+// Param returns the value of the parameter key.
+func (it Item) Param(key string) (Value, bool) {
+	for _, p := range it.Params {
+		if p.Key == key {
+			return p.Value, true
 		}
 	}
-	return sfValue{}, false
+	return Value{}, false
 }
 
-type sfDictMember struct {
-	key  string
-	item sfItem
+// Member is one member of a Dictionary.
+type Member struct {
+	Key  string
+	Item Item
 }
 
-type sfParser struct {
+type parser struct {
 	s   string
 	pos int
 }
 
-// joinFieldLines combines a field's lines as RFC 9651 §4.2 asks: joined with ", ".
-func joinFieldLines(lines []string) string { return strings.Join(lines, ", ") }
+// JoinFieldLines combines a field's lines as RFC 9651 §4.2 asks: joined with ", ".
+func JoinFieldLines(lines []string) string { return strings.Join(lines, ", ") }
 
-func parseSFList(input string) ([]sfItem, bool) {
-	return parseSFMembers(input, func(p *sfParser, out []sfItem) ([]sfItem, bool) {
+// ParseList parses a List field (its lines joined, see JoinFieldLines); false when it is not one.
+func ParseList(input string) ([]Item, bool) {
+	return parseMembers(input, func(p *parser, out []Item) ([]Item, bool) {
 		it, ok := p.itemOrInnerList()
 		return append(out, it), ok
 	})
 }
 
-func parseSFDictionary(input string) ([]sfDictMember, bool) {
-	return parseSFMembers(input, func(p *sfParser, out []sfDictMember) ([]sfDictMember, bool) {
+// ParseDictionary parses a Dictionary field (its lines joined); false when it is not one. A
+// repeated key overwrites the earlier value, in its place.
+func ParseDictionary(input string) ([]Member, bool) {
+	return parseMembers(input, func(p *parser, out []Member) ([]Member, bool) {
 		key, ok := p.key()
 		if !ok {
 			return nil, false
 		}
-		var it sfItem
+		var it Item
 		if !p.eof() && p.s[p.pos] == '=' {
 			p.pos++
 			if it, ok = p.itemOrInnerList(); !ok {
@@ -89,17 +98,17 @@ func parseSFDictionary(input string) ([]sfDictMember, bool) {
 			if !ok {
 				return nil, false
 			}
-			it = sfItem{val: sfValue{kind: sfBoolean, bool: true}, params: params}
+			it = Item{Value: Value{Kind: Boolean, Bool: true}, Params: params}
 		}
-		return setMember(out, sfDictMember{key: key, item: it}), true
+		return setMember(out, Member{Key: key, Item: it}), true
 	})
 }
 
-// parseSFMembers is the loop a List and a Dictionary share: leading spaces, then members, each
+// parseMembers is the loop a List and a Dictionary share: leading spaces, then members, each
 // read by member and added to out, separated by commas with optional white space around them.
 // Anything else between members, or a trailing comma, fails.
-func parseSFMembers[M any](input string, member func(p *sfParser, out []M) ([]M, bool)) ([]M, bool) {
-	p := &sfParser{s: input}
+func parseMembers[M any](input string, member func(p *parser, out []M) ([]M, bool)) ([]M, bool) {
+	p := &parser{s: input}
 	p.skipSP()
 	var out []M
 	for !p.eof() {
@@ -123,8 +132,8 @@ func parseSFMembers[M any](input string, member func(p *sfParser, out []M) ([]M,
 	return out, true
 }
 
-func (m sfDictMember) memberKey() string { return m.key }
-func (m sfParam) memberKey() string      { return m.key }
+func (m Member) memberKey() string    { return m.Key }
+func (m Parameter) memberKey() string { return m.Key }
 
 // setMember adds m to the members of a Dictionary or the Parameters of an Item: a repeated key
 // overwrites the earlier value, in its place.
@@ -138,21 +147,21 @@ func setMember[M interface{ memberKey() string }](out []M, m M) []M {
 	return append(out, m)
 }
 
-func (p *sfParser) eof() bool { return p.pos >= len(p.s) }
+func (p *parser) eof() bool { return p.pos >= len(p.s) }
 
-func (p *sfParser) skipSP() {
+func (p *parser) skipSP() {
 	for p.pos < len(p.s) && p.s[p.pos] == ' ' {
 		p.pos++
 	}
 }
 
-func (p *sfParser) skipOWS() {
+func (p *parser) skipOWS() {
 	for p.pos < len(p.s) && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t') {
 		p.pos++
 	}
 }
 
-func (p *sfParser) itemOrInnerList() (sfItem, bool) {
+func (p *parser) itemOrInnerList() (Item, bool) {
 	if !p.eof() && p.s[p.pos] == '(' {
 		return p.innerList()
 	}
@@ -160,21 +169,21 @@ func (p *sfParser) itemOrInnerList() (sfItem, bool) {
 }
 
 // item parses an item: a bare item and its parameters.
-func (p *sfParser) item() (sfItem, bool) {
+func (p *parser) item() (Item, bool) {
 	v, ok := p.bareItem()
 	if !ok {
-		return sfItem{}, false
+		return Item{}, false
 	}
 	params, ok := p.params()
 	if !ok {
-		return sfItem{}, false
+		return Item{}, false
 	}
-	return sfItem{val: v, params: params}, true
+	return Item{Value: v, Params: params}, true
 }
 
-func (p *sfParser) innerList() (sfItem, bool) {
+func (p *parser) innerList() (Item, bool) {
 	p.pos++ // '('
-	var items []sfItem
+	var items []Item
 	for !p.eof() {
 		p.skipSP()
 		if p.eof() {
@@ -184,24 +193,24 @@ func (p *sfParser) innerList() (sfItem, bool) {
 			p.pos++
 			params, ok := p.params()
 			if !ok {
-				return sfItem{}, false
+				return Item{}, false
 			}
-			return sfItem{val: sfValue{kind: sfInnerList, inner: items}, params: params}, true
+			return Item{Value: Value{Kind: InnerList, Inner: items}, Params: params}, true
 		}
 		it, ok := p.item()
 		if !ok {
-			return sfItem{}, false
+			return Item{}, false
 		}
 		items = append(items, it)
 		if p.eof() || (p.s[p.pos] != ' ' && p.s[p.pos] != ')') {
-			return sfItem{}, false
+			return Item{}, false
 		}
 	}
-	return sfItem{}, false
+	return Item{}, false
 }
 
-func (p *sfParser) params() ([]sfParam, bool) {
-	var out []sfParam
+func (p *parser) params() ([]Parameter, bool) {
+	var out []Parameter
 	for !p.eof() && p.s[p.pos] == ';' {
 		p.pos++
 		p.skipSP()
@@ -209,19 +218,19 @@ func (p *sfParser) params() ([]sfParam, bool) {
 		if !ok {
 			return nil, false
 		}
-		val := sfValue{kind: sfBoolean, bool: true}
+		val := Value{Kind: Boolean, Bool: true}
 		if !p.eof() && p.s[p.pos] == '=' {
 			p.pos++
 			if val, ok = p.bareItem(); !ok {
 				return nil, false
 			}
 		}
-		out = setMember(out, sfParam{key: key, val: val})
+		out = setMember(out, Parameter{Key: key, Value: val})
 	}
 	return out, true
 }
 
-func (p *sfParser) key() (string, bool) {
+func (p *parser) key() (string, bool) {
 	if p.eof() {
 		return "", false
 	}
@@ -241,9 +250,9 @@ func (p *sfParser) key() (string, bool) {
 	return p.s[start:p.pos], true
 }
 
-func (p *sfParser) bareItem() (sfValue, bool) {
+func (p *parser) bareItem() (Value, bool) {
 	if p.eof() {
-		return sfValue{}, false
+		return Value{}, false
 	}
 	c := p.s[p.pos]
 	switch {
@@ -258,19 +267,19 @@ func (p *sfParser) bareItem() (sfValue, bool) {
 	case c == '?':
 		return p.boolean()
 	}
-	return sfValue{}, false
+	return Value{}, false
 }
 
 func isAlpha(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
 
-func (p *sfParser) number() (sfValue, bool) {
+func (p *parser) number() (Value, bool) {
 	neg := false
 	if p.s[p.pos] == '-' {
 		neg = true
 		p.pos++
 	}
 	if p.eof() || !isDigit(p.s[p.pos]) {
-		return sfValue{}, false
+		return Value{}, false
 	}
 	start := p.pos
 	dot := -1
@@ -280,7 +289,7 @@ func (p *sfParser) number() (sfValue, bool) {
 			p.pos++
 		} else if c == '.' && dot < 0 {
 			if p.pos-start > 12 {
-				return sfValue{}, false
+				return Value{}, false
 			}
 			dot = p.pos
 			p.pos++
@@ -288,10 +297,10 @@ func (p *sfParser) number() (sfValue, bool) {
 			break
 		}
 		if dot < 0 && p.pos-start > 15 {
-			return sfValue{}, false
+			return Value{}, false
 		}
 		if dot >= 0 && p.pos-start > 16 {
-			return sfValue{}, false
+			return Value{}, false
 		}
 	}
 	digits := p.s[start:p.pos]
@@ -303,11 +312,11 @@ func (p *sfParser) number() (sfValue, bool) {
 		if neg {
 			n = -n
 		}
-		return sfValue{kind: sfInteger, num: n}, true
+		return Value{Kind: Integer, Int: n}, true
 	}
 	frac := p.s[dot+1 : p.pos]
 	if len(frac) == 0 || len(frac) > 3 {
-		return sfValue{}, false
+		return Value{}, false
 	}
 	var ip, fp int64
 	for i := start; i < dot; i++ {
@@ -322,10 +331,10 @@ func (p *sfParser) number() (sfValue, bool) {
 	if neg {
 		d = -d
 	}
-	return sfValue{kind: sfDecimal, dec: d}, true
+	return Value{Kind: Decimal, Dec: d}, true
 }
 
-func (p *sfParser) str() (sfValue, bool) {
+func (p *parser) str() (Value, bool) {
 	p.pos++ // opening quote
 	var b strings.Builder
 	for p.pos < len(p.s) {
@@ -334,32 +343,32 @@ func (p *sfParser) str() (sfValue, bool) {
 		switch {
 		case c == '\\':
 			if p.eof() {
-				return sfValue{}, false
+				return Value{}, false
 			}
 			n := p.s[p.pos]
 			if n != '"' && n != '\\' {
-				return sfValue{}, false
+				return Value{}, false
 			}
 			b.WriteByte(n)
 			p.pos++
 		case c == '"':
-			return sfValue{kind: sfString, str: b.String()}, true
+			return Value{Kind: String, Str: b.String()}, true
 		case c < 0x20 || c > 0x7e:
-			return sfValue{}, false
+			return Value{}, false
 		default:
 			b.WriteByte(c)
 		}
 	}
-	return sfValue{}, false // unterminated
+	return Value{}, false // unterminated
 }
 
-func (p *sfParser) token() (sfValue, bool) {
+func (p *parser) token() (Value, bool) {
 	start := p.pos
 	p.pos++
 	for p.pos < len(p.s) && (isTchar(p.s[p.pos]) || p.s[p.pos] == ':' || p.s[p.pos] == '/') {
 		p.pos++
 	}
-	return sfValue{kind: sfToken, str: p.s[start:p.pos]}, true
+	return Value{Kind: Token, Str: p.s[start:p.pos]}, true
 }
 
 func isTchar(c byte) bool {
@@ -369,39 +378,41 @@ func isTchar(c byte) bool {
 	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }
 
-func (p *sfParser) bytes() (sfValue, bool) {
+func (p *parser) bytes() (Value, bool) {
 	p.pos++ // opening colon
 	end := strings.IndexByte(p.s[p.pos:], ':')
 	if end < 0 {
-		return sfValue{}, false
+		return Value{}, false
 	}
 	enc := p.s[p.pos : p.pos+end]
 	for i := 0; i < len(enc); i++ {
 		c := enc[i]
 		if !isAlpha(c) && !isDigit(c) && c != '+' && c != '/' && c != '=' {
-			return sfValue{}, false
+			return Value{}, false
 		}
 	}
 	dec, err := base64.StdEncoding.DecodeString(enc)
 	if err != nil {
-		return sfValue{}, false
+		return Value{}, false
 	}
 	p.pos += end + 1
-	return sfValue{kind: sfBytes, str: string(dec)}, true
+	return Value{Kind: Bytes, Str: string(dec)}, true
 }
 
-func (p *sfParser) boolean() (sfValue, bool) {
+func (p *parser) boolean() (Value, bool) {
 	p.pos++ // '?'
 	if p.eof() {
-		return sfValue{}, false
+		return Value{}, false
 	}
 	c := p.s[p.pos]
 	p.pos++
 	switch c {
 	case '1':
-		return sfValue{kind: sfBoolean, bool: true}, true
+		return Value{Kind: Boolean, Bool: true}, true
 	case '0':
-		return sfValue{kind: sfBoolean, bool: false}, true
+		return Value{Kind: Boolean, Bool: false}, true
 	}
-	return sfValue{}, false
+	return Value{}, false
 }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
