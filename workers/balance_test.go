@@ -16,6 +16,7 @@ import (
 	"relayer/domain/retryafter"
 	"relayer/eventstore"
 	"relayer/projections"
+	"relayer/projections/projectionstest"
 	"relayer/workers/devchain"
 	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
@@ -273,7 +274,7 @@ func checkTogether(guards []*balanceGuard, rounds int) {
 func TestGuardsOfOneKeyCheckingTogetherRecordOnePauseAndOneResumption(t *testing.T) {
 	chain := startTestChain(t, devchain.Config{})
 	signer, addr := newFundedKey(t, chain, weiOf(2))
-	store := openStore(t)
+	store := projectionstest.OpenStore(t)
 	gw := newTestAdapterFor(t, chain, signer)
 	t.Cleanup(gw.Close)
 	cfg := Config{BalanceFloorWei: weiOf(3).String()}
@@ -315,7 +316,7 @@ func TestGuardsOfOneKeyCheckingTogetherRecordOnePauseAndOneResumption(t *testing
 func TestAKeyTheLogPausedStaysPausedAfterARestartWithTheAutomaticFloor(t *testing.T) {
 	chain := startTestChain(t, devchain.Config{})
 	signer, addr := newFundedKey(t, chain, weiOf(2))
-	store := openStore(t)
+	store := projectionstest.OpenStore(t)
 	gw := newTestAdapterFor(t, chain, signer)
 	t.Cleanup(gw.Close)
 	newTestGuard(t, store, gw, Config{BalanceFloorWei: weiOf(3).String()}).check(context.Background())

@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"relayer/eventstore"
+	"relayer/projections/projectionstest"
 )
 
 func TestCheckpointSavesAreThrottledByCountAndByInterval(t *testing.T) {
 	ctx := context.Background()
-	s := openStore(t)
+	s := projectionstest.OpenStore(t)
 	cp, err := LoadCheckpoint(ctx, s, "throttle", CheckpointConfig{Every: 3, Interval: time.Minute})
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +80,7 @@ func TestCheckpointSavesAreThrottledByCountAndByInterval(t *testing.T) {
 
 func TestASecondInstanceSavingTheSameCheckpointGetsAVersionConflict(t *testing.T) {
 	ctx := context.Background()
-	s := openStore(t)
+	s := projectionstest.OpenStore(t)
 	cfg := CheckpointConfig{Every: 1}
 	a, err := LoadCheckpoint(ctx, s, "shared", cfg)
 	if err != nil {
@@ -106,7 +107,7 @@ func TestASecondInstanceSavingTheSameCheckpointGetsAVersionConflict(t *testing.T
 }
 
 func TestCheckpointNamesAndConfigAreChecked(t *testing.T) {
-	s := openStore(t)
+	s := projectionstest.OpenStore(t)
 	if _, err := LoadCheckpoint(context.Background(), s, "", CheckpointConfig{}); err == nil {
 		t.Error("an empty consumer name loaded")
 	}

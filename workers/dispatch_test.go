@@ -11,10 +11,11 @@ import (
 
 	"relayer/domain"
 	"relayer/eventstore"
+	"relayer/projections/projectionstest"
 )
 
 func TestTheDispatcherPublishesEveryRequestEventOnceInOrderPerStreamWithItsMetadata(t *testing.T) {
-	s := openStore(t)
+	s := projectionstest.OpenStore(t)
 	tr := newTransport(t)
 	a, b := domain.NewJobID(), domain.NewJobID()
 	appendEvents(t, s, a, eventstore.NoStream, "corr-a", domain.ReadinessCheckStarted{EventHeader: hdr(a)}, domain.ReadinessPassed{EventHeader: hdr(a)})
@@ -111,7 +112,7 @@ func findByPos(msgs []*message.Message, pos string) *message.Message {
 }
 
 func TestARestartedDispatcherRepublishesOnlyWhatFollowsItsLastSavedCheckpoint(t *testing.T) {
-	base := openStore(t)
+	base := projectionstest.OpenStore(t)
 	s := &crashableStore{Store: base}
 	tr := newTransport(t)
 	c := collect(t, tr, EventTopic("ReadinessCheckStarted"))
@@ -218,7 +219,7 @@ func TestTheDispatcherConfigRejectsNonsense(t *testing.T) {
 }
 
 func TestTwoDispatchersOnOneConsumerEndWithOneOfThemStoppingOnAConflict(t *testing.T) {
-	s := openStore(t)
+	s := projectionstest.OpenStore(t)
 	tr := newTransport(t)
 	cfg := DispatcherConfig{Name: "twin", Checkpoint: CheckpointConfig{Every: 1}}
 	for range 3 {

@@ -23,6 +23,7 @@ import (
 	"relayer/domain/retryafter"
 	"relayer/eventstore"
 	"relayer/projections"
+	"relayer/projections/projectionstest"
 	"relayer/workers/devchain"
 	"relayer/workers/devchain/devchaintest"
 	"relayer/workers/gateway"
@@ -58,7 +59,7 @@ type engineOpts struct {
 
 func startEngine(t testing.TB, o engineOpts) *engineEnv {
 	t.Helper()
-	env := &engineEnv{t: t, store: openStore(t), chain: o.chain}
+	env := &engineEnv{t: t, store: projectionstest.OpenStore(t), chain: o.chain}
 	if env.chain == nil {
 		env.chain = startTestChain(t, o.chainCfg)
 	}

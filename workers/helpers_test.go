@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"math/big"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,7 +16,6 @@ import (
 
 	"relayer/domain"
 	"relayer/eventstore"
-	"relayer/eventstore/sqlite"
 	"relayer/projections"
 )
 
@@ -32,16 +30,6 @@ func testLogger(t testing.TB) *slog.Logger {
 type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
-
-func openStore(t testing.TB) eventstore.Store {
-	t.Helper()
-	s, err := sqlite.Open(filepath.Join(t.TempDir(), "events.db"), sqlite.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
-}
 
 var codec = projections.NewCodec()
 

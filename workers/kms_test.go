@@ -14,6 +14,7 @@ import (
 	"relayer/domain"
 	"relayer/eventstore"
 	"relayer/projections"
+	"relayer/projections/projectionstest"
 	"relayer/workers/devchain"
 	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
@@ -91,7 +92,7 @@ func TestAFleetOfAWSKMSKeysSplitsTheJobsOverTheKeysAndCompletesThem(t *testing.T
 	e := kmstest.Start(t)
 	chain := startTestChain(t, devchain.Config{})
 	signers := kmsSigners(t, e, chain, 2)
-	store := openStore(t)
+	store := projectionstest.OpenStore(t)
 	m := startFleetMember(t, "kms", store, chain, signers...)
 	eventually(t, func() bool { return len(m.keysHeld()) == len(signers) }, "both KMS keys' leases to be held")
 

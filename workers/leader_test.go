@@ -14,6 +14,7 @@ import (
 	"relayer/domain/retryafter"
 	"relayer/eventstore"
 	"relayer/projections"
+	"relayer/projections/projectionstest"
 	"relayer/workers/devchain"
 	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
@@ -94,7 +95,7 @@ func (m *fleetMember) keysHeld() []string {
 // keys over and their jobs go on; a third instance started later is handed a key.
 func TestAFleetOfKeysSplitsTheJobsOverTheKeysAndTheInstances(t *testing.T) {
 	chain := startTestChain(t, devchain.Config{RelayerKeys: 3})
-	store := openStore(t)
+	store := projectionstest.OpenStore(t)
 	a := startFleetMember(t, "a", store, chain)
 	b := startFleetMember(t, "b", store, chain)
 	eventually(t, func() bool { return len(a.keysHeld())+len(b.keysHeld()) == 3 }, "the three keys' leases to be held")
@@ -192,7 +193,7 @@ func TestAFleetOfKeysSplitsTheJobsOverTheKeysAndTheInstances(t *testing.T) {
 // and that its job ended), so none holds its cursor back until the responses' time to live.
 func TestANewHolderKeepsNoResponseOfEndedOrOtherKeysJobs(t *testing.T) {
 	chain := startTestChain(t, devchain.Config{RelayerKeys: 2})
-	store := openStore(t)
+	store := projectionstest.OpenStore(t)
 	ctx := context.Background()
 	first, err := chain.Client().BlockNumber(ctx)
 	if err != nil {

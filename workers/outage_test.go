@@ -10,6 +10,7 @@ import (
 	"relayer/domain/retryafter"
 	"relayer/eventstore"
 	"relayer/projections"
+	"relayer/projections/projectionstest"
 	"relayer/workers/devchain"
 	"relayer/workers/devchain/faultproxy"
 	"relayer/workers/devchain/faultproxy/faultproxytest"
@@ -157,7 +158,7 @@ func startDialedEngine(t *testing.T, chain *devchain.Chain, pcfg projections.Con
 		cancel()
 		t.Fatal(err)
 	}
-	store := openStore(t)
+	store := projectionstest.OpenStore(t)
 	set, err := projections.New(pcfg)
 	if err != nil {
 		t.Fatal(err)

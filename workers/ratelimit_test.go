@@ -17,6 +17,7 @@ import (
 
 	"relayer/domain"
 	"relayer/eventstore"
+	"relayer/projections/projectionstest"
 	"relayer/workers/upstream"
 )
 
@@ -118,7 +119,7 @@ func runRecorder(t *testing.T, r *RateLimitRecorder) (stop func()) {
 }
 
 func TestARateLimitedCallThroughTheUpstreamTransportIsRecordedInTheLogAndCountedInTheMetrics(t *testing.T) {
-	store := openStore(t)
+	store := projectionstest.OpenStore(t)
 	rec, err := NewRateLimitRecorder(store, RateLimitRecorderConfig{}, testLogger(t))
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +205,7 @@ func TestARateLimitedCallThroughTheUpstreamTransportIsRecordedInTheLogAndCounted
 }
 
 func TestACallThatGivesUpIsRecordedWithItsReasonAndTheServersWait(t *testing.T) {
-	store := openStore(t)
+	store := projectionstest.OpenStore(t)
 	rec, err := NewRateLimitRecorder(store, RateLimitRecorderConfig{Instance: "relayer-2"}, testLogger(t))
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +253,7 @@ func TestACallThatGivesUpIsRecordedWithItsReasonAndTheServersWait(t *testing.T) 
 }
 
 func TestAFullBufferDropsAndCountsEventsWithoutHoldingUpTheCall(t *testing.T) {
-	store := openStore(t)
+	store := projectionstest.OpenStore(t)
 	rec, err := NewRateLimitRecorder(store, RateLimitRecorderConfig{Buffer: 3}, testLogger(t))
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +293,7 @@ func TestAFullBufferDropsAndCountsEventsWithoutHoldingUpTheCall(t *testing.T) {
 }
 
 func TestALogThatCannotBeWrittenLosesTheEventsCountedAndRunStillEndsWithinTheFlushTimeout(t *testing.T) {
-	store := openStore(t)
+	store := projectionstest.OpenStore(t)
 	rec, err := NewRateLimitRecorder(store, RateLimitRecorderConfig{FlushTimeout: 200 * time.Millisecond, RetryPause: 10 * time.Millisecond}, testLogger(t))
 	if err != nil {
 		t.Fatal(err)
@@ -339,7 +340,7 @@ func TestASourceNeverCarriesAURLsSecretsWhateverTheCallerNamedIt(t *testing.T) {
 // configured nodes' counters are there, at 0, before their first rate limit, without a secret.
 func TestTheConfiguredSourcesCountersStartAtZeroWithoutTheirSecrets(t *testing.T) {
 	secret := "https://" + rlUser + ":" + rlPassword + "@rpc.example.com/v3/" + rlPathKey + "?apikey=" + rlQueryKey
-	rec, err := NewRateLimitRecorder(openStore(t), RateLimitRecorderConfig{Sources: []string{secret, "http://host.example.org:8545", ""}}, testLogger(t))
+	rec, err := NewRateLimitRecorder(projectionstest.OpenStore(t), RateLimitRecorderConfig{Sources: []string{secret, "http://host.example.org:8545", ""}}, testLogger(t))
 	if err != nil {
 		t.Fatal(err)
 	}

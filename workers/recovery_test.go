@@ -23,6 +23,7 @@ import (
 	"relayer/domain/retryafter"
 	"relayer/eventstore"
 	"relayer/projections"
+	"relayer/projections/projectionstest"
 	"relayer/workers/devchain"
 	"relayer/workers/gateway"
 	"relayer/workers/gateway/contracts"
@@ -43,7 +44,7 @@ type crashRig struct {
 func newCrashRig(t *testing.T, chainCfg devchain.Config) *crashRig {
 	t.Helper()
 	chain := startTestChain(t, chainCfg)
-	store := openStore(t)
+	store := projectionstest.OpenStore(t)
 	return &crashRig{engineEnv: &engineEnv{
 		t: t, chain: chain, store: store,
 		exec: &projections.Executor{Store: store, Codec: projections.NewCodec()},

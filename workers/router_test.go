@@ -13,6 +13,7 @@ import (
 
 	"relayer/domain"
 	"relayer/eventstore"
+	"relayer/projections/projectionstest"
 )
 
 var fastRetries = RouterConfig{MaxRetries: 3, InitialInterval: time.Millisecond, MaxInterval: 5 * time.Millisecond, CloseTimeout: 5 * time.Second}
@@ -21,7 +22,7 @@ var fastRetries = RouterConfig{MaxRetries: 3, InitialInterval: time.Millisecond,
 // collector and a running dispatcher.
 func pipeline(t *testing.T, register func(*Router)) (eventstore.Store, *Router, *collector) {
 	t.Helper()
-	s := openStore(t)
+	s := projectionstest.OpenStore(t)
 	tr := newTransport(t)
 	r := startRouter(t, tr, fastRetries, register)
 	poison := collect(t, tr, TopicPoison)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"relayer/archive"
+	"relayer/projections/projectionstest"
 )
 
 // archiveDemo archives the whole log of a demo store into a directory, in segments of 50
@@ -24,7 +25,7 @@ func archiveDemo(t *testing.T, dataDir string) string {
 		t.Fatal(err)
 	}
 	defer es.Close()
-	log := readLog(t, es)
+	log := projectionstest.ReadLog(t, es)
 	dir := filepath.Join(t.TempDir(), "archive")
 	store, err := archive.NewDir(dir)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"relayer/eventstore"
 	"relayer/eventstore/sqlite/sqlitetest"
+	"relayer/projections/projectionstest"
 )
 
 var migrateDigests = regexp.MustCompile(`source read models: snapshot sha256 ([0-9a-f]{64})\n  target read models: snapshot sha256 ([0-9a-f]{64})`)
@@ -41,19 +42,6 @@ func TestMigrateCopiesALogBetweenStoresAndBack(t *testing.T) {
 	}
 }
 
-// readLog is every record of store's log, in order.
-func readLog(t *testing.T, store eventstore.Store) []eventstore.Record {
-	t.Helper()
-	var recs []eventstore.Record
-	for r, err := range store.ReadAll(context.Background(), 0) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, r)
-	}
-	return recs
-}
-
 // An interrupted migrate leaves a beginning of the log in the target: the next run checks it
 // event for event and copies the rest. A target holding anything else is refused.
 func TestMigrateResumesAndRefusesATargetThatIsNotACopy(t *testing.T) {
@@ -68,7 +56,7 @@ func TestMigrateResumesAndRefusesATargetThatIsNotACopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs := readLog(t, source)
+	recs := projectionstest.ReadLog(t, source)
 	source.Close()
 
 	// What an interrupted run leaves: the first 100 events.
@@ -123,7 +111,7 @@ func TestMigrateUpgradesAnOldSQLiteFileInPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs := readLog(t, source)
+	recs := projectionstest.ReadLog(t, source)
 	if len(recs) < 100 {
 		t.Fatalf("the demo wrote %d events, want a log of 100 jobs", len(recs))
 	}

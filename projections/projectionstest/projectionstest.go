@@ -43,6 +43,19 @@ func OpenStore(tb testing.TB) *sqlite.Store {
 	return store
 }
 
+// ReadLog is every record of store's log, in order.
+func ReadLog(tb testing.TB, store eventstore.Store) []eventstore.Record {
+	tb.Helper()
+	var recs []eventstore.Record
+	for r, err := range store.ReadAll(context.Background(), 0) {
+		if err != nil {
+			tb.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
 // On runs read models configured by cfg over store until the test ends, when they are stopped
 // and a failure of theirs (other than the stop) fails the test. The clock starts at Start.
 func On(tb testing.TB, store eventstore.Store, cfg projections.Config) *Harness {

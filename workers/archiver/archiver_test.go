@@ -22,6 +22,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+	"relayer/projections/projectionstest"
 )
 
 // jobsFlag sets how many jobs the retention tests make: a few thousand by default; make test runs
@@ -241,18 +242,6 @@ func (f *fixture) checkWholeLog(before []eventstore.Record) {
 	}
 }
 
-func readLog(t *testing.T, store eventstore.Store) []eventstore.Record {
-	t.Helper()
-	var out []eventstore.Record
-	for r, err := range store.ReadAll(t.Context(), 0) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
 func fileSize(t *testing.T, path string) int64 {
 	t.Helper()
 	var n int64
@@ -267,7 +256,7 @@ func fileSize(t *testing.T, path string) int64 {
 func TestEndedJobsPastTheirWindowLeaveTheLiveStoreAndTheWholeLogStillReplays(t *testing.T) {
 	f := newFixture(t)
 	f.makeJobs(*jobsFlag)
-	before := readLog(t, f.store)
+	before := projectionstest.ReadLog(t, f.store)
 	sizeBefore := fileSize(t, f.path)
 
 	// Two hours on: input proofs and user decrypts that ended are past their window (1h),
@@ -385,7 +374,7 @@ var errCrash = errors.New("crash")
 func TestAnArchiverKilledBetweenSegmentAndRecordResumesWithoutLossOrDuplicate(t *testing.T) {
 	f := newFixture(t)
 	f.makeJobs(*jobsFlag / 3)
-	before := readLog(t, f.store)
+	before := projectionstest.ReadLog(t, f.store)
 	f.setClock(base.Add(20 * time.Hour))
 
 	// Killed twice: once right after a segment's commit, once right after a JobsRetired, each
@@ -412,7 +401,7 @@ func TestAnArchiverKilledBetweenSegmentAndRecordResumesWithoutLossOrDuplicate(t 
 	// Only what the first, recorded segment holds may have left the live store: nothing of the
 	// second, which was committed but not recorded.
 	live := map[eventstore.Position]bool{}
-	for _, r := range readLog(t, f.store) {
+	for _, r := range projectionstest.ReadLog(t, f.store) {
 		live[r.Position] = true
 	}
 	for _, r := range before {
@@ -497,7 +486,7 @@ func TestAnArchiverKilledBetweenSegmentAndRecordResumesWithoutLossOrDuplicate(t 
 func TestAnArchiverCancelledMidBatchResumes(t *testing.T) {
 	f := newFixture(t)
 	f.makeJobs(*jobsFlag / 3)
-	before := readLog(t, f.store)
+	before := projectionstest.ReadLog(t, f.store)
 	f.setClock(base.Add(20 * time.Hour))
 	// Cancel the run at several points of its work, each time starting a new archiver, until
 	// one finishes.
@@ -581,12 +570,12 @@ func TestAnArchiveOfAnotherLogIsRefusedAndNothingIsRemoved(t *testing.T) {
 	}
 
 	other := anotherLog(t, 90, first.arch)
-	before := readLog(t, other.store)
+	before := projectionstest.ReadLog(t, other.store)
 	err := drain(t.Context(), other.archiver(policy()))
 	if err == nil || !strings.Contains(err.Error(), "another log") {
 		t.Fatalf("an archiver over another log's archive: %v, want a refusal", err)
 	}
-	if after := readLog(t, other.store); len(after) != len(before) {
+	if after := projectionstest.ReadLog(t, other.store); len(after) != len(before) {
 		t.Fatalf("%d records live after the refusal, %d before", len(after), len(before))
 	}
 }

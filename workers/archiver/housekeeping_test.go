@@ -14,6 +14,7 @@ import (
 	"relayer/eventstore"
 	"relayer/eventstore/sqlite"
 	"relayer/projections"
+	"relayer/projections/projectionstest"
 	"relayer/workers"
 )
 
@@ -66,7 +67,7 @@ func (c *cursor) save(t *testing.T, block uint64) {
 func housekeeping(t *testing.T, store eventstore.Store) (checkpoints int, retention map[string]int) {
 	t.Helper()
 	retention = map[string]int{}
-	for _, r := range readLog(t, store) {
+	for _, r := range projectionstest.ReadLog(t, store) {
 		switch {
 		case strings.HasPrefix(r.Stream, workers.CheckpointStreamPrefix):
 			checkpoints++
@@ -108,7 +109,7 @@ func TestAnIdleRelayersLiveStoreStaysBoundedAndRecoversTheSameState(t *testing.T
 				t.Fatal(err)
 			}
 		}
-		for _, r := range readLog(t, f.store) {
+		for _, r := range projectionstest.ReadLog(t, f.store) {
 			whole[r.Position] = r
 		}
 		f.caughtUp()

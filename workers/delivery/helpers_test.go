@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -24,6 +23,7 @@ import (
 	"relayer/eventstore/sqlite"
 	"relayer/internal/syncbuf"
 	"relayer/projections"
+	"relayer/projections/projectionstest"
 	"relayer/workers"
 )
 
@@ -43,11 +43,7 @@ type dtEnv struct {
 
 func newDT(t testing.TB) *dtEnv {
 	t.Helper()
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "relayer.db"), sqlite.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = store.Close() })
+	store := projectionstest.OpenStore(t)
 	codec := projections.NewCodec()
 	return &dtEnv{t: t, store: store, exec: &projections.Executor{Store: store, Codec: codec}, codec: codec,
 		base: time.Now().UTC(), logs: &syncBuffer{}}

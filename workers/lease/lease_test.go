@@ -3,7 +3,6 @@ package lease
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,18 +11,11 @@ import (
 	"relayer/eventstore"
 	"relayer/eventstore/postgres"
 	"relayer/eventstore/postgres/pgtest"
-	"relayer/eventstore/sqlite"
+	"relayer/projections/projectionstest"
 )
 
-func openSQLite(t *testing.T) eventstore.Store {
-	t.Helper()
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "log.db"), sqlite.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
-	return st
-}
+// openSQLite opens a new SQLite log for the test.
+func openSQLite(t *testing.T) eventstore.Store { return projectionstest.OpenStore(t) }
 
 func openPostgres(t *testing.T) eventstore.Store {
 	t.Helper()
@@ -175,7 +167,7 @@ func testLapse(t *testing.T, st eventstore.Store) {
 }
 
 func TestConfigIsChecked(t *testing.T) {
-	st := openSQLite(t)
+	st := projectionstest.OpenStore(t)
 	for _, c := range []Config{
 		{Name: "", Holder: "a"},
 		{Name: "has space", Holder: "a"},
@@ -221,7 +213,7 @@ func (f *faulty) AppendGuarded(ctx context.Context, g eventstore.Guard, stream s
 func TestATermWhoseRenewalHangsEndsBeforeACandidateTakesOver(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	st := &faulty{Store: openSQLite(t)}
+	st := &faulty{Store: projectionstest.OpenStore(t)}
 	a, b := newLease(t, st, "a"), newLease(t, st, "b")
 	ta, err := a.Acquire(ctx)
 	if err != nil {
@@ -249,7 +241,7 @@ func TestATermWhoseRenewalHangsEndsBeforeACandidateTakesOver(t *testing.T) {
 func TestAFailingTakeDoesNotSpin(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	st := &faulty{Store: openSQLite(t)}
+	st := &faulty{Store: projectionstest.OpenStore(t)}
 	st.failTake.Store(true)
 	l := newLease(t, st, "a")
 	if _, err := l.Acquire(ctx); !errors.Is(err, context.DeadlineExceeded) {
@@ -264,7 +256,7 @@ func TestAFailingTakeDoesNotSpin(t *testing.T) {
 // A patient candidate yields a free lease to one without patience that comes while it waits, and
 // takes it once it is free again.
 func TestAPatientCandidateYieldsAFreeLease(t *testing.T) {
-	st := openSQLite(t)
+	st := projectionstest.OpenStore(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	patient := func(holder string) *Lease {
