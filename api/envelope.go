@@ -45,6 +45,9 @@ type call struct {
 	id  string
 	rec statusRecorder
 	g   guardedWriter
+	// jobID is the {jobId} path segment of a status poll that route found without the mux
+	// (which would have set it as a path value).
+	jobID string
 }
 
 // Value answers requestIDKey with the call itself, a pointer (boxing the id, a string, would
@@ -151,7 +154,13 @@ func writeError(w http.ResponseWriter, r *http.Request, code int, label, message
 // pathJobID reads the {jobId} of r's path, or answers 400 validation_failed naming jobId and
 // returns false. message is the error's message.
 func pathJobID(w http.ResponseWriter, r *http.Request, message string) (domain.JobID, bool) {
-	id, err := domain.ParseJobID(r.PathValue("jobId"))
+	raw := r.PathValue("jobId")
+	if raw == "" {
+		if c := callOf(r); c != nil {
+			raw = c.jobID
+		}
+	}
+	id, err := domain.ParseJobID(raw)
 	if err != nil {
 		writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, message,
 			[]domain.FieldIssue{{Field: "jobId", Issue: "must be a UUID like 0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"}})

@@ -48,15 +48,18 @@ type Deps struct {
 
 // Server serves the HTTP API. Build it with New; Handler is the whole API, Serve runs it.
 type Server struct {
-	cfg     Config
-	store   eventstore.Store
-	set     *projections.Set
-	codec   *eventstore.Codec
-	exec    *projections.Executor
-	sub     *projections.Submitter // the submission command, over exec and set
-	log     *slog.Logger
-	now     func() time.Time
-	mux     *http.ServeMux
+	cfg   Config
+	store eventstore.Store
+	set   *projections.Set
+	codec *eventstore.Codec
+	exec  *projections.Executor
+	sub   *projections.Submitter // the submission command, over exec and set
+	log   *slog.Logger
+	now   func() time.Time
+	mux   *http.ServeMux
+	// polls are the status polls' routes by their path up to the job id ("/v2/input-proof/"),
+	// which route finds without the mux.
+	polls   map[string]pollRoute
 	metrics *metrics
 	limiter *ratelimit.Limiter
 	chain   ChainChecks
@@ -110,6 +113,45 @@ type Route struct {
 	Pattern string // net/http pattern path, e.g. /v2/input-proof/{jobId}
 	Name    string
 	handler http.HandlerFunc
+}
+
+// pollRoute is a status poll's route: its mux pattern and its handler.
+type pollRoute struct {
+	pattern string
+	handler http.HandlerFunc
+}
+
+// route serves r with the mux's route for it, finding a status poll's (GET /v2/{kind}/{jobId},
+// most of the requests a relayer answers) without the mux: a path made of a poll route's prefix
+// and a segment of a UUID's characters is one the mux would match to that route as it stands
+// (no cleaning, no redirect), so the route's handler serves it directly, the job id in the call
+// (pathJobID reads it there) and r.Pattern set as the mux sets it.
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && r.URL.RawPath == "" {
+		p := r.URL.Path
+		if i := strings.LastIndexByte(p, '/'); i >= 0 && len(p)-i-1 == 36 && uuidChars(p[i+1:]) {
+			if pr, ok := s.polls[p[:i+1]]; ok {
+				if c := callOf(r); c != nil {
+					c.jobID = p[i+1:]
+					r.Pattern = pr.pattern
+					pr.handler(w, r)
+					return
+				}
+			}
+		}
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// uuidChars tells whether s holds only a UUID's characters: hexadecimal digits and hyphens.
+func uuidChars(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // New builds the server over deps with cfg (start from DefaultConfig). It folds the config
@@ -197,7 +239,13 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 	}
 	// Every other path gets the JSON envelope's 404 instead of net/http's text one.
 	s.mux.HandleFunc("/", s.notFound)
-	s.handler = withRequestID(s.instrument(s.recoverer(s.mux)))
+	s.polls = map[string]pollRoute{}
+	for _, r := range s.routes {
+		if prefix, ok := strings.CutSuffix(r.Pattern, "{jobId}"); ok && r.Method == http.MethodGet && strings.HasPrefix(r.Name, "poll ") {
+			s.polls[prefix] = pollRoute{pattern: r.Method + " " + r.Pattern, handler: r.handler}
+		}
+	}
+	s.handler = withRequestID(s.instrument(s.recoverer(http.HandlerFunc(s.route))))
 	if len(cfg.CORSAllowedOrigins) > 0 {
 		s.handler = corsFor(cfg.CORSAllowedOrigins).Handler(s.handler)
 	}
