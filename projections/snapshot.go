@@ -10,15 +10,27 @@ import (
 	"time"
 
 	"relayer/domain"
+	"relayer/eventstore"
 )
 
 // Snapshot returns WriteSnapshot's JSON.
 func (s *Set) Snapshot() ([]byte, error) {
+	snap, _, err := s.SnapshotAt()
+	return snap, err
+}
+
+// SnapshotAt returns WriteSnapshot's JSON and the position of the last event it covers, read
+// together: while the Set follows the log (Run), Position read apart from the snapshot may
+// already be a later event's (another instance sharing the store appends meanwhile), and `relayer
+// rebuild --through` that position would not print the snapshot's digest.
+func (s *Set) SnapshotAt() ([]byte, eventstore.Position, error) {
 	var b bytes.Buffer
-	if err := s.WriteSnapshot(&b); err != nil {
-		return nil, err
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if err := s.writeSnapshot(&b); err != nil {
+		return nil, 0, err
 	}
-	return b.Bytes(), nil
+	return b.Bytes(), s.pos, nil
 }
 
 // WriteSnapshot writes every read model as one canonical JSON document: the checkpoint and
@@ -33,6 +45,11 @@ func (s *Set) Snapshot() ([]byte, error) {
 func (s *Set) WriteSnapshot(w io.Writer) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return s.writeSnapshot(w)
+}
+
+// writeSnapshot is WriteSnapshot, under the caller's read lock.
+func (s *Set) writeSnapshot(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	b := make([]byte, 0, 4096)
 	// flush hands the buffer to the writer once it is big; errors surface at the end.

@@ -246,8 +246,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		err = set.WaitFor(wctx, head)
 		cancel()
-		if snap, serr := set.Snapshot(); err == nil && serr == nil {
-			fmt.Fprintf(stdout, "read models at position %d: snapshot sha256 %x (relayer rebuild prints the same)\n", uint64(set.Position()), sha256.Sum256(snap))
+		// The read models still follow the log (another instance may append): the position
+		// printed is the snapshot's own.
+		if snap, pos, serr := set.SnapshotAt(); err == nil && serr == nil {
+			fmt.Fprintf(stdout, "read models at position %d: snapshot sha256 %x (relayer rebuild prints the same)\n", uint64(pos), sha256.Sum256(snap))
 		}
 	}
 	return nil
