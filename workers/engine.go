@@ -303,11 +303,12 @@ func (e *Engine) result(ctx context.Context) error {
 func (e *Engine) addHandlers() {
 	e.router.AddHandler("readiness-or-tx.accepted", EventTopic("RequestAccepted"), func(ctx context.Context, msg *message.Message, ev domain.Event) error {
 		a := ev.(domain.RequestAccepted)
+		s := domain.Evolve(domain.State{}, a)
+		s.CorrelationID = msg.Metadata.Get(MetaCorrelationID)
 		if a.Kind.NeedsReadiness() {
-			e.readiness.enqueue(a.JobID, recordedAt(msg), msg.Metadata.Get(MetaCausationID), msg.Metadata.Get(MetaCorrelationID))
+			e.readiness.enqueue(readinessItem{id: a.JobID, enabled: recordedAt(msg), cause: msg.Metadata.Get(MetaCausationID),
+				corr: s.CorrelationID, state: s})
 		} else {
-			s := domain.Evolve(domain.State{}, a)
-			s.CorrelationID = msg.Metadata.Get(MetaCorrelationID)
 			e.tx.add(a.Kind, txItem{id: a.JobID, enabled: recordedAt(msg), cause: msg.Metadata.Get(MetaCausationID),
 				corr: s.CorrelationID, state: s}, false)
 		}

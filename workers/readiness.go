@@ -101,6 +101,11 @@ type readinessItem struct {
 	cause   string
 	// corr is the job's correlation id, from the message that queued it (empty after recovery).
 	corr string
+	// state is the job as its acceptance left it, from the message that queued it: begin decides
+	// on it without reading the stream (a job that has moved on since fails the append on its
+	// version, and is decided again on the stream). Zero after recovery and after a requeue:
+	// begin reads the stream.
+	state domain.State
 }
 
 func newReadinessWorker(e *Engine) *readinessWorker {
@@ -108,11 +113,11 @@ func newReadinessWorker(e *Engine) *readinessWorker {
 }
 
 // enqueue adds a queued decrypt at the back, once.
-func (w *readinessWorker) enqueue(id domain.JobID, enabled time.Time, cause, corr string) {
+func (w *readinessWorker) enqueue(it readinessItem) {
 	w.mu.Lock()
-	if !w.known[id] {
-		w.known[id] = true
-		w.queue = append(w.queue, readinessItem{id, enabled, cause, corr})
+	if !w.known[it.id] {
+		w.known[it.id] = true
+		w.queue = append(w.queue, it)
 	}
 	w.mu.Unlock()
 	w.signal()
@@ -210,7 +215,10 @@ func (w *readinessWorker) release(id domain.JobID) {
 func (w *readinessWorker) begin(ctx context.Context, it readinessItem) (s domain.State, ok, requeued bool) {
 	e := w.e
 	id := it.id
-	s, err := e.exec.Load(ctx, id)
+	s, err := it.state, error(nil)
+	if s.Status.IsZero() {
+		s, err = e.exec.Load(ctx, id)
+	}
 	if err != nil && ctx.Err() != nil {
 		return s, false, true // the engine stops: recovery takes the job up again
 	}
@@ -368,6 +376,7 @@ func (w *readinessWorker) finish(ctx context.Context, id domain.JobID, s domain.
 // front of the queue after a pause, so the order of picks stays the order of arrival. Its slot
 // is released meanwhile; it stays known, so a re-delivery does not queue it twice.
 func (w *readinessWorker) requeueLater(ctx context.Context, it readinessItem) {
+	it.state = domain.State{} // the next try reads the stream
 	w.mu.Lock()
 	w.known[it.id] = true
 	w.mu.Unlock()

@@ -37,7 +37,7 @@ func (e *Engine) recover(ctx context.Context) error {
 			if !ok || !e.shard.owns(id) {
 				continue
 			}
-			e.readiness.enqueue(id, time.Time{}, causeOf(j), "")
+			e.readiness.enqueue(readinessItem{id: id, cause: causeOf(j)})
 			n["readiness"]++
 		}
 	}
@@ -152,7 +152,7 @@ func (e *Engine) sweep(ctx context.Context) error {
 					continue
 				}
 				if j, ok := e.set.Job(id); ok {
-					e.readiness.enqueue(id, time.Time{}, causeOf(j), "")
+					e.readiness.enqueue(readinessItem{id: id, cause: causeOf(j)})
 				}
 			}
 		}
