@@ -165,9 +165,7 @@ func (a *Adapter) afterSendError(ctx context.Context, p *Prepared, te *TxError) 
 		a.kickNonceCheck()
 		return nil, te
 	case ErrUnderpriced:
-		// The fees were read up to a second ago (fees): the next transaction reads them again.
-		a.head.forget()
-		a.tip.forget()
+		a.forgetFees()
 	case errMethodNotFound:
 		te.Kind = ErrRejected // eth_sendRawTransaction itself is missing
 	}

@@ -300,6 +300,9 @@ func (a *Adapter) fillGaps() {
 			if errors.Is(te, ErrNonceTooLow) || errors.Is(te, ErrAlreadyKnown) {
 				continue // the nonce is used already: no gap
 			}
+			if errors.Is(te, ErrUnderpriced) {
+				a.forgetFees() // the next filling or transaction reads them again
+			}
 			a.log.Warn("cannot fill a nonce gap", "nonce", n, "err", te)
 			a.giveBack(nonces[i:], epoch)
 			return

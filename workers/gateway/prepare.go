@@ -251,6 +251,13 @@ func (a *Adapter) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
 	return tip, feeCap, nil
 }
 
+// forgetFees drops the base fee and the tip read up to a second ago (fees), after a node refused
+// a transaction for its fees: the next transaction reads them again.
+func (a *Adapter) forgetFees() {
+	a.head.forget()
+	a.tip.forget()
+}
+
 // calldata encodes req for its gateway contract.
 func (a *Adapter) calldata(req domain.Request) (common.Address, []byte, error) {
 	switch req.Kind() {

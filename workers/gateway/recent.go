@@ -41,18 +41,27 @@ func (c *recent[T]) get(ctx context.Context, maxAge time.Duration, read func(con
 		done := make(chan struct{})
 		c.reading = done
 		c.mu.Unlock()
+		return c.read(ctx, done, read)
+	}
+}
 
-		v, err := read(ctx)
-		readAt := time.Now()
+// read reads the value for get, keeping it when the read succeeds, and ends the read in flight
+// (done) however read returns, a panic included, so that the callers waiting for it go on.
+func (c *recent[T]) read(ctx context.Context, done chan struct{}, read func(context.Context) (T, error)) (v T, age time.Duration, err error) {
+	defer func() {
 		c.mu.Lock()
 		c.reading = nil
-		if err == nil {
-			c.val, c.readAt = v, readAt
-		}
 		c.mu.Unlock()
 		close(done)
-		return v, 0, err
+	}()
+	v, err = read(ctx)
+	if err == nil {
+		readAt := time.Now()
+		c.mu.Lock()
+		c.val, c.readAt = v, readAt
+		c.mu.Unlock()
 	}
+	return v, 0, err
 }
 
 // forget drops the value, so that the next get reads it (a read in flight is kept when it ends).
