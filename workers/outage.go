@@ -70,6 +70,9 @@ func (e *Engine) outages(ctx context.Context) error {
 		for _, c := range changes {
 			e.recordOutage(ctx, &stream, c)
 			if !c.Down {
+				// The node may have lost what was sent during the outage: the nonce check sends
+				// it again in nonce order at once, rather than at its next interval.
+				e.gw.CheckNoncesNow()
 				e.tx.unpark()
 				e.readiness.chainBack()
 				e.resendInFlight(ctx)

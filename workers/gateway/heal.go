@@ -46,8 +46,14 @@ func (a *Adapter) TakeNonceCorrections() []NonceCorrection {
 }
 
 // NonceChecks delivers a signal when the node's answer to a transaction calls for a check of the
-// key's nonces now (HealNonces).
+// key's nonces now (HealNonces), or when CheckNoncesNow asked for one.
 func (a *Adapter) NonceChecks() <-chan struct{} { return a.nonceKick }
+
+// CheckNoncesNow asks for a check of the key's nonces now (NonceChecks): the caller knows the node
+// may have lost transactions, such as the ones sent while the chain was unreachable. The check
+// sends them again in nonce order, so that a later transaction of the key does not wait behind
+// the gap they leave.
+func (a *Adapter) CheckNoncesNow() { a.kickNonceCheck() }
 
 func (a *Adapter) kickNonceCheck() {
 	select {
