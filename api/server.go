@@ -241,7 +241,8 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 	s.mux.HandleFunc("/", s.notFound)
 	s.polls = map[string]pollRoute{}
 	for _, r := range s.routes {
-		if prefix, ok := strings.CutSuffix(r.Pattern, "{jobId}"); ok && r.Method == http.MethodGet && strings.HasPrefix(r.Name, "poll ") {
+		// A GET route of a literal path and a trailing {jobId}: the polls.
+		if prefix, ok := strings.CutSuffix(r.Pattern, "{jobId}"); ok && r.Method == http.MethodGet && !strings.Contains(prefix, "{") {
 			s.polls[prefix] = pollRoute{pattern: r.Method + " " + r.Pattern, handler: r.handler}
 		}
 	}

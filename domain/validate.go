@@ -1380,11 +1380,10 @@ func jsonType(raw json.RawMessage) string {
 
 // jsonLead is the first byte of a JSON value, 0 if there is none.
 func jsonLead(raw json.RawMessage) byte {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	if len(raw) == 0 {
-		return 0
+	if i := skipSpace(raw, 0); i < len(raw) {
+		return raw[i]
 	}
-	return raw[0]
+	return 0
 }
 
 func joinPath(parent, name string) string {
