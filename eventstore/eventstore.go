@@ -68,7 +68,9 @@ type Event struct {
 	Metadata      Metadata
 }
 
-// Record is an event as stored: the event plus where it lives.
+// Record is an event as stored: the event plus where it lives. Its Data may be shared with
+// the other readers of the same store (a store's subscriptions may share one copy of an event
+// its writer just committed): a reader reads it and never writes to it.
 type Record struct {
 	Stream        string
 	Version       Version

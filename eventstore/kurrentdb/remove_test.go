@@ -14,6 +14,7 @@ import (
 	"github.com/EventStore/EventStore-Client-Go/v4/protos/streams"
 
 	"relayer/eventstore"
+	"relayer/eventstore/storetest"
 )
 
 // These tests check the removal and pruning against fakeServer's reading of KurrentDB (see
@@ -40,18 +41,7 @@ func rawAll(t *testing.T, c *esdb.Client) []*esdb.RecordedEvent {
 // subscribeUntil collects what SubscribeAll(after) yields up to the event at last.
 func subscribeUntil(t *testing.T, s *Store, after, last eventstore.Position) []eventstore.Record {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	var out []eventstore.Record
-	for r, err := range s.SubscribeAll(ctx, after) {
-		if err != nil {
-			t.Fatalf("subscription, after %d records: %v", len(out), err)
-		}
-		if out = append(out, r); r.Position >= last {
-			break
-		}
-	}
-	return out
+	return storetest.SubscribeUntil(t, s, after, func(r eventstore.Record) bool { return r.Position >= last })
 }
 
 func streamsOf(recs []eventstore.Record) string {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -249,4 +250,49 @@ func BenchmarkReadAll(b *testing.B) {
 	}
 	defer s.Close()
 	storebench.ReadAll(b, s)
+}
+
+// BenchmarkSubscribeLive appends b.N events with 64 appenders while two subscriptions follow the
+// log live, as the relayer's projections and dispatcher do, and reports the process's CPU time
+// per event (cpu-ns/event: the appends, the writer and both subscribers). source=tail is the
+// store as it is, its subscribers taking what its writer just committed from the tail;
+// source=file is the same store with the tail out of the subscribers' reach, so that they read
+// every commit back from the file (a head query and a window query each).
+func BenchmarkSubscribeLive(b *testing.B) {
+	for _, source := range []string{"file", "tail"} {
+		b.Run("source="+source, func(b *testing.B) {
+			s := openBench(b)
+			if source == "file" {
+				s.tail = nil // the writer still fills its own: the cost of filling it is in both
+			}
+			const subscribers = 2
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var wg sync.WaitGroup
+			var got [subscribers]int
+			for i := range subscribers {
+				wg.Go(func() {
+					for _, err := range s.SubscribeAll(ctx, 0) {
+						if err != nil {
+							if ctx.Err() == nil {
+								b.Error(err)
+							}
+							return
+						}
+						if got[i]++; got[i] == b.N {
+							return
+						}
+					}
+				})
+			}
+			cpu0, cpuOK := storebench.CPUTime()
+			b.ResetTimer()
+			storebench.AppendMany(b, b.N, appenders, benchEvent(), s)
+			wg.Wait()
+			b.StopTimer()
+			if cpu1, ok := storebench.CPUTime(); ok && cpuOK {
+				b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/event")
+			}
+		})
+	}
 }

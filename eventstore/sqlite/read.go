@@ -550,8 +550,8 @@ func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) ite
 			}
 		}()
 		// pause waits for the next commit through this store, the poll interval, the end of ctx
-		// or Close, whichever comes first.
-		pause := func(ctx context.Context, wake <-chan struct{}) {
+		// or Close, whichever comes first, and says whether a commit ended it.
+		pause := func(ctx context.Context, wake <-chan struct{}) (committed bool) {
 			if timer == nil {
 				timer = time.NewTimer(s.cfg.PollInterval)
 			} else {
@@ -559,15 +559,22 @@ func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) ite
 			}
 			select {
 			case <-wake:
+				return true
 			case <-timer.C:
 			case <-ctx.Done():
 			case <-s.gate.Done():
 			}
+			return false
 		}
 		// Whether to wait before the next read: after a failed one, for the poll interval; once
 		// caught up, for a commit (wake, taken before the head was read).
 		var failed, caughtUp bool
 		var wake <-chan struct{}
+		// Whether the subscription may take its next events from the tail: it was woken by a
+		// commit of this store's writer, or took its last page from the tail, and no poll or
+		// read of the file came since (see tail). A subscription reads the file until it has
+		// caught up with it, so whatever the file held when it started is read from the file.
+		var ownCommits bool
 		// next reads the next window that holds events, waiting for them when caught up. It
 		// fails when a query does, and says whether a caller that goes on gets a retry.
 		next := func(ctx context.Context, p *page) bool {
@@ -580,8 +587,10 @@ func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) ite
 				switch {
 				case failed:
 					pause(ctx, nil)
+					ownCommits = false
 				case caughtUp:
-					pause(ctx, wake)
+					// A poll: the file may hold another process's events.
+					ownCommits = pause(ctx, wake)
 				}
 				failed, caughtUp = false, false
 				// Take the commit signal before reading, so a commit that lands after the read
@@ -592,6 +601,20 @@ func (s *Store) SubscribeAll(ctx context.Context, after eventstore.Position) ite
 					p.Err = s.queryErr(ctx, what, nil)
 					return false
 				}
+				if ownCommits && s.tail != nil {
+					p.reset()
+					if s.tail.after(last, limit, p) {
+						if len(p.Rows) > 0 {
+							last = p.Rows[len(p.Rows)-1].Rec.Position
+							return true
+						}
+						// Nothing after last but what another process may have appended: the
+						// next poll finds that.
+						caughtUp = true
+						continue
+					}
+				}
+				ownCommits = false
 				var head int64
 				if err := s.stmts.head.QueryRowContext(ctx).Scan(&head); err != nil {
 					return fail(err)

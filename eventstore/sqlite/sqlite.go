@@ -122,6 +122,7 @@ type Store struct {
 	readers *sql.DB
 	reads   *readRegistry // the reads in progress, for pageFunction
 	ids     *streamIDs    // shared with the writer
+	tail    *tail         // shared with the writer (nil when read-only)
 	stmts   *statements   // prepared on readers
 	w       *writer       // nil when read-only
 	// readAheads counts the goroutines reading pages ahead of their callers (for tests).
@@ -155,7 +156,8 @@ func Open(path string, cfg Config) (*Store, error) {
 	if cfg.ReadOnly {
 		s.gate = groupcommit.NewGate(nil, fmt.Errorf("%s: %w", abs, ErrReadOnly))
 	} else {
-		w, err := openWriter(abs, cfg, s.commits.Broadcast, s.ids)
+		s.tail = &tail{}
+		w, err := openWriter(abs, cfg, s.commits.Broadcast, s.ids, s.tail)
 		if err != nil {
 			return nil, err
 		}

@@ -401,7 +401,7 @@ func batchWriter(t *testing.T) (*writer, string) {
 	cfg := Config{}
 	cfg.setDefaults()
 	commits := 0
-	w, err := openWriter(path, cfg, func() { commits++ }, &streamIDs{})
+	w, err := openWriter(path, cfg, func() { commits++ }, &streamIDs{}, &tail{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"relayer/eventstore"
 	"relayer/eventstore/internal/groupcommit"
+	"relayer/eventstore/internal/readahead"
 )
 
 // maxInsertRows is the most rows one INSERT statement carries (10 parameters a row, far below
@@ -45,6 +46,7 @@ type writer struct {
 	q    *groupcommit.Queue
 	ops  chan func() // other writes (RemoveStreams) on conn, run between batches
 	ids  *streamIDs  // the store's, for its reads: fed with the streams each batch wrote
+	tail *tail       // the store's, for its subscriptions: fed with the events each batch wrote
 
 	begin, commitStmt *sql.Stmt
 	state             *sql.Stmt // head position, last stream number and data_version
@@ -64,6 +66,7 @@ type writer struct {
 	missing    []string
 	args       []any
 	streamArgs []any
+	committed  []eventstore.Record // the batch's events, for the tail once it commits
 }
 
 // streamState is what the writer knows of a stream: its number (0 while it has none: a stream
@@ -76,7 +79,7 @@ type streamState struct {
 // noStream is the state of a stream that has no events.
 var noStream = streamState{version: eventstore.NoStream}
 
-func openWriter(path string, cfg Config, onCommit func(), ids *streamIDs) (_ *writer, err error) {
+func openWriter(path string, cfg Config, onCommit func(), ids *streamIDs, tail *tail) (_ *writer, err error) {
 	db, err := sql.Open("sqlite", dsn(path, cfg, false))
 	if err != nil {
 		return nil, fmt.Errorf("open event store %s: %w", path, err)
@@ -91,6 +94,7 @@ func openWriter(path string, cfg Config, onCommit func(), ids *streamIDs) (_ *wr
 		q:             groupcommit.NewQueue(cfg.MaxBatch, onCommit, storageFull),
 		ops:           make(chan func()),
 		ids:           ids,
+		tail:          tail,
 		streams:       map[string]streamState{},
 		current:       map[string]streamState{},
 		insertEvents:  newInsertStatements(insertEventsPrefix, eventColumns),
@@ -149,9 +153,10 @@ func bitsFor(n int) int {
 // start runs the writer goroutine.
 func (w *writer) start() {
 	w.q.Start(w.gather, w.commit, w.ops, func() {
-		// The op wrote without going through the cache: forget it.
+		// The op wrote without going through the cache or the tail: forget them.
 		clear(w.streams)
 		w.dataVersion = -1
+		w.tail.reset()
 	})
 }
 
@@ -250,8 +255,10 @@ func (w *writer) write(reqs []*groupcommit.Req, guess bool) (how groupcommit.Fai
 		return failStatement, fmt.Errorf("read head: %w", err)
 	}
 	if dataVersion != w.dataVersion {
-		// Another connection committed since this one last looked: the cache may be stale.
+		// Another connection committed since this one last looked: the cache may be stale, and
+		// the tail may hold rows it changed.
 		clear(w.streams)
+		w.tail.reset()
 		w.dataVersion = dataVersion
 	}
 
@@ -298,7 +305,7 @@ func (w *writer) write(reqs []*groupcommit.Req, guess bool) (how groupcommit.Fai
 		return failStatement, err
 	}
 	now := time.Now().UnixNano()
-	args, streamArgs := w.args[:0], w.streamArgs[:0]
+	args, streamArgs, committed := w.args[:0], w.streamArgs[:0], w.committed[:0]
 	for _, r := range reqs {
 		if r.Guard != nil {
 			if err := eventstore.CheckGuard(r.Stream, *r.Guard, current[r.Guard.Stream].version); err != nil {
@@ -323,11 +330,12 @@ func (w *writer) write(reqs []*groupcommit.Req, guess bool) (how groupcommit.Fai
 			if !e.Metadata.RecordedAt.IsZero() {
 				recordedAt = e.Metadata.RecordedAt.UnixNano()
 			}
+			version := int64(st.version) + 1 + int64(i)
 			args = append(args,
 				head,
 				st.id,
 				r.Stream,
-				int64(st.version)+1+int64(i),
+				version,
 				e.Type,
 				int64(e.SchemaVersion),
 				[]byte(e.Data),
@@ -335,13 +343,20 @@ func (w *writer) write(reqs []*groupcommit.Req, guess bool) (how groupcommit.Fai
 				nullString(e.Metadata.CausationID),
 				recordedAt,
 			)
+			// As a read of the row gives it back (see scanner.decode).
+			committed = append(committed, eventstore.Record{
+				Stream: r.Stream, Version: eventstore.Version(version), Position: eventstore.Position(head),
+				Type: e.Type, SchemaVersion: e.SchemaVersion, Data: readahead.CopyData(&w.tail.arena, []byte(e.Data)),
+				Metadata: eventstore.Metadata{CorrelationID: e.Metadata.CorrelationID, CausationID: e.Metadata.CausationID,
+					RecordedAt: time.Unix(0, recordedAt).UTC()},
+			})
 		}
 		st.version += eventstore.Version(len(r.Events))
 		current[r.Stream] = st
 		r.Pos = eventstore.Position(head)
 	}
-	w.args, w.streamArgs = args, streamArgs
-	defer func() { clear(w.args); clear(w.streamArgs) }()
+	w.args, w.streamArgs, w.committed = args, streamArgs, committed
+	defer func() { clear(w.args); clear(w.streamArgs); clear(w.committed) }()
 
 	// The new streams first: a wrong guess breaks the UNIQUE index on their names.
 	for _, ins := range []struct {
@@ -370,6 +385,7 @@ func (w *writer) write(reqs []*groupcommit.Req, guess bool) (how groupcommit.Fai
 		}
 	}
 	w.ids.addCommitted(current)
+	w.tail.add(committed)
 	return 0, nil
 }
 

@@ -20,6 +20,24 @@ func subscribeCases() []testCase {
 	}
 }
 
+// SubscribeUntil collects what st.SubscribeAll(after) yields, up to and with the record for
+// which done says true, failing t on an error or after ten seconds.
+func SubscribeUntil(t *testing.T, st eventstore.Store, after eventstore.Position, done func(eventstore.Record) bool) []eventstore.Record {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	var out []eventstore.Record
+	for r, err := range st.SubscribeAll(ctx, after) {
+		if err != nil {
+			t.Fatalf("subscription, after %d records: %v", len(out), err)
+		}
+		if out = append(out, r); done(r) {
+			break
+		}
+	}
+	return out
+}
+
 // subscriber runs SubscribeAll in a goroutine and hands over what it yields.
 type subscriber struct {
 	recs   chan eventstore.Record
