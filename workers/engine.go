@@ -368,10 +368,21 @@ func (e *Engine) addHandlers() {
 		return e.responses.register(ctx, k, r.GatewayRequestID, r.JobID, domain.State{})
 	})
 	e.router.AddConsumerHandler("responses.gateway", TopicGatewayResponses, e.local.Subscriber, e.responses.handle)
-	e.router.AddHandler("responses.ended", TopicTransitions, func(ctx context.Context, msg *message.Message, ev domain.Event) error {
-		if st, ok := domain.StatusAfter(ev); ok && st.Terminal() {
-			e.responses.jobEnded(ev.Header().JobID)
+	// Every transition comes here: what it needs is in the message's metadata (the status the
+	// dispatcher read from the event, the job's stream), so the event is not decoded again.
+	e.router.AddConsumerHandler("responses.ended", TopicTransitions, e.router.transport.Subscriber, func(msg *message.Message) error {
+		st, err := domain.ParseStatus(msg.Metadata.Get(MetaStatus))
+		if err != nil {
+			return Permanent(fmt.Errorf("message %s: %s metadata: %w", msg.UUID, MetaStatus, err))
 		}
+		if !st.Terminal() {
+			return nil
+		}
+		id, ok := domain.JobIDFromStream(msg.Metadata.Get(MetaStream))
+		if !ok {
+			return Permanent(fmt.Errorf("message %s: %s metadata %q is no job's stream", msg.UUID, MetaStream, msg.Metadata.Get(MetaStream)))
+		}
+		e.responses.jobEnded(id)
 		return nil
 	})
 }

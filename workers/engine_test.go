@@ -366,6 +366,18 @@ func TestEngineEachKindAndScenarioEndsAsDesigned(t *testing.T) {
 			t.Errorf("%s: result %+v, want a %s result", name, s.Result, c.kind)
 		}
 	}
+	// Every job has ended, those without a response by a timeout that the responses worker only
+	// learns of from the transition: it indexes none of them any more.
+	indexed := func() int {
+		env.eng.responses.mu.Lock()
+		defer env.eng.responses.mu.Unlock()
+		return len(env.eng.responses.byJob)
+	}
+	for deadline := time.Now().Add(10 * time.Second); indexed() > 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the responses worker still indexes %d ended jobs", indexed())
+		}
+	}
 }
 
 // A paused gateway is waited out until the job's processing deadline, then the job fails with
