@@ -50,6 +50,8 @@ func (s *Store) writeOp(ctx context.Context, what string, op func(*sql.Conn) err
 	)
 	run := func() {
 		defer close(done)
+		// The op may remove events the tail holds: it starts over before, not only after.
+		s.tail.reset()
 		err = op(s.w.conn)
 	}
 	select {

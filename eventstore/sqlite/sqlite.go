@@ -283,16 +283,8 @@ func (s *Store) AppendGuarded(ctx context.Context, guard eventstore.Guard, strea
 }
 
 func (s *Store) append(ctx context.Context, guard *eventstore.Guard, stream string, expected eventstore.Version, events []eventstore.Event) (eventstore.Position, error) {
-	if err := eventstore.ValidateAppend(stream, expected, events); err != nil {
+	if err := validateAppend(stream, expected, events); err != nil {
 		return 0, err
-	}
-	if !utf8.ValidString(stream) || strings.ContainsRune(stream, 0) {
-		return 0, fmt.Errorf("%w: stream name %+q is not UTF-8 text without NUL bytes", eventstore.ErrInvalidEvent, stream)
-	}
-	for i, e := range events {
-		if err := groupcommit.CheckRecordedAt(stream, i, e); err != nil {
-			return 0, err
-		}
 	}
 	return s.gate.Append(ctx, guard, stream, expected, events)
 }
@@ -302,8 +294,26 @@ func (s *Store) append(ctx context.Context, guard *eventstore.Guard, stream stri
 // them in as few transactions as its batches allow.
 func (s *Store) AppendBatch(ctx context.Context, appends []eventstore.StreamAppend) ([]eventstore.Position, []error) {
 	return s.gate.AppendBatch(ctx, appends, func(a eventstore.StreamAppend) error {
-		return eventstore.ValidateAppend(a.Stream, a.Expected, a.Events)
+		return validateAppend(a.Stream, a.Expected, a.Events)
 	})
+}
+
+// validateAppend checks one append, of Append or of AppendBatch: eventstore's checks, and what
+// this store cannot keep exactly (a stream name that is not UTF-8 or holds NUL bytes, a
+// recorded-at time beyond Unix nanoseconds).
+func validateAppend(stream string, expected eventstore.Version, events []eventstore.Event) error {
+	if err := eventstore.ValidateAppend(stream, expected, events); err != nil {
+		return err
+	}
+	if !utf8.ValidString(stream) || strings.ContainsRune(stream, 0) {
+		return fmt.Errorf("%w: stream name %+q is not UTF-8 text without NUL bytes", eventstore.ErrInvalidEvent, stream)
+	}
+	for i, e := range events {
+		if err := groupcommit.CheckRecordedAt(stream, i, e); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Head implements eventstore.Store.

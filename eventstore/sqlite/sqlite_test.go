@@ -522,3 +522,40 @@ func TestClosingLeavesOneSelfContainedFile(t *testing.T) {
 		t.Fatalf("the moved file holds every event: version %d, %v; want 49", v, err)
 	}
 }
+
+// AppendBatch makes Append's checks: a recorded-at time beyond Unix nanoseconds would be stored
+// wrapped (read back as another year), a stream name with a NUL byte could not be read back.
+func TestAppendBatchRefusesWhatAppendRefuses(t *testing.T) {
+	s, _ := newStore(t, Config{})
+	far := eventstore.Event{Type: "t", SchemaVersion: 1, Data: json.RawMessage(`1`),
+		Metadata: eventstore.Metadata{RecordedAt: time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC)}}
+	appends := []eventstore.StreamAppend{
+		{Stream: "far", Expected: eventstore.NoStream, Events: []eventstore.Event{far}},
+		{Stream: "c\x00d", Expected: eventstore.NoStream, Events: []eventstore.Event{ev(1)}},
+		{Stream: "ok", Expected: eventstore.NoStream, Events: []eventstore.Event{ev(2)}},
+	}
+	for _, a := range appends[:2] {
+		if _, err := s.Append(t.Context(), a.Stream, a.Expected, a.Events...); !errors.Is(err, eventstore.ErrInvalidEvent) {
+			t.Fatalf("Append to %q: %v, want ErrInvalidEvent", a.Stream, err)
+		}
+	}
+	_, errs := s.AppendBatch(t.Context(), appends)
+	for i, err := range errs[:2] {
+		if !errors.Is(err, eventstore.ErrInvalidEvent) {
+			t.Errorf("AppendBatch's append to %q: %v, want ErrInvalidEvent", appends[i].Stream, err)
+		}
+	}
+	if errs[2] != nil {
+		t.Errorf("the valid append of the batch: %v", errs[2])
+	}
+	var streams []string
+	for r, err := range s.ReadAll(t.Context(), 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		streams = append(streams, r.Stream)
+	}
+	if len(streams) != 1 || streams[0] != "ok" {
+		t.Errorf("the log holds %q, want only the valid append", streams)
+	}
+}

@@ -18,16 +18,24 @@ import (
 // batches (another process appended) or a write operation ran on the writer's connection
 // (RemoveStreams), it starts over, and a subscriber behind its start reads the file as before.
 // What another process appends is still found by the subscribers' polls (Config.PollInterval)
-// or, sooner, by the gap it leaves before this writer's next batch.
+// or, sooner, by the gap it leaves before this writer's next batch. What another process removes
+// (RemoveStreams, PruneStreams) may still be yielded, until this writer's next batch, to a
+// subscriber behind it: as it would have been had that subscriber read it before the removal.
 //
 // The records of the tail are shared by every subscriber that takes them: their data must not be
 // written to (no reader does; eventstore.Record's data is read-only to its readers).
 
-// Bounds of the tail: a subscriber further behind reads the file.
+// Bounds of the tail: a subscriber further behind reads the file. The bytes are those of the
+// events' data and strings; an event larger than the bound alone starts the tail over after it.
 const (
 	maxTailEvents = 4096
 	maxTailBytes  = 8 << 20
 )
+
+// tailSize is what rec counts against maxTailBytes.
+func tailSize(rec *eventstore.Record) int {
+	return len(rec.Data) + len(rec.Stream) + len(rec.Type) + len(rec.Metadata.CorrelationID) + len(rec.Metadata.CausationID)
+}
 
 // tail is the last events the writer committed, at consecutive positions, oldest first.
 type tail struct {
@@ -51,12 +59,18 @@ func (t *tail) add(recs []eventstore.Record) {
 		t.clearLocked()
 	}
 	for i := range recs {
-		t.bytes += len(recs[i].Data)
+		size := tailSize(&recs[i])
+		if size > maxTailBytes {
+			// Too large to keep: the tail goes on after it.
+			t.clearLocked()
+			continue
+		}
+		t.bytes += size
+		t.recs = append(t.recs, recs[i])
 	}
-	t.recs = append(t.recs, recs...)
 	drop := 0
-	for len(t.recs)-drop > maxTailEvents || (t.bytes > maxTailBytes && drop < len(t.recs)-1) {
-		t.bytes -= len(t.recs[drop].Data)
+	for len(t.recs)-drop > maxTailEvents || t.bytes > maxTailBytes {
+		t.bytes -= tailSize(&t.recs[drop])
 		drop++
 	}
 	if drop > 0 {

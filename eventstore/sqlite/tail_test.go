@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 	"unsafe"
@@ -82,15 +83,36 @@ func TestTailKeepsItsBounds(t *testing.T) {
 	}
 
 	var big tail
-	size := maxTailBytes / 4
+	size := maxTailBytes/4 - len("s") // with the stream name, four fit exactly
 	big.add(tailRecs(1, 10, size))
 	if big.bytes > maxTailBytes || len(big.recs) != 4 || big.recs[0].Position != 7 {
 		t.Fatalf("the tail keeps at most %d bytes of data: holds %d bytes in %d events from %d", maxTailBytes, big.bytes, len(big.recs), big.recs[0].Position)
 	}
+	// An event over the bound alone is not kept: the tail starts over after it.
 	huge := tail{}
-	huge.add(tailRecs(1, 1, maxTailBytes+1))
-	if len(huge.recs) != 1 {
-		t.Errorf("the last event stays even when it alone is over the bound; holds %d", len(huge.recs))
+	recs := tailRecs(1, 3, 1)
+	recs[1].Data = make(json.RawMessage, maxTailBytes+1)
+	huge.add(recs)
+	if got, covered := tailAfter(&huge, 2, 10); !covered || !reflect.DeepEqual(got, []eventstore.Position{3}) || huge.bytes > maxTailBytes {
+		t.Errorf("after an event over the bound the tail holds what follows it; got %v covered %v, %d bytes", got, covered, huge.bytes)
+	}
+	if _, covered := tailAfter(&huge, 1, 10); covered {
+		t.Error("the event over the bound is read from the file")
+	}
+
+	// The strings count too (ids of a MiB each, say).
+	strs := tail{}
+	recs = tailRecs(1, 16, 1)
+	for i := range recs {
+		recs[i].Metadata.CausationID = strings.Repeat("c", 1<<20)
+	}
+	strs.add(recs)
+	held := 0
+	for _, r := range strs.recs {
+		held += tailSize(&r)
+	}
+	if held > maxTailBytes || held != strs.bytes {
+		t.Errorf("the tail holds %d bytes of data and strings (it counts %d), over its bound of %d", held, strs.bytes, maxTailBytes)
 	}
 }
 
