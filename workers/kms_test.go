@@ -2,7 +2,6 @@ package workers
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 	"strings"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"relayer/domain"
-	"relayer/eventstore"
 	"relayer/projections"
 	"relayer/projections/projectionstest"
 	"relayer/workers/devchain"
@@ -99,13 +97,8 @@ func TestAFleetOfAWSKMSKeysSplitsTheJobsOverTheKeysAndCompletesThem(t *testing.T
 	exec := &projections.Executor{Store: store, Codec: projections.NewCodec()}
 	var ids []domain.JobID
 	for i := range 16 {
-		k := domain.Kinds()[i%len(domain.Kinds())]
-		req := testRequest(k, contracts.ScenarioNone, fmt.Sprintf("%s#%d", t.Name(), i))
-		id := domain.JobIDFor(domain.ContentHash(req), 0)
-		if _, err := exec.Execute(context.Background(), id, domain.Accept{At: domain.At{At: time.Now()}, JobID: id, Request: req, ContentHash: domain.ContentHash(req)},
-			eventstore.Metadata{CorrelationID: id.Stream()}); err != nil {
-			t.Fatal(err)
-		}
+		id, req := fleetJob(t, i)
+		acceptOn(t, exec, id, req)
 		ids = append(ids, id)
 	}
 	keys := map[common.Address]bool{}
@@ -114,11 +107,7 @@ func TestAFleetOfAWSKMSKeysSplitsTheJobsOverTheKeysAndCompletesThem(t *testing.T
 	}
 	used := map[common.Address]int{}
 	for _, id := range ids {
-		eventually(t, func() bool { j, ok := m.set.Job(id); return ok && j.Status.Terminal() }, "job "+id.String()+" to end")
-		s, err := exec.Load(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := endState(t, m.set, exec, id)
 		if s.Status != domain.Completed {
 			t.Fatalf("job %s (%s): %s %s %s, want completed", id, s.Kind, s.Status, s.Label, s.Message)
 		}

@@ -90,6 +90,34 @@ func (m *fleetMember) keysHeld() []string {
 	return out
 }
 
+// fleetJob is the i-th job a fleet test offers: of every kind in turn, unique to the test, under
+// the id its content gives (the one the API of any instance gives it).
+func fleetJob(t *testing.T, i int) (domain.JobID, domain.Request) {
+	k := domain.Kinds()[i%len(domain.Kinds())]
+	req := testRequest(k, contracts.ScenarioNone, fmt.Sprintf("%s#%d", t.Name(), i))
+	return domain.JobIDFor(domain.ContentHash(req), 0), req
+}
+
+// acceptOn records job id's acceptance of req through exec, as an instance's API would.
+func acceptOn(t *testing.T, exec *projections.Executor, id domain.JobID, req domain.Request) {
+	t.Helper()
+	if _, err := exec.Execute(context.Background(), id, domain.Accept{At: domain.At{At: time.Now()}, JobID: id, Request: req,
+		ContentHash: domain.ContentHash(req)}, eventstore.Metadata{CorrelationID: id.Stream()}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// endState waits for job id to end in set and returns its state as the log holds it.
+func endState(t *testing.T, set *projections.Set, exec *projections.Executor, id domain.JobID) domain.State {
+	t.Helper()
+	eventually(t, func() bool { j, ok := set.Job(id); return ok && j.Status.Terminal() }, "job "+id.String()+" to end")
+	s, err := exec.Load(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // Two instances of a fleet with three keys: the keys' leases spread over both, every job is
 // signed by the key of its shard and completes, and when one instance stops, the other takes its
 // keys over and their jobs go on; a third instance started later is handed a key.
@@ -119,17 +147,13 @@ func TestAFleetOfKeysSplitsTheJobsOverTheKeysAndTheInstances(t *testing.T) {
 		count := make([]int, len(sorted))
 		for len(ids) < perKey*len(sorted) {
 			seq++
-			k := domain.Kinds()[seq%len(domain.Kinds())]
-			req := testRequest(k, contracts.ScenarioNone, fmt.Sprintf("%s#%d", t.Name(), seq))
-			id := domain.JobIDFor(domain.ContentHash(req), 0)
+			id, req := fleetJob(t, seq)
 			if sh := shardOf(id, len(sorted)); count[sh] < perKey {
 				count[sh]++
 			} else {
 				continue
 			}
-			if _, err := exec.Execute(context.Background(), id, domain.Accept{At: domain.At{At: time.Now()}, JobID: id, Request: req, ContentHash: domain.ContentHash(req)}, eventstore.Metadata{CorrelationID: id.Stream()}); err != nil {
-				t.Fatal(err)
-			}
+			acceptOn(t, exec, id, req)
 			ids = append(ids, id)
 		}
 		return ids
@@ -139,11 +163,7 @@ func TestAFleetOfKeysSplitsTheJobsOverTheKeysAndTheInstances(t *testing.T) {
 		t.Helper()
 		used := map[common.Address]int{}
 		for _, id := range ids {
-			eventually(t, func() bool { j, ok := on.set.Job(id); return ok && j.Status.Terminal() }, "job "+id.String()+" to end")
-			s, err := exec.Load(context.Background(), id)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := endState(t, on.set, exec, id)
 			if s.Status != domain.Completed {
 				t.Errorf("job %s (%s): %s %s %s, want completed", id, s.Kind, s.Status, s.Label, s.Message)
 				continue
@@ -204,13 +224,8 @@ func TestANewHolderKeepsNoResponseOfEndedOrOtherKeysJobs(t *testing.T) {
 	exec := &projections.Executor{Store: store, Codec: projections.NewCodec()}
 	var ids []domain.JobID
 	for i := range 12 {
-		k := domain.Kinds()[i%len(domain.Kinds())]
-		req := testRequest(k, contracts.ScenarioNone, fmt.Sprintf("%s#%d", t.Name(), i))
-		id := domain.JobIDFor(domain.ContentHash(req), 0)
-		if _, err := exec.Execute(ctx, id, domain.Accept{At: domain.At{At: time.Now()}, JobID: id, Request: req,
-			ContentHash: domain.ContentHash(req)}, eventstore.Metadata{CorrelationID: id.Stream()}); err != nil {
-			t.Fatal(err)
-		}
+		id, req := fleetJob(t, i)
+		acceptOn(t, exec, id, req)
 		ids = append(ids, id)
 	}
 	shards := map[int]bool{}

@@ -41,11 +41,8 @@ func archiveFlag(fs *flag.FlagSet) *string {
 func runArchiveVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("archive verify", archiveUsage)
 	loc := archiveFlag(fs)
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stdout, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("archive verify: unexpected argument %q", fs.Arg(0))
 	}
 	if *loc == "" {
 		return usageErrorf("archive verify: --archive is required")
@@ -69,11 +66,8 @@ func runArchiveExport(ctx context.Context, args []string, stdout, stderr io.Writ
 	job := fs.String("job", "", "the job `ID` whose events to print")
 	asJSON := fs.Bool("json", false, "print one JSON object per event (JSON lines)")
 	dataDir, storeURL := storeFlags(fs)
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stdout, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("archive export: unexpected argument %q", fs.Arg(0))
 	}
 	if *loc == "" || *job == "" {
 		return usageErrorf("archive export: --archive and --job are required")

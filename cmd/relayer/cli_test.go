@@ -89,6 +89,18 @@ func TestEveryCommandAnswersHelpWithItsUsageOnStdoutAndExitStatus0(t *testing.T)
 	}
 }
 
+func TestACommandThatTakesOnlyFlagsRefusesAnArgumentNamingIt(t *testing.T) {
+	for _, cmd := range []string{"serve", "watch", "jobs list", "demo", "replay", "rebuild", "migrate", "archive verify",
+		"archive export", "devchain", "loadgen", "version"} {
+		args := append(strings.Fields(cmd), "stray")
+		err := run(t.Context(), args, io.Discard, io.Discard)
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != 2 || err.Error() != cmd+`: unexpected argument "stray"` {
+			t.Errorf("relayer %s: %v; want exit status 2 and %q", strings.Join(args, " "), err, cmd+`: unexpected argument "stray"`)
+		}
+	}
+}
+
 // logKeys are the attribute keys of one log/slog text line (time, level, msg and the rest), in
 // order; a value may be quoted, with escapes.
 func logKeys(line string) []string {

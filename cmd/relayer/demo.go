@@ -35,12 +35,10 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	jobs := fs.Int("jobs", 200, "how many jobs to simulate: `N`, 1 to 1000000")
 	seed := fs.Uint64("seed", 1, "random seed `S` (the same seed writes the same histories)")
 	workers := fs.Int("workers", 32, "`N` jobs simulated at once, 1 to 1024")
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return usageErrorf("demo: unexpected argument %q", fs.Arg(0))
 	case *jobs < 1 || *jobs > 1_000_000:
 		return usageErrorf("demo: --jobs must be between 1 and 1000000, got %d", *jobs)
 	case *workers < 1 || *workers > 1024:

@@ -153,11 +153,8 @@ func runDevchain(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fund := fs.String("fund", "", "comma-separated `addresses` sent 1000 ether each at start (relayer keys kept elsewhere, e.g. in AWS KMS)")
 	printKeys := fs.Bool("print-keys", false, "also print the relayer keys' private keys (development keys: public by construction)")
 	verbose := fs.Bool("v", false, "log every simulated answer")
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stdout, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("devchain: unexpected argument %q", fs.Arg(0))
 	}
 	cfg := devchain.Config{
 		KMSNodes:         *kmsNodes,

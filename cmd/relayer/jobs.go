@@ -154,11 +154,8 @@ func runJobsList(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	limit := fs.Int("limit", 50, "jobs a page (1 to 500)")
 	all := fs.Bool("all", false, "follow every page, not only the first")
 	asJSON := fs.Bool("json", false, "print one JSON object a job")
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stdout, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("jobs list: unexpected argument %q", fs.Arg(0))
 	}
 	c, err := newJobsClient(*base)
 	if err != nil {

@@ -138,11 +138,8 @@ func parseLoadgenFlags(args []string, stdout, stderr io.Writer) (loadConfig, err
 	fs.Float64Var(&cfg.nominalFactor, "nominal-factor", 1, "multiply every nominal time of the Retry-After policy by this during the run (needs the admin token)")
 	fs.StringVar(&cfg.decryption, "decryption", devnet.DecryptionAddress().Hex(), "the Decryption contract users sign user decrypts for (the development chain's by default)")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "random seed of the kinds' and scenarios' draws")
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stdout, stderr); err != nil {
 		return cfg, err
-	}
-	if fs.NArg() > 0 {
-		return cfg, usageErrorf("loadgen: unexpected argument %q", fs.Arg(0))
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })

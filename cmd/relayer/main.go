@@ -160,6 +160,18 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer, more 
 	return nil
 }
 
+// parseFlagsOnly is parseFlags for a command that takes flags and nothing else: an argument left
+// after them is a usage error that names it.
+func parseFlagsOnly(fs *flag.FlagSet, args []string, stdout, stderr io.Writer, more ...func(io.Writer)) error {
+	if err := parseFlags(fs, args, stdout, stderr, more...); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
 // run executes one command line; it is main without the process, so tests can call it.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	err := runCommand(ctx, args, stdout, stderr)

@@ -53,14 +53,12 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	from := fs.String("from", "", "the source store's `URL` (sqlite:PATH, postgres://... or kurrentdb://...)")
 	to := fs.String("to", "", "the target store's `URL`; empty, or holding what an interrupted migrate copied")
 	dataDir, storeURL := storeFlags(fs)
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	inPlace := false
 	fs.Visit(func(f *flag.Flag) { inPlace = inPlace || f.Name == "store" || f.Name == "data-dir" })
 	switch {
-	case fs.NArg() > 0:
-		return usageErrorf("migrate: unexpected argument %q", fs.Arg(0))
 	case inPlace && (*from != "" || *to != ""):
 		return usageErrorf("migrate: give --from and --to to copy a log, or --store (or --data-dir) to upgrade one in place, not both")
 	case inPlace:

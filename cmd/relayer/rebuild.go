@@ -50,11 +50,8 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	configFile := fs.String("config", "", "the YAML configuration `FILE` serve runs with (env RELAYER_CONFIG): its timeouts set the deadlines, so the rebuilt read models equal serve's")
 	through := fs.Uint64("through", 0, "rebuild the read models as they were at this global `POSITION` (the one a serve printed with its digest); 0 for the whole log")
 	archiveURL := fs.String("archive", "", "read the archive at this directory or s3://bucket/prefix `URL` (retention.archive) before the live store: the whole log")
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stdout, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("rebuild: unexpected argument %q", fs.Arg(0))
 	}
 	env := serveEnviron()
 	file := *configFile

@@ -32,11 +32,8 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	all := fs.Bool("all", false, "print every event of the log, in global order")
 	asJSON := fs.Bool("json", false, "print one JSON object per event (JSON lines)")
 	archiveURL := fs.String("archive", "", "also read the archive at this directory or s3://bucket/prefix `URL` (retention.archive), before the live store")
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stdout, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("replay: unexpected argument %q", fs.Arg(0))
 	}
 	if (*job == "") == !*all {
 		return usageErrorf("replay: give exactly one of --job ID or --all")

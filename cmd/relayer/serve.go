@@ -49,11 +49,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	configFile := fs.String("config", "", "the YAML configuration `FILE` (env RELAYER_CONFIG); relayer serve -h lists its settings")
 	adminToken := fs.String("admin-token", "", "the admin API's bearer `TOKEN` (env RELAYER_ADMIN_TOKEN, preferred: a flag is visible to other users); without one the admin API is off")
 	devRPC := fs.String("devchain-rpc", "", "serve the development chain's JSON-RPC over HTTP on `ADDR`, a loopback host:port (env RELAYER_DEVCHAIN_RPC_LISTEN), for the public SDK's network setting")
-	if err := parseFlags(fs, args, stdout, stderr, writeSettingsHelp); err != nil {
+	if err := parseFlagsOnly(fs, args, stdout, stderr, writeSettingsHelp); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("serve: unexpected argument %q", fs.Arg(0))
 	}
 	env := serveEnviron()
 	flags := map[string]string{}

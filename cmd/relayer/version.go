@@ -17,11 +17,8 @@ Prints the build: the version set at link time, else the module's, else devel.
 // runVersion is `relayer version`.
 func runVersion(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("version", versionUsage)
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stdout, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("version: unexpected argument %q", fs.Arg(0))
 	}
 	fmt.Fprintln(stdout, versionString())
 	return nil

@@ -49,11 +49,8 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rateLimits := fs.Bool("ratelimit", true, "also print the rate limits the relayer's upstream calls met (ratelimit events); --ratelimit=false leaves them out")
 	signers := fs.Bool("signer", true, "also print the signing keys' events: pauses for their balance, nonce corrections (signer events); --signer=false leaves them out")
 	retryDelay := fs.Duration("retry-delay", time.Second, "first reconnection delay, until the server suggests one (it doubles up to 5s)")
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := parseFlagsOnly(fs, args, stdout, stderr); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("watch: unexpected argument %q", fs.Arg(0))
 	}
 	if *retryDelay <= 0 || *retryDelay > watchMaxDelay {
 		return usageErrorf("watch: --retry-delay must be more than 0 and at most %s, got %s", watchMaxDelay, *retryDelay)

@@ -157,10 +157,6 @@ func newStore(t *testing.T, cfg Config) (*Store, string) {
 	return s, loc
 }
 
-func ev(n int) eventstore.Event {
-	return eventstore.Event{Type: "e", SchemaVersion: 1, Data: []byte(fmt.Sprintf(`{"n":%d}`, n))}
-}
-
 // rawConn connects to the test database with a plain connection, to look at or damage a store
 // as another program could.
 func rawConn(t *testing.T) *pgx.Conn {
@@ -236,10 +232,10 @@ func TestTwoStoresInOneProcessKeepTheirSchemasApart(t *testing.T) {
 	ctx := t.Context()
 	a, _ := newStore(t, Config{})
 	b, _ := newStore(t, Config{})
-	if _, err := a.Append(ctx, "s", eventstore.NoStream, ev(0), ev(1)); err != nil {
+	if _, err := a.Append(ctx, "s", eventstore.NoStream, committest.Event(0), committest.Event(1)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Append(ctx, "s", eventstore.NoStream, ev(0)); err != nil {
+	if _, err := b.Append(ctx, "s", eventstore.NoStream, committest.Event(0)); err != nil {
 		t.Fatalf("a stream of another schema does not exist here: %v", err)
 	}
 	if ha, hb := mustHead(t, a), mustHead(t, b); ha != 2 || hb != 1 {
@@ -314,10 +310,10 @@ func TestTimesAreUTCAndNanosecondExact(t *testing.T) {
 	ctx := t.Context()
 	s, _ := newStore(t, Config{})
 	given := time.Date(2031, 5, 6, 7, 8, 9, 123456789, time.FixedZone("X", -7*3600))
-	e := ev(0)
+	e := committest.Event(0)
 	e.Metadata = eventstore.Metadata{RecordedAt: given, CorrelationID: "corr ✓", CausationID: "cause"}
 	before := time.Now()
-	if _, err := s.Append(ctx, "s", eventstore.NoStream, e, ev(1)); err != nil {
+	if _, err := s.Append(ctx, "s", eventstore.NoStream, e, committest.Event(1)); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -378,8 +374,8 @@ func TestTextPostgreSQLCannotHoldIsAnInvalidEvent(t *testing.T) {
 		stream string
 		event  eventstore.Event
 	}{
-		{"NUL in the stream name", "a\x00b", ev(0)},
-		{"stream name not UTF-8", "bad\xffutf8", ev(0)},
+		{"NUL in the stream name", "a\x00b", committest.Event(0)},
+		{"stream name not UTF-8", "bad\xffutf8", committest.Event(0)},
 		{"NUL in the type", "s", eventstore.Event{Type: "e\x00", SchemaVersion: 1, Data: []byte(`{}`)}},
 		{"data not UTF-8", "s", eventstore.Event{Type: "e", SchemaVersion: 1, Data: []byte("\"\xff\"")}},
 		{"NUL in a correlation id", "s", eventstore.Event{Type: "e", SchemaVersion: 1, Data: []byte(`{}`), Metadata: eventstore.Metadata{CorrelationID: "\x00"}}},
@@ -463,7 +459,7 @@ func TestAVersionTakenBehindTheLocksBackIsAVersionConflict(t *testing.T) {
 	if _, err := foreign.Exec(ctx, `INSERT INTO `+pgx.Identifier{s.Schema(), "events"}.Sanitize()+` (`+columns+`) VALUES (100, 's', 0, 'e', 1, '{}', NULL, NULL, 0)`); err != nil {
 		t.Fatal(err)
 	}
-	r := committest.Request("s", eventstore.NoStream, ev(0))
+	r := committest.Request("s", eventstore.NoStream, committest.Event(0))
 	go w.commit([]*groupcommit.Req{r})
 	time.Sleep(200 * time.Millisecond)
 	if err := foreign.Commit(ctx); err != nil {
@@ -479,13 +475,13 @@ func TestAVersionTakenBehindTheLocksBackIsAVersionConflict(t *testing.T) {
 func TestWriterReconnectsAfterItsConnectionDies(t *testing.T) {
 	ctx := t.Context()
 	s, _ := newStore(t, Config{})
-	if _, err := s.Append(ctx, "s", eventstore.NoStream, ev(0)); err != nil {
+	if _, err := s.Append(ctx, "s", eventstore.NoStream, committest.Event(0)); err != nil {
 		t.Fatal(err)
 	}
 	// Kill the writer's session from outside, as a server restart or a network cut would.
 	exec(t, rawConn(t), `SELECT pg_terminate_backend($1)`, s.w.conn.PgConn().PID())
 	time.Sleep(50 * time.Millisecond)
-	if _, err := s.Append(ctx, "s", 0, ev(1)); err != nil {
+	if _, err := s.Append(ctx, "s", 0, committest.Event(1)); err != nil {
 		t.Fatalf("the first append after the write connection died succeeds on a new one; got %v", err)
 	}
 	if h := mustHead(t, s); h != 2 {
@@ -515,7 +511,7 @@ func TestSubscriberIsWokenByOtherStoresCommits(t *testing.T) {
 	}()
 	for v := range eventstore.Version(3) {
 		time.Sleep(20 * time.Millisecond) // let the subscriber wait
-		if _, err := b.Append(ctx, "s", v-1, ev(int(v))); err != nil {
+		if _, err := b.Append(ctx, "s", v-1, committest.Event(int(v))); err != nil {
 			t.Fatal(err)
 		}
 		select {
@@ -561,7 +557,7 @@ func TestListenerReconnectsAndWakesSubscribers(t *testing.T) {
 			t.Fatalf("the listener wakes subscribers %s", why)
 		}
 	}
-	if _, err := s.Append(ctx, "s", eventstore.NoStream, ev(0)); err != nil {
+	if _, err := s.Append(ctx, "s", eventstore.NoStream, committest.Event(0)); err != nil {
 		t.Fatal(err)
 	}
 	awaitWake("on a commit")
@@ -573,7 +569,7 @@ func TestListenerReconnectsAndWakesSubscribers(t *testing.T) {
 	for len(wakes) > 0 {
 		<-wakes // notifications that came in meanwhile
 	}
-	if _, err := s.Append(ctx, "s", 0, ev(1)); err != nil {
+	if _, err := s.Append(ctx, "s", 0, committest.Event(1)); err != nil {
 		t.Fatal(err)
 	}
 	awaitWake("on a commit after reconnecting")
