@@ -7,6 +7,8 @@
 // connections, which WAL lets run alongside the writer. ReadAll and SubscribeAll, which stream
 // the log, take each page in one call of an aggregate SQL function of the store's own and read
 // the next page while the caller works through the current one (see read.go and pagefunc.go).
+// A subscription that has caught up takes what its own store's writer commits next from memory
+// (see tail.go).
 //
 // Several processes may open the same file: each has its own writer and SQLite's write lock
 // orders their transactions. Subscribers see appends made through their own Store at once and
