@@ -120,7 +120,7 @@ func (a *Adapter) send(ctx context.Context, p *Prepared) (*types.Receipt, error)
 	}
 	release() // handed over: the receipt is polled without holding a send
 	a.nonces.sent(p.h)
-	return a.waitReceipt(ctx, p.Hash)
+	return a.waitReceipt(ctx, p)
 }
 
 // afterSendError decides what a refused or failed send means for this very transaction. Once
@@ -138,7 +138,7 @@ func (a *Adapter) afterSendError(ctx context.Context, p *Prepared, te *TxError) 
 		if te.Kind == ErrAlreadyKnown {
 			a.kickNonceCheck()
 		}
-		return a.waitReceipt(ctx, p.Hash)
+		return a.waitReceipt(ctx, p)
 	case ErrNonceTooLow:
 		rec, err := a.minedReceipt(ctx, p.Hash)
 		if err == nil && rec == nil {
@@ -209,9 +209,13 @@ func (a *Adapter) minedReceipt(ctx context.Context, hash common.Hash) (*types.Re
 // reached. Transport errors are waited out too: the transaction is in the pool.
 //
 // With Config.BumpAfterBlocks set, a transaction still not mined once that many new heads were
-// seen is ErrStalled: the caller replaces it (Replacement) rather than wait on fees the chain
-// has left behind.
-func (a *Adapter) waitReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
+// seen is ErrStalled if the chain has left its fees behind (outbid): the caller replaces it
+// (Replacement). One whose fees still meet the chain's waits on: it is behind its key's earlier
+// transactions or a full pool, and a replacement would not be mined sooner. (Under a backlog,
+// every transaction of a key that had waited a few blocks was replaced, in bursts, for higher
+// fees and nothing else.)
+func (a *Adapter) waitReceipt(ctx context.Context, p *Prepared) (*types.Receipt, error) {
+	hash := p.Hash
 	wait := a.cfg.ReceiptPollMin
 	first := a.health.snapshot().Head
 	for {
@@ -224,8 +228,11 @@ func (a *Adapter) waitReceipt(ctx context.Context, hash common.Hash) (*types.Rec
 			if err == nil {
 				return rec, nil
 			}
-			return nil, &TxError{Kind: ErrStalled, Op: "wait for receipt", TxHash: hash,
-				Err: fmt.Errorf("not mined in %d blocks (%d to %d)", head-first, first, head)}
+			if why := a.outbid(ctx, p); why != nil {
+				return nil, &TxError{Kind: ErrStalled, Op: "wait for receipt", TxHash: hash,
+					Err: fmt.Errorf("not mined in %d blocks (%d to %d): %w", head-first, first, head, why)}
+			}
+			first = head // its fees still meet the chain's: count the blocks again from here
 		}
 		rec, err := a.client.TransactionReceipt(ctx, hash)
 		if err == nil {
@@ -244,6 +251,33 @@ func (a *Adapter) waitReceipt(ctx context.Context, hash common.Hash) (*types.Rec
 		}
 		wait = min(2*wait, a.cfg.PollInterval)
 	}
+}
+
+// outbid says how the chain has left p's fees behind, or nil when they still meet it: its fee
+// cap at or above the base fee, and the tip it would pay at that base fee at least nine tenths
+// of the node's suggestion (a replacement must raise it by a tenth anyway). The base fee and the
+// suggestion are the ones read for signing, at most a second old. When they cannot be read, p
+// counts as outbid, as every transaction that waited did before.
+func (a *Adapter) outbid(ctx context.Context, p *Prepared) error {
+	head, _, err := a.latestHeader(ctx)
+	if err != nil || head.BaseFee == nil {
+		return fmt.Errorf("the base fee cannot be read: %v", err)
+	}
+	if p.GasFeeCap.Cmp(head.BaseFee) < 0 {
+		return fmt.Errorf("fee cap %s wei under the base fee %s wei", p.GasFeeCap, head.BaseFee)
+	}
+	suggested, _, err := a.tip.get(ctx, headerMaxAge, a.client.SuggestGasTipCap)
+	if err != nil {
+		return fmt.Errorf("the tip suggestion cannot be read: %v", err)
+	}
+	effective := new(big.Int).Sub(p.GasFeeCap, head.BaseFee)
+	if p.GasTipCap.Cmp(effective) < 0 {
+		effective.Set(p.GasTipCap)
+	}
+	if new(big.Int).Mul(effective, big.NewInt(10)).Cmp(new(big.Int).Mul(suggested, big.NewInt(9))) < 0 {
+		return fmt.Errorf("tip %s wei under nine tenths of the suggested %s wei", effective, suggested)
+	}
+	return nil
 }
 
 // receiptRecheck is how many PollIntervals a receipt waits at most without a new head.

@@ -59,9 +59,11 @@ type Config struct {
 	MaxFeePerGas uint64 `yaml:"max_fee_per_gas"`
 	// MaxPriorityFeePerGas caps the tip per gas, in wei (default 10 gwei).
 	MaxPriorityFeePerGas uint64 `yaml:"max_priority_fee_per_gas"`
-	// BumpAfterBlocks: a sent transaction still not mined after this many new blocks is
-	// reported stalled by Broadcast (ErrStalled), so that the caller replaces it with higher fees
-	// (Replacement) (default 5; -1: never, Broadcast waits for the receipt until ReceiptTimeout).
+	// BumpAfterBlocks: a sent transaction still not mined after this many new blocks, whose fees
+	// the chain has left behind (its fee cap under the base fee, or its tip under nine tenths of
+	// the node's suggestion), is reported stalled by Broadcast (ErrStalled), so that the caller
+	// replaces it with higher fees (Replacement); one whose fees still meet the chain's waits on
+	// (default 5; -1: never, Broadcast waits for the receipt until ReceiptTimeout).
 	BumpAfterBlocks int `yaml:"bump_after_blocks"`
 	// FeeBumpPercent is how much a replacement raises both fees, at least (default 12: a
 	// go-ethereum node takes a replacement only when both are at least 10% higher; the rest covers

@@ -152,6 +152,48 @@ func TestBroadcastOfATransactionAlreadyInThePoolWaitsForIt(t *testing.T) {
 	}
 }
 
+// A transaction whose fees still meet the chain's but that waits behind an earlier transaction
+// of its key (here a nonce gap) is not reported stalled, however many blocks pass: a
+// replacement would not be mined sooner. (Every transaction that waited bump_after_blocks was,
+// and under a backlog the bursts of replacements were followed by runs of nonces the node no
+// longer held.)
+func TestATransactionWaitingBehindItsKeysEarlierOneAtTheChainsFeesIsNotStalled(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	// The node's own wait for the receipt ends after half a second, so that the adapter polls
+	// for it and counts the blocks; one block would make it stalled.
+	ad := dial(t, nextKey(t), func(c *gateway.Config) {
+		c.GapFillDelay, c.BumpAfterBlocks, c.CallTimeout = time.Minute, 1, time.Second
+	})
+	first := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/1"))
+	second := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/2"))
+	done := make(chan error, 1)
+	go func() {
+		_, err := ad.Broadcast(ctx, second)
+		done <- err
+	}()
+	// Blocks pass, for longer than the node's wait and a few of the adapter's head reads: another
+	// key's transactions, each mined in a block of its own.
+	other := dial(t, nextKey(t), nil)
+	for i := 0; i < 12; i++ {
+		if _, err := other.Broadcast(ctx, mustPrepare(t, ctx, other, silentRequest(fmt.Sprintf("%s/other-%d", t.Name(), i)))); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("Broadcast returned (%v) while its transaction waited behind the key's earlier one at the chain's fees", err)
+	default:
+	}
+	if _, err := ad.Broadcast(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("the transaction behind the gap, once it was filled: %v", err)
+	}
+}
+
 func TestANonceTakenByAnotherTransactionIsClassifiedAndTheSequenceMovesOn(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
