@@ -63,7 +63,7 @@ var settingDocs = map[string]string{
 	"chain.contracts.acl":                "the host chain's ACL contract address",
 	"chain.max_fee_per_gas":              "the highest fee per gas a transaction may offer, in wei",
 	"chain.max_priority_fee_per_gas":     "the highest tip per gas, in wei",
-	"chain.bump_after_blocks":            "a transaction not mined after this many new blocks, and outbid by the chain's fees, is replaced with higher fees (-1: never)",
+	"chain.bump_after_blocks":            "a transaction not mined after this many new blocks, outbid by the chain's fees or not in the node's pool, is replaced with higher fees (-1: never)",
 	"chain.fee_bump_percent":             "how much a replacement raises both fees, at least, in percent",
 	"chain.confirmation_depth":           "how many blocks the response listener stays behind the head",
 	"chain.poll_interval":                "how often the listener polls for new blocks without a WebSocket subscription",

@@ -209,9 +209,10 @@ func (a *Adapter) minedReceipt(ctx context.Context, hash common.Hash) (*types.Re
 // reached. Transport errors are waited out too: the transaction is in the pool.
 //
 // With Config.BumpAfterBlocks set, a transaction still not mined once that many new heads were
-// seen is ErrStalled if the chain has left its fees behind (outbid): the caller replaces it
-// (Replacement). One whose fees still meet the chain's waits on: it is behind its key's earlier
-// transactions or a full pool, and a replacement would not be mined sooner. (Under a backlog,
+// seen is ErrStalled if the chain has left its fees behind or the node does not hold it (stalled):
+// the caller replaces it (Replacement). One in the node's pool whose fees still meet the chain's
+// waits on: it is behind its key's earlier transactions or a full pool, and a replacement would
+// not be mined sooner. (Under a backlog,
 // every transaction of a key that had waited a few blocks was replaced, in bursts, for higher
 // fees and nothing else.)
 func (a *Adapter) waitReceipt(ctx context.Context, p *Prepared) (*types.Receipt, error) {
@@ -228,11 +229,11 @@ func (a *Adapter) waitReceipt(ctx context.Context, p *Prepared) (*types.Receipt,
 			if err == nil {
 				return rec, nil
 			}
-			if why := a.outbid(ctx, p); why != nil {
+			if why := a.stalled(ctx, p); why != nil {
 				return nil, &TxError{Kind: ErrStalled, Op: "wait for receipt", TxHash: hash,
 					Err: fmt.Errorf("not mined in %d blocks (%d to %d): %w", head-first, first, head, why)}
 			}
-			first = head // its fees still meet the chain's: count the blocks again from here
+			first = head // in the pool at the chain's fees: count the blocks again from here
 		}
 		rec, err := a.client.TransactionReceipt(ctx, hash)
 		if err == nil {
@@ -251,6 +252,25 @@ func (a *Adapter) waitReceipt(ctx context.Context, p *Prepared) (*types.Receipt,
 		}
 		wait = min(2*wait, a.cfg.PollInterval)
 	}
+}
+
+// stalled says why p, not mined after the blocks allowed, should be replaced, or nil when it
+// should wait on: the chain has left its fees behind (outbid), or the node does not hold it in
+// its pool (another transaction holds its nonce there, say, so a replacement dearer than that
+// one is what can move it). A lookup that fails counts as stalled, as every transaction that
+// waited did before.
+func (a *Adapter) stalled(ctx context.Context, p *Prepared) error {
+	if why := a.outbid(ctx, p); why != nil {
+		return why
+	}
+	_, _, err := a.client.TransactionByHash(ctx, p.Hash)
+	switch {
+	case errors.Is(err, ethereum.NotFound):
+		return errors.New("the node does not hold it")
+	case err != nil:
+		return fmt.Errorf("the node's pool cannot be read for it: %w", err)
+	}
+	return nil // in the pool, or mined meanwhile (the next poll finds its receipt)
 }
 
 // outbid says how the chain has left p's fees behind, or nil when they still meet it: its fee

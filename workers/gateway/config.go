@@ -61,9 +61,10 @@ type Config struct {
 	MaxPriorityFeePerGas uint64 `yaml:"max_priority_fee_per_gas"`
 	// BumpAfterBlocks: a sent transaction still not mined after this many new blocks, whose fees
 	// the chain has left behind (its fee cap under the base fee, or its tip under nine tenths of
-	// the node's suggestion), is reported stalled by Broadcast (ErrStalled), so that the caller
-	// replaces it with higher fees (Replacement); one whose fees still meet the chain's waits on
-	// (default 5; -1: never, Broadcast waits for the receipt until ReceiptTimeout).
+	// the node's suggestion) or that the node does not hold, is reported stalled by Broadcast
+	// (ErrStalled), so that the caller replaces it with higher fees (Replacement); one in the
+	// node's pool whose fees still meet the chain's waits on (default 5; -1: never, Broadcast
+	// waits for the receipt until ReceiptTimeout).
 	BumpAfterBlocks int `yaml:"bump_after_blocks"`
 	// FeeBumpPercent is how much a replacement raises both fees, at least (default 12: a
 	// go-ethereum node takes a replacement only when both are at least 10% higher; the rest covers
