@@ -153,10 +153,10 @@ func bitsFor(n int) int {
 // start runs the writer goroutine.
 func (w *writer) start() {
 	w.q.Start(w.gather, w.commit, w.ops, func() {
-		// The op wrote without going through the cache or the tail: forget them.
+		// The op wrote without going through the cache: forget it. (writeOp started the tail
+		// over before the op ran, and nothing was added to it since.)
 		clear(w.streams)
 		w.dataVersion = -1
-		w.tail.reset()
 	})
 }
 

@@ -212,9 +212,8 @@ func (a *Adapter) minedReceipt(ctx context.Context, hash common.Hash) (*types.Re
 // seen is ErrStalled if the chain has left its fees behind or the node does not hold it (stalled):
 // the caller replaces it (Replacement). One in the node's pool whose fees still meet the chain's
 // waits on: it is behind its key's earlier transactions or a full pool, and a replacement would
-// not be mined sooner. (Under a backlog,
-// every transaction of a key that had waited a few blocks was replaced, in bursts, for higher
-// fees and nothing else.)
+// not be mined sooner. (Under a backlog, every transaction of a key that had waited a few blocks
+// was replaced, in bursts, for higher fees and nothing else.)
 func (a *Adapter) waitReceipt(ctx context.Context, p *Prepared) (*types.Receipt, error) {
 	hash := p.Hash
 	wait := a.cfg.ReceiptPollMin
@@ -279,18 +278,14 @@ func (a *Adapter) stalled(ctx context.Context, p *Prepared) error {
 // suggestion are the ones read for signing, at most a second old. When they cannot be read, p
 // counts as outbid, as every transaction that waited did before.
 func (a *Adapter) outbid(ctx context.Context, p *Prepared) error {
-	head, _, err := a.latestHeader(ctx)
-	if err != nil || head.BaseFee == nil {
-		return fmt.Errorf("the base fee cannot be read: %v", err)
-	}
-	if p.GasFeeCap.Cmp(head.BaseFee) < 0 {
-		return fmt.Errorf("fee cap %s wei under the base fee %s wei", p.GasFeeCap, head.BaseFee)
-	}
-	suggested, _, err := a.tip.get(ctx, headerMaxAge, a.client.SuggestGasTipCap)
+	baseFee, suggested, err := a.market(ctx)
 	if err != nil {
-		return fmt.Errorf("the tip suggestion cannot be read: %v", err)
+		return fmt.Errorf("the chain's fees cannot be read: %v", err)
 	}
-	effective := new(big.Int).Sub(p.GasFeeCap, head.BaseFee)
+	if p.GasFeeCap.Cmp(baseFee) < 0 {
+		return fmt.Errorf("fee cap %s wei under the base fee %s wei", p.GasFeeCap, baseFee)
+	}
+	effective := new(big.Int).Sub(p.GasFeeCap, baseFee)
 	if p.GasTipCap.Cmp(effective) < 0 {
 		effective.Set(p.GasTipCap)
 	}

@@ -221,6 +221,32 @@ func (a *Adapter) pendingNonce(ctx context.Context) (uint64, error) {
 // suggestion are at most headerMaxAge old: one read of each serves every transaction signed
 // within it.
 func (a *Adapter) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
+	baseFee, suggested, err := a.market(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	tip = new(big.Int).Set(suggested)
+	maxFee := new(big.Int).SetUint64(a.cfg.MaxFeePerGas)
+	if maxTip := new(big.Int).SetUint64(a.cfg.MaxPriorityFeePerGas); tip.Cmp(maxTip) > 0 {
+		tip = maxTip
+	}
+	if baseFee.Cmp(maxFee) >= 0 {
+		return nil, nil, &TxError{Kind: ErrFeeCapExceeded, Op: "fees",
+			Err: fmt.Errorf("base fee %s wei, MaxFeePerGas %s wei", baseFee, maxFee)}
+	}
+	feeCap = new(big.Int).Add(new(big.Int).Mul(baseFee, big.NewInt(2)), tip)
+	if feeCap.Cmp(maxFee) > 0 {
+		feeCap = maxFee
+	}
+	if tip.Cmp(feeCap) > 0 {
+		tip = new(big.Int).Set(feeCap)
+	}
+	return tip, feeCap, nil
+}
+
+// market is the chain's base fee and the node's tip suggestion, each at most headerMaxAge old
+// (shared with every caller within it): what fees signs with and what outbid compares with.
+func (a *Adapter) market(ctx context.Context) (baseFee, suggestedTip *big.Int, err error) {
 	head, _, err := a.latestHeader(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -232,23 +258,7 @@ func (a *Adapter) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
 	if err != nil {
 		return nil, nil, a.classify("suggest a tip", err)
 	}
-	tip = new(big.Int).Set(suggested)
-	maxFee := new(big.Int).SetUint64(a.cfg.MaxFeePerGas)
-	if maxTip := new(big.Int).SetUint64(a.cfg.MaxPriorityFeePerGas); tip.Cmp(maxTip) > 0 {
-		tip = maxTip
-	}
-	if head.BaseFee.Cmp(maxFee) >= 0 {
-		return nil, nil, &TxError{Kind: ErrFeeCapExceeded, Op: "fees",
-			Err: fmt.Errorf("base fee %s wei, MaxFeePerGas %s wei", head.BaseFee, maxFee)}
-	}
-	feeCap = new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
-	if feeCap.Cmp(maxFee) > 0 {
-		feeCap = maxFee
-	}
-	if tip.Cmp(feeCap) > 0 {
-		tip = new(big.Int).Set(feeCap)
-	}
-	return tip, feeCap, nil
+	return head.BaseFee, suggested, nil
 }
 
 // forgetFees drops the base fee and the tip read up to a second ago (fees), after a node refused

@@ -218,16 +218,10 @@ func inspect(resp *http.Response, max int64) (rpcErr *RPCError, readErr error) {
 		return nil, nil
 	}
 	orig := resp.Body
-	// Sized from the announced length, when there is one, so the body is read into one buffer
-	// (ReadFrom keeps bytes.MinRead free before each read).
-	body := new(bytes.Buffer)
-	if n := resp.ContentLength; n > 0 {
-		body.Grow(int(n) + bytes.MinRead)
-	}
-	if _, err := body.ReadFrom(io.LimitReader(orig, max+1)); err != nil {
+	buf, err := io.ReadAll(io.LimitReader(orig, max+1))
+	if err != nil {
 		return nil, err
 	}
-	buf := body.Bytes()
 	if int64(len(buf)) > max {
 		resp.Body = readCloser{io.MultiReader(bytes.NewReader(buf), orig), orig}
 		return nil, nil
