@@ -109,9 +109,11 @@ func TestAKeyBelowTheFloorIsPausedItsJobsWaitAndAllCompleteOnceItIsToppedUp(t *t
 		t.Fatalf("SignerPaused %+v: want the key %s, a balance below the floor %s", p, addr, floor)
 	}
 	cs := env.eng.Collectors()
-	if v, ok := gaugeValue(t, cs, "relayer_signer_paused", "address", addr.Hex()); !ok || v != 1 {
-		t.Errorf("relayer_signer_paused{address=%s} = %v (%v), want 1", addr, v, ok)
-	}
+	// The guard sets the gauge once the pause is in the log, a moment after the test sees it.
+	eventually(t, func() bool {
+		v, ok := gaugeValue(t, cs, "relayer_signer_paused", "address", addr.Hex())
+		return ok && v == 1
+	}, "relayer_signer_paused to say 1")
 	if v, ok := gaugeValue(t, cs, "relayer_signer_balance_wei", "address", addr.Hex()); !ok || v <= 0 || v >= 1e18 {
 		t.Errorf("relayer_signer_balance_wei{address=%s} = %v (%v), want the balance below the floor", addr, v, ok)
 	}

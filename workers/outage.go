@@ -1,8 +1,11 @@
 package workers
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -114,17 +117,52 @@ func (e *Engine) recordOutage(ctx context.Context, stream *eventstore.Folded[out
 // tx_in_flight again, at the end of an outage: a transaction the node lost (or never took) while
 // it could not be reached goes out again within seconds, not at the job's deadline. The same
 // bytes, so no job ever gets a second request; one already mined has its receipt recorded.
+//
+// They go out first one after the other in nonce order, without waiting for receipts, and only
+// then does each job's sender take its transaction up again. A transaction is mined only after
+// its key's earlier ones: sent in another order, with a receipt wait each (the senders' own,
+// which hold one of the few sends the adapter runs at once), the later ones would hold every
+// send for the node's whole wait while an earlier one waited its turn behind them.
 func (e *Engine) resendInFlight(ctx context.Context) {
-	n := 0
+	type recorded struct {
+		id    domain.JobID
+		corr  string
+		from  string
+		nonce uint64
+		raw   []byte
+	}
+	var txs []recorded
 	for _, j := range e.set.InStatus(domain.TxInFlight) {
-		if e.shard.owns(j.ID) {
-			e.timeouts.resend(ctx, j.ID)
-			n++
+		if !e.shard.owns(j.ID) {
+			continue
+		}
+		r := recorded{id: j.ID}
+		// What cannot be loaded or decoded here is the sender's to report (resend).
+		if s, err := e.exec.Load(ctx, j.ID); err == nil && s.Status == domain.TxInFlight {
+			if raw, err := decodeRawTx(s.RawTx); err == nil {
+				r.corr, r.from, r.nonce, r.raw = s.CorrelationID, s.From, s.Nonce, raw
+			}
+		}
+		txs = append(txs, r)
+	}
+	if len(txs) == 0 {
+		return
+	}
+	slices.SortFunc(txs, func(a, b recorded) int {
+		return cmp.Or(strings.Compare(a.from, b.from), cmp.Compare(a.nonce, b.nonce))
+	})
+	for _, tx := range txs {
+		if tx.raw == nil {
+			continue
+		}
+		if err := e.gw.SendAgain(ctx, tx.raw); err != nil && ctx.Err() == nil {
+			e.logChain("the chain is back: a transaction in flight cannot be sent again in nonce order; its sender sends it", "job_id", tx.id, "correlation_id", tx.corr, "nonce", tx.nonce, "err", err)
 		}
 	}
-	if n > 0 {
-		e.log.Info("the chain is back: the recorded transactions still in flight are sent again", "jobs", n)
+	for _, tx := range txs {
+		e.timeouts.resend(ctx, tx.id)
 	}
+	e.log.Info("the chain is back: the recorded transactions still in flight are sent again", "jobs", len(txs))
 }
 
 // errChainDown is why a job waits while the chain is in an outage.

@@ -1,10 +1,23 @@
 package workers
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"relayer/domain"
 	"relayer/domain/retryafter"
@@ -236,5 +249,135 @@ func TestTransactionsInFlightAreSentAgainWhenAnOutageEnds(t *testing.T) {
 	t.Logf("completed %s after the chain came back", time.Since(back).Round(time.Millisecond))
 	if got := requestsOnChain(t, chain, req); len(got) != 1 || got[0] != p.Hash {
 		t.Fatalf("gateway requests on chain %v, want exactly the recorded one %s", got, p.Hash.Hex())
+	}
+}
+
+// sendRecorder is a real HTTP server in front of an engine's JSON-RPC endpoint that forwards
+// every call and records the nonce of every transaction sent through it, in order.
+type sendRecorder struct {
+	srv    *httptest.Server
+	target string
+
+	mu     sync.Mutex
+	nonces []uint64
+}
+
+func newSendRecorder(t *testing.T, target string) *sendRecorder {
+	t.Helper()
+	r := &sendRecorder{target: target}
+	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
+	t.Cleanup(r.srv.Close)
+	return r
+}
+
+func (r *sendRecorder) serve(w http.ResponseWriter, req *http.Request) {
+	body, err := io.ReadAll(req.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	var call struct {
+		Method string            `json:"method"`
+		Params []json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(body, &call) == nil && strings.HasPrefix(call.Method, "eth_sendRawTransaction") && len(call.Params) > 0 {
+		var (
+			tx  types.Transaction
+			raw hexutil.Bytes
+		)
+		if json.Unmarshal(call.Params[0], &raw) == nil && tx.UnmarshalBinary(raw) == nil {
+			r.mu.Lock()
+			r.nonces = append(r.nonces, tx.Nonce())
+			r.mu.Unlock()
+		}
+	}
+	resp, err := http.Post(r.target, "application/json", bytes.NewReader(body))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
+	w.WriteHeader(resp.StatusCode)
+	_, _ = io.Copy(w, resp.Body)
+}
+
+// sent returns the nonces of the transactions sent from the n-th on.
+func (r *sendRecorder) sent(from int) []uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.nonces[from:])
+}
+
+// Many transactions recorded during an outage and never delivered go out, when it ends, in
+// nonce order, before any sender waits for a receipt: sent in another order, each later one
+// waits for its receipt holding one of the adapter's few sends, and an earlier one can find
+// none free for the node's whole wait (CI once saw the first job after an outage wait 15 s so).
+func TestTransactionsInFlightAreSentAgainInNonceOrderWhenAnOutageEnds(t *testing.T) {
+	chain := startTestChain(t, devchain.Config{HTTPAddr: "127.0.0.1:0"})
+	proxy := faultproxytest.Start(t, chain.HTTPEndpoint())
+	rec := newSendRecorder(t, proxy.URL())
+	// A long call timeout: the node's receipt wait, half of it, is what a send out of order holds.
+	ctx, _, store, set := startDialedEngine(t, chain, projections.Config{TxInFlightTimeout: 5 * time.Minute}, retryafter.DefaultConfig(),
+		func(c *gateway.Config) { c.RPCURL, c.CallTimeout = rec.srv.URL, 20*time.Second })
+	faultproxytest.SetMode(t, proxy, faultproxy.Refuse)
+	eventually(t, func() bool { _, open := set.ChainOutage(); return open }, "the outage to be recorded")
+
+	// Jobs signed and recorded while the node is away, in an order of ids that is not the
+	// order of their nonces (as the senders of an engine record them).
+	const jobs = 40
+	exec := &projections.Executor{Store: store, Codec: projections.NewCodec()}
+	direct := newTestAdapter(t, chain)
+	defer direct.Close()
+	reqs := map[domain.JobID]domain.Request{}
+	hashes := map[domain.JobID]common.Hash{}
+	var first uint64
+	for i := range jobs {
+		req := testRequest(domain.InputProof, contracts.ScenarioNone, fmt.Sprintf("%s/%d", t.Name(), i))
+		id := domain.NewJobID()
+		if _, err := exec.Execute(ctx, id, domain.Accept{At: domain.At{At: time.Now()}, JobID: id, Request: req, ContentHash: id.String()}, eventstore.Metadata{CorrelationID: id.Stream()}); err != nil {
+			t.Fatal(err)
+		}
+		p, err := direct.Prepare(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = p.Nonce
+		}
+		if _, err := exec.Execute(ctx, id, domain.SignTransaction{At: domain.At{At: time.Now()}, From: p.From.Hex(), Nonce: p.Nonce, TxHash: p.Hash.Hex(), RawTx: hex.EncodeToString(p.Raw)}, eventstore.Metadata{CorrelationID: id.Stream()}); err != nil {
+			t.Fatal(err)
+		}
+		reqs[id], hashes[id] = req, p.Hash
+	}
+	eventually(t, func() bool { return len(set.InStatus(domain.TxInFlight)) == jobs }, "the jobs to be in tx_in_flight")
+
+	before := len(rec.sent(0))
+	faultproxytest.SetMode(t, proxy, faultproxy.Pass)
+	eventuallyWithin(t, time.Minute, func() bool {
+		for id := range reqs {
+			if j, _ := set.Job(id); !j.Status.Terminal() {
+				return false
+			}
+		}
+		return true
+	}, "every job to end")
+
+	sent := rec.sent(before)
+	if len(sent) < jobs {
+		t.Fatalf("after the outage %d transactions were sent, want at least the %d in flight", len(sent), jobs)
+	}
+	for i, n := range sent[:jobs] {
+		if n != first+uint64(i) {
+			t.Fatalf("the first %d sends after the outage, nonces %v: want %d to %d in order", jobs, sent[:jobs], first, first+jobs-1)
+		}
+	}
+	for id, req := range reqs {
+		if j, _ := set.Job(id); j.Status != domain.Completed {
+			t.Errorf("job %s ended %s %s, want completed", id, j.Status, j.Label)
+		}
+		if got := requestsOnChain(t, chain, req); len(got) != 1 || got[0] != hashes[id] {
+			t.Errorf("job %s: gateway requests on chain %v, want exactly the recorded one %s", id, got, hashes[id].Hex())
+		}
 	}
 }

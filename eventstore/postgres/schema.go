@@ -119,7 +119,11 @@ type queries struct {
 	// insert writes one batch of events: $1 is the head before them, the arrays hold one
 	// element per event; a NULL recorded-at is the statement's time.
 	insert string
-	notify string
+	// insertIf is insert when the head is still $1 and the streams in $10 are still at the
+	// versions in $11 (-1 for no events), and inserts nothing otherwise: the writer's one-round-
+	// trip append, with the head and versions it expects (see writer.go).
+	insertIf string
+	notify   string
 	// version reads the version of stream $1, -1 when it has no events.
 	version string
 	// allPage reads the events at positions after $1 up to $2, at most $3 of them.
@@ -130,6 +134,12 @@ type queries struct {
 
 func newQueries(schema string) queries {
 	events := pgx.Identifier{schema, "events"}.Sanitize()
+	insert := `INSERT INTO ` + events + ` (` + columns + `) ` +
+		`SELECT $1::bigint + r.n, r.stream, r.version, r.type, r.schema_version, r.data, ` +
+		`nullif(r.correlation_id, ''), nullif(r.causation_id, ''), ` +
+		`coalesce(r.recorded_at, (extract(epoch FROM statement_timestamp()) * 1000000)::bigint * 1000) ` +
+		`FROM unnest($2::text[], $3::bigint[], $4::text[], $5::integer[], $6::json[], $7::text[], $8::text[], $9::bigint[]) ` +
+		`WITH ORDINALITY AS r(stream, version, type, schema_version, data, correlation_id, causation_id, recorded_at, n)`
 	return queries{
 		head: `SELECT coalesce(max(position), 0) FROM ` + events,
 		size: `SELECT pg_total_relation_size('` + strings.ReplaceAll(events, "'", "''") + `'::regclass)`,
@@ -137,13 +147,11 @@ func newQueries(schema string) queries {
 		state: `SELECT (SELECT coalesce(max(position), 0) FROM ` + events + `), ` +
 			`(SELECT coalesce(array_agg(v.version ORDER BY s.i), '{}') FROM unnest($1::text[]) WITH ORDINALITY AS s(stream, i) ` +
 			`CROSS JOIN LATERAL (SELECT coalesce(max(e.version), -1) AS version FROM ` + events + ` e WHERE e.stream = s.stream) v)`,
-		insert: `INSERT INTO ` + events + ` (` + columns + `) ` +
-			`SELECT $1::bigint + r.n, r.stream, r.version, r.type, r.schema_version, r.data, ` +
-			`nullif(r.correlation_id, ''), nullif(r.causation_id, ''), ` +
-			`coalesce(r.recorded_at, (extract(epoch FROM statement_timestamp()) * 1000000)::bigint * 1000) ` +
-			`FROM unnest($2::text[], $3::bigint[], $4::text[], $5::integer[], $6::json[], $7::text[], $8::text[], $9::bigint[]) ` +
-			`WITH ORDINALITY AS r(stream, version, type, schema_version, data, correlation_id, causation_id, recorded_at, n)`,
-		notify:     `SELECT pg_notify($1, '')`,
+		insert: insert,
+		notify: `SELECT pg_notify($1, '')`,
+		insertIf: insert + ` WHERE (SELECT coalesce(max(position), 0) FROM ` + events + `) = $1 ` +
+			`AND NOT EXISTS (SELECT 1 FROM unnest($10::text[], $11::bigint[]) AS g(stream, version) ` +
+			`WHERE (SELECT coalesce(max(e.version), -1) FROM ` + events + ` e WHERE e.stream = g.stream) <> g.version)`,
 		version:    `SELECT coalesce(max(version), -1) FROM ` + events + ` WHERE stream = $1`,
 		allPage:    `SELECT ` + columns + ` FROM ` + events + ` WHERE position > $1 AND position <= $2 ORDER BY position LIMIT $3`,
 		streamPage: `SELECT ` + columns + ` FROM ` + events + ` WHERE stream = $1 AND version >= $2 ORDER BY version LIMIT $3`,

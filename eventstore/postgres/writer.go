@@ -54,6 +54,18 @@ type writer struct {
 	index    map[string]int // stream -> its place in streams
 	versions []eventstore.Version
 	rows     insertRows
+
+	// What the last batch left, for the next batch's guess (see write): the head, whether it
+	// is known, whether no other writer had committed since the batch before, and the
+	// versions of the streams this writer's recent batches appended to.
+	last      int64
+	lastKnown bool
+	alone     bool
+	known     map[string]eventstore.Version
+	fast      struct {
+		expected     []eventstore.Version // the guessed versions sent with the insert
+		hits, misses int                  // one-round-trip writes that held, and that did not
+	}
 }
 
 // insertRows are the insert statement's arrays, one element per event.
@@ -100,6 +112,7 @@ func openWriter(ctx context.Context, connCfg *pgx.ConnConfig, schema string, sql
 		q:            groupcommit.NewQueue(maxBatch, onCommit, func(err error) error { return sec.Scrub(storageFull(err)) }),
 		beforeCommit: h.beforeCommit,
 		index:        map[string]int{},
+		known:        map[string]eventstore.Version{},
 	}
 	if err := w.connect(ctx); err != nil {
 		return nil, err
@@ -208,18 +221,24 @@ const (
 	diskFull = "53100"
 )
 
-// write runs one transaction for reqs. It takes the append lock, reads the head and the
+// write runs one transaction for reqs. It takes the append lock, learns the head and the
 // versions of the batch's streams, checks each append against its own expected version as the
 // appends before it in the batch leave its stream, inserts the events of those that pass at
 // head+1, head+2, ..., notifies listeners and commits. On success each request holds its result
 // (r.ok, r.pos or r.err) for answer; on failure nothing is written.
 //
-// It takes two round trips: BEGIN, the lock and the reads go in one pipeline, the insert, the
-// notification and COMMIT in the next.
+// It takes one round trip when the writer can tell the head and the versions beforehand: no
+// other writer committed since its last batch, and each stream's version is one its own commits
+// left or the one its first append expects. BEGIN, the lock, an insert that holds only if the
+// head and the versions are those, the notification and COMMIT then go in one pipeline. When
+// they are not (another writer got in between), the insert writes nothing, and the batch takes
+// the two round trips that read the head and the versions first: BEGIN, the lock and the reads
+// in one pipeline, the insert, the notification and COMMIT in the next.
 func (w *writer) write(reqs []*groupcommit.Req, _ bool) (how groupcommit.Failure, err error) {
 	ctx := context.Background()
 	if w.conn == nil {
 		if err := w.connect(ctx); err != nil {
+			w.lastKnown = false
 			return failBatch, fmt.Errorf("reconnect: %w", err)
 		}
 	}
@@ -227,6 +246,7 @@ func (w *writer) write(reqs []*groupcommit.Req, _ bool) (how groupcommit.Failure
 		if err == nil {
 			return
 		}
+		w.lastKnown = false
 		if w.conn.IsClosed() {
 			_ = w.closeConn()
 		} else if _, rbErr := w.conn.Exec(ctx, `ROLLBACK`); rbErr != nil {
@@ -251,6 +271,26 @@ func (w *writer) write(reqs []*groupcommit.Req, _ bool) (how groupcommit.Failure
 	}
 	w.streams = streams
 	defer clear(w.streams)
+	rows := &w.rows
+	defer rows.reset()
+
+	if w.guess(reqs) {
+		w.fast.expected = append(w.fast.expected[:0], w.versions...)
+		if w.plan(reqs, w.last) {
+			inserted, how, err := w.insertAndCommit(ctx, w.last, true)
+			if err != nil {
+				return how, err
+			}
+			if inserted {
+				w.fast.hits++
+				w.committed(w.last)
+				return 0, nil
+			}
+			// Another writer got in between: nothing was written (the transaction committed
+			// empty). Read the head and the versions, and write again.
+			w.fast.misses++
+		}
+	}
 
 	// Round trip 1: the lock, then the head and the versions as they are under it. Each
 	// statement of a READ COMMITTED transaction sees what committed before it began, so the
@@ -281,10 +321,68 @@ func (w *writer) write(reqs []*groupcommit.Req, _ bool) (how groupcommit.Failure
 		}
 	}
 	w.versions = versions
+	// Alone: no other writer committed since this one's last batch, so the next batch may
+	// expect the head this one leaves.
+	w.alone = w.lastKnown && head == w.last
 
-	rows := &w.rows
+	if !w.plan(reqs, head) {
+		// Every append failed its check: there is nothing to commit.
+		if _, err := w.conn.Exec(ctx, `ROLLBACK`); err != nil {
+			return failBatch, fmt.Errorf("rollback: %w", err)
+		}
+		w.committed(head)
+		return 0, nil
+	}
+	if _, how, err := w.insertAndCommit(ctx, head, false); err != nil {
+		return how, err
+	}
+	w.committed(head)
+	return 0, nil
+}
+
+// unknownVersion marks a stream whose version guess cannot tell.
+const unknownVersion eventstore.Version = eventstore.Any
+
+// guess fills w.versions with the versions the batch's streams are expected at, and tells
+// whether the one-round-trip write may be tried: the writer was alone at its last batch, and
+// every stream's version is known, either as its own commits left it or as the first append
+// (or guard) of the batch on it expects it. A wrong guess costs a round trip, never a wrong
+// write: the insert checks them all.
+func (w *writer) guess(reqs []*groupcommit.Req) bool {
+	if !w.lastKnown || !w.alone {
+		return false
+	}
+	versions := w.versions[:0]
+	for _, s := range w.streams {
+		v, ok := w.known[s]
+		if !ok {
+			v = unknownVersion
+		}
+		versions = append(versions, v)
+	}
+	w.versions = versions
+	for _, r := range reqs {
+		if r.Guard != nil {
+			if i := w.index[r.Guard.Stream]; versions[i] == unknownVersion {
+				versions[i] = r.Guard.Version
+			}
+		}
+		if i := w.index[r.Stream]; versions[i] == unknownVersion {
+			if r.Expected == eventstore.Any {
+				return false
+			}
+			versions[i] = r.Expected
+		}
+	}
+	return true
+}
+
+// plan checks each request against w.versions as the head and the requests before it in the
+// batch leave them, records its result (r.OK, r.Err, r.Pos) and its events' rows, and moves
+// w.versions on. It tells whether there is a row to insert.
+func (w *writer) plan(reqs []*groupcommit.Req, head int64) bool {
+	rows, versions := &w.rows, w.versions
 	rows.reset()
-	defer rows.reset()
 	for _, r := range reqs {
 		if r.Guard != nil {
 			if err := eventstore.CheckGuard(r.Stream, *r.Guard, versions[w.index[r.Guard.Stream]]); err != nil {
@@ -305,25 +403,54 @@ func (w *writer) write(reqs []*groupcommit.Req, _ bool) (how groupcommit.Failure
 		versions[i] = actual + eventstore.Version(len(r.Events))
 		r.Pos = eventstore.Position(head + int64(len(rows.streams)))
 	}
-	if len(rows.streams) == 0 {
-		// Every append failed its check: there is nothing to commit.
-		if _, err := w.conn.Exec(ctx, `ROLLBACK`); err != nil {
-			return failBatch, fmt.Errorf("rollback: %w", err)
-		}
-		return 0, nil
-	}
+	return len(rows.streams) > 0
+}
 
-	// Round trip 2: the insert, the notification and, unless a test holds the commit back,
-	// COMMIT. The notification goes out when the transaction commits, and only then.
+// committed remembers what the batch just written on head left: the new head and the versions
+// of its streams (w.versions after plan), for the next batch's guess.
+func (w *writer) committed(head int64) {
+	w.last, w.lastKnown = head+int64(len(w.rows.streams)), true
+	if len(w.known)+len(w.streams) > knownStreams {
+		clear(w.known)
+	}
+	for i, s := range w.streams {
+		w.known[s] = w.versions[i]
+	}
+}
+
+// knownStreams bounds how many streams' versions the writer remembers for its guesses. Most
+// appends go to streams appended to shortly before (a job's transitions); the rest cost two
+// round trips when their append does not say the version it expects.
+const knownStreams = 1 << 16
+
+// insertAndCommit inserts w.rows at head, notifies and commits. With guessed, the same pipeline
+// first begins the transaction and takes the lock, and the insert holds only if the head and
+// the versions are still what the guess (w.fast.expected) says; inserted tells whether it did.
+// Without it, the transaction is the one round trip 1 began.
+func (w *writer) insertAndCommit(ctx context.Context, head int64, guessed bool) (inserted bool, how groupcommit.Failure, err error) {
+	rows := &w.rows
 	b := &pgx.Batch{}
-	b.Queue(w.sql.insert, head, rows.streams, rows.versions, rows.types, rows.schemaVersions,
-		rows.data, rows.correlations, rows.causations, rows.recordedAt)
+	if guessed {
+		b.Queue(`BEGIN`)
+		b.Queue(w.sql.lock, appendLockClass, w.lockKey)
+		b.Queue(w.sql.insertIf, head, rows.streams, rows.versions, rows.types, rows.schemaVersions,
+			rows.data, rows.correlations, rows.causations, rows.recordedAt, w.streams, w.fast.expected)
+	} else {
+		b.Queue(w.sql.insert, head, rows.streams, rows.versions, rows.types, rows.schemaVersions,
+			rows.data, rows.correlations, rows.causations, rows.recordedAt)
+	}
+	// The notification goes out when the transaction commits, and only then.
 	b.Queue(w.sql.notify, w.channel)
 	if w.beforeCommit == nil {
 		b.Queue(`COMMIT`)
 	}
 	br := w.conn.SendBatch(ctx, b)
-	_, insErr := br.Exec()
+	var beginErr, lockErr error
+	if guessed {
+		_, beginErr = br.Exec()
+		_, lockErr = br.Exec()
+	}
+	tag, insErr := br.Exec()
 	_, notErr := br.Exec()
 	var comErr error
 	if w.beforeCommit == nil {
@@ -331,19 +458,27 @@ func (w *writer) write(reqs []*groupcommit.Req, _ bool) (how groupcommit.Failure
 	}
 	closeErr := br.Close()
 	switch {
+	case beginErr != nil && w.conn.IsClosed():
+		return false, failBeforeLock, fmt.Errorf("begin: %w", beginErr)
+	case beginErr != nil || lockErr != nil:
+		return false, failBatch, fmt.Errorf("lock: %w", firstError(beginErr, lockErr))
 	case insErr != nil && isStatementError(insErr):
 		// The server refused the insert and skipped what followed it: nothing committed.
-		return failStatement, fmt.Errorf("insert: %w", insErr)
+		return false, failStatement, fmt.Errorf("insert: %w", insErr)
 	case notErr != nil && isStatementError(notErr):
-		return failBatch, fmt.Errorf("notify: %w", notErr)
+		return false, failBatch, fmt.Errorf("notify: %w", notErr)
 	case (insErr != nil || notErr != nil) && w.beforeCommit != nil:
-		return failBatch, fmt.Errorf("insert: %w", firstError(insErr, notErr))
+		return false, failBatch, fmt.Errorf("insert: %w", firstError(insErr, notErr))
 	case insErr != nil || notErr != nil:
 		// The connection failed with COMMIT sent: the server may have run it.
-		return failBatch, maybeCommitted(firstError(insErr, notErr))
+		return false, failBatch, maybeCommitted(firstError(insErr, notErr))
 	}
+	// The unguessed insert writes every row; the guessed one every row or none.
+	inserted = !guessed || tag.RowsAffected() == int64(len(rows.streams))
 	if w.beforeCommit != nil {
-		w.beforeCommit()
+		if inserted {
+			w.beforeCommit()
+		}
 		_, comErr = w.conn.Exec(ctx, `COMMIT`)
 	}
 	if err := firstError(comErr, closeErr); err != nil {
@@ -351,11 +486,11 @@ func (w *writer) write(reqs []*groupcommit.Req, _ bool) (how groupcommit.Failure
 		// the session was ended) may have come after the commit was flushed.
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Severity == "ERROR" {
-			return failBatch, fmt.Errorf("commit: %w", err)
+			return false, failBatch, fmt.Errorf("commit: %w", err)
 		}
-		return failBatch, maybeCommitted(err)
+		return false, failBatch, maybeCommitted(err)
 	}
-	return 0, nil
+	return inserted, 0, nil
 }
 
 // maybeCommitted describes a failure that left the outcome of COMMIT unknown.

@@ -55,6 +55,20 @@ func (a *Adapter) NonceChecks() <-chan struct{} { return a.nonceKick }
 // the gap they leave.
 func (a *Adapter) CheckNoncesNow() { a.kickNonceCheck() }
 
+// SendAgain hands raw, a transaction sent before (a job's recorded bytes), to the node again
+// without waiting for its receipt. A node that holds it already or has mined its nonce is no
+// failure: it needs nothing more.
+func (a *Adapter) SendAgain(ctx context.Context, raw []byte) error {
+	if _, err := a.client.sendRaw(ctx, raw, nil); err != nil {
+		te := a.classify("send again", err)
+		if errors.Is(te, ErrAlreadyKnown) || errors.Is(te, ErrNonceTooLow) {
+			return nil
+		}
+		return te
+	}
+	return nil
+}
+
 func (a *Adapter) kickNonceCheck() {
 	select {
 	case a.nonceKick <- struct{}{}:

@@ -1,0 +1,137 @@
+package postgres
+
+import (
+	"errors"
+	"testing"
+
+	"relayer/eventstore"
+	"relayer/eventstore/internal/groupcommit"
+	"relayer/eventstore/internal/groupcommit/committest"
+)
+
+// commitOne commits r alone with w and returns its answer.
+func commitOne(t *testing.T, w *writer, r *groupcommit.Req) (eventstore.Position, error) {
+	t.Helper()
+	w.commit([]*groupcommit.Req{r})
+	<-r.Done()
+	return r.Pos, r.Err
+}
+
+// mustCommit commits r alone with w and fails the test unless it is stored at want.
+func mustCommit(t *testing.T, w *writer, r *groupcommit.Req, want eventstore.Position) {
+	t.Helper()
+	if pos, err := commitOne(t, w, r); err != nil || pos != want {
+		t.Fatalf("append to %s: want position %d, got %d, %v", r.Stream, want, pos, err)
+	}
+}
+
+// fastCounts reads w's one-round-trip hits and misses (the writer goroutine is not running:
+// the test is the only caller of w.commit).
+func fastCounts(w *writer) (hits, misses int) { return w.fast.hits, w.fast.misses }
+
+func TestAWriterAloneAppendsInOneRoundTrip(t *testing.T) {
+	w, _ := batchWriter(t)
+	// Two batches in the usual two round trips: the first learns the head, the second that no
+	// other writer came in between.
+	mustCommit(t, w, committest.Request("a", eventstore.NoStream, committest.Event(0)), 1)
+	mustCommit(t, w, committest.Request("b", eventstore.NoStream, committest.Event(0)), 2)
+	if hits, misses := fastCounts(w); hits != 0 || misses != 0 {
+		t.Fatalf("the first two batches read the head first; got %d one-round-trip writes, %d misses", hits, misses)
+	}
+	// Streams the writer appended to, new streams, exact versions, Any on a known stream.
+	mustCommit(t, w, committest.Request("a", 0, committest.Event(1)), 3)
+	mustCommit(t, w, committest.Request("c", eventstore.NoStream, committest.Event(0), committest.Event(1)), 5)
+	mustCommit(t, w, committest.Request("b", eventstore.Any, committest.Event(1)), 6)
+	if hits, misses := fastCounts(w); hits != 3 || misses != 0 {
+		t.Fatalf("a writer alone writes in one round trip; got %d one-round-trip writes, %d misses", hits, misses)
+	}
+	// Conflicts are told as before, from what the writer knows, checked by the server.
+	_, err := commitOne(t, w, committest.Request("a", 0, committest.Event(9)))
+	var wev *eventstore.WrongExpectedVersionError
+	if !errors.As(err, &wev) || wev.Expected != 0 || wev.Actual != 1 {
+		t.Fatalf("want a conflict expected 0 actual 1, got %v", err)
+	}
+	// A batch of appends that see the ones before them, guards and conflicts, in one round trip.
+	guarded := func(g eventstore.Version, stream string) *groupcommit.Req {
+		return groupcommit.NewReq(t.Context(), stream, eventstore.NoStream, &eventstore.Guard{Stream: "b", Version: g}, []eventstore.Event{committest.Event(0)})
+	}
+	batch := []*groupcommit.Req{
+		committest.Request("a", eventstore.Any, committest.Event(2)),      // a@2 at 7
+		committest.Request("a", eventstore.NoStream, committest.Event(9)), // conflict: a is at 2
+		committest.Request("d", eventstore.NoStream, committest.Event(0)), // d@0 at 8
+		guarded(1, "e"), // e@0 at 9: b is at 1
+		guarded(0, "f"), // refused: b is not at 0
+	}
+	w.commit(batch)
+	for i, want := range []eventstore.Position{7, 0, 8, 9, 0} {
+		r := batch[i]
+		<-r.Done()
+		switch {
+		case want > 0 && (r.Err != nil || r.Pos != want):
+			t.Fatalf("append %d: want position %d, got %d, %v", i, want, r.Pos, r.Err)
+		case want == 0 && i == 1 && !errors.As(r.Err, &wev):
+			t.Fatalf("append %d: want a version conflict, got %v", i, r.Err)
+		case want == 0 && i == 4 && !errors.Is(r.Err, eventstore.ErrGuard):
+			t.Fatalf("append %d: want a refused guard, got %v", i, r.Err)
+		}
+	}
+	if hits, misses := fastCounts(w); hits != 4 || misses != 0 {
+		t.Fatalf("a writer alone writes in one round trip; got %d one-round-trip writes, %d misses", hits, misses)
+	}
+}
+
+func TestAnotherWritersCommitTurnsTheGuessIntoTwoRoundTrips(t *testing.T) {
+	w, s := batchWriter(t)
+	ctx := t.Context()
+	for i, stream := range []string{"a", "b", "c"} {
+		mustCommit(t, w, committest.Request(stream, eventstore.NoStream, committest.Event(0)), eventstore.Position(i+1))
+	}
+	// The store's own writer is another writer on the same events table: it moves the head
+	// and stream a on.
+	if _, err := s.Append(ctx, "a", 0, committest.Event(1)); err != nil {
+		t.Fatal(err)
+	}
+	hits, misses := fastCounts(w)
+	// w still expects a at 0 and the head at 3: its guessed insert must write nothing, and the
+	// batch be checked against what the table holds.
+	_, err := commitOne(t, w, committest.Request("a", 0, committest.Event(9)))
+	var wev *eventstore.WrongExpectedVersionError
+	if !errors.As(err, &wev) || wev.Actual != 1 {
+		t.Fatalf("an append expecting a version another writer moved on is a conflict at its actual version; got %v", err)
+	}
+	mustCommit(t, w, committest.Request("b", eventstore.Any, committest.Event(1)), 5)
+	mustCommit(t, w, committest.Request("c", 0, committest.Event(1)), 6)
+	h, m := fastCounts(w)
+	if m != misses+1 || h != hits+1 {
+		t.Fatalf("want one miss (the head had moved) and then, alone again, one-round-trip writes; got %d hits, %d misses after %d, %d", h, m, hits, misses)
+	}
+	// The log has no hole and no event twice.
+	conn := rawConn(t)
+	var n, maxPos int64
+	if err := conn.QueryRow(ctx, `SELECT count(*), max(position) FROM `+s.Schema()+`.events`).Scan(&n, &maxPos); err != nil || n != 6 || maxPos != 6 {
+		t.Fatalf("want 6 events up to position 6, got %d up to %d (%v)", n, maxPos, err)
+	}
+}
+
+func TestRemovedStreamsAreSeenByTheGuessedInsert(t *testing.T) {
+	w, s := batchWriter(t)
+	ctx := t.Context()
+	for i, stream := range []string{"a", "b", "c"} {
+		mustCommit(t, w, committest.Request(stream, eventstore.NoStream, committest.Event(0)), eventstore.Position(i+1))
+	}
+	// Stream a loses its events below the head: the head stays, a's version does not.
+	if _, err := s.RemoveStreams(ctx, []string{"a"}, 3); err != nil {
+		t.Fatal(err)
+	}
+	// w remembers a at 0; the server has no a. An append to a at any version writes a@0.
+	mustCommit(t, w, committest.Request("a", eventstore.Any, committest.Event(1)), 4)
+	var version int64
+	if err := rawConn(t).QueryRow(ctx, `SELECT max(version) FROM `+s.Schema()+`.events WHERE stream = 'a'`).Scan(&version); err != nil || version != 0 {
+		t.Fatalf("want a at version 0 after its removal and one append, got %d (%v)", version, err)
+	}
+	_, err := commitOne(t, w, committest.Request("b", 1, committest.Event(9)))
+	var wev *eventstore.WrongExpectedVersionError
+	if !errors.As(err, &wev) || wev.Actual != 0 {
+		t.Fatalf("want a conflict at b's actual version 0, got %v", err)
+	}
+}
