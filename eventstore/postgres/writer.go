@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -60,6 +61,7 @@ type writer struct {
 	// versions of the streams this writer's recent batches appended to.
 	last      int64
 	lastKnown bool
+	lastAt    time.Time // when the last batch committed
 	alone     bool
 	known     map[string]eventstore.Version
 	fast      struct {
@@ -188,8 +190,8 @@ const (
 	// one that broke it.
 	failStatement = groupcommit.FailStatement
 	// failBeforeLock: the transaction failed before it took the lock, on a connection that is
-	// gone (the server restarted, say): nothing was sent that could commit, so a new
-	// connection may try again.
+	// gone (the server restarted, say): nothing was sent that could commit, or the server
+	// ended the session before it ran any of it, so a new connection may try again.
 	failBeforeLock = groupcommit.FailRetry
 )
 
@@ -287,7 +289,8 @@ func (w *writer) write(reqs []*groupcommit.Req, _ bool) (how groupcommit.Failure
 				return 0, nil
 			}
 			// Another writer got in between: nothing was written (the transaction committed
-			// empty). Read the head and the versions, and write again.
+			// with nothing in it but its notification, a spurious wake-up for subscribers).
+			// Read the head and the versions, and write again.
 			w.fast.misses++
 		}
 	}
@@ -344,12 +347,12 @@ func (w *writer) write(reqs []*groupcommit.Req, _ bool) (how groupcommit.Failure
 const unknownVersion eventstore.Version = eventstore.Any
 
 // guess fills w.versions with the versions the batch's streams are expected at, and tells
-// whether the one-round-trip write may be tried: the writer was alone at its last batch, and
-// every stream's version is known, either as its own commits left it or as the first append
-// (or guard) of the batch on it expects it. A wrong guess costs a round trip, never a wrong
-// write: the insert checks them all.
+// whether the one-round-trip write may be tried: the writer was alone at its last batch, that
+// batch committed within guessWithin, and every stream's version is known, either as its own
+// commits left it or as the first append (or guard) of the batch on it expects it. A wrong
+// guess costs a round trip, never a wrong write: the insert checks them all.
 func (w *writer) guess(reqs []*groupcommit.Req) bool {
-	if !w.lastKnown || !w.alone {
+	if !w.lastKnown || !w.alone || time.Since(w.lastAt) > guessWithin {
 		return false
 	}
 	versions := w.versions[:0]
@@ -409,7 +412,7 @@ func (w *writer) plan(reqs []*groupcommit.Req, head int64) bool {
 // committed remembers what the batch just written on head left: the new head and the versions
 // of its streams (w.versions after plan), for the next batch's guess.
 func (w *writer) committed(head int64) {
-	w.last, w.lastKnown = head+int64(len(w.rows.streams)), true
+	w.last, w.lastKnown, w.lastAt = head+int64(len(w.rows.streams)), true, time.Now()
 	if len(w.known)+len(w.streams) > knownStreams {
 		clear(w.known)
 	}
@@ -417,6 +420,13 @@ func (w *writer) committed(head int64) {
 		w.known[s] = w.versions[i]
 	}
 }
+
+// guessWithin is how soon after its last batch a writer may guess. A connection that died
+// while idle (a proxy's idle timeout, a network cut) shows it only when the next batch reads
+// its answers: one that held COMMIT may have committed, and its callers are told so, where the
+// two round trips' first holds no COMMIT and goes again on a new connection. Only a busy writer
+// gains from the one round trip, and a busy connection is seldom the one that died unseen.
+const guessWithin = time.Second
 
 // knownStreams bounds how many streams' versions the writer remembers for its guesses. Most
 // appends go to streams appended to shortly before (a job's transitions); the rest cost two
@@ -457,10 +467,19 @@ func (w *writer) insertAndCommit(ctx context.Context, head int64, guessed bool) 
 		_, comErr = br.Exec()
 	}
 	closeErr := br.Close()
+	// The guessed pipeline holds COMMIT (unless a test holds it back): an answer lost with the
+	// connection may be that of a transaction that committed.
+	sentCommit := guessed && w.beforeCommit == nil
 	switch {
-	case beginErr != nil && w.conn.IsClosed():
+	case beginErr != nil && w.conn.IsClosed() && (!sentCommit || isStatementError(beginErr)):
+		// Nothing ran: no COMMIT was sent, or the first answer is the FATAL with which the
+		// server ended the session before the pipeline (a restart, an administrator).
 		return false, failBeforeLock, fmt.Errorf("begin: %w", beginErr)
+	case (beginErr != nil || lockErr != nil) && sentCommit && !isStatementError(firstError(beginErr, lockErr)):
+		return false, failBatch, maybeCommitted(firstError(beginErr, lockErr))
 	case beginErr != nil || lockErr != nil:
+		// The server refused BEGIN or the lock and skipped what followed, or no COMMIT was
+		// sent: nothing committed.
 		return false, failBatch, fmt.Errorf("lock: %w", firstError(beginErr, lockErr))
 	case insErr != nil && isStatementError(insErr):
 		// The server refused the insert and skipped what followed it: nothing committed.

@@ -1,8 +1,16 @@
 package postgres
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"net"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"relayer/eventstore"
 	"relayer/eventstore/internal/groupcommit"
@@ -133,5 +141,112 @@ func TestRemovedStreamsAreSeenByTheGuessedInsert(t *testing.T) {
 	var wev *eventstore.WrongExpectedVersionError
 	if !errors.As(err, &wev) || wev.Actual != 0 {
 		t.Fatalf("want a conflict at b's actual version 0, got %v", err)
+	}
+}
+
+// cutConn is a connection that, once cut is set, takes in the server's replies up to the next
+// ReadyForQuery (the server ran all it was sent, COMMIT included) and then fails, as a network
+// cut between the server's answer and the client would.
+type cutConn struct {
+	net.Conn
+	cut *atomic.Bool
+}
+
+func (c *cutConn) Read(p []byte) (int, error) {
+	if !c.cut.CompareAndSwap(true, false) {
+		return c.Conn.Read(p)
+	}
+	// ReadyForQuery: 'Z', length 5. Under TLS it never shows: the deadline ends the wait.
+	_ = c.Conn.SetReadDeadline(time.Now().Add(2 * time.Second))
+	var seen []byte
+	buf := make([]byte, 4096)
+	for !bytes.Contains(seen, []byte{'Z', 0, 0, 0, 5}) {
+		n, err := c.Conn.Read(buf)
+		seen = append(seen, buf[:n]...)
+		if err != nil {
+			break
+		}
+	}
+	_ = c.Conn.Close()
+	return 0, errors.New("connection cut")
+}
+
+// cutWriter is batchWriter with a connection that the test can cut (see cutConn).
+func cutWriter(t *testing.T) (*writer, *Store, *atomic.Bool) {
+	t.Helper()
+	s, _ := newStore(t, Config{})
+	cfg := s.w.connCfg.Copy()
+	dial, cut := cfg.DialFunc, &atomic.Bool{}
+	cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &cutConn{Conn: c, cut: cut}, nil
+	}
+	w, err := openWriter(t.Context(), cfg, s.Schema(), s.sql, DefaultMaxBatch, func() {}, nil, hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.stop() })
+	return w, s, cut
+}
+
+// The one round trip sends COMMIT with BEGIN: a connection that fails before BEGIN's answer
+// is read may have committed, and the batch must not be written again.
+func TestAConnectionLostAfterTheOneRoundTripCommittedIsNotWrittenAgain(t *testing.T) {
+	for _, expected := range []eventstore.Version{eventstore.Any, 0} {
+		t.Run(expected.String(), func(t *testing.T) {
+			w, s, cut := cutWriter(t)
+			for i, stream := range []string{"a", "b", "c"} {
+				mustCommit(t, w, committest.Request(stream, eventstore.NoStream, committest.Event(0)), eventstore.Position(i+1))
+			}
+			if hits, _ := fastCounts(w); hits != 1 {
+				t.Fatalf("want the third batch in one round trip, got %d", hits)
+			}
+			cut.Store(true)
+			pos, err := commitOne(t, w, committest.Request("a", expected, committest.Event(1)))
+			var n int64
+			if qErr := rawConn(t).QueryRow(t.Context(), `SELECT count(*) FROM `+pgx.Identifier{s.Schema(), "events"}.Sanitize()+` WHERE stream = 'a'`).Scan(&n); qErr != nil {
+				t.Fatal(qErr)
+			}
+			if n != 2 {
+				t.Fatalf("the append is stored once; a has %d events (the append was answered %d, %v)", n, pos, err)
+			}
+			if (err == nil && pos != 4) || (err != nil && !strings.Contains(err.Error(), "may have been stored")) {
+				t.Fatalf("the append, stored at 4, is answered 4 or as maybe stored; got %d, %v", pos, err)
+			}
+		})
+	}
+}
+
+// A session the server ended while the writer was idle answers the one round trip with its
+// FATAL before running any of it: the batch goes again on a new connection, as it does from
+// the two round trips' first.
+func TestTheOneRoundTripOnASessionTheServerEndedGoesAgain(t *testing.T) {
+	w, _ := batchWriter(t)
+	for i, stream := range []string{"a", "b", "c"} {
+		mustCommit(t, w, committest.Request(stream, eventstore.NoStream, committest.Event(0)), eventstore.Position(i+1))
+	}
+	exec(t, rawConn(t), `SELECT pg_terminate_backend($1)`, w.conn.PgConn().PID())
+	time.Sleep(50 * time.Millisecond)
+	mustCommit(t, w, committest.Request("a", 0, committest.Event(1)), 4)
+	if hits, _ := fastCounts(w); hits != 1 {
+		t.Fatalf("want the third batch in one round trip and the fourth on a new connection in two; got %d in one", hits)
+	}
+}
+
+// A writer idle for longer than guessWithin does not guess: its connection may have died unseen,
+// and only the two round trips' first, which holds no COMMIT, can go again on a new one.
+func TestAnIdleWriterDoesNotGuess(t *testing.T) {
+	w, _ := batchWriter(t)
+	for i, stream := range []string{"a", "b", "c"} {
+		mustCommit(t, w, committest.Request(stream, eventstore.NoStream, committest.Event(0)), eventstore.Position(i+1))
+	}
+	time.Sleep(guessWithin + 100*time.Millisecond)
+	mustCommit(t, w, committest.Request("a", 0, committest.Event(1)), 4)
+	mustCommit(t, w, committest.Request("b", 0, committest.Event(1)), 5)
+	if hits, misses := fastCounts(w); hits != 2 || misses != 0 {
+		t.Fatalf("want one-round-trip writes for the third and the fifth batch only (the fourth came after the writer was idle); got %d, %d misses", hits, misses)
 	}
 }

@@ -37,6 +37,10 @@ type backend struct {
 	client *ethclient.Client
 }
 
+// poolSlots is how many transactions of one account the development chain's pool holds,
+// executable or waiting for an earlier nonce (see newBackend).
+const poolSlots = 1 << 14
+
 // newBackend starts the node; httpAddr and wsAddr ("" for none) are loopback host:port pairs.
 func newBackend(alloc types.GenesisAlloc, httpAddr, wsAddr string) (*backend, error) {
 	nodeConf := node.DefaultConfig
@@ -69,6 +73,13 @@ func newBackend(alloc types.GenesisAlloc, httpAddr, wsAddr string) (*backend, er
 	}
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
+	// A pool that holds what one relayer's keys send at their busiest. With geth's defaults (64
+	// transactions of an account waiting behind a missing nonce), the transactions of a key that
+	// arrive out of nonce order, as concurrent sends do under load, were taken and then dropped
+	// in runs, silently, and the key's later ones waited until the relayer noticed and sent them
+	// again (the slow rounds of the serve benchmark).
+	ethConf.TxPool.AccountSlots, ethConf.TxPool.GlobalSlots = poolSlots, 4*poolSlots
+	ethConf.TxPool.AccountQueue, ethConf.TxPool.GlobalQueue = poolSlots, 4*poolSlots
 	ethConf.LogNoHistory = true // no log index to build: eth_getLogs scans blocks
 
 	stack, err := node.New(&nodeConf)
