@@ -55,11 +55,13 @@ type Adapter struct {
 	head      recent[*types.Header] // the latest header, for ChainTime and the fees
 	tip       recent[*big.Int]      // the node's latest tip suggestion, for the fees
 	syncSend  atomic.Int32          // syncUnknown, syncSupported, syncUnsupported
-	// sends bounds the transactions being handed to the node at once (maxSends): a send
-	// (eth_sendRawTransactionSync holds its connection while the node waits for the receipt)
-	// never takes more than half the connections, whatever the burst, so that receipt polls,
-	// views and the listener keep theirs.
-	sends chan struct{}
+	// sends bounds the transactions being handed to the node at once with
+	// eth_sendRawTransactionSync (maxSends), which holds its connection while the node waits
+	// for the receipt, and handovers those handed over with eth_sendRawTransaction
+	// (maxHandovers; see send): together they never take more than three quarters of the
+	// connections, whatever the burst, so that receipt polls, views and the listener keep
+	// theirs.
+	sends, handovers chan struct{}
 
 	runCtx    context.Context // ends at Close: background gap filling
 	stop      context.CancelFunc
@@ -75,10 +77,12 @@ type Adapter struct {
 // response's headers within the call timeout, fails the call.
 const (
 	maxConnsPerNode = 64
-	// maxSends is how many transactions are handed to the node at once (Adapter.sends).
-	maxSends    = maxConnsPerNode / 2
-	dialTimeout = 5 * time.Second
-	tlsTimeout  = 5 * time.Second
+	// maxSends and maxHandovers are how many transactions are handed to the node at once
+	// (Adapter.sends, Adapter.handovers).
+	maxSends     = maxConnsPerNode / 2
+	maxHandovers = maxConnsPerNode / 4
+	dialTimeout  = 5 * time.Second
+	tlsTimeout   = 5 * time.Second
 )
 
 const (
@@ -295,6 +299,7 @@ func newAdapter(ctx context.Context, client *ethclient.Client, cfg Config, log *
 		inputVerification: contracts.NewInputVerification(),
 		acl:               contracts.NewACL(),
 		sends:             make(chan struct{}, maxSends),
+		handovers:         make(chan struct{}, maxHandovers),
 		nonceKick:         make(chan struct{}, 1),
 	}
 	if o.host != nil && o.host != client {
@@ -396,6 +401,7 @@ func (a *Adapter) WithKey(s Signer) *Adapter {
 		health: a.health, signer: s, chainID: a.chainID, redact: a.redact,
 		decryption: a.decryption, inputVerification: a.inputVerification, acl: a.acl,
 		sends:     a.sends, // the same node's connections: one bound for every key
+		handovers: a.handovers,
 		nonceKick: make(chan struct{}, 1),
 	}
 	b.syncSend.Store(a.syncSend.Load())

@@ -75,12 +75,44 @@ func (a *Adapter) timeoutKind(parent, ctx context.Context, err error) error {
 	return err
 }
 
+// send hands p to the node and waits for its receipt. With eth_sendRawTransactionSync the node
+// waits for the receipt itself, holding one of the sends (Adapter.sends) for as long; when every
+// one is held, p does not wait for one to free: it goes with eth_sendRawTransaction, and its
+// receipt is polled. A transaction is mined only after its key's earlier ones, so the sends
+// held may all be waiting for p: under load, 32 later transactions held every send for the
+// node's whole wait (5 s) while the one they waited for queued behind them.
 func (a *Adapter) send(ctx context.Context, p *Prepared) (*types.Receipt, error) {
+	a.remember(p.Nonce, p.Raw)
+	if a.syncSend.Load() != syncUnsupported {
+		select {
+		case a.sends <- struct{}{}:
+			rec, sent, err := a.sendSync(ctx, p)
+			if sent {
+				return rec, err
+			}
+		default:
+		}
+	}
 	select {
-	case a.sends <- struct{}{}:
+	case a.handovers <- struct{}{}:
 	case <-ctx.Done():
 		return nil, &TxError{Kind: ErrCanceled, Op: "broadcast", TxHash: p.Hash, Err: ctx.Err()}
 	}
+	_, err := a.client.sendRaw(ctx, p.Raw, nil)
+	<-a.handovers
+	if err != nil {
+		te := classifySend(a.redact, "broadcast", err)
+		te.TxHash = p.Hash
+		return a.afterSendError(ctx, p, te)
+	}
+	a.nonces.sent(p.h)
+	return a.waitReceipt(ctx, p)
+}
+
+// sendSync sends p with eth_sendRawTransactionSync, holding the send it was given until the
+// node answers. sent is false when the node has no such method: p was not sent, and the send
+// is given back.
+func (a *Adapter) sendSync(ctx context.Context, p *Prepared) (rec *types.Receipt, sent bool, err error) {
 	held := true
 	release := func() {
 		if held {
@@ -89,38 +121,28 @@ func (a *Adapter) send(ctx context.Context, p *Prepared) (*types.Receipt, error)
 		}
 	}
 	defer release()
-	a.remember(p.Nonce, p.Raw)
-	if a.syncSend.Load() != syncUnsupported {
-		// The node's wait (milliseconds, EIP-7966) ends before the call's deadline, so that a
-		// transaction still in the pool comes back as the node's "sync timeout" (then polled)
-		// rather than as our timeout (ErrTransport). A node that reads the parameter otherwise
-		// is still bounded by the deadline.
-		wait := a.cfg.CallTimeout / 2
-		rec, err := a.client.sendRaw(ctx, p.Raw, &wait)
-		if err == nil {
-			a.syncSend.Store(syncSupported)
-			a.nonces.sent(p.h)
-			return rec, nil
-		}
-		te := classifySend(a.redact, "broadcast", err)
-		te.TxHash = p.Hash
-		if te.Kind != errMethodNotFound {
-			release() // what follows waits for blocks, not for the node's answer to the send
-			return a.afterSendError(ctx, p, te)
-		}
-		if a.syncSend.Swap(syncUnsupported) != syncUnsupported {
-			a.log.Info("the node has no eth_sendRawTransactionSync; sending with eth_sendRawTransaction and polling receipts")
-		}
+	// The node's wait (milliseconds, EIP-7966) ends before the call's deadline, so that a
+	// transaction still in the pool comes back as the node's "sync timeout" (then polled)
+	// rather than as our timeout (ErrTransport). A node that reads the parameter otherwise is
+	// still bounded by the deadline.
+	wait := a.cfg.CallTimeout / 2
+	rec, err = a.client.sendRaw(ctx, p.Raw, &wait)
+	if err == nil {
+		a.syncSend.Store(syncSupported)
+		a.nonces.sent(p.h)
+		return rec, true, nil
 	}
-	if _, err := a.client.sendRaw(ctx, p.Raw, nil); err != nil {
-		te := classifySend(a.redact, "broadcast", err)
-		te.TxHash = p.Hash
-		release()
-		return a.afterSendError(ctx, p, te)
+	te := classifySend(a.redact, "broadcast", err)
+	te.TxHash = p.Hash
+	if te.Kind != errMethodNotFound {
+		release() // what follows waits for blocks, not for the node's answer to the send
+		rec, err = a.afterSendError(ctx, p, te)
+		return rec, true, err
 	}
-	release() // handed over: the receipt is polled without holding a send
-	a.nonces.sent(p.h)
-	return a.waitReceipt(ctx, p)
+	if a.syncSend.Swap(syncUnsupported) != syncUnsupported {
+		a.log.Info("the node has no eth_sendRawTransactionSync; sending with eth_sendRawTransaction and polling receipts")
+	}
+	return nil, false, nil
 }
 
 // afterSendError decides what a refused or failed send means for this very transaction. Once

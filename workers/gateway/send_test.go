@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -191,6 +192,47 @@ func TestATransactionWaitingBehindItsKeysEarlierOneAtTheChainsFeesIsNotStalled(t
 	}
 	if err := <-done; err != nil {
 		t.Fatalf("the transaction behind the gap, once it was filled: %v", err)
+	}
+}
+
+// The sends that wait for the node's receipt (eth_sendRawTransactionSync) are few. When all of
+// them are held by the key's later transactions, which wait for an earlier one, that earlier
+// one still goes out at once, and all are mined: under load, 32 later transactions held every
+// send for the node's whole wait while the one they waited for queued behind them.
+func TestAnEarlierTransactionIsNotHeldUpBySendsWaitingForIt(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	// The node waits 10 s for a receipt: longer than the earlier transaction may take.
+	ad := dial(t, nextKey(t), func(c *gateway.Config) { c.CallTimeout = 20 * time.Second })
+	const later = 32 // the adapter's sends
+	earlier := mustPrepare(t, ctx, ad, silentRequest(t.Name()+"/earlier"))
+	var (
+		waiting sync.WaitGroup
+		failed  = make(chan error, later)
+	)
+	for i := range later {
+		p := mustPrepare(t, ctx, ad, silentRequest(fmt.Sprintf("%s/later-%d", t.Name(), i)))
+		waiting.Go(func() {
+			if _, err := ad.Broadcast(ctx, p); err != nil {
+				failed <- fmt.Errorf("nonce %d: %w", p.Nonce, err)
+			}
+		})
+	}
+	// The later ones are in the node's pool, each send waiting for its receipt.
+	eventuallyWithin(t, 5*time.Second, func() bool {
+		var pool struct{ Pending, Queued map[string]json.RawMessage }
+		err := shared.Client().Client().CallContext(ctx, &pool, "txpool_contentFrom", ad.Address())
+		return err == nil && len(pool.Pending)+len(pool.Queued) >= later
+	}, "the later transactions to be in the pool")
+	inTime, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if _, err := ad.Broadcast(inTime, earlier); err != nil {
+		t.Fatalf("the earlier transaction, with every send held by the later ones: %v", err)
+	}
+	waiting.Wait()
+	close(failed)
+	for err := range failed {
+		t.Errorf("a later transaction: %v", err)
 	}
 }
 
