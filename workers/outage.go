@@ -118,17 +118,22 @@ func (e *Engine) recordOutage(ctx context.Context, stream *eventstore.Folded[out
 // it could not be reached goes out again within seconds, not at the job's deadline. The same
 // bytes, so no job ever gets a second request; one already mined has its receipt recorded.
 //
-// They go out first one after the other in nonce order, without waiting for receipts, and only
-// then does each job's sender take its transaction up again. A transaction is mined only after
-// its key's earlier ones: sent in another order, with a receipt wait each (the senders' own,
-// which hold one of the few sends the adapter runs at once), the later ones would hold every
-// send for the node's whole wait while an earlier one waited its turn behind them.
+// They go out one after the other in nonce order, without waiting for receipts, and each job's
+// sender takes its transaction up again once it and its key's earlier ones went out. A
+// transaction is mined only after its key's earlier ones: sent in another order, with a receipt
+// wait each (the senders' own, which hold one of the few sends the adapter runs at once), the
+// later ones would hold every send for the node's whole wait while an earlier one waited its
+// turn behind them. A sender does not wait for the whole pass (a round trip per transaction,
+// thousands of them after a long outage). A job that settled or moved to another transaction
+// since it was loaded is not sent again here (its bytes may hold a nonce given back), nor is any
+// job while the chain cannot be reached: its sender sends it.
 func (e *Engine) resendInFlight(ctx context.Context) {
 	type recorded struct {
 		id    domain.JobID
 		corr  string
 		from  string
 		nonce uint64
+		hash  string
 		raw   []byte
 	}
 	var txs []recorded
@@ -140,7 +145,7 @@ func (e *Engine) resendInFlight(ctx context.Context) {
 		// What cannot be loaded or decoded here is the sender's to report (resend).
 		if s, err := e.exec.Load(ctx, j.ID); err == nil && s.Status == domain.TxInFlight {
 			if raw, err := decodeRawTx(s.RawTx); err == nil {
-				r.corr, r.from, r.nonce, r.raw = s.CorrelationID, s.From, s.Nonce, raw
+				r.corr, r.from, r.nonce, r.hash, r.raw = s.CorrelationID, s.From, s.Nonce, s.TxHash, raw
 			}
 		}
 		txs = append(txs, r)
@@ -152,14 +157,15 @@ func (e *Engine) resendInFlight(ctx context.Context) {
 		return cmp.Or(strings.Compare(a.from, b.from), cmp.Compare(a.nonce, b.nonce))
 	})
 	for _, tx := range txs {
-		if tx.raw == nil {
-			continue
+		if ctx.Err() != nil {
+			return
 		}
-		if err := e.gw.SendAgain(ctx, tx.raw); err != nil && ctx.Err() == nil {
-			e.logChain("the chain is back: a transaction in flight cannot be sent again in nonce order; its sender sends it", "job_id", tx.id, "correlation_id", tx.corr, "nonce", tx.nonce, "err", err)
+		j, ok := e.set.Job(tx.id)
+		if tx.raw != nil && ok && j.Status == domain.TxInFlight && j.TxHash == tx.hash && e.gw.Health().Reachable {
+			if err := e.gw.SendAgain(ctx, tx.raw); err != nil && ctx.Err() == nil {
+				e.logChain("the chain is back: a transaction in flight cannot be sent again in nonce order; its sender sends it", "job_id", tx.id, "correlation_id", tx.corr, "nonce", tx.nonce, "err", err)
+			}
 		}
-	}
-	for _, tx := range txs {
 		e.timeouts.resend(ctx, tx.id)
 	}
 	e.log.Info("the chain is back: the recorded transactions still in flight are sent again", "jobs", len(txs))

@@ -257,14 +257,18 @@ func TestTransactionsInFlightAreSentAgainWhenAnOutageEnds(t *testing.T) {
 type sendRecorder struct {
 	srv    *httptest.Server
 	target string
+	// delay holds every eth_sendRawTransaction (not the Sync one) this long: a node far away.
+	delay time.Duration
 
 	mu     sync.Mutex
 	nonces []uint64
+	hashes []common.Hash
 }
 
-func newSendRecorder(t *testing.T, target string) *sendRecorder {
+// newSlowSendRecorder is a sendRecorder that holds every eth_sendRawTransaction for delay.
+func newSlowSendRecorder(t *testing.T, target string, delay time.Duration) *sendRecorder {
 	t.Helper()
-	r := &sendRecorder{target: target}
+	r := &sendRecorder{target: target, delay: delay}
 	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
 	t.Cleanup(r.srv.Close)
 	return r
@@ -288,7 +292,11 @@ func (r *sendRecorder) serve(w http.ResponseWriter, req *http.Request) {
 		if json.Unmarshal(call.Params[0], &raw) == nil && tx.UnmarshalBinary(raw) == nil {
 			r.mu.Lock()
 			r.nonces = append(r.nonces, tx.Nonce())
+			r.hashes = append(r.hashes, tx.Hash())
 			r.mu.Unlock()
+		}
+		if call.Method == "eth_sendRawTransaction" {
+			time.Sleep(r.delay)
 		}
 	}
 	resp, err := http.Post(r.target, "application/json", bytes.NewReader(body))
@@ -300,6 +308,13 @@ func (r *sendRecorder) serve(w http.ResponseWriter, req *http.Request) {
 	w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
 	w.WriteHeader(resp.StatusCode)
 	_, _ = io.Copy(w, resp.Body)
+}
+
+// sentHashes returns the hashes of the transactions sent from the n-th on.
+func (r *sendRecorder) sentHashes(from int) []common.Hash {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.hashes[from:])
 }
 
 // sent returns the nonces of the transactions sent from the n-th on.
@@ -314,25 +329,96 @@ func (r *sendRecorder) sent(from int) []uint64 {
 // waits for its receipt holding one of the adapter's few sends, and an earlier one can find
 // none free for the node's whole wait (CI once saw the first job after an outage wait 15 s so).
 func TestTransactionsInFlightAreSentAgainInNonceOrderWhenAnOutageEnds(t *testing.T) {
+	// A long call timeout: the node's receipt wait, half of it, is what a send out of order holds.
+	chain, proxy, rec, ctx, store, set := inOutage(t, 0, 20*time.Second)
+
+	const jobs = 40
+	recorded := inFlightDuringOutage(t, ctx, chain, store, jobs)
+	reqs, hashes, first := recorded.reqs, recorded.hashes, recorded.first
+	eventually(t, func() bool { return len(set.InStatus(domain.TxInFlight)) == jobs }, "the jobs to be in tx_in_flight")
+
+	before := len(rec.sent(0))
+	faultproxytest.SetMode(t, proxy, faultproxy.Pass)
+	waitAllEnded(t, set, recorded.ids)
+
+	// Each nonce's first send after the outage comes after every earlier nonce's (a job's sender
+	// sends its own bytes again once they went out).
+	sent := rec.sent(before)
+	var firsts []uint64
+	for _, n := range sent {
+		if !slices.Contains(firsts, n) {
+			firsts = append(firsts, n)
+		}
+	}
+	if len(firsts) < jobs {
+		t.Fatalf("after the outage %d nonces were sent, want at least the %d in flight", len(firsts), jobs)
+	}
+	for i, n := range firsts[:jobs] {
+		if n != first+uint64(i) {
+			t.Fatalf("the nonces sent after the outage, in the order of their first sends, %v: want %d to %d in order (the sends: %v)", firsts[:jobs], first, first+jobs-1, sent)
+		}
+	}
+	for id, req := range reqs {
+		if j, _ := set.Job(id); j.Status != domain.Completed {
+			t.Errorf("job %s ended %s %s, want completed", id, j.Status, j.Label)
+		}
+		if got := requestsOnChain(t, chain, req); len(got) != 1 || got[0] != hashes[id] {
+			t.Errorf("job %s: gateway requests on chain %v, want exactly the recorded one %s", id, got, hashes[id].Hex())
+		}
+	}
+}
+
+// waitAllEnded waits (a minute at most) until every job of ids is terminal.
+func waitAllEnded(t *testing.T, set *projections.Set, ids []domain.JobID) {
+	t.Helper()
+	eventuallyWithin(t, time.Minute, func() bool {
+		for _, id := range ids {
+			if j, _ := set.Job(id); !j.Status.Terminal() {
+				return false
+			}
+		}
+		return true
+	}, "every job to end")
+}
+
+// inOutage starts a chain and an engine that reaches it through a fault proxy and a send
+// recorder (holding plain sends for delay; callTimeout 0 for the tests' 2 s), and cuts the
+// proxy: it returns once the outage is recorded.
+func inOutage(t *testing.T, delay, callTimeout time.Duration) (*devchain.Chain, *faultproxy.Proxy, *sendRecorder, context.Context, eventstore.Store, *projections.Set) {
+	t.Helper()
 	chain := startTestChain(t, devchain.Config{HTTPAddr: "127.0.0.1:0"})
 	proxy := faultproxytest.Start(t, chain.HTTPEndpoint())
-	rec := newSendRecorder(t, proxy.URL())
-	// A long call timeout: the node's receipt wait, half of it, is what a send out of order holds.
+	rec := newSlowSendRecorder(t, proxy.URL(), delay)
 	ctx, _, store, set := startDialedEngine(t, chain, projections.Config{TxInFlightTimeout: 5 * time.Minute}, retryafter.DefaultConfig(),
-		func(c *gateway.Config) { c.RPCURL, c.CallTimeout = rec.srv.URL, 20*time.Second })
+		func(c *gateway.Config) {
+			c.RPCURL = rec.srv.URL
+			if callTimeout > 0 {
+				c.CallTimeout = callTimeout
+			}
+		})
 	faultproxytest.SetMode(t, proxy, faultproxy.Refuse)
 	eventually(t, func() bool { _, open := set.ChainOutage(); return open }, "the outage to be recorded")
+	return chain, proxy, rec, ctx, store, set
+}
 
-	// Jobs signed and recorded while the node is away, in an order of ids that is not the
-	// order of their nonces (as the senders of an engine record them).
-	const jobs = 40
+// inFlight are jobs signed and recorded while the engine's node was away, in nonce order.
+type inFlight struct {
+	ids    []domain.JobID
+	reqs   map[domain.JobID]domain.Request
+	hashes map[domain.JobID]common.Hash
+	first  uint64 // the first job's nonce
+}
+
+// inFlightDuringOutage signs and records n jobs while the engine's node is away (an adapter on
+// the chain itself signs them, in nonce order, as the engine's own would have). Their ids are in
+// an order that is not their nonces' (as the senders of an engine record them).
+func inFlightDuringOutage(t *testing.T, ctx context.Context, chain *devchain.Chain, store eventstore.Store, n int) inFlight {
+	t.Helper()
 	exec := &projections.Executor{Store: store, Codec: projections.NewCodec()}
 	direct := newTestAdapter(t, chain)
 	defer direct.Close()
-	reqs := map[domain.JobID]domain.Request{}
-	hashes := map[domain.JobID]common.Hash{}
-	var first uint64
-	for i := range jobs {
+	out := inFlight{reqs: map[domain.JobID]domain.Request{}, hashes: map[domain.JobID]common.Hash{}}
+	for i := range n {
 		req := testRequest(domain.InputProof, contracts.ScenarioNone, fmt.Sprintf("%s/%d", t.Name(), i))
 		id := domain.NewJobID()
 		if _, err := exec.Execute(ctx, id, domain.Accept{At: domain.At{At: time.Now()}, JobID: id, Request: req, ContentHash: id.String()}, eventstore.Metadata{CorrelationID: id.Stream()}); err != nil {
@@ -343,41 +429,65 @@ func TestTransactionsInFlightAreSentAgainInNonceOrderWhenAnOutageEnds(t *testing
 			t.Fatal(err)
 		}
 		if i == 0 {
-			first = p.Nonce
+			out.first = p.Nonce
 		}
 		if _, err := exec.Execute(ctx, id, domain.SignTransaction{At: domain.At{At: time.Now()}, From: p.From.Hex(), Nonce: p.Nonce, TxHash: p.Hash.Hex(), RawTx: hex.EncodeToString(p.Raw)}, eventstore.Metadata{CorrelationID: id.Stream()}); err != nil {
 			t.Fatal(err)
 		}
-		reqs[id], hashes[id] = req, p.Hash
+		out.ids = append(out.ids, id)
+		out.reqs[id], out.hashes[id] = req, p.Hash
 	}
+	return out
+}
+
+// With a node far away and many transactions in flight at an outage's end, the sending again
+// in nonce order takes a round trip per transaction: a job's sender (its receipt recorded) does
+// not wait for the whole of it, only for its own transaction and its key's earlier ones.
+func TestTheFirstTransactionInFlightIsNotHeldUpByTheOthersSentAgainAfterAnOutage(t *testing.T) {
+	chain, proxy, _, ctx, store, set := inOutage(t, 300*time.Millisecond, 0)
+
+	const jobs = 30 // 9 s of sends one after the other
+	ids := inFlightDuringOutage(t, ctx, chain, store, jobs).ids
+	eventually(t, func() bool { return len(set.InStatus(domain.TxInFlight)) == jobs }, "the jobs to be in tx_in_flight")
+
+	faultproxytest.SetMode(t, proxy, faultproxy.Pass)
+	eventually(t, func() bool { _, open := set.ChainOutage(); return !open }, "the outage's end to be recorded")
+	back := time.Now()
+	eventuallyWithin(t, 4*time.Second, func() bool {
+		j, _ := set.Job(ids[0])
+		return j.Status != domain.TxInFlight
+	}, "the job of the first nonce to have its receipt recorded")
+	t.Logf("the first job moved on %s after the outage's end", time.Since(back).Round(time.Millisecond))
+	waitAllEnded(t, set, ids)
+}
+
+// A job that settles while the transactions in flight are sent again after an outage (here it
+// fails; a job whose node refused its bytes gives their nonce back) does not have its recorded
+// bytes sent again afterwards: they may hold a nonce given back, and be mined as a second
+// request.
+func TestAJobSettledWhileTransactionsInFlightAreSentAgainIsLeftAlone(t *testing.T) {
+	chain, proxy, rec, ctx, store, set := inOutage(t, 300*time.Millisecond, 0)
+
+	const jobs = 20
+	recorded := inFlightDuringOutage(t, ctx, chain, store, jobs)
+	ids, hashes := recorded.ids, recorded.hashes
 	eventually(t, func() bool { return len(set.InStatus(domain.TxInFlight)) == jobs }, "the jobs to be in tx_in_flight")
 
 	before := len(rec.sent(0))
 	faultproxytest.SetMode(t, proxy, faultproxy.Pass)
-	eventuallyWithin(t, time.Minute, func() bool {
-		for id := range reqs {
-			if j, _ := set.Job(id); !j.Status.Terminal() {
-				return false
-			}
-		}
-		return true
-	}, "every job to end")
-
-	sent := rec.sent(before)
-	if len(sent) < jobs {
-		t.Fatalf("after the outage %d transactions were sent, want at least the %d in flight", len(sent), jobs)
+	eventually(t, func() bool { return len(rec.sent(before)) > 0 }, "the first transaction to be sent again")
+	last := ids[jobs-1]
+	exec := &projections.Executor{Store: store, Codec: projections.NewCodec()}
+	if _, err := exec.Execute(ctx, last, domain.FailTransaction{At: domain.At{At: time.Now()}, Label: domain.LabelTransactionFailed, Message: t.Name()}, eventstore.Metadata{CorrelationID: last.Stream()}); err != nil {
+		t.Fatal(err)
 	}
-	for i, n := range sent[:jobs] {
-		if n != first+uint64(i) {
-			t.Fatalf("the first %d sends after the outage, nonces %v: want %d to %d in order", jobs, sent[:jobs], first, first+jobs-1)
-		}
-	}
-	for id, req := range reqs {
-		if j, _ := set.Job(id); j.Status != domain.Completed {
-			t.Errorf("job %s ended %s %s, want completed", id, j.Status, j.Label)
-		}
-		if got := requestsOnChain(t, chain, req); len(got) != 1 || got[0] != hashes[id] {
-			t.Errorf("job %s: gateway requests on chain %v, want exactly the recorded one %s", id, got, hashes[id].Hex())
+	eventually(t, func() bool { j, _ := set.Job(last); return j.Status.Terminal() }, "the failed job to be seen")
+	failedAt := len(rec.sent(0))
+	waitAllEnded(t, set, ids)
+	time.Sleep(time.Second)
+	for _, h := range rec.sentHashes(failedAt) {
+		if h == hashes[last] {
+			t.Fatalf("the failed job's transaction %s was sent again after it failed", h.Hex())
 		}
 	}
 }

@@ -82,7 +82,11 @@ func (a *Adapter) timeoutKind(parent, ctx context.Context, err error) error {
 // held may all be waiting for p: under load, 32 later transactions held every send for the
 // node's whole wait (5 s) while the one they waited for queued behind them.
 func (a *Adapter) send(ctx context.Context, p *Prepared) (*types.Receipt, error) {
-	a.remember(p.Nonce, p.Raw)
+	if a.signer != nil && p.From == a.signer.Address() {
+		// The key's own only: a fleet's engine also sends the recorded bytes of another key's
+		// jobs, whose nonces are not this key's (HealNonces sends the kept ones again).
+		a.remember(p.Nonce, p.Raw)
+	}
 	if a.syncSend.Load() != syncUnsupported {
 		select {
 		case a.sends <- struct{}{}:

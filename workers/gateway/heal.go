@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -84,6 +85,15 @@ func (a *Adapter) remember(n uint64, raw []byte) {
 		a.sentRaw = map[uint64][]byte{}
 	}
 	a.sentRaw[n] = raw
+}
+
+// forgetSent forgets raw as the transaction sent with nonce n, unless another took its place.
+func (a *Adapter) forgetSent(n uint64, raw []byte) {
+	a.sentMu.Lock()
+	defer a.sentMu.Unlock()
+	if bytes.Equal(a.sentRaw[n], raw) {
+		delete(a.sentRaw, n)
+	}
 }
 
 // forgetMined forgets the transactions sent with nonces below mined: the chain has them.

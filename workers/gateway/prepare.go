@@ -559,6 +559,9 @@ func (a *Adapter) kindOfCall(to common.Address, data []byte) (domain.Kind, bool)
 // DecodePrepared.
 func (a *Adapter) Release(p *Prepared) {
 	if p != nil && p.h != nil {
+		// The nonce check (HealNonces) never sends the released bytes again: between a gap
+		// fill's taking of the nonce and its filling's send, the nonce is known to nobody.
+		a.forgetSent(p.Nonce, p.Raw)
 		a.release(p.h)
 	}
 }
