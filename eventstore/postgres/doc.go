@@ -39,10 +39,10 @@
 // pg_notify and COMMIT in the next. Under the lock the versions read are
 // exact, so expected-version checks are atomic however many stores append; the UNIQUE (stream,
 // version) index stays as a backstop, and its violation (a writer that ignores the lock) is a
-// version conflict too. A busy writer that no other writer came between at its last batch
-// (which committed within the last second) guesses the head and the versions instead, and sends
-// BEGIN, the lock, an insert that holds only while they are what it guessed, pg_notify and
-// COMMIT in one pipeline; a wrong guess inserts nothing and the batch takes the two round trips.
+// version conflict too. The writer can also guess the head and the versions and send BEGIN,
+// the lock, an insert that holds only while they are what it guessed, pg_notify and COMMIT in
+// one pipeline (a wrong guess inserts nothing and the batch takes the two round trips); that is
+// off for now (writer.guessing).
 //
 // The other remedy records each row's transaction id (xid8, pg_current_xact_id()) and lets
 // readers read only below pg_snapshot_xmin(pg_current_snapshot()), as

@@ -420,6 +420,7 @@ func batchWriter(t *testing.T) (*writer, *Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.guessing = true
 	t.Cleanup(func() { w.stop() })
 	return w, s
 }

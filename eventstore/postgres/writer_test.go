@@ -188,6 +188,7 @@ func cutWriter(t *testing.T) (*writer, *Store, *atomic.Bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.guessing = true
 	t.Cleanup(func() { w.stop() })
 	return w, s, cut
 }
