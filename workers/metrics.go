@@ -102,6 +102,12 @@ func newEngineMetrics() *engineMetrics {
 	for _, a := range []string{gateway.NonceReseeded, gateway.NonceSkipped, gateway.NonceResent, gateway.NonceFilled} {
 		m.nonceFix.WithLabelValues(a)
 	}
+	// And every response event's, so that /metrics names it before the first response (the
+	// alerts and the dashboard query it from the start).
+	for _, t := range []gateway.EventType{gateway.PublicDecryptionResponse, gateway.UserDecryptionResponse,
+		gateway.UserDecryptionResponseThresholdReached, gateway.VerifyProofResponse, gateway.RejectProofResponse} {
+		m.responses.WithLabelValues(string(t))
+	}
 	return m
 }
 
