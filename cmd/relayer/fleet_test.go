@@ -103,8 +103,10 @@ type fleet struct {
 	args     []string
 	storeURL string
 	cfgFile  string
-	chain    crashChain
-	devchain *crashProc
+	// archiveDir is the archive the instances share (retention.archive).
+	archiveDir string
+	chain      crashChain
+	devchain   *crashProc
 
 	mu    sync.Mutex
 	procs [fleetInstances]*crashProc
@@ -128,7 +130,8 @@ func newFleet(t testing.TB, prefix string, keys int, config func(crashChain, str
 	f.devchain, f.chain = startCrashChain(t, f.bin, f.env, "--relayer-keys", strconv.Itoa(keys))
 	f.cfgFile = filepath.Join(dir, "relayer.yaml")
 	// The instances archive by turns: into one folder they share.
-	cfg := config(f.chain, f.storeURL, keys) + fmt.Sprintf("retention: {archive: %q}\n", filepath.Join(dir, "archive"))
+	f.archiveDir = filepath.Join(dir, "archive")
+	cfg := config(f.chain, f.storeURL, keys) + fmt.Sprintf("retention: {archive: %q}\n", f.archiveDir)
 	if err := os.WriteFile(f.cfgFile, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +335,9 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 		digests = append(digests, stopped{m[1], m[2]})
 	}
 	for i, d := range digests {
-		rebuild := exec.Command(bin, "rebuild", "--config", cfgFile, "--through", d.pos)
+		// The archive too: the instance holding the archiver's lease may have pruned events at
+		// or before d.pos once the others stopped, and carried their history only after it.
+		rebuild := exec.Command(bin, "rebuild", "--config", cfgFile, "--through", d.pos, "--archive", f.archiveDir)
 		rebuild.Env = env
 		out, err := rebuild.CombinedOutput()
 		if err != nil {

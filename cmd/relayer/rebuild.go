@@ -40,8 +40,27 @@ Replays the log into new read models and reports the events, jobs, time taken an
 models' digest, which equals the one serve printed when it stopped at the same position. Once
 retention has moved jobs to the archive, the live store alone still rebuilds to that digest: the
 history the retired jobs added (transitions, stage durations, events applied) is carried in the
-retention stream. --archive replays the whole log instead, the archived events included.
+retention stream, for any position from the retention stream's last event on; an earlier
+--through POSITION needs --archive. --archive replays the whole log instead, the archived events
+included.
 `
+
+// liveFrom is the first position whose read models the live store alone rebuilds exactly: the
+// position of the retention stream's last event (0 without one). The archiver records a segment
+// (with the read models' history as of its end) before it prunes the segment's superseded
+// housekeeping events, and retires jobs before it removes their streams; read models folded
+// through an earlier position would miss what left the live store without taking over its
+// history, which only comes later in the log.
+func liveFrom(ctx context.Context, store eventstore.Store) (eventstore.Position, error) {
+	var last eventstore.Position
+	for rec, err := range store.ReadStream(ctx, domain.RetentionStream, 0) {
+		if err != nil {
+			return 0, fmt.Errorf("read %s: %w", domain.RetentionStream, err)
+		}
+		last = rec.Position
+	}
+	return last, nil
+}
 
 func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("rebuild", rebuildUsage)
@@ -92,6 +111,17 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		path += " and the archive " + arch.String()
 	}
 	if *through > 0 {
+		if *archiveURL == "" {
+			from, err := liveFrom(ctx, store)
+			if err != nil {
+				return fmt.Errorf("rebuild from %s: %w", path, err)
+			}
+			if eventstore.Position(*through) < from {
+				return usageErrorf("rebuild: --through %d: the live store alone rebuilds the read models as they were at position %d or later, "+
+					"the retention stream's last event (the archiver removed retired jobs or pruned housekeeping events at or before it, "+
+					"and their part of the history is carried there); add --archive to rebuild an earlier position", *through, uint64(from))
+			}
+		}
 		src = throughStore{Store: src, last: eventstore.Position(*through)}
 	}
 	set, rep, err := projections.Rebuild(ctx, src, pcfg)

@@ -113,6 +113,32 @@ func TestReplayAndRebuildWithTheArchiveReadTheWholeLogAfterRetention(t *testing.
 	checkRebuilds(t, live, "--data-dir", dataDir)
 }
 
+// rebuild --through a position before the retention stream's last event needs the archive: the
+// live store no longer holds what the archiver retired or pruned at or before that position, and
+// the history carried for it comes later in the log. Without --archive it is refused, not
+// answered with another digest; with it, the digest is the one of the log as it was.
+func TestRebuildThroughAPositionBeforeRetentionNeedsTheArchive(t *testing.T) {
+	dataDir, _ := demoStore(t, "30")
+	out, errOut, code := runCLI(t, "rebuild", "--data-dir", dataDir)
+	if code != 0 {
+		t.Fatalf("rebuild: %s", errOut)
+	}
+	m := regexp.MustCompile(`read models at position (\d+)\n`).FindStringSubmatch(out)
+	d := snapshotDigest.FindStringSubmatch(out)
+	if m == nil || d == nil {
+		t.Fatalf("rebuild printed no position or digest:\n%s", out)
+	}
+	through, want := m[1], d[1]
+	archiveDir := filepath.Join(t.TempDir(), "archive")
+	retireAll(t, dataDir, archiveDir)
+
+	_, errOut, code = runCLI(t, "rebuild", "--data-dir", dataDir, "--through", through)
+	if code != 2 || !strings.Contains(errOut, "--through "+through) || !strings.Contains(errOut, "add --archive") {
+		t.Errorf("rebuild --through %s of the live store alone after retention: exit %d, %q; want a refusal that names --archive", through, code, errOut)
+	}
+	checkRebuilds(t, want, "--data-dir", dataDir, "--through", through, "--archive", archiveDir)
+}
+
 // An archive that does not reach the horizon the live store recorded (its last segments lost, an
 // older copy, an emptied manifest) or that is another log's is refused by replay --archive,
 // rebuild --archive and archive export --data-dir, instead of a log with a hole.

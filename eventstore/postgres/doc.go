@@ -41,8 +41,7 @@
 // version) index stays as a backstop, and its violation (a writer that ignores the lock) is a
 // version conflict too. The writer can also guess the head and the versions and send BEGIN,
 // the lock, an insert that holds only while they are what it guessed, pg_notify and COMMIT in
-// one pipeline (a wrong guess inserts nothing and the batch takes the two round trips); that is
-// off for now (writer.guessing).
+// one pipeline (a wrong guess inserts nothing and the batch takes the two round trips).
 //
 // The other remedy records each row's transaction id (xid8, pg_current_xact_id()) and lets
 // readers read only below pg_snapshot_xmin(pg_current_snapshot()), as

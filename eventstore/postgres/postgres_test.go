@@ -420,7 +420,6 @@ func batchWriter(t *testing.T) (*writer, *Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.guessing = true
 	t.Cleanup(func() { w.stop() })
 	return w, s
 }

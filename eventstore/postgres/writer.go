@@ -59,11 +59,6 @@ type writer struct {
 	// What the last batch left, for the next batch's guess (see write): the head, whether it
 	// is known, whether no other writer had committed since the batch before, and the
 	// versions of the streams this writer's recent batches appended to.
-	// guessing turns the one-round-trip write on. It is off in the store for now: the fleet
-	// test (three instances on one schema, SIGKILLs) failed its digest check once in CI and
-	// once in eight local runs with it on, and passed eight runs of eight with it off; the
-	// cause is not found. The tests of this package turn it on.
-	guessing  bool
 	last      int64
 	lastKnown bool
 	lastAt    time.Time // when the last batch committed
@@ -357,7 +352,7 @@ const unknownVersion eventstore.Version = eventstore.Any
 // commits left it or as the first append (or guard) of the batch on it expects it. A wrong
 // guess costs a round trip, never a wrong write: the insert checks them all.
 func (w *writer) guess(reqs []*groupcommit.Req) bool {
-	if !w.guessing || !w.lastKnown || !w.alone || time.Since(w.lastAt) > guessWithin {
+	if !w.lastKnown || !w.alone || time.Since(w.lastAt) > guessWithin {
 		return false
 	}
 	versions := w.versions[:0]

@@ -188,7 +188,6 @@ func cutWriter(t *testing.T) (*writer, *Store, *atomic.Bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.guessing = true
 	t.Cleanup(func() { w.stop() })
 	return w, s, cut
 }
