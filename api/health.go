@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -293,9 +294,7 @@ func buildVersion() versionInfo {
 
 // buildLabel is /version's build: revision-clean or revision-dirty.
 func buildLabel(revision string, modified *bool) string {
-	if revision == "" {
-		revision = "unknown"
-	}
+	revision = cmp.Or(revision, "unknown")
 	switch {
 	case modified == nil:
 		return revision + "-unknown"

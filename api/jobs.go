@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -364,9 +365,7 @@ func requireJSON(w http.ResponseWriter, r *http.Request) bool {
 			[]domain.FieldIssue{{Field: "Content-Type", Issue: "charset must be utf-8 when given"}})
 		return false
 	}
-	if ct == "" {
-		ct = "none"
-	}
+	ct = cmp.Or(ct, "none")
 	writeError(w, r, http.StatusUnsupportedMediaType, labelUnsupportedMediaType,
 		fmt.Sprintf("the request body must be JSON with Content-Type: application/json (got %s)", ct),
 		[]domain.FieldIssue{{Field: "Content-Type", Issue: "must be application/json"}})
@@ -603,16 +602,12 @@ type failError struct {
 // writeFailure answers a failed or timed-out job.
 func (s *Server) writeFailure(w http.ResponseWriter, r *http.Request, j *projections.Job) {
 	label := j.Label
-	if label == "" {
-		label = labelInternal
-	}
+	label = cmp.Or(label, labelInternal)
 	code, public := failureStatus(label)
 	msg := j.Message
 	if msg == "" {
 		msg = failureMessages[label]
-		if msg == "" {
-			msg = "the request failed"
-		}
+		msg = cmp.Or(msg, "the request failed")
 	}
 	e := failError{ErrorBody: ErrorBody{Label: public, Message: msg}, JobID: j.ID.String()}
 	if public != label {

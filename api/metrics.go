@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -269,9 +270,7 @@ func (s *Server) instrument(next http.Handler) http.Handler {
 		defer func() {
 			// Record the call even when a panic goes on up (net/http's abort), then let it go.
 			code := rec.code
-			if code == 0 {
-				code = http.StatusOK
-			}
+			code = cmp.Or(code, http.StatusOK)
 			s.metrics.observeHTTP(routeLabel(r.Pattern), methodLabel(r.Method), code, time.Since(start)-rec.waited)
 		}()
 		next.ServeHTTP(rec, r)
@@ -338,16 +337,12 @@ func (r *statusRecorder) WriteHeader(code int) {
 }
 
 func (r *statusRecorder) Write(b []byte) (int, error) {
-	if r.code == 0 {
-		r.code = http.StatusOK
-	}
+	r.code = cmp.Or(r.code, http.StatusOK)
 	return r.ResponseWriter.Write(b)
 }
 
 func (r *statusRecorder) Flush() {
-	if r.code == 0 {
-		r.code = http.StatusOK
-	}
+	r.code = cmp.Or(r.code, http.StatusOK)
 	_ = http.NewResponseController(r.ResponseWriter).Flush()
 }
 

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -288,9 +289,7 @@ func clip(raw json.RawMessage) string {
 	if len(s) > 64 {
 		s = s[:64] + "..."
 	}
-	if s == "" {
-		s = "nothing"
-	}
+	s = cmp.Or(s, "nothing")
 	return s
 }
 

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"io/fs"
 	"net/http"
@@ -41,9 +42,7 @@ func (s *Server) uiRoutes() []Route {
 // uiFile serves the dashboard's page (GET /ui or /ui/) and its assets (GET /ui/{file}).
 func (s *Server) uiFile(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("file")
-	if name == "" {
-		name = "index.html"
-	}
+	name = cmp.Or(name, "index.html")
 	b, err := fs.ReadFile(uiAssets, name)
 	if err != nil || path.Base(name) != name {
 		s.notFound(w, r)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -309,9 +310,7 @@ func (s *Server) disableWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reason := strings.TrimSpace(body.Reason)
-	if reason == "" {
-		reason = "disabled by an operator"
-	}
+	reason = cmp.Or(reason, "disabled by an operator")
 	if len(reason) > webhook.MaxDescriptionRunes {
 		writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, "invalid disable", []domain.FieldIssue{{Field: "reason",
 			Issue: fmt.Sprintf("must be at most %d bytes", webhook.MaxDescriptionRunes)}})

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -173,9 +174,7 @@ func (c ValidationConfig) withDefaults() ValidationConfig {
 	def(&c.MaxCiphertextBytes, DefaultMaxCiphertextBytes)
 	def(&c.MaxPublicKeyBytes, DefaultMaxPublicKeyBytes)
 	def(&c.MaxExtraDataBytes, DefaultMaxExtraDataBytes)
-	if c.MaxDurationDays == 0 {
-		c.MaxDurationDays = DefaultMaxDurationDays
-	}
+	c.MaxDurationDays = cmp.Or(c.MaxDurationDays, DefaultMaxDurationDays)
 	return c
 }
 

@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"cmp"
 	"time"
 
 	"relayer/internal/config"
@@ -61,24 +62,12 @@ func DefaultConfig() Config {
 }
 
 func (c *Config) setDefaults() {
-	if c.ReadinessTimeout == 0 {
-		c.ReadinessTimeout = DefaultReadinessTimeout
-	}
-	if c.TxInFlightTimeout == 0 {
-		c.TxInFlightTimeout = DefaultTxInFlightTimeout
-	}
-	if c.ResponseTimeout == 0 {
-		c.ResponseTimeout = DefaultResponseTimeout
-	}
-	if c.ProcessingTimeout == 0 {
-		c.ProcessingTimeout = DefaultProcessingTimeout
-	}
-	if c.DrainWindow == 0 {
-		c.DrainWindow = DefaultDrainWindow
-	}
-	if c.DurationAlpha == 0 {
-		c.DurationAlpha = DefaultDurationAlpha
-	}
+	c.ReadinessTimeout = cmp.Or(c.ReadinessTimeout, DefaultReadinessTimeout)
+	c.TxInFlightTimeout = cmp.Or(c.TxInFlightTimeout, DefaultTxInFlightTimeout)
+	c.ResponseTimeout = cmp.Or(c.ResponseTimeout, DefaultResponseTimeout)
+	c.ProcessingTimeout = cmp.Or(c.ProcessingTimeout, DefaultProcessingTimeout)
+	c.DrainWindow = cmp.Or(c.DrainWindow, DefaultDrainWindow)
+	c.DurationAlpha = cmp.Or(c.DurationAlpha, DefaultDurationAlpha)
 }
 
 // Problem is one thing wrong with a Config: the field, by its yaml name ("readiness",

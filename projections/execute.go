@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -110,9 +111,7 @@ func (e *decideError) Unwrap() error { return e.err }
 // decideAndAppend decides cmd on s and appends its events with md; an md without a correlation
 // id takes the job's (s.CorrelationID), and the first events of a job give it theirs.
 func (x *Executor) decideAndAppend(ctx context.Context, id domain.JobID, s domain.State, cmd domain.Command, md eventstore.Metadata) (Outcome, error) {
-	if md.CorrelationID == "" {
-		md.CorrelationID = s.CorrelationID
-	}
+	md.CorrelationID = cmp.Or(md.CorrelationID, s.CorrelationID)
 	if md.CorrelationID == "" {
 		md.CorrelationID = id.Stream() // a state folded elsewhere, without the log's metadata
 	}

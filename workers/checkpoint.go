@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -55,12 +56,8 @@ type CheckpointConfig struct {
 }
 
 func (c *CheckpointConfig) setDefaults() {
-	if c.Every == 0 {
-		c.Every = 100
-	}
-	if c.Interval == 0 {
-		c.Interval = time.Second
-	}
+	c.Every = cmp.Or(c.Every, 100)
+	c.Interval = cmp.Or(c.Interval, time.Second)
 }
 
 // Validate checks the configuration (zero values take defaults).

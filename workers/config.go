@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"os"
@@ -131,30 +132,14 @@ func DefaultConfig() Config {
 }
 
 func (c *Config) setDefaults() {
-	if c.ReadinessPollInterval == 0 {
-		c.ReadinessPollInterval = DefaultReadinessPollInterval
-	}
-	if c.TxAttempts == 0 {
-		c.TxAttempts = DefaultTxAttempts
-	}
-	if c.TxRetryDelay == 0 {
-		c.TxRetryDelay = DefaultTxRetryDelay
-	}
-	if c.ResponseBufferTTL == 0 {
-		c.ResponseBufferTTL = DefaultResponseBufferTTL
-	}
-	if c.TimeoutsPoll == 0 {
-		c.TimeoutsPoll = DefaultTimeoutsPoll
-	}
-	if c.ResponsesCursorEvery == 0 {
-		c.ResponsesCursorEvery = DefaultResponsesCursorEvery
-	}
-	if c.BalanceInterval == 0 {
-		c.BalanceInterval = DefaultBalanceInterval
-	}
-	if c.NonceCheckInterval == 0 {
-		c.NonceCheckInterval = DefaultNonceCheckInterval
-	}
+	c.ReadinessPollInterval = cmp.Or(c.ReadinessPollInterval, DefaultReadinessPollInterval)
+	c.TxAttempts = cmp.Or(c.TxAttempts, DefaultTxAttempts)
+	c.TxRetryDelay = cmp.Or(c.TxRetryDelay, DefaultTxRetryDelay)
+	c.ResponseBufferTTL = cmp.Or(c.ResponseBufferTTL, DefaultResponseBufferTTL)
+	c.TimeoutsPoll = cmp.Or(c.TimeoutsPoll, DefaultTimeoutsPoll)
+	c.ResponsesCursorEvery = cmp.Or(c.ResponsesCursorEvery, DefaultResponsesCursorEvery)
+	c.BalanceInterval = cmp.Or(c.BalanceInterval, DefaultBalanceInterval)
+	c.NonceCheckInterval = cmp.Or(c.NonceCheckInterval, DefaultNonceCheckInterval)
 	c.Transport.setDefaults()
 	c.Dispatcher.setDefaults()
 }

@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -68,12 +69,8 @@ type DispatcherConfig struct {
 }
 
 func (c *DispatcherConfig) setDefaults() {
-	if c.Name == "" {
-		c.Name = "dispatcher"
-	}
-	if c.FlushTimeout == 0 {
-		c.FlushTimeout = 5 * time.Second
-	}
+	c.Name = cmp.Or(c.Name, "dispatcher")
+	c.FlushTimeout = cmp.Or(c.FlushTimeout, 5*time.Second)
 	c.Checkpoint.setDefaults()
 }
 
@@ -225,9 +222,7 @@ func NewEventMessage(r eventstore.Record) *message.Message {
 		msg.Metadata.Set(MetaRecordedAt, r.Metadata.RecordedAt.UTC().Format(time.RFC3339Nano))
 	}
 	corr := r.Metadata.CorrelationID
-	if corr == "" {
-		corr = r.Stream
-	}
+	corr = cmp.Or(corr, r.Stream)
 	msg.Metadata.Set(MetaCorrelationID, corr)
 	msg.Metadata.Set(MetaCausationID, MessageMetaPosition(r.Position))
 	return msg

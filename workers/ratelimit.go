@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -50,18 +51,10 @@ const (
 )
 
 func (c *RateLimitRecorderConfig) setDefaults() {
-	if c.Buffer == 0 {
-		c.Buffer = DefaultRateLimitBuffer
-	}
-	if c.Batch == 0 {
-		c.Batch = DefaultRateLimitBatch
-	}
-	if c.FlushTimeout == 0 {
-		c.FlushTimeout = DefaultRateLimitFlushTimeout
-	}
-	if c.RetryPause == 0 {
-		c.RetryPause = DefaultRateLimitRetryPause
-	}
+	c.Buffer = cmp.Or(c.Buffer, DefaultRateLimitBuffer)
+	c.Batch = cmp.Or(c.Batch, DefaultRateLimitBatch)
+	c.FlushTimeout = cmp.Or(c.FlushTimeout, DefaultRateLimitFlushTimeout)
+	c.RetryPause = cmp.Or(c.RetryPause, DefaultRateLimitRetryPause)
 }
 
 // Validate reports the first field out of range, after defaults are applied.

@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,18 +44,10 @@ func (c *RouterConfig) setDefaults() {
 	case -1:
 		c.MaxRetries = 0
 	}
-	if c.InitialInterval == 0 {
-		c.InitialInterval = 100 * time.Millisecond
-	}
-	if c.Multiplier == 0 {
-		c.Multiplier = 2
-	}
-	if c.MaxInterval == 0 {
-		c.MaxInterval = 5 * time.Second
-	}
-	if c.CloseTimeout == 0 {
-		c.CloseTimeout = 10 * time.Second
-	}
+	c.InitialInterval = cmp.Or(c.InitialInterval, 100*time.Millisecond)
+	c.Multiplier = cmp.Or(c.Multiplier, 2)
+	c.MaxInterval = cmp.Or(c.MaxInterval, 5*time.Second)
+	c.CloseTimeout = cmp.Or(c.CloseTimeout, 10*time.Second)
 }
 
 // Validate checks the configuration (zero values take defaults).

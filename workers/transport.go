@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/ThreeDotsLabs/watermill"
@@ -38,12 +39,8 @@ type GoChannelConfig struct {
 }
 
 func (c *TransportConfig) setDefaults() {
-	if c.Kind == "" {
-		c.Kind = TransportGoChannel
-	}
-	if c.GoChannel.OutputBuffer == 0 {
-		c.GoChannel.OutputBuffer = 256
-	}
+	c.Kind = cmp.Or(c.Kind, TransportGoChannel)
+	c.GoChannel.OutputBuffer = cmp.Or(c.GoChannel.OutputBuffer, 256)
 	c.NATS.setDefaults()
 }
 

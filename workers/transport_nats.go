@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -121,30 +122,14 @@ const (
 const natsCloseTimeout = 10 * time.Second
 
 func (c *NATSConfig) setDefaults() {
-	if c.URL == "" {
-		c.URL = DefaultNATSURL
-	}
-	if c.Prefix == "" {
-		c.Prefix = DefaultNATSPrefix
-	}
-	if c.AckWait == 0 {
-		c.AckWait = DefaultNATSAckWait
-	}
-	if c.RedeliveryDelay == 0 {
-		c.RedeliveryDelay = DefaultNATSRedeliveryDelay
-	}
-	if c.MaxDeliver == 0 {
-		c.MaxDeliver = DefaultNATSMaxDeliver
-	}
-	if c.MaxAckPending == 0 {
-		c.MaxAckPending = DefaultNATSMaxAckPending
-	}
-	if c.MaxAge == 0 {
-		c.MaxAge = DefaultNATSMaxAge
-	}
-	if c.Replicas == 0 {
-		c.Replicas = 1
-	}
+	c.URL = cmp.Or(c.URL, DefaultNATSURL)
+	c.Prefix = cmp.Or(c.Prefix, DefaultNATSPrefix)
+	c.AckWait = cmp.Or(c.AckWait, DefaultNATSAckWait)
+	c.RedeliveryDelay = cmp.Or(c.RedeliveryDelay, DefaultNATSRedeliveryDelay)
+	c.MaxDeliver = cmp.Or(c.MaxDeliver, DefaultNATSMaxDeliver)
+	c.MaxAckPending = cmp.Or(c.MaxAckPending, DefaultNATSMaxAckPending)
+	c.MaxAge = cmp.Or(c.MaxAge, DefaultNATSMaxAge)
+	c.Replicas = cmp.Or(c.Replicas, 1)
 }
 
 var natsPrefixPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/ecdsa"
 	"encoding/hex"
@@ -434,9 +435,7 @@ func (lg *loadgen) follow(ctx context.Context, j *loadJob, c loadClient) loadWat
 // history reads the job's events: when it was accepted, and its terminal event.
 func (lg *loadgen) history(ctx context.Context, j *loadJob) {
 	token := lg.cfg.operatorToken
-	if token == "" {
-		token = lg.cfg.adminToken
-	}
+	token = cmp.Or(token, lg.cfg.adminToken)
 	for attempt := 0; ; attempt++ {
 		res, err := lg.do(ctx, http.MethodGet, lg.cfg.url+"/v1/jobs/"+j.id+"/events", nil, token)
 		if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -298,14 +299,10 @@ func printStarted(w io.Writer, url, path string, head eventstore.Position, set *
 	}
 	fmt.Fprintf(w, "  gateway chain: %s\n", chainSummary)
 	transport := s.Workers.Transport.Kind
-	if transport == "" {
-		transport = workers.TransportGoChannel
-	}
+	transport = cmp.Or(transport, workers.TransportGoChannel)
 	if f := s.Workers.Fleet; f.Enabled {
 		d := f.LeaseDuration
-		if d == 0 {
-			d = lease.DefaultDuration
-		}
+		d = cmp.Or(d, lease.DefaultDuration)
 		if n := len(s.ExtraSigners) + 1; n > 1 {
 			fmt.Fprintf(w, "  workers: the jobs split over %d keys; each key's readiness, tx, responses and timeouts run by whichever instance holds its lease, with its share of C and D (%s; this one holds some, all or none: /metrics relayer_engine_lease_held)\n", n, d)
 		} else {

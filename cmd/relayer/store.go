@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -272,9 +273,7 @@ func lockStore(dataDir, who string) (func(), error) {
 	if !ok {
 		holder, _ := os.ReadFile(path)
 		desc := strings.TrimSpace(string(holder))
-		if desc == "" {
-			desc = "another process"
-		}
+		desc = cmp.Or(desc, "another process")
 		return nil, fmt.Errorf("the event store in %s is in use by %s: one process writes a store at a time", dataDir, desc)
 	}
 	// Who holds it, for the next one to read. (The lock is advisory: writing the file is not

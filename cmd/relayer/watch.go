@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -313,9 +314,7 @@ func printLine[T any](w *watcher, data, what string, line func(T) string) error 
 // and to ("-" for none), the event's type and its label when it has one.
 func transitionLine(t api.Transition) string {
 	from := t.From
-	if from == "" {
-		from = "-"
-	}
+	from = cmp.Or(from, "-")
 	line := fmt.Sprintf("%s  %d  %s  %s  %s -> %s  %s",
 		t.At.UTC().Format("2006-01-02T15:04:05.000Z07:00"), t.Position, t.JobID, t.Kind, from, t.To, t.EventType)
 	if t.Label != "" {
@@ -523,9 +522,7 @@ func (p *sseParser) dispatch() (sseEvent, bool) {
 		p.data.Reset()
 	}()
 	ev := sseEvent{event: p.event, data: p.data.String()}
-	if ev.event == "" {
-		ev.event = "message"
-	}
+	ev.event = cmp.Or(ev.event, "message")
 	if p.hasID {
 		if n, err := strconv.ParseUint(p.id, 10, 64); err == nil {
 			ev.id, ev.hasID = n, true

@@ -1,6 +1,7 @@
 package retryafter
 
 import (
+	"cmp"
 	"container/list"
 	"fmt"
 	"math"
@@ -210,9 +211,7 @@ type denyEntry struct {
 // (a negative HalfLife disables time decay).
 func NewDenyTracker(cfg TrackerConfig) *DenyTracker {
 	def := DefaultTrackerConfig()
-	if cfg.HalfLife == 0 {
-		cfg.HalfLife = def.HalfLife
-	}
+	cfg.HalfLife = cmp.Or(cfg.HalfLife, def.HalfLife)
 	if cfg.IdleTTL <= 0 {
 		cfg.IdleTTL = def.IdleTTL
 	}

@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -52,21 +53,11 @@ const (
 
 // WithDefaults returns c with every zero field at its default.
 func (c Config) WithDefaults() Config {
-	if c.Timeout == 0 {
-		c.Timeout = DefaultTimeout
-	}
-	if c.RetryCap == 0 {
-		c.RetryCap = DefaultRetryCap
-	}
-	if c.DisableAfter == 0 {
-		c.DisableAfter = DefaultDisableAfter
-	}
-	if c.RotationOverlap == 0 {
-		c.RotationOverlap = DefaultRotationOverlap
-	}
-	if c.MaxEndpoints == 0 {
-		c.MaxEndpoints = DefaultMaxEndpoints
-	}
+	c.Timeout = cmp.Or(c.Timeout, DefaultTimeout)
+	c.RetryCap = cmp.Or(c.RetryCap, DefaultRetryCap)
+	c.DisableAfter = cmp.Or(c.DisableAfter, DefaultDisableAfter)
+	c.RotationOverlap = cmp.Or(c.RotationOverlap, DefaultRotationOverlap)
+	c.MaxEndpoints = cmp.Or(c.MaxEndpoints, DefaultMaxEndpoints)
 	return c
 }
 

@@ -70,9 +70,7 @@ type Config struct {
 
 // setDefaults fills the zero fields; searchPath is the URL's search_path parameter.
 func (c *Config) setDefaults(searchPath string) {
-	if c.Schema == "" {
-		c.Schema = schemaFromSearchPath(searchPath)
-	}
+	c.Schema = cmp.Or(c.Schema, schemaFromSearchPath(searchPath))
 	c.MaxBatch = cmp.Or(c.MaxBatch, DefaultMaxBatch)
 	c.MaxReaders = cmp.Or(c.MaxReaders, DefaultMaxReaders)
 	c.PageSize = cmp.Or(c.PageSize, DefaultPageSize)

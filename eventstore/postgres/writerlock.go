@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -88,9 +89,7 @@ func (s *Store) lockWriter(ctx context.Context, who string, shared bool) (releas
 			WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid AND l.objsubid = 2 LIMIT 1`,
 			int64(uint32(writerLockClass)), int64(oid)).Scan(&holder)
 		_ = conn.Close(context.WithoutCancel(ctx))
-		if holder == "" {
-			holder = "another session"
-		}
+		holder = cmp.Or(holder, "another session")
 		return nil, nil, fmt.Errorf("%w: %s is in use by %s", ErrWriterLocked, s.where, holder)
 	}
 	done, stop := make(chan struct{}), make(chan struct{})

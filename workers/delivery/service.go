@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -109,9 +110,7 @@ func New(cfg Config, deps Deps) (*Service, error) {
 		return nil, errors.New("delivery: no store")
 	}
 	cfg.Webhooks = cfg.Webhooks.WithDefaults()
-	if cfg.Poll == 0 {
-		cfg.Poll = DefaultPoll
-	}
+	cfg.Poll = cmp.Or(cfg.Poll, DefaultPoll)
 	s := &Service{cfg: cfg, key: cfg.Webhooks.Key(), store: deps.Store, codec: projections.NewCodec(), changes: deps.Changes,
 		head: deps.Head, log: deps.Logger, now: deps.Now, wake: make(chan struct{}, 1),
 		client: newClient(cfg.Webhooks.Timeout, cfg.Webhooks.AllowPrivate),

@@ -1,6 +1,7 @@
 package devchain
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"net"
@@ -95,47 +96,27 @@ func DefaultConfig() Config {
 // WithDefaults returns c with every zero field set to its default, the profile's delays
 // included (an unknown profile is left for Validate to report).
 func (c Config) WithDefaults() Config {
-	if c.Profile == "" {
-		c.Profile = ProfileInstant
-	}
-	if c.Jitter == 0 {
-		c.Jitter = DefaultJitter
-	}
+	c.Profile = cmp.Or(c.Profile, ProfileInstant)
+	c.Jitter = cmp.Or(c.Jitter, DefaultJitter)
 	if c.Profile == ProfileProduction {
-		if c.KMSDelay == 0 {
-			c.KMSDelay = ProductionKMSDelay
-		}
-		if c.CoprocessorDelay == 0 {
-			c.CoprocessorDelay = ProductionCoprocessorDelay
-		}
-		if c.ReadinessDelay == 0 {
-			c.ReadinessDelay = ProductionReadinessDelay
-		}
+		c.KMSDelay = cmp.Or(c.KMSDelay, ProductionKMSDelay)
+		c.CoprocessorDelay = cmp.Or(c.CoprocessorDelay, ProductionCoprocessorDelay)
+		c.ReadinessDelay = cmp.Or(c.ReadinessDelay, ProductionReadinessDelay)
 	}
-	if c.KMSNodes == 0 {
-		c.KMSNodes = DefaultKMSNodes
-	}
+	c.KMSNodes = cmp.Or(c.KMSNodes, DefaultKMSNodes)
 	if c.Threshold == 0 {
 		c.Threshold = min(DefaultThreshold, c.KMSNodes)
 	}
-	if c.Coprocessors == 0 {
-		c.Coprocessors = DefaultCoprocessors
-	}
-	if c.RelayerKeys == 0 {
-		c.RelayerKeys = DefaultRelayerKeys
-	}
+	c.Coprocessors = cmp.Or(c.Coprocessors, DefaultCoprocessors)
+	c.RelayerKeys = cmp.Or(c.RelayerKeys, DefaultRelayerKeys)
 	if c.ResponseDelayMin == 0 && c.ResponseDelayMax == 0 {
 		c.ResponseDelayMin, c.ResponseDelayMax = DefaultResponseDelayMin, DefaultResponseDelayMax
 	}
 	if c.ResponseDelayMax == 0 {
 		c.ResponseDelayMax = max(c.ResponseDelayMin, DefaultResponseDelayMax)
 	}
-	if c.BlockDebounce == 0 {
-		c.BlockDebounce = DefaultBlockDebounce
-	}
-	if c.Heartbeat == 0 {
-		c.Heartbeat = DefaultHeartbeat
-	}
+	c.BlockDebounce = cmp.Or(c.BlockDebounce, DefaultBlockDebounce)
+	c.Heartbeat = cmp.Or(c.Heartbeat, DefaultHeartbeat)
 	return c
 }
 

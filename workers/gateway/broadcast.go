@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -246,9 +247,7 @@ func (a *Adapter) waitReceipt(ctx context.Context, p *Prepared) (*types.Receipt,
 	first := a.health.snapshot().Head
 	for {
 		head := a.health.snapshot().Head
-		if first == 0 {
-			first = head // no head seen yet when the wait began
-		}
+		first = cmp.Or(first, head) // no head seen yet when the wait began
 		if a.cfg.BumpAfterBlocks > 0 && first > 0 && head >= first+uint64(a.cfg.BumpAfterBlocks) {
 			rec, err := a.client.TransactionReceipt(ctx, hash)
 			if err == nil {

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"slices"
@@ -170,48 +171,22 @@ const (
 )
 
 func (c *Config) setDefaults() {
-	if c.GasMarginPercent == 0 {
-		c.GasMarginPercent = DefaultGasMarginPercent
-	}
-	if c.MaxGasLimit == 0 {
-		c.MaxGasLimit = DefaultMaxGasLimit
-	}
-	if c.MaxFeePerGas == 0 {
-		c.MaxFeePerGas = DefaultMaxFeePerGas
-	}
-	if c.MaxPriorityFeePerGas == 0 {
-		c.MaxPriorityFeePerGas = DefaultMaxPriorityFeePerGas
-	}
-	if c.PollInterval == 0 {
-		c.PollInterval = DefaultPollInterval
-	}
+	c.GasMarginPercent = cmp.Or(c.GasMarginPercent, DefaultGasMarginPercent)
+	c.MaxGasLimit = cmp.Or(c.MaxGasLimit, DefaultMaxGasLimit)
+	c.MaxFeePerGas = cmp.Or(c.MaxFeePerGas, DefaultMaxFeePerGas)
+	c.MaxPriorityFeePerGas = cmp.Or(c.MaxPriorityFeePerGas, DefaultMaxPriorityFeePerGas)
+	c.PollInterval = cmp.Or(c.PollInterval, DefaultPollInterval)
 	if c.ReceiptPollMin == 0 {
 		c.ReceiptPollMin = min(DefaultReceiptPollMin, c.PollInterval)
 	}
-	if c.ReceiptTimeout == 0 {
-		c.ReceiptTimeout = DefaultReceiptTimeout
-	}
-	if c.MaxBlockRange == 0 {
-		c.MaxBlockRange = DefaultMaxBlockRange
-	}
-	if c.ReorgWindow == 0 {
-		c.ReorgWindow = DefaultReorgWindow
-	}
-	if c.GapFillDelay == 0 {
-		c.GapFillDelay = DefaultGapFillDelay
-	}
-	if c.CallTimeout == 0 {
-		c.CallTimeout = DefaultCallTimeout
-	}
-	if c.BumpAfterBlocks == 0 {
-		c.BumpAfterBlocks = DefaultBumpAfterBlocks
-	}
-	if c.FeeBumpPercent == 0 {
-		c.FeeBumpPercent = DefaultFeeBumpPercent
-	}
-	if c.MaxHeadLag == 0 {
-		c.MaxHeadLag = DefaultMaxHeadLag
-	}
+	c.ReceiptTimeout = cmp.Or(c.ReceiptTimeout, DefaultReceiptTimeout)
+	c.MaxBlockRange = cmp.Or(c.MaxBlockRange, DefaultMaxBlockRange)
+	c.ReorgWindow = cmp.Or(c.ReorgWindow, DefaultReorgWindow)
+	c.GapFillDelay = cmp.Or(c.GapFillDelay, DefaultGapFillDelay)
+	c.CallTimeout = cmp.Or(c.CallTimeout, DefaultCallTimeout)
+	c.BumpAfterBlocks = cmp.Or(c.BumpAfterBlocks, DefaultBumpAfterBlocks)
+	c.FeeBumpPercent = cmp.Or(c.FeeBumpPercent, DefaultFeeBumpPercent)
+	c.MaxHeadLag = cmp.Or(c.MaxHeadLag, DefaultMaxHeadLag)
 }
 
 // WithDefaults returns c with every zero field set to its default.

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"crypto/ecdsa"
 	"crypto/x509/pkix"
@@ -164,9 +165,7 @@ func NewKMSSigner(ctx context.Context, client KMSAPI, keyID string) (*KMSSigner,
 		return nil, fmt.Errorf("gateway: KMS key %s: %w", keyID, err)
 	}
 	s := &KMSSigner{client: client, keyID: keyID, arn: aws.ToString(out.KeyId), addr: crypto.PubkeyToAddress(*pub)}
-	if s.arn == "" {
-		s.arn = keyID
-	}
+	s.arn = cmp.Or(s.arn, keyID)
 	return s, nil
 }
 

@@ -21,6 +21,7 @@
 package lease
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -138,12 +139,8 @@ type Config struct {
 const DefaultDuration = 10 * time.Second
 
 func (c *Config) setDefaults() {
-	if c.Duration == 0 {
-		c.Duration = DefaultDuration
-	}
-	if c.Renew == 0 {
-		c.Renew = c.Duration / 5
-	}
+	c.Duration = cmp.Or(c.Duration, DefaultDuration)
+	c.Renew = cmp.Or(c.Renew, c.Duration/5)
 }
 
 // Validate checks the configuration (zero durations take defaults).
@@ -227,9 +224,7 @@ func NewOptional(store eventstore.Store, cfg *Config, name string, logger *slog.
 		return nil, nil
 	}
 	c := *cfg
-	if c.Name == "" {
-		c.Name = name
-	}
+	c.Name = cmp.Or(c.Name, name)
 	return New(store, c, logger)
 }
 

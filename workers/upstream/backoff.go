@@ -1,6 +1,7 @@
 package upstream
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"time"
@@ -24,12 +25,8 @@ type Backoff struct {
 }
 
 func (b *Backoff) setDefaults() {
-	if b.Multiplier == 0 {
-		b.Multiplier = 2
-	}
-	if b.Jitter == "" {
-		b.Jitter = FullJitter
-	}
+	b.Multiplier = cmp.Or(b.Multiplier, 2)
+	b.Jitter = cmp.Or(b.Jitter, FullJitter)
 	if b.Max < b.Base {
 		b.Max = b.Base
 	}

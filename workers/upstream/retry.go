@@ -1,6 +1,7 @@
 package upstream
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -64,36 +65,16 @@ func DefaultConfig() Config {
 }
 
 func (c *Config) setDefaults() {
-	if c.MaxAttempts == 0 {
-		c.MaxAttempts = 5
-	}
-	if c.MaxElapsed == 0 {
-		c.MaxElapsed = time.Minute
-	}
-	if c.BaseDelay == 0 {
-		c.BaseDelay = 250 * time.Millisecond
-	}
-	if c.RateLimitBaseDelay == 0 {
-		c.RateLimitBaseDelay = time.Second
-	}
-	if c.MaxDelay == 0 {
-		c.MaxDelay = 20 * time.Second
-	}
-	if c.Multiplier == 0 {
-		c.Multiplier = 2
-	}
-	if c.Jitter == "" {
-		c.Jitter = FullJitter
-	}
-	if c.MaxServerWait == 0 {
-		c.MaxServerWait = 24 * time.Hour
-	}
-	if c.MaxReplayBody == 0 {
-		c.MaxReplayBody = 8 << 20
-	}
-	if c.MaxInspectBody == 0 {
-		c.MaxInspectBody = 1 << 20
-	}
+	c.MaxAttempts = cmp.Or(c.MaxAttempts, 5)
+	c.MaxElapsed = cmp.Or(c.MaxElapsed, time.Minute)
+	c.BaseDelay = cmp.Or(c.BaseDelay, 250*time.Millisecond)
+	c.RateLimitBaseDelay = cmp.Or(c.RateLimitBaseDelay, time.Second)
+	c.MaxDelay = cmp.Or(c.MaxDelay, 20*time.Second)
+	c.Multiplier = cmp.Or(c.Multiplier, 2)
+	c.Jitter = cmp.Or(c.Jitter, FullJitter)
+	c.MaxServerWait = cmp.Or(c.MaxServerWait, 24*time.Hour)
+	c.MaxReplayBody = cmp.Or(c.MaxReplayBody, 8<<20)
+	c.MaxInspectBody = cmp.Or(c.MaxInspectBody, 1<<20)
 }
 
 // Validate reports the first field that is out of range, after defaults are applied.

@@ -1,6 +1,7 @@
 package upstream
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"time"
@@ -38,12 +39,8 @@ type Schedule struct {
 }
 
 func (s *Schedule) setDefaults() {
-	if s.Cap == 0 {
-		s.Cap = 24 * time.Hour
-	}
-	if s.Jitter == 0 {
-		s.Jitter = 0.2
-	}
+	s.Cap = cmp.Or(s.Cap, 24*time.Hour)
+	s.Jitter = cmp.Or(s.Jitter, 0.2)
 }
 
 // Validate reports a field out of range, after defaults.

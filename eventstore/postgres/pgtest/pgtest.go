@@ -3,6 +3,7 @@
 package pgtest
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -27,9 +28,7 @@ const Hint = "start one: docker run --rm -d -p 5432:5432 -e POSTGRES_HOST_AUTH_M
 func URL(tb testing.TB, prefix string) string {
 	tb.Helper()
 	base := os.Getenv("RELAYER_TEST_POSTGRES_URL")
-	if base == "" {
-		base = DefaultURL
-	}
+	base = cmp.Or(base, DefaultURL)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, base)

@@ -1,6 +1,7 @@
 package rpcfault
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -104,12 +105,8 @@ func (c *Config) setDefaults() {
 	if len(c.Faults) == 0 {
 		c.Faults = AllFaults()
 	}
-	if c.Wait == 0 {
-		c.Wait = time.Second
-	}
-	if c.SlowDelay == 0 {
-		c.SlowDelay = 2 * time.Second
-	}
+	c.Wait = cmp.Or(c.Wait, time.Second)
+	c.SlowDelay = cmp.Or(c.SlowDelay, 2*time.Second)
 }
 
 // Validate reports the first field that is out of range, after defaults are applied.
