@@ -545,3 +545,34 @@ func TestArchiveURLs(t *testing.T) {
 		t.Fatalf("file:// URL: %v, %v", s, err)
 	}
 }
+
+// OpenExistingURL, for the commands that only read, opens a directory that exists (as a path or
+// a file:// URL) and refuses one that does not, or a file, without making anything; other
+// locations are OpenURL's.
+func TestOpenExistingURLOpensOnlyADirectoryThatExists(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for _, loc := range []string{dir, "file://" + dir} {
+		if _, err := archive.OpenExistingURL(ctx, loc); err != nil {
+			t.Errorf("OpenExistingURL(%q): %v", loc, err)
+		}
+	}
+	missing := filepath.Join(dir, "missing")
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for loc, want := range map[string]string{
+		missing:             missing + ": no such directory",
+		"file://" + missing: missing + ": no such directory",
+		file:                file + ": not a directory",
+		"ftp://host/x":      `scheme "ftp"`,
+	} {
+		if _, err := archive.OpenExistingURL(ctx, loc); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("OpenExistingURL(%q): %v; want an error saying %q", loc, err, want)
+		}
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the missing directory was made (%v)", err)
+	}
+}

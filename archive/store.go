@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"strings"
 )
 
@@ -26,6 +28,37 @@ type Store interface {
 
 // ErrNotFound reports a file the store does not have.
 var ErrNotFound = errors.New("not found")
+
+// OpenExistingURL is OpenURL for the commands that only read an archive: a directory must
+// exist (it is not made: a mistyped path is an error, not an empty archive made on the spot).
+func OpenExistingURL(ctx context.Context, location string) (Store, error) {
+	if path, ok := dirPath(location); ok {
+		info, err := os.Stat(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("archive directory %s: no such directory", path)
+		case err != nil:
+			return nil, fmt.Errorf("archive directory: %w", err)
+		case !info.IsDir():
+			return nil, fmt.Errorf("archive directory %s: not a directory", path)
+		}
+	}
+	return OpenURL(ctx, location)
+}
+
+// dirPath is the directory location names, if it names one (a path or a file:// URL).
+func dirPath(location string) (string, bool) {
+	if location == "" {
+		return "", false
+	}
+	if !strings.Contains(location, "://") {
+		return location, true
+	}
+	if u, err := url.Parse(location); err == nil && u.Scheme == "file" && u.User == nil {
+		return u.Path, true
+	}
+	return "", false
+}
 
 // OpenURL opens the archive store named by location: a directory path (made when missing), or
 // s3://bucket/prefix with optional query parameters endpoint (an S3-compatible server's base URL,

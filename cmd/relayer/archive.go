@@ -47,7 +47,7 @@ func runArchiveVerify(ctx context.Context, args []string, stdout, stderr io.Writ
 	if *loc == "" {
 		return usageErrorf("archive verify: --archive is required")
 	}
-	store, err := archive.OpenURL(ctx, *loc)
+	store, err := archive.OpenExistingURL(ctx, *loc)
 	if err != nil {
 		return usageErrorf("archive verify: %v", err)
 	}
@@ -76,7 +76,7 @@ func runArchiveExport(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return usageErrorf("archive export: --job: %v", err)
 	}
-	store, err := archive.OpenURL(ctx, *loc)
+	store, err := archive.OpenExistingURL(ctx, *loc)
 	if err != nil {
 		return usageErrorf("archive export: %v", err)
 	}

@@ -103,7 +103,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 	var src eventstore.Store = store
 	if *archiveURL != "" {
-		arch, err := archive.OpenURL(ctx, *archiveURL)
+		arch, err := archive.OpenExistingURL(ctx, *archiveURL)
 		if err != nil {
 			return usageErrorf("rebuild: --archive: %v", err)
 		}

@@ -57,7 +57,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	path := loc.String()
 	var arch archive.Store
 	if *archiveURL != "" {
-		if arch, err = archive.OpenURL(ctx, *archiveURL); err != nil {
+		if arch, err = archive.OpenExistingURL(ctx, *archiveURL); err != nil {
 			return usageErrorf("replay: --archive: %v", err)
 		}
 		path += " and the archive " + arch.String()

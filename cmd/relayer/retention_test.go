@@ -139,6 +139,27 @@ func TestRebuildThroughAPositionBeforeRetentionNeedsTheArchive(t *testing.T) {
 	checkRebuilds(t, want, "--data-dir", dataDir, "--through", through, "--archive", archiveDir)
 }
 
+// The commands that read an archive do not make the directory --archive names: a mistyped path
+// is refused, not read as an empty archive made on the spot.
+func TestReadingCommandsRefuseAMissingArchiveDirectory(t *testing.T) {
+	dataDir, job := demoStore(t, "3")
+	missing := filepath.Join(t.TempDir(), "no-such-archive")
+	for _, args := range [][]string{
+		{"rebuild", "--data-dir", dataDir, "--archive", missing},
+		{"replay", "--data-dir", dataDir, "--all", "--archive", missing},
+		{"archive", "verify", "--archive", missing},
+		{"archive", "export", "--job", job, "--archive", "file://" + missing},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		if code == 0 || !strings.Contains(errOut, missing+": no such directory") {
+			t.Errorf("relayer %s: exit %d, %q; want a refusal naming the directory", strings.Join(args[:2], " "), code, errOut)
+		}
+		if _, err := os.Stat(missing); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("relayer %s made the archive directory (%v)", strings.Join(args[:2], " "), err)
+		}
+	}
+}
+
 // An archive that does not reach the horizon the live store recorded (its last segments lost, an
 // older copy, an emptied manifest) or that is another log's is refused by replay --archive,
 // rebuild --archive and archive export --data-dir, instead of a log with a hole.
