@@ -124,6 +124,10 @@ type queries struct {
 	// trip append, with the head and versions it expects (see writer.go).
 	insertIf string
 	notify   string
+	// notifyIf is notify when the event at position $2 is in stream $3 at version $4: after a
+	// guessed insert, it notifies when the insert wrote its first row, and not for a
+	// transaction that wrote nothing (the subscribers would wake up for nothing).
+	notifyIf string
 	// version reads the version of stream $1, -1 when it has no events.
 	version string
 	// allPage reads the events at positions after $1 up to $2, at most $3 of them.
@@ -149,6 +153,8 @@ func newQueries(schema string) queries {
 			`CROSS JOIN LATERAL (SELECT coalesce(max(e.version), -1) AS version FROM ` + events + ` e WHERE e.stream = s.stream) v)`,
 		insert: insert,
 		notify: `SELECT pg_notify($1, '')`,
+		notifyIf: `SELECT pg_notify($1, '') WHERE EXISTS (SELECT 1 FROM ` + events +
+			` WHERE position = $2 AND stream = $3 AND version = $4)`,
 		insertIf: insert + ` WHERE (SELECT coalesce(max(position), 0) FROM ` + events + `) = $1 ` +
 			`AND NOT EXISTS (SELECT 1 FROM unnest($10::text[], $11::bigint[]) AS g(stream, version) ` +
 			`WHERE (SELECT coalesce(max(e.version), -1) FROM ` + events + ` e WHERE e.stream = g.stream) <> g.version)`,

@@ -289,8 +289,7 @@ func (w *writer) write(reqs []*groupcommit.Req, _ bool) (how groupcommit.Failure
 				return 0, nil
 			}
 			// Another writer got in between: nothing was written (the transaction committed
-			// with nothing in it but its notification, a spurious wake-up for subscribers).
-			// Read the head and the versions, and write again.
+			// empty, without a notification). Read the head and the versions, and write again.
 			w.fast.misses++
 		}
 	}
@@ -449,8 +448,13 @@ func (w *writer) insertAndCommit(ctx context.Context, head int64, guessed bool) 
 		b.Queue(w.sql.insert, head, rows.streams, rows.versions, rows.types, rows.schemaVersions,
 			rows.data, rows.correlations, rows.causations, rows.recordedAt)
 	}
-	// The notification goes out when the transaction commits, and only then.
-	b.Queue(w.sql.notify, w.channel)
+	// The notification goes out when the transaction commits, and only then; a guessed insert
+	// that wrote nothing sends none.
+	if guessed {
+		b.Queue(w.sql.notifyIf, w.channel, head+1, rows.streams[0], rows.versions[0])
+	} else {
+		b.Queue(w.sql.notify, w.channel)
+	}
 	if w.beforeCommit == nil {
 		b.Queue(`COMMIT`)
 	}

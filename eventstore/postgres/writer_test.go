@@ -121,6 +121,59 @@ func TestAnotherWritersCommitTurnsTheGuessIntoTwoRoundTrips(t *testing.T) {
 	}
 }
 
+// A guessed insert that wrote nothing commits no notification: the subscribers of every store on
+// the schema wake up once, for the batch written after it, not for the empty transaction too.
+func TestAMissedGuessSendsNoNotification(t *testing.T) {
+	w, s := batchWriter(t)
+	ctx := t.Context()
+	listener := rawConn(t)
+	exec(t, listener, `LISTEN `+pgx.Identifier{w.channel}.Sanitize())
+	// notifications counts the notifications that arrive within a short wait.
+	notifications := func() int {
+		n := 0
+		for {
+			wctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+			_, err := listener.WaitForNotification(wctx)
+			cancel()
+			if err != nil {
+				if ctx.Err() != nil {
+					t.Fatal(ctx.Err())
+				}
+				return n
+			}
+			n++
+		}
+	}
+	for i, stream := range []string{"a", "b", "c"} {
+		mustCommit(t, w, committest.Request(stream, eventstore.NoStream, committest.Event(0)), eventstore.Position(i+1))
+	}
+	if _, err := s.Append(ctx, "d", eventstore.NoStream, committest.Event(0)); err != nil {
+		t.Fatal(err)
+	}
+	if n := notifications(); n != 4 {
+		t.Fatalf("four commits, %d notifications", n)
+	}
+	_, misses := fastCounts(w)
+	mustCommit(t, w, committest.Request("a", 0, committest.Event(1)), 5)
+	if _, m := fastCounts(w); m != misses+1 {
+		t.Fatalf("the guess did not miss (%d misses, %d before)", m, misses)
+	}
+	if n := notifications(); n != 1 {
+		t.Fatalf("a batch written after a missed guess: %d notifications, want 1", n)
+	}
+	// A guess that hits notifies as before (the batch after the miss learns that the writer is
+	// alone again; the one after it guesses).
+	mustCommit(t, w, committest.Request("b", 0, committest.Event(1)), 6)
+	hits, _ := fastCounts(w)
+	mustCommit(t, w, committest.Request("c", 0, committest.Event(1)), 7)
+	if h, _ := fastCounts(w); h != hits+1 {
+		t.Fatal("the last batch did not take the one round trip")
+	}
+	if n := notifications(); n != 2 {
+		t.Fatalf("two batches, the second in one round trip: %d notifications, want 2", n)
+	}
+}
+
 func TestRemovedStreamsAreSeenByTheGuessedInsert(t *testing.T) {
 	w, s := batchWriter(t)
 	ctx := t.Context()
