@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -62,6 +63,30 @@ func liveFrom(ctx context.Context, store eventstore.Store) (eventstore.Position,
 	return last, nil
 }
 
+// errArchiverMoved is rebuildSettled's answer when the archiver changed the live store while the
+// rebuild read it.
+var errArchiverMoved = errors.New("the archiver recorded a segment or retired jobs while this rebuild read the log, " +
+	"so events may have left the live store under the read; run it again")
+
+// rebuildSettled folds src into new read models, and fails when the retention stream of live
+// moved past from (its last event's position when the caller checked) meanwhile: another
+// instance's archiver then removed or pruned events the read may not have reached yet, and read
+// models folded without them are not the log's (or a removal under the read made them
+// inconsistent). The archiver appends to the retention stream before it removes anything.
+func rebuildSettled(ctx context.Context, live, src eventstore.Store, cfg projections.Config, from eventstore.Position) (*projections.Set, projections.RebuildReport, error) {
+	set, rep, err := projections.Rebuild(ctx, src, cfg)
+	again, lerr := liveFrom(ctx, live)
+	switch {
+	case lerr != nil:
+		return nil, rep, errors.Join(err, lerr)
+	case again != from:
+		return nil, rep, fmt.Errorf("%w (the retention stream's last event moved from position %d to %d)", errArchiverMoved, uint64(from), uint64(again))
+	case err != nil:
+		return nil, rep, err
+	}
+	return set, rep, nil
+}
+
 func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("rebuild", rebuildUsage)
 	dataDir, storeURL := storeFlags(fs)
@@ -110,21 +135,19 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		src = archive.Joined{Store: store, Archive: arch}
 		path += " and the archive " + arch.String()
 	}
+	from, err := liveFrom(ctx, store)
+	if err != nil {
+		return fmt.Errorf("rebuild from %s: %w", path, err)
+	}
 	if *through > 0 {
-		if *archiveURL == "" {
-			from, err := liveFrom(ctx, store)
-			if err != nil {
-				return fmt.Errorf("rebuild from %s: %w", path, err)
-			}
-			if eventstore.Position(*through) < from {
-				return usageErrorf("rebuild: --through %d: the live store alone rebuilds the read models as they were at position %d or later, "+
-					"the retention stream's last event (the archiver removed retired jobs or pruned housekeeping events at or before it, "+
-					"and their part of the history is carried there); add --archive to rebuild an earlier position", *through, uint64(from))
-			}
+		if *archiveURL == "" && eventstore.Position(*through) < from {
+			return usageErrorf("rebuild: --through %d: the live store alone rebuilds the read models as they were at position %d or later, "+
+				"the retention stream's last event (the archiver removed retired jobs or pruned housekeeping events at or before it, "+
+				"and their part of the history is carried there); add --archive to rebuild an earlier position", *through, uint64(from))
 		}
 		src = throughStore{Store: src, last: eventstore.Position(*through)}
 	}
-	set, rep, err := projections.Rebuild(ctx, src, pcfg)
+	set, rep, err := rebuildSettled(ctx, store, src, pcfg, from)
 	if err != nil {
 		return fmt.Errorf("rebuild from %s: %w", path, err)
 	}

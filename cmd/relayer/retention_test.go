@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -22,6 +23,7 @@ import (
 
 	"relayer/archive"
 	"relayer/domain"
+	"relayer/eventstore"
 	"relayer/projections"
 	"relayer/workers/archiver"
 )
@@ -137,6 +139,61 @@ func TestRebuildThroughAPositionBeforeRetentionNeedsTheArchive(t *testing.T) {
 		t.Errorf("rebuild --through %s of the live store alone after retention: exit %d, %q; want a refusal that names --archive", through, code, errOut)
 	}
 	checkRebuilds(t, want, "--data-dir", dataDir, "--through", through, "--archive", archiveDir)
+}
+
+// archiverUnderRead is a store whose ReadAll lets the archiver run once, right after the first
+// record: another instance's archiver at work while a rebuild reads the log.
+type archiverUnderRead struct {
+	eventstore.Store
+	run func()
+}
+
+func (s archiverUnderRead) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
+	return func(yield func(eventstore.Record, error) bool) {
+		for rec, err := range s.Store.ReadAll(ctx, after) {
+			if !yield(rec, err) || err != nil {
+				return
+			}
+			s.run()
+			for rec, err := range s.Store.ReadAll(ctx, rec.Position) {
+				if !yield(rec, err) || err != nil {
+					return
+				}
+			}
+			return
+		}
+	}
+}
+
+// A rebuild during which the archiver retired jobs (removing their events, some of them ahead of
+// the read) fails and says to run it again, instead of printing read models that are not the
+// log's; once the archiver is done, the same rebuild succeeds.
+func TestRebuildFailsWhenTheArchiverMovesEventsUnderTheRead(t *testing.T) {
+	dataDir, _ := demoStore(t, "30")
+	loc, err := locate("", dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := openExisting(t.Context(), loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	from, err := liveFrom(t.Context(), store)
+	if err != nil || from != 0 {
+		t.Fatalf("a log without retention: liveFrom %d, %v", from, err)
+	}
+	archiveDir := filepath.Join(t.TempDir(), "archive")
+	src := archiverUnderRead{Store: store, run: func() { retireAll(t, dataDir, archiveDir) }}
+	if _, _, err := rebuildSettled(t.Context(), store, src, projections.Config{}, from); !errors.Is(err, errArchiverMoved) {
+		t.Fatalf("a rebuild with the archiver retiring jobs under it: %v; want it told to run again", err)
+	}
+	if from, err = liveFrom(t.Context(), store); err != nil || from == 0 {
+		t.Fatalf("after retention: liveFrom %d, %v", from, err)
+	}
+	if _, _, err := rebuildSettled(t.Context(), store, store, projections.Config{}, from); err != nil {
+		t.Fatalf("the same rebuild once the archiver is done: %v", err)
+	}
 }
 
 // The commands that read an archive do not make the directory --archive names: a mistyped path
