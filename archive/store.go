@@ -32,32 +32,21 @@ var ErrNotFound = errors.New("not found")
 // OpenExistingURL is OpenURL for the commands that only read an archive: a directory must
 // exist (it is not made: a mistyped path is an error, not an empty archive made on the spot).
 func OpenExistingURL(ctx context.Context, location string) (Store, error) {
-	if path, ok := dirPath(location); ok {
-		info, err := os.Stat(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("archive directory %s: no such directory", path)
-		case err != nil:
-			return nil, fmt.Errorf("archive directory: %w", err)
-		case !info.IsDir():
-			return nil, fmt.Errorf("archive directory %s: not a directory", path)
-		}
-	}
-	return OpenURL(ctx, location)
+	return openURL(ctx, location, existingDir)
 }
 
-// dirPath is the directory location names, if it names one (a path or a file:// URL).
-func dirPath(location string) (string, bool) {
-	if location == "" {
-		return "", false
+// existingDir opens the directory path as a store; it must exist.
+func existingDir(path string) (*Dir, error) {
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("archive directory %s: no such directory", path)
+	case err != nil:
+		return nil, fmt.Errorf("archive directory: %w", err)
+	case !info.IsDir():
+		return nil, fmt.Errorf("archive directory %s: not a directory", path)
 	}
-	if !strings.Contains(location, "://") {
-		return location, true
-	}
-	if u, err := url.Parse(location); err == nil && u.Scheme == "file" && u.User == nil {
-		return u.Path, true
-	}
-	return "", false
+	return &Dir{path: path}, nil
 }
 
 // OpenURL opens the archive store named by location: a directory path (made when missing), or
@@ -67,11 +56,16 @@ func dirPath(location string) (string, bool) {
 // user, a password or any parameter other than endpoint and region is refused, and the refusal
 // does not repeat it.
 func OpenURL(ctx context.Context, location string) (Store, error) {
+	return openURL(ctx, location, NewDir)
+}
+
+// openURL is OpenURL with openDir opening a directory location.
+func openURL(ctx context.Context, location string, openDir func(string) (*Dir, error)) (Store, error) {
 	if location == "" {
 		return nil, errors.New("archive location: empty (a directory or s3://bucket/prefix)")
 	}
 	if !strings.Contains(location, "://") {
-		return NewDir(location)
+		return openDir(location)
 	}
 	u, err := url.Parse(location)
 	if err != nil {
@@ -84,7 +78,7 @@ func OpenURL(ctx context.Context, location string) (Store, error) {
 	}
 	switch u.Scheme {
 	case "file":
-		return NewDir(u.Path)
+		return openDir(u.Path)
 	case "s3":
 	default:
 		return nil, fmt.Errorf("archive location: scheme %q: want a directory path or s3://bucket/prefix", u.Scheme)

@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"log/slog"
 	"math/big"
 	"slices"
 	"testing"
@@ -23,16 +22,7 @@ func TestHealNoncesFillsANonceTheSequenceLostTrackOf(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	chain := devchaintest.Start(t, devchain.Config{}, nil)
-	addrs := chain.Addresses()
-	a, err := New(ctx, chain.Client(), Config{
-		ChainID:      chain.ChainID().Uint64(),
-		Contracts:    Contracts{Decryption: addrs.Decryption, InputVerification: addrs.InputVerification, ACL: addrs.ACL},
-		PollInterval: 100 * time.Millisecond, ReceiptPollMin: 10 * time.Millisecond, GapFillDelay: 100 * time.Millisecond,
-	}, slog.New(slog.DiscardHandler), WithSigner(NewSigner(chain.RelayerKey())))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
+	a := devAdapter(t, ctx, chain, chain.RelayerKey(), func(c *Config) { c.GapFillDelay = 100 * time.Millisecond })
 	self := a.Address()
 
 	h1, err := a.nonces.take(ctx, a.pendingNonce)

@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"log/slog"
 	"math/big"
 	"testing"
 	"time"
@@ -22,16 +21,7 @@ func TestAnotherKeysTransactionIsNotKeptAsTheKeysOwnOfItsNonce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	chain := devchaintest.Start(t, devchain.Config{RelayerKeys: 2}, nil)
-	addrs := chain.Addresses()
-	a, err := New(ctx, chain.Client(), Config{
-		ChainID:      chain.ChainID().Uint64(),
-		Contracts:    Contracts{Decryption: addrs.Decryption, InputVerification: addrs.InputVerification, ACL: addrs.ACL},
-		PollInterval: 100 * time.Millisecond, ReceiptPollMin: 10 * time.Millisecond,
-	}, slog.New(slog.DiscardHandler), WithSigner(NewSigner(chain.RelayerKeys()[0])))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
+	a := devAdapter(t, ctx, chain, chain.RelayerKeys()[0], nil)
 	other := a.WithKey(NewSigner(chain.RelayerKeys()[1]))
 	tip, feeCap, err := a.fees(ctx)
 	if err != nil {
