@@ -35,10 +35,16 @@ func (ArchiveAdvanced) EventType() string { return "ArchiveAdvanced" }
 // the jobs when they apply it, so that the read models of a relayer that followed the log and
 // those rebuilt from the live store afterwards agree. A job id named here is never given to a
 // new job: an identical request later becomes a job of the next generation.
+//
+// Versions[i], when present, is the last version of Jobs[i]'s stream as the archiver checked
+// it in the store: read models that caught up while the removal ran may hold the first part of
+// a job's stream and never see the rest, and they tell that job (its version below the one
+// named) from one that really is still open. Events recorded before Versions existed have none.
 type JobsRetired struct {
-	UpTo uint64    `json:"upTo"`
-	Jobs []JobID   `json:"jobs"`
-	At   time.Time `json:"at"`
+	UpTo     uint64    `json:"upTo"`
+	Jobs     []JobID   `json:"jobs"`
+	Versions []uint64  `json:"versions,omitempty"`
+	At       time.Time `json:"at"`
 }
 
 func (JobsRetired) EventType() string { return "JobsRetired" }

@@ -15,7 +15,7 @@ import (
 func (h *harness) retireCarrying(asOf eventstore.Position, history json.RawMessage, ids ...domain.JobID) {
 	h.t.Helper()
 	for _, e := range []eventstore.Typed{
-		domain.JobsRetired{UpTo: uint64(asOf), Jobs: ids, At: h.base},
+		h.retired(asOf, ids),
 		domain.HistoryCarried{AsOf: uint64(asOf), History: history, At: h.base},
 	} {
 		if err := h.applySystem(domain.RetentionStream, e); err != nil {

@@ -35,16 +35,26 @@ func (s *Set) applyRetention(rec *eventstore.Record) error {
 	return nil
 }
 
-// applyRetired applies a JobsRetired. Every job named must be one that ended (or one this Set
-// never saw, when it was rebuilt from a live store the job has already left); a job that could
-// still change is an inconsistency and changes nothing.
+// applyRetired applies a JobsRetired. Every job named must be one that ended, one this Set
+// never saw (it was rebuilt from a live store the job had already left), or one whose stream
+// was removed while this Set read it: it holds the stream's first events only, below the last
+// version the event names, because it caught up while another instance's archiver removed the
+// rest. A job held at the version named, or without one named, that could still change is an
+// inconsistency and changes nothing.
 func (s *Set) applyRetired(rec *eventstore.Record) error {
 	var e domain.JobsRetired
 	if err := json.Unmarshal(rec.Data, &e); err != nil {
 		return err
 	}
-	for _, id := range e.Jobs {
-		if _, j, ok := s.jobs.lookup(id); ok && !j.status.Terminal() {
+	if len(e.Versions) > 0 && len(e.Versions) != len(e.Jobs) {
+		return fmt.Errorf("JobsRetired names %d jobs and %d versions", len(e.Jobs), len(e.Versions))
+	}
+	for n, id := range e.Jobs {
+		_, j, ok := s.jobs.lookup(id)
+		if !ok || j.status.Terminal() {
+			continue
+		}
+		if len(e.Versions) == 0 || uint64(j.version) >= e.Versions[n] {
 			return fmt.Errorf("job %s retired in status %s, which is not terminal", id, j.status)
 		}
 	}
@@ -54,11 +64,26 @@ func (s *Set) applyRetired(rec *eventstore.Record) error {
 		if !ok {
 			continue
 		}
+		if !j.status.Terminal() {
+			s.forgetOpen(i, j)
+		}
 		s.counts[j.kind.Ordinal()][j.status.Ordinal()]--
 		s.jobs.retire(i)
 		s.watchers.changed(id)
 	}
 	return nil
+}
+
+// forgetOpen takes job j at index i, whose stream was removed before this Set read its end, out
+// of what only an open job is in: its queue, the timers, the gateway requests awaited. What its
+// missing events added to the running history comes back with the next HistoryCarried, whose
+// AsOf is past them (they lie at or below an archived horizon).
+func (s *Set) forgetOpen(i int32, j *job) {
+	if j.status == domain.ReceiptReceived {
+		s.reqs.left(j.kind, j.field(fieldGatewayRequestID))
+	}
+	s.dequeue(j)
+	s.timers.clear(&s.jobs, i)
 }
 
 // Retired reports whether job id was retired: its events are in the archive, not in the live

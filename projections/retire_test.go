@@ -8,12 +8,23 @@ import (
 	"time"
 
 	"relayer/domain"
+	"relayer/eventstore"
 )
 
 // retire applies a JobsRetired naming ids, as the archiver records it.
 func (h *harness) retire(ids ...domain.JobID) error {
 	h.t.Helper()
-	return h.applySystem(domain.RetentionStream, domain.JobsRetired{UpTo: uint64(h.pos), Jobs: ids, At: h.base})
+	return h.applySystem(domain.RetentionStream, h.retired(h.pos, ids))
+}
+
+// retired is the JobsRetired the archiver records for ids at horizon upTo: each with its
+// stream's last version.
+func (h *harness) retired(upTo eventstore.Position, ids []domain.JobID) domain.JobsRetired {
+	e := domain.JobsRetired{UpTo: uint64(upTo), Jobs: ids, At: h.base}
+	for _, id := range ids {
+		e.Versions = append(e.Versions, uint64(h.states[id].Events-1))
+	}
+	return e
 }
 
 // oneRetiredOneOpen is a Set holding an input proof still processing (open) after one that
@@ -60,6 +71,85 @@ func TestAJobThatCanStillChangeIsNeverRetired(t *testing.T) {
 		t.Fatal("the refused retirement changed the read models")
 	}
 	sameSnapshots(t, "after a refused retirement", before, snapshot(t, h.s))
+}
+
+// A JobsRetired recorded before it named versions still refuses a job held open: without the
+// version, an open job cannot be told from one whose stream was removed under the read.
+func TestAJobsRetiredWithoutVersionsRefusesAnOpenJob(t *testing.T) {
+	h := newHarness(t, Config{})
+	open := h.accept(domain.InputProof, 0)
+	before := snapshot(t, h.s)
+	err := h.applySystem(domain.RetentionStream, domain.JobsRetired{UpTo: uint64(h.pos), Jobs: []domain.JobID{open}, At: h.base})
+	if !errors.Is(err, ErrInconsistent) {
+		t.Fatalf("retiring a processing job with no version named: %v, want ErrInconsistent", err)
+	}
+	sameSnapshots(t, "after a refused retirement", before, snapshot(t, h.s))
+	err = h.applySystem(domain.RetentionStream, domain.JobsRetired{UpTo: uint64(h.pos), Jobs: []domain.JobID{open}, Versions: []uint64{3, 4}, At: h.base})
+	if !errors.Is(err, ErrInconsistent) {
+		t.Fatalf("a JobsRetired naming one job and two versions: %v, want ErrInconsistent", err)
+	}
+}
+
+// Read models that catch up while another instance's archiver removes retired jobs can read the
+// first events of a job's stream and find the rest gone: they hold the job open (queued,
+// processing, in flight, awaiting its responses) when its JobsRetired comes. They drop it as the
+// read models that followed the whole log do, and once the history carried with the next
+// segment is applied the two agree in every read model.
+func TestAJobWhoseStreamWasRemovedUnderTheReadIsDroppedAtItsRetirement(t *testing.T) {
+	h := newHarness(t, Config{})
+	at := time.Duration(0)
+	for i := range 12 {
+		at = h.respond([]domain.Kind{domain.InputProof, domain.PublicDecrypt}[i%2], at, time.Second) + time.Second
+	}
+	var ended []domain.JobID
+	for _, rec := range h.log {
+		if rec.Type == "RequestCompleted" {
+			id, _ := domain.JobIDFromStream(rec.Stream)
+			ended = append(ended, id)
+		}
+	}
+	open := h.accept(domain.PublicDecrypt, at)
+	h.toTx(open, at+time.Second)
+	asOf, history, err := h.s.History()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.applySystem(domain.RetentionStream, h.retired(asOf, ended)); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.applySystem(domain.RetentionStream, domain.HistoryCarried{AsOf: uint64(asOf), History: history, At: h.base}); err != nil {
+		t.Fatal(err)
+	}
+	h.respond(domain.InputProof, at+5*time.Second, time.Second)
+	running := snapshot(t, h.s)
+
+	// Each retired job's stream cut after its first k events, k from 1 to 5: the job is held
+	// queued or processing, in flight, or awaiting its responses.
+	gone := map[domain.JobID]eventstore.Version{}
+	for i, id := range ended {
+		gone[id] = eventstore.Version(1 + i%5)
+	}
+	var read []eventstore.Record
+	for _, rec := range h.log {
+		id, isJob := domain.JobIDFromStream(rec.Stream)
+		if cut, ok := gone[id]; isJob && ok && rec.Version >= cut {
+			continue
+		}
+		read = append(read, rec)
+	}
+	caught := foldRecords(t, read, nil)
+	sameSnapshots(t, "read models that caught up under the removal", running, snapshot(t, caught))
+	for _, id := range ended {
+		if _, held := caught.Job(id); held || !caught.Retired(id) {
+			t.Fatalf("job %s: held %v, retired %v", id, held, caught.Retired(id))
+		}
+	}
+	if job, awaiting, _ := caught.GatewayRequest(domain.PublicDecrypt, "42"); awaiting {
+		t.Fatalf("gateway request 42 still awaited by %s", job)
+	}
+	if q := caught.QueueLengths(); q != h.s.QueueLengths() {
+		t.Fatalf("queues %+v, want %+v", q, h.s.QueueLengths())
+	}
 }
 
 func TestRetirableListsEndedJobsPastTheirWindowBelowTheHorizon(t *testing.T) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,7 +19,8 @@ const archiveUsage = `Usage: relayer archive verify --archive DIR|URL
        relayer archive export --archive DIR|URL --job ID [--json] [--data-dir DIR | --store URL]
 
 verify checks an archive's manifest against every segment (size, SHA-256, record and job
-counts, positions in order without overlap or hole) and names the first segment that fails.
+counts, positions in order without overlap or hole) and names the first segment that fails;
+a location without a manifest is refused, not called sound.
 export prints one job's history from the archive, followed by what of it the live store still
 holds when --data-dir or --store is given, as replay prints it. Both only read.
 
@@ -50,6 +52,12 @@ func runArchiveVerify(ctx context.Context, args []string, stdout, stderr io.Writ
 	store, err := archive.OpenExistingURL(ctx, *loc)
 	if err != nil {
 		return usageErrorf("archive verify: %v", err)
+	}
+	// An archive the archiver opened holds a manifest from its first segment on; a location
+	// without one (a data directory named by mistake, a wrong S3 prefix) is no archive to call
+	// sound.
+	if _, err := store.Get(ctx, archive.ManifestName); errors.Is(err, archive.ErrNotFound) {
+		return fmt.Errorf("archive verify: %s holds no %s: nothing was archived there", store, archive.ManifestName)
 	}
 	sum, err := archive.Verify(ctx, store)
 	if err != nil {

@@ -84,6 +84,13 @@ func TestArchiveVerifyAndExportReadWhatTheLiveStoreHeld(t *testing.T) {
 		t.Fatalf("archive verify of a damaged archive: exit %d, %q; want 1 naming %s", code, errOut, filepath.Base(names[1]))
 	}
 
+	// A location with no manifest (the data directory named by mistake) is no archive: not
+	// "sound, 0 segments".
+	out, errOut, code = runCLI(t, "archive", "verify", "--archive", dataDir)
+	if code != 1 || strings.Contains(out, "is sound") || !strings.Contains(errOut, "holds no manifest.json: nothing was archived there") {
+		t.Fatalf("archive verify of the data directory: exit %d, %q%q; want 1 saying it holds no manifest", code, out, errOut)
+	}
+
 	// Credentials in the URL are refused before anything is read, and not repeated.
 	_, errOut, code = runCLI(t, "archive", "verify", "--archive", "s3://AKID:topsecret@bucket/p")
 	if code != 2 || strings.Contains(errOut, "topsecret") || !strings.Contains(errOut, "credentials in the URL are refused") {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -196,6 +197,66 @@ func TestRebuildFailsWhenTheArchiverMovesEventsUnderTheRead(t *testing.T) {
 	}
 }
 
+// Read models that catch up while another instance's archiver retires jobs (as a fleet's
+// instance does when it starts) read the first event of a retired job's stream, find the rest
+// removed, and then its JobsRetired: they drop the job, as those that followed the whole log
+// did, instead of stopping on a job retired while it could still change; and they end equal to
+// read models rebuilt from the live store after the archiver is done.
+func TestReadModelsCatchingUpWhileTheArchiverRetiresJobsAgree(t *testing.T) {
+	dataDir, _ := demoStore(t, "30")
+	loc, err := locate("", dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := openExisting(t.Context(), loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var first eventstore.Record
+	for rec, err := range store.ReadAll(t.Context(), 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		first = rec
+		break
+	}
+	if _, isJob := domain.JobIDFromStream(first.Stream); !isJob || first.Type != "RequestAccepted" {
+		t.Fatalf("the log opens with %s in %s, want a job's acceptance (the job whose rest is removed under the read)", first.Type, first.Stream)
+	}
+	archiveDir := filepath.Join(t.TempDir(), "archive")
+	set, err := projections.New(projections.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := archiverUnderRead{Store: store, run: func() { retireAll(t, dataDir, archiveDir) }}
+	if err := set.CatchUp(t.Context(), src); err != nil {
+		t.Fatalf("catching up while the archiver retired jobs: %v", err)
+	}
+	id, _ := domain.JobIDFromStream(first.Stream)
+	if _, held := set.Job(id); held || !set.Retired(id) {
+		t.Fatalf("job %s, whose stream was removed under the read: held %v, retired %v", id, held, set.Retired(id))
+	}
+	from, err := liveFrom(t.Context(), store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rebuilt, _, err := rebuildSettled(t.Context(), store, store, projections.Config{}, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want bytes.Buffer
+	if err := set.WriteSnapshot(&got); err != nil {
+		t.Fatal(err)
+	}
+	if err := rebuilt.WriteSnapshot(&want); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("the read models that caught up under the archiver differ from a rebuild of the live store:\n%.600s\n%.600s", got.Bytes(), want.Bytes())
+	}
+}
+
 // The commands that read an archive do not make the directory --archive names: a mistyped path
 // is refused, not read as an empty archive made on the spot.
 func TestReadingCommandsRefuseAMissingArchiveDirectory(t *testing.T) {
@@ -376,6 +437,12 @@ func TestServeArchivesToAnS3BucketThatVerifyExportAndReplayRead(t *testing.T) {
 	out, errOut, code := runCLI(t, "archive", "verify", "--archive", bucket)
 	if code != 0 || !strings.Contains(out, "is sound") || !strings.Contains(out, "s3://relayer-archive/relayer/archive") {
 		t.Fatalf("archive verify of the bucket: exit %d %s%s", code, out, errOut)
+	}
+	// The same bucket under a prefix nothing was archived to is no archive.
+	wrong := strings.Replace(bucket, "/relayer/archive?", "/relayer/archiv?", 1)
+	out, errOut, code = runCLI(t, "archive", "verify", "--archive", wrong)
+	if code != 1 || strings.Contains(out, "is sound") || !strings.Contains(errOut, "s3://relayer-archive/relayer/archiv/ holds no manifest.json") {
+		t.Fatalf("archive verify of a prefix with no archive: exit %d %s%s", code, out, errOut)
 	}
 	for _, id := range ids {
 		timeline, errOut, code := runCLI(t, "archive", "export", "--job", id, "--archive", bucket)

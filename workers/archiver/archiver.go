@@ -536,6 +536,7 @@ func (w *worker) retireBatch(ctx context.Context, policy domain.Retention) (bool
 		return false, fmt.Errorf("%w: refusing to remove anything", err)
 	}
 	ids := make([]domain.JobID, 0, len(candidates))
+	versions := make([]uint64, 0, len(candidates))
 	for _, c := range candidates {
 		// The stream's last event in the store must be the one the read models hold.
 		v, err := eventstore.LastVersion(ctx, a.store, c.ID.Stream())
@@ -546,11 +547,12 @@ func (w *worker) retireBatch(ctx context.Context, policy domain.Retention) (bool
 			continue
 		}
 		ids = append(ids, c.ID)
+		versions = append(versions, uint64(v))
 	}
 	if len(ids) == 0 {
 		return false, nil
 	}
-	ev := domain.JobsRetired{UpTo: uint64(h), Jobs: ids, At: a.now().UTC()}
+	ev := domain.JobsRetired{UpTo: uint64(h), Jobs: ids, Versions: versions, At: a.now().UTC()}
 	_, err := eventstore.Update(ctx, w.store, a.codec, domain.RetentionStream, &w.state, fold,
 		func(s state) ([]eventstore.Typed, error) {
 			if s.horizon != h {
@@ -561,6 +563,7 @@ func (w *worker) retireBatch(ctx context.Context, policy domain.Retention) (bool
 	if err != nil {
 		return false, err
 	}
+	a.log.Info("archiver: retirement recorded, removing the jobs' streams", "jobs", len(ids), "up_to", uint64(h))
 	if f := a.faults.afterRetired; f != nil {
 		if err := f(); err != nil {
 			return false, err
