@@ -166,11 +166,10 @@ func (s archiverUnderRead) ReadAll(ctx context.Context, after eventstore.Positio
 	}
 }
 
-// A rebuild during which the archiver retired jobs (removing their events, some of them ahead of
-// the read) fails and says to run it again, instead of printing read models that are not the
-// log's; once the archiver is done, the same rebuild succeeds.
-func TestRebuildFailsWhenTheArchiverMovesEventsUnderTheRead(t *testing.T) {
-	dataDir, _ := demoStore(t, "30")
+// openDemoStore runs demo for jobs jobs and opens its store, closed when the test ends.
+func openDemoStore(t *testing.T, jobs string) (string, eventstore.Store) {
+	t.Helper()
+	dataDir, _ := demoStore(t, jobs)
 	loc, err := locate("", dataDir)
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +178,15 @@ func TestRebuildFailsWhenTheArchiverMovesEventsUnderTheRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
+	t.Cleanup(func() { store.Close() })
+	return dataDir, store
+}
+
+// A rebuild during which the archiver retired jobs (removing their events, some of them ahead of
+// the read) fails and says to run it again, instead of printing read models that are not the
+// log's; once the archiver is done, the same rebuild succeeds.
+func TestRebuildFailsWhenTheArchiverMovesEventsUnderTheRead(t *testing.T) {
+	dataDir, store := openDemoStore(t, "30")
 	from, err := liveFrom(t.Context(), store)
 	if err != nil || from != 0 {
 		t.Fatalf("a log without retention: liveFrom %d, %v", from, err)
@@ -203,16 +210,7 @@ func TestRebuildFailsWhenTheArchiverMovesEventsUnderTheRead(t *testing.T) {
 // did, instead of stopping on a job retired while it could still change; and they end equal to
 // read models rebuilt from the live store after the archiver is done.
 func TestReadModelsCatchingUpWhileTheArchiverRetiresJobsAgree(t *testing.T) {
-	dataDir, _ := demoStore(t, "30")
-	loc, err := locate("", dataDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, err := openExisting(t.Context(), loc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	dataDir, store := openDemoStore(t, "30")
 	var first eventstore.Record
 	for rec, err := range store.ReadAll(t.Context(), 0) {
 		if err != nil {
