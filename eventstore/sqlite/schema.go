@@ -36,11 +36,18 @@ var ErrOldFormat = errors.New("event store file in an older format")
 // once, at the end of the table, where the appends write anyway. recorded_at is Unix
 // nanoseconds, UTC. The UNIQUE index on (stream_id, version) serves stream reads and the
 // writer's version look-ups, and stops a second event from ever taking a stream version.
-const schema = `
+const schema = format2Streams + format2Events + `PRAGMA user_version = 2;`
+
+// format2Streams and format2Events are format 2's tables, as a new file gets them and as the
+// upgrade from format 1 makes them: a later format adds its own, and these stay as they are.
+const (
+	format2Streams = `
 CREATE TABLE streams (
 	id   INTEGER PRIMARY KEY,
 	name TEXT    NOT NULL UNIQUE
 );
+`
+	format2Events = `
 CREATE TABLE events (
 	position       INTEGER PRIMARY KEY,
 	stream_id      INTEGER NOT NULL,
@@ -54,34 +61,18 @@ CREATE TABLE events (
 	recorded_at    INTEGER NOT NULL,
 	UNIQUE (stream_id, version)
 );
-PRAGMA user_version = 2;
 `
+)
 
 // upgrades[v] brings a file of format v+1 to format v+2, inside the caller's transaction. Add
 // steps; never change one that has shipped.
 var upgrades = []string{
 	// 1 to 2: number the streams in the order of their first events, and rebuild the events
 	// table with the numbers, keyed by (stream_id, version).
-	`
-CREATE TABLE streams (
-	id   INTEGER PRIMARY KEY,
-	name TEXT    NOT NULL UNIQUE
-);
+	format2Streams + `
 INSERT INTO streams (name) SELECT stream FROM events GROUP BY stream ORDER BY min(position);
 ALTER TABLE events RENAME TO events_format1;
-CREATE TABLE events (
-	position       INTEGER PRIMARY KEY,
-	stream_id      INTEGER NOT NULL,
-	stream         TEXT    NOT NULL,
-	version        INTEGER NOT NULL,
-	type           TEXT    NOT NULL,
-	schema_version INTEGER NOT NULL,
-	data           BLOB    NOT NULL,
-	correlation_id TEXT,
-	causation_id   TEXT,
-	recorded_at    INTEGER NOT NULL,
-	UNIQUE (stream_id, version)
-);
+` + format2Events + `
 INSERT INTO events (position, stream_id, stream, version, type, schema_version, data, correlation_id, causation_id, recorded_at)
 	SELECT e.position, s.id, e.stream, e.version, e.type, e.schema_version, e.data, e.correlation_id, e.causation_id, e.recorded_at
 	FROM events_format1 AS e JOIN streams AS s ON s.name = e.stream ORDER BY e.position;
