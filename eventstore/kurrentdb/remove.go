@@ -420,12 +420,16 @@ func (r *removals) refresh(ctx context.Context) error {
 	return nil
 }
 
-// removed reports whether e, an event of the store at Position pos, was removed.
+// removed reports whether e, an event of the store at Position pos, was removed. A stream the
+// reader has looked at is judged by what it learnt at any position: a stream removed while the
+// read was under way may hold events above the horizon the reader read when it began, and a
+// reader that found the stream's first events gone skips its later ones too, so that it yields
+// a stream's first events or none of them, never its last without its first.
 func (r *removals) removed(ctx context.Context, e *esdb.RecordedEvent, pos eventstore.Position) (bool, error) {
-	if pos > r.horizon {
+	first, ok := r.first[e.StreamID]
+	if !ok && pos > r.horizon {
 		return false, nil
 	}
-	first, ok := r.first[e.StreamID]
 	if !ok {
 		var err error
 		if first, err = r.s.firstLive(ctx, e.StreamID); err != nil {

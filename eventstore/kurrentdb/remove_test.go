@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -150,6 +151,49 @@ func TestReadersLookAtStreamsOnlyBelowTheRemovalHorizon(t *testing.T) {
 	}
 	if n := reads(); n == 0 || n > 6 {
 		t.Errorf("ReadAll(0) read %d streams; want one read for each stream below the horizon", n)
+	}
+}
+
+// A read under way when another instance removes a stream whose events lie on both sides of the
+// horizon the read began with skips them all: having found the stream's first events gone, it
+// does not yield the later ones above that horizon (read models would get a job's events
+// without its acceptance).
+func TestAReadThatFoundAStreamRemovedSkipsItsEventsAboveTheHorizonItBeganWith(t *testing.T) {
+	f := newFakeServer(t)
+	s := openOn(t, f.url, Config{StreamPrefix: "p/"})
+	ctx := t.Context()
+	mustAppend(t, s, "before", eventstore.NoStream, ev(0))
+	mustAppend(t, s, "job", eventstore.NoStream, ev(0))
+	old := mustAppend(t, s, "x", eventstore.NoStream, ev(0))
+	mustAppend(t, s, "pad", eventstore.NoStream, ev(0))
+	if _, err := s.RemoveStreams(ctx, []string{"x"}, old); err != nil {
+		t.Fatal(err)
+	}
+	mustAppend(t, s, "job", 0, ev(1), ev(2))
+	tail := mustAppend(t, s, "tail", eventstore.NoStream, ev(0))
+
+	next, stop := iter.Pull2(s.ReadAll(ctx, 0))
+	defer stop()
+	first, err, ok := next()
+	if !ok || err != nil {
+		t.Fatalf("the read's first record: %v, %v", ok, err)
+	}
+	got := []eventstore.Record{first}
+	if _, err := s.RemoveStreams(ctx, []string{"job"}, tail); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		rec, err, ok := next()
+		if !ok {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, rec)
+	}
+	if want := "before@0 pad@0 tail@0"; streamsOf(got) != want {
+		t.Fatalf("the read yields %s; want %s (the job removed under the read, none of its events)", streamsOf(got), want)
 	}
 }
 

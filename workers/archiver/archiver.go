@@ -42,6 +42,7 @@ package archiver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -242,6 +243,8 @@ type state struct {
 	recorded domain.ArchiveAdvanced
 	// last is the last retirement, when nothing was archived since.
 	last *domain.JobsRetired
+	// carried is set once a HistoryCarried follows the last retirement (carry).
+	carried bool
 }
 
 func fold(s state, e eventstore.Typed) state {
@@ -251,7 +254,9 @@ func fold(s state, e eventstore.Typed) state {
 		s.recorded = e
 		s.last = nil
 	case domain.JobsRetired:
-		s.last = &e
+		s.last, s.carried = &e, false
+	case domain.HistoryCarried:
+		s.carried = true
 	}
 	return s
 }
@@ -377,10 +382,7 @@ func (a *Archiver) sameAsLive(ctx context.Context, seg archive.Segment) error {
 // no longer see from it (projections.Set.History), and replay on it only the few events that
 // came between, all of which stay live.
 func (w *worker) record(ctx context.Context, seg archive.Segment) error {
-	if err := w.a.set.WaitFor(ctx, seg.Last); err != nil {
-		return err
-	}
-	asOf, history, err := w.a.set.History()
+	asOf, history, err := w.history(ctx, seg.Last)
 	if err != nil {
 		return err
 	}
@@ -401,6 +403,15 @@ func (w *worker) record(ctx context.Context, seg archive.Segment) error {
 		w.a.m.horizon.Set(float64(w.state.State.horizon))
 	}
 	return err
+}
+
+// history is the read models' running history once they have reached position pos, and the
+// position it is as of.
+func (w *worker) history(ctx context.Context, pos eventstore.Position) (eventstore.Position, json.RawMessage, error) {
+	if err := w.a.set.WaitFor(ctx, pos); err != nil {
+		return 0, nil, err
+	}
+	return w.a.set.History()
 }
 
 // pass does one round of work: it redoes an interrupted removal, archives a batch and retires a
@@ -429,6 +440,9 @@ func (w *worker) pass(ctx context.Context) (bool, error) {
 	if w.redo {
 		if last := w.state.State.last; last != nil {
 			if err := w.remove(ctx, last); err != nil {
+				return false, err
+			}
+			if err := w.carry(ctx); err != nil {
 				return false, err
 			}
 		}
@@ -572,7 +586,39 @@ func (w *worker) retireBatch(ctx context.Context, policy domain.Retention) (bool
 	if err := w.remove(ctx, &ev); err != nil {
 		return false, err
 	}
+	if err := w.carry(ctx); err != nil {
+		return false, err
+	}
 	return len(candidates) == policy.Batch, nil
+}
+
+// carry appends a HistoryCarried after the last retirement, as of a position past it, unless one
+// follows it already. Read models that caught up while the retired jobs' streams were removed
+// may have held one of them open until its JobsRetired: in a queue, where it made the jobs that
+// left the queue meanwhile count as leaving a backlog. What that added to their running history
+// is not the log's, and the HistoryCarried written with the segment before the retirement is as
+// of a position before it: this one puts it right as soon as it is applied, rather than with the
+// next segment, which a quiet log may not write for a long time.
+func (w *worker) carry(ctx context.Context) error {
+	if w.state.State.last == nil || w.state.State.carried {
+		return nil
+	}
+	head, err := w.store.Head(ctx)
+	if err != nil {
+		return err
+	}
+	asOf, history, err := w.history(ctx, head)
+	if err != nil {
+		return err
+	}
+	_, err = eventstore.Update(ctx, w.store, w.a.codec, domain.RetentionStream, &w.state, fold,
+		func(s state) ([]eventstore.Typed, error) {
+			if s.last == nil || s.carried {
+				return nil, nil // another run carried it, or archived a segment since
+			}
+			return []eventstore.Typed{domain.HistoryCarried{AsOf: uint64(asOf), History: history, At: w.a.now().UTC()}}, nil
+		}, eventstore.Metadata{}, nil, 3)
+	return err
 }
 
 // remove removes the streams of a recorded retirement (again, after a crash: it is idempotent).

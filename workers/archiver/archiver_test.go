@@ -296,6 +296,9 @@ func TestEndedJobsPastTheirWindowLeaveTheLiveStoreAndTheWholeLogStillReplays(t *
 			t.Fatalf("job %s has not ended and must stay", id)
 		}
 	}
+	if n := f.checkEveryRetirementCarried(); n == 0 {
+		t.Fatal("no JobsRetired in the log")
+	}
 	if public == 0 || f.set.RetiredJobs() == 0 {
 		t.Fatalf("%d public decrypts kept, %d jobs retired: the test retired nothing or everything", public, f.set.RetiredJobs())
 	}
@@ -370,6 +373,41 @@ func streamLen(t *testing.T, store eventstore.Store, id domain.JobID) int {
 }
 
 var errCrash = errors.New("crash")
+
+// checkEveryRetirementCarried checks that the whole log (archive and live store) has a
+// HistoryCarried after each JobsRetired, before the next one, as of a position past it; and
+// reports how many retirements there were.
+func (f *fixture) checkEveryRetirementCarried() int {
+	f.t.Helper()
+	retired, open := 0, eventstore.Position(0)
+	for r, err := range (archive.Joined{Store: f.store, Archive: f.arch}).ReadAll(f.t.Context(), 0) {
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		if r.Stream != domain.RetentionStream {
+			continue
+		}
+		switch r.Type {
+		case "JobsRetired":
+			if open != 0 {
+				f.t.Fatalf("the JobsRetired at %d has no HistoryCarried after it before the next, at %d", open, r.Position)
+			}
+			retired, open = retired+1, r.Position
+		case "HistoryCarried":
+			v, err := projections.NewCodec().Decode(r)
+			if err != nil {
+				f.t.Fatal(err)
+			}
+			if open != 0 && eventstore.Position(v.(domain.HistoryCarried).AsOf) >= open {
+				open = 0
+			}
+		}
+	}
+	if open != 0 {
+		f.t.Fatalf("the last JobsRetired, at %d, has no HistoryCarried after it", open)
+	}
+	return retired
+}
 
 func TestAnArchiverKilledBetweenSegmentAndRecordResumesWithoutLossOrDuplicate(t *testing.T) {
 	f := newFixture(t)
@@ -481,6 +519,8 @@ func TestAnArchiverKilledBetweenSegmentAndRecordResumesWithoutLossOrDuplicate(t 
 	if live, joined := liveSnapshot(t, f.set), f.joinedSnapshot(); !bytes.Equal(live, joined) {
 		t.Fatal("after the crashes, the joined log rebuilds to other read models than the live ones")
 	}
+	// The run that redid the interrupted removal carried the history after it too.
+	f.checkEveryRetirementCarried()
 }
 
 func TestAnArchiverCancelledMidBatchResumes(t *testing.T) {
@@ -784,4 +824,32 @@ func gauge(t *testing.T, g prometheus.Gauge) float64 {
 		t.Fatal(err)
 	}
 	return m.GetGauge().GetValue()
+}
+
+// An archiver killed after recording its last retirement, before removing the streams,
+// removes them when it resumes and carries the read models' history after the retirement then,
+// though nothing is left to archive or retire.
+func TestAnArchiverKilledAfterItsLastRetirementCarriesTheHistoryWhenItResumes(t *testing.T) {
+	f := newFixture(t)
+	f.makeJobs(40)
+	f.setClock(base.Add(2 * time.Hour))
+	p := policy()
+	p.Batch = domain.MaxRetentionBatch // one segment and one retirement take everything
+	b := f.archiver(p)
+	b.faults.afterRetired = func() error { return errCrash }
+	if err := drain(t.Context(), b); !errors.Is(err, errCrash) {
+		t.Fatalf("first run: %v, want the crash after the retirement", err)
+	}
+	if err := drain(t.Context(), f.archiver(p)); err != nil {
+		t.Fatal(err)
+	}
+	f.caughtUp()
+	if n := f.checkEveryRetirementCarried(); n != 1 {
+		t.Fatalf("%d retirements, want the one the first run recorded", n)
+	}
+	for _, id := range f.ended {
+		if j, held := f.set.Job(id); (!held || j.Kind != domain.PublicDecrypt) && streamLen(t, f.store, id) != 0 {
+			t.Fatalf("ended job %s still live after the resumed run", id)
+		}
+	}
 }
