@@ -403,110 +403,142 @@ func (w *readinessWorker) deadline(id domain.JobID) time.Time {
 	return time.Time{}
 }
 
-// acl asks the host ACL about every handle of the request. It returns why the request is
-// denied ("" when allowed), or the first error.
+// acl asks the host ACL every question the gateway would about the request's handles and
+// returns why the request is denied ("" when it is not), or the first error. The questions are
+// asked aclParallel at a time, so that a request with many handles waits for a few round trips
+// to the host chain's node rather than one per question.
 func (w *readinessWorker) acl(req domain.Request, call func(func(context.Context) (bool, error)) (bool, error)) (string, error) {
-	gw := w.e.gw
+	qs, err := aclQuestions(w.e.gw, req)
+	if err != nil {
+		return "", err
+	}
+	var denied string
+	_, err = call(func(ctx context.Context) (bool, error) {
+		var err error
+		denied, err = firstDenial(ctx, qs)
+		return denied == "", err
+	})
+	return denied, err
+}
+
+// aclQuestion is one question to the host ACL, and why the request is denied when the answer
+// is no.
+type aclQuestion struct {
+	ask    func(context.Context) (bool, error)
+	denied string
+}
+
+// aclParallel is how many of a request's questions to the host ACL are asked at once.
+const aclParallel = 8
+
+// firstDenial asks qs, aclParallel at a time, and returns the denial of the first question, in
+// their order, answered no, or the error of a question before it that failed: what asking them
+// one by one would return. Once a group of questions holds a no or an error, the questions
+// after it are not asked.
+func firstDenial(ctx context.Context, qs []aclQuestion) (string, error) {
+	var answers [aclParallel]bool
+	var errs [aclParallel]error
+	for len(qs) > 0 {
+		group := qs[:min(len(qs), aclParallel)]
+		qs = qs[len(group):]
+		if len(group) == 1 {
+			answers[0], errs[0] = group[0].ask(ctx)
+		} else {
+			var wg sync.WaitGroup
+			for i, q := range group {
+				wg.Go(func() { answers[i], errs[i] = q.ask(ctx) })
+			}
+			wg.Wait()
+		}
+		for i, q := range group {
+			if errs[i] != nil {
+				return "", errs[i]
+			}
+			if !answers[i] {
+				return q.denied, nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// aclQuestions lists the questions to the host ACL about req's handles, in the order the
+// gateway checks them: for each handle of a public decrypt, that it may be decrypted publicly;
+// for each pair of a user decrypt, that the user and the contract may use the handle; for a
+// delegated one, that the delegator and the contract may, and that the delegator authorised the
+// delegate for it (unexpired); a unified request's entries as the v2 request of their kind.
+func aclQuestions(gw *gateway.Adapter, req domain.Request) ([]aclQuestion, error) {
+	var qs []aclQuestion
+	uses := func(handle [32]byte, h string, accounts ...aclAccount) {
+		for _, a := range accounts {
+			addr := common.HexToAddress(a.address)
+			qs = append(qs, aclQuestion{
+				ask:    func(ctx context.Context) (bool, error) { return gw.ACLAllowed(ctx, handle, addr) },
+				denied: fmt.Sprintf("%s may not use handle %s on the host ACL", a.who, h),
+			})
+		}
+	}
+	delegated := func(handle [32]byte, h, contract, delegator, delegate string) {
+		uses(handle, h, aclAccount{"delegator " + delegator, delegator}, aclAccount{"contract " + contract, contract})
+		qs = append(qs, aclQuestion{
+			ask: func(ctx context.Context) (bool, error) {
+				return gw.ACLDelegated(ctx, common.HexToAddress(delegator), common.HexToAddress(delegate), common.HexToAddress(contract), handle)
+			},
+			denied: fmt.Sprintf("delegator %s has not delegated the decryption of handle %s under contract %s to %s on the host ACL (or the delegation expired)",
+				delegator, h, contract, delegate),
+		})
+	}
 	switch {
 	case req.PublicDecrypt != nil:
 		for _, h := range req.PublicDecrypt.CiphertextHandles {
 			handle, err := parseHandle(h)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
-			ok, err := call(func(ctx context.Context) (bool, error) { return gw.ACLAllowedForDecryption(ctx, handle) })
-			if err != nil {
-				return "", err
-			}
-			if !ok {
-				return fmt.Sprintf("handle %s is not allowed for public decryption on the host ACL", h), nil
-			}
+			qs = append(qs, aclQuestion{
+				ask:    func(ctx context.Context) (bool, error) { return gw.ACLAllowedForDecryption(ctx, handle) },
+				denied: fmt.Sprintf("handle %s is not allowed for public decryption on the host ACL", h),
+			})
 		}
 	case req.UserDecrypt != nil:
 		u := req.UserDecrypt
-		return pairsAllowed(u.HandleContractPairs, func(p domain.HandleContractPair, handle [32]byte) (string, error) {
-			return aclUses(call, gw, handle, p.Handle, aclAccount{"user " + u.UserAddress, u.UserAddress}, aclAccount{"contract " + p.ContractAddress, p.ContractAddress})
-		})
+		for _, p := range u.HandleContractPairs {
+			handle, err := parseHandle(p.Handle)
+			if err != nil {
+				return nil, err
+			}
+			uses(handle, p.Handle, aclAccount{"user " + u.UserAddress, u.UserAddress}, aclAccount{"contract " + p.ContractAddress, p.ContractAddress})
+		}
 	case req.DelegatedUserDecrypt != nil:
-		// What the gateway checks of a delegated request: the delegator and the contract may use
-		// each handle, and the delegator authorised the delegate for it (unexpired).
 		d := req.DelegatedUserDecrypt
-		return pairsAllowed(d.HandleContractPairs, func(p domain.HandleContractPair, handle [32]byte) (string, error) {
-			return delegatedUse(call, gw, handle, p.Handle, p.ContractAddress, d.DelegatorAddress, d.DelegateAddress)
-		})
+		for _, p := range d.HandleContractPairs {
+			handle, err := parseHandle(p.Handle)
+			if err != nil {
+				return nil, err
+			}
+			delegated(handle, p.Handle, p.ContractAddress, d.DelegatorAddress, d.DelegateAddress)
+		}
 	case req.UnifiedUserDecrypt != nil:
-		// Each entry is checked as a v2 request of its own kind: a handle the user owns as a
-		// user decrypt's, a delegator's as a delegated one's.
 		u := req.UnifiedUserDecrypt
 		for _, e := range u.Handles {
 			handle, err := parseHandle(e.Handle)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
-			var denied string
 			if e.OwnerAddress == u.UserAddress {
-				denied, err = aclUses(call, gw, handle, e.Handle, aclAccount{"user " + u.UserAddress, u.UserAddress}, aclAccount{"contract " + e.ContractAddress, e.ContractAddress})
+				uses(handle, e.Handle, aclAccount{"user " + u.UserAddress, u.UserAddress}, aclAccount{"contract " + e.ContractAddress, e.ContractAddress})
 			} else {
-				denied, err = delegatedUse(call, gw, handle, e.Handle, e.ContractAddress, e.OwnerAddress, u.UserAddress)
-			}
-			if denied != "" || err != nil {
-				return denied, err
+				delegated(handle, e.Handle, e.ContractAddress, e.OwnerAddress, u.UserAddress)
 			}
 		}
 	default:
-		return "", gatewayInvalid("not a decrypt request")
+		return nil, gatewayInvalid("not a decrypt request")
 	}
-	return "", nil
+	return qs, nil
 }
 
 // aclAccount is an account a user decrypt's handles must be allowed for, named for messages.
 type aclAccount struct{ who, address string }
-
-// pairsAllowed runs check on each pair's handle and returns the first denial or error.
-func pairsAllowed(pairs []domain.HandleContractPair, check func(p domain.HandleContractPair, handle [32]byte) (string, error)) (string, error) {
-	for _, p := range pairs {
-		handle, err := parseHandle(p.Handle)
-		if err != nil {
-			return "", err
-		}
-		if denied, err := check(p, handle); denied != "" || err != nil {
-			return denied, err
-		}
-	}
-	return "", nil
-}
-
-// delegatedUse asks the host ACL whether delegator and contract may use handle (named h in the
-// message) and whether delegator authorised delegate to decrypt it (unexpired).
-func delegatedUse(call func(func(context.Context) (bool, error)) (bool, error), gw *gateway.Adapter, handle [32]byte, h, contract, delegator, delegate string) (string, error) {
-	denied, err := aclUses(call, gw, handle, h, aclAccount{"delegator " + delegator, delegator}, aclAccount{"contract " + contract, contract})
-	if denied != "" || err != nil {
-		return denied, err
-	}
-	ok, err := call(func(ctx context.Context) (bool, error) {
-		return gw.ACLDelegated(ctx, common.HexToAddress(delegator), common.HexToAddress(delegate), common.HexToAddress(contract), handle)
-	})
-	if err != nil || ok {
-		return "", err
-	}
-	return fmt.Sprintf("delegator %s has not delegated the decryption of handle %s under contract %s to %s on the host ACL (or the delegation expired)",
-		delegator, h, contract, delegate), nil
-}
-
-// aclUses asks the host ACL whether each account may use handle (named h in the message).
-func aclUses(call func(func(context.Context) (bool, error)) (bool, error), gw *gateway.Adapter, handle [32]byte, h string, accounts ...aclAccount) (string, error) {
-	for _, a := range accounts {
-		addr := common.HexToAddress(a.address)
-		ok, err := call(func(ctx context.Context) (bool, error) { return gw.ACLAllowed(ctx, handle, addr) })
-		if err != nil {
-			return "", err
-		}
-		if !ok {
-			return fmt.Sprintf("%s may not use handle %s on the host ACL", a.who, h), nil
-		}
-	}
-	return "", nil
-}
 
 func (w *readinessWorker) ready(ctx context.Context, req domain.Request) (bool, error) {
 	switch {
