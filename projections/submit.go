@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"log/slog"
 	"time"
 
@@ -54,7 +55,7 @@ type SubmitResult struct {
 }
 
 // ErrGenerationsExhausted: every generation of a content hash failed or timed out.
-var ErrGenerationsExhausted = fmt.Errorf("%d jobs with it failed or timed out", MaxGenerations)
+var ErrGenerationsExhausted = fmt.Errorf("%d jobs with it failed or timed out", uint64(MaxGenerations))
 
 // BackoffError refuses a submission whose content's previous jobs failed after their
 // transaction was sent, Failed of them: its next job is accepted only after Wait (see
@@ -131,10 +132,15 @@ func (s *Submitter) Submit(ctx context.Context, cmd SubmitCommand) (SubmitResult
 // accepted. The acceptance appends to the job's own stream expecting NoStream, so of concurrent
 // identical submissions exactly one creates the job and the others, refused by the stream's
 // version, answer with it. One durable append per new job, and nothing to clean up after a crash.
+//
+// The walk starts BackoffWindow generations before the first one the read models do not hold
+// (Set.Generations), so that a content whose jobs failed a million times costs a submission a
+// few dozen look-ups, not a million.
 func (s *Submitter) accept(ctx context.Context, kind domain.Kind, cmd SubmitCommand, hash string) (SubmitResult, error) {
 	var lastEnded time.Time // when the last generation that cost a transaction ended
 	var costly uint32       // how many generations cost a transaction
-	for g := uint32(0); g < MaxGenerations; g++ {
+	n := s.Set.Generations(hash)
+	for g := n - min(n, BackoffWindow); g < MaxGenerations; g++ {
 		id := domain.JobIDFor(hash, g)
 		if s.Set.Retired(id) {
 			// Archived: its id is never given to another job, so an identical request
@@ -181,9 +187,12 @@ func (s *Submitter) accept(ctx context.Context, kind domain.Kind, cmd SubmitComm
 // readiness check, a readiness timeout) cost nothing and do not count: otherwise anyone could
 // fail a request early (a public decrypt of a handle not yet public, say) to keep everyone's
 // identical request waiting for an hour. The refusal is a *BackoffError with the exact wait.
+// The failures counted are those among the latest BackoffWindow generations: the backoff
+// reaches MaxContentBackoff after FreeGenerations+12 of them.
 const (
 	FreeGenerations   = 3
 	MaxContentBackoff = time.Hour
+	BackoffWindow     = 64
 )
 
 // ContentBackoff is how long after the last of n failures that cost a transaction the next job
@@ -195,11 +204,45 @@ func ContentBackoff(n uint32) time.Duration {
 	return min(time.Second<<min(n-FreeGenerations, 12), MaxContentBackoff)
 }
 
-// MaxGenerations bounds the jobs one content hash may have: each failed or timed out. A request
-// that keeps failing is refused past it (ErrGenerationsExhausted). Since the content hash covers
-// everything the gateway gets (a user decrypt's signature and validity window included), only
-// the request's own author can exhaust it: nobody can block another's request.
-const MaxGenerations = 1 << 12
+// MaxGenerations is how many jobs one content hash can have (the generations a job id is
+// derived from are 32-bit): past it, a request is refused (ErrGenerationsExhausted). There is no
+// lower bound: a public decrypt is signed by nobody, so anyone can make its jobs fail early (ask
+// before the handle is public) as often as the rate limits let them, and a bound would let them
+// block everyone's identical request for good.
+const MaxGenerations = math.MaxUint32
+
+// Generations is how many generations of content hash hash the read models hold: the first
+// generation with neither a job nor a retired id. The generations of a content are created in
+// order, each after the one before it was applied (the Submitter and the admin's retry both walk
+// them from the first), so those held are a prefix: the first not held is found by doubling,
+// then halving, in about 2·log2(n) look-ups.
+func (s *Set) Generations(hash string) uint32 {
+	held := func(g uint32) bool {
+		id := domain.JobIDFor(hash, g)
+		if _, ok := s.Job(id); ok {
+			return true
+		}
+		return s.Retired(id)
+	}
+	if !held(0) {
+		return 0
+	}
+	lo, hi := uint32(0), uint32(1) // held(lo); hi is tried next
+	for held(hi) {
+		if hi >= MaxGenerations/2 {
+			return MaxGenerations
+		}
+		lo, hi = hi, 2*hi
+	}
+	for hi-lo > 1 { // held(lo), !held(hi)
+		if mid := lo + (hi-lo)/2; held(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
+}
 
 // EndedWithoutResult reports whether a job with status st ended without a result, so that an
 // identical submission starts a new job (DESIGN section 3).
