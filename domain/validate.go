@@ -80,19 +80,28 @@ func (e *ValidationError) Error() string {
 
 // Defaults for the limits of ValidationConfig left at zero.
 const (
-	// DefaultMaxHandles bounds ciphertextHandles and handleContractPairs.
-	DefaultMaxHandles = 256
+	// DefaultMaxHandles bounds ciphertextHandles and handleContractPairs: a gateway request of 32
+	// handles costs the development gateway about 5M gas (about 135k a handle), within the
+	// default gas limit, and the gateway decrypts at most 2,048 bits at once (32 euint64s).
+	DefaultMaxHandles = 32
 	// DefaultMaxContractAddresses is the gateway's own limit on a user decrypt's contractAddresses
 	// (MAX_USER_DECRYPT_CONTRACT_ADDRESSES in the Decryption contract).
 	DefaultMaxContractAddresses = 10
 	// DefaultMaxCiphertextBytes bounds an input proof's ciphertextWithInputVerification, decoded.
-	DefaultMaxCiphertextBytes = 8 << 20
+	// The ciphertext is the calldata of the gateway transaction, which nodes refuse beyond
+	// 128 KiB (go-ethereum's pool, and the gateway chain's): 120 KiB leaves room for the other
+	// arguments, the largest extraData and the transaction's envelope, so that every input proof
+	// accepted can be sent. The public SDK's largest input (2048 bits with its proof) is far
+	// smaller.
+	DefaultMaxCiphertextBytes = 120 << 10
 	// DefaultMaxPublicKeyBytes bounds a user decrypt's publicKey, decoded: an ML-KEM-512 key as
-	// the SDK serializes it is about 800 bytes, and a key of tens of kilobytes makes a gateway
-	// request that no block can hold (refused at gas estimation, after acceptance).
-	DefaultMaxPublicKeyBytes = 4 << 10
-	// DefaultMaxExtraDataBytes bounds extraData, decoded.
-	DefaultMaxExtraDataBytes = 4 << 10
+	// the SDK serializes it is about 800 bytes. The gateway keeps the key in storage, at some 4k
+	// gas a byte on the development gateway: a key of a few kilobytes makes a gateway request
+	// beyond the gas limit (refused at gas estimation, after acceptance).
+	DefaultMaxPublicKeyBytes = 1 << 10
+	// DefaultMaxExtraDataBytes bounds extraData, decoded: the SDK sends one byte (the version);
+	// the gateway keeps it in storage, at the public key's cost a byte.
+	DefaultMaxExtraDataBytes = 256
 	// DefaultMaxDurationDays is the gateway's limit on requestValidity.durationDays
 	// (MAX_USER_DECRYPT_DURATION_DAYS in the Decryption contract).
 	DefaultMaxDurationDays = 365

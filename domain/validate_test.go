@@ -415,14 +415,14 @@ func TestParsePublicDecrypt(t *testing.T) {
 		{name: "as many handles as the limit are accepted", cfg: &two, check: func(*testing.T, PublicDecryptRequest) {}},
 		{name: "more handles than the limit are refused", cfg: &two, edit: set("ciphertextHandles", vtHandleList(3)),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("ciphertextHandles", "must have at most 2 entries (has 3)")}},
-		{name: "the default limit is 256 handles", edit: set("ciphertextHandles", vtHandleList(256)),
+		{name: "the default limit is 32 handles", edit: set("ciphertextHandles", vtHandleList(32)),
 			check: func(t *testing.T, got PublicDecryptRequest) {
-				if len(got.CiphertextHandles) != 256 {
+				if len(got.CiphertextHandles) != 32 {
 					t.Fatalf("%d handles", len(got.CiphertextHandles))
 				}
 			}},
-		{name: "257 handles are refused under the default limit", edit: set("ciphertextHandles", vtHandleList(257)),
-			label: LabelValidationFailed, want: []FieldIssue{vtIssue("ciphertextHandles", "at most 256 entries")}},
+		{name: "33 handles are refused under the default limit", edit: set("ciphertextHandles", vtHandleList(33)),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("ciphertextHandles", "at most 32 entries")}},
 		{name: "an empty handle list is refused", edit: set("ciphertextHandles", []any{}),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("ciphertextHandles", "must not be empty")}},
 		{name: "handles that are not an array are refused", edit: set("ciphertextHandles", vtHandle(1337, 1)),

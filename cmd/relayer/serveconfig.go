@@ -88,7 +88,7 @@ import (
 //	          balance_interval: 15s, nonce_check_interval: 10s,
 //	          nats: {url: nats://127.0.0.1:4222, prefix: relayer, ack_wait: 30s, ...},
 //	          fleet: {enabled: false, instance: "", lease_duration: 10s, lease_renew: 2s}}
-//	validation: {max_handles: 256, max_contract_addresses: 10, ...}
+//	validation: {max_handles: 32, max_contract_addresses: 10, ...}
 //	retry_after: {input_proof_throttler_tps: 10, nominal_readiness_check_seconds: 2, ...}
 //	rate_limit: {concurrency_limit: 32, rolling_limit: 100, read: {rolling_limit: 600}, trusted_proxies: [], ...}
 //	log: {level: info, format: text}

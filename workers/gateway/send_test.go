@@ -1,12 +1,15 @@
 package gateway_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -548,4 +551,60 @@ func prepareN(t *testing.T, ctx context.Context, ad *gateway.Adapter, n int) []*
 		ps = append(ps, p)
 	}
 	return ps
+}
+
+// The largest request of each kind that validation accepts by default (domain's Default*
+// limits: the most handles, the largest ciphertext, public key and extraData, the most contract
+// addresses) is a transaction the node takes and mines within the default gas limit: nothing
+// accepted is refused for its size after the fact (an outside probe found 256 handles and a
+// 200 KB ciphertext accepted, then failed at gas estimation or by the node).
+func TestTheLargestRequestOfEachKindAcceptedByDefaultIsSent(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	ad := dial(t, nextKey(t), nil)
+	extra := "0x01" + strings.Repeat("5a", domain.DefaultMaxExtraDataBytes-1)
+	var handles [][32]byte
+	for i := range domain.DefaultMaxHandles {
+		handles = append(handles, contracts.TestHandle(contracts.ScenarioNoResponse, fmt.Sprintf("%s/%d", t.Name(), i)))
+	}
+	contractsListed := []string{appContract.Hex()}
+	for i := 1; i < domain.DefaultMaxContractAddresses; i++ {
+		contractsListed = append(contractsListed, common.BigToAddress(big.NewInt(int64(0xc000+i))).Hex())
+	}
+	publicKey := hex.EncodeToString(bytes.Repeat([]byte{0x20}, domain.DefaultMaxPublicKeyBytes))
+
+	input := inputRequest(bytes.Repeat([]byte{0xa5}, domain.DefaultMaxCiphertextBytes))
+	input.InputProof.ExtraData = extra
+	public := publicRequest(handles...)
+	public.PublicDecrypt.ExtraData = extra
+	user := userRequest(handles...)
+	user.UserDecrypt.ExtraData, user.UserDecrypt.PublicKey, user.UserDecrypt.ContractAddresses = extra, publicKey, contractsListed
+	d := newDelegation(t)
+	d.grant(t, ctx)
+	delegated := delegatedRequest(d.delegator, d.delegate, handles...)
+	delegated.DelegatedUserDecrypt.ExtraData, delegated.DelegatedUserDecrypt.PublicKey, delegated.DelegatedUserDecrypt.ContractAddresses = extra, publicKey, contractsListed
+	for _, req := range []domain.Request{input, public, user, delegated} {
+		p, err := ad.Prepare(ctx, req)
+		if err != nil {
+			t.Errorf("prepare the largest %s: %v", req.Kind(), err)
+			continue
+		}
+		rec, err := ad.Broadcast(ctx, p)
+		if err != nil {
+			t.Errorf("broadcast the largest %s (%d bytes of transaction): %v", req.Kind(), len(p.Raw), err)
+			continue
+		}
+		if rec.Raw.Status != types.ReceiptStatusSuccessful {
+			t.Errorf("the largest %s reverted", req.Kind())
+		}
+	}
+
+	// Twice the ciphertext is refused by the node: the bound is what keeps such proofs out.
+	p, err := ad.Prepare(ctx, inputRequest(bytes.Repeat([]byte{0xa5}, 2*domain.DefaultMaxCiphertextBytes)))
+	if err == nil {
+		_, err = ad.Broadcast(ctx, p)
+	}
+	if err == nil {
+		t.Fatal("an input proof of twice the default ciphertext was sent and mined: the node takes larger ones")
+	}
 }
