@@ -1,10 +1,12 @@
 # The relayer's everyday commands. `make run` and `make test` are all a newcomer needs.
 GO        ?= go
-DATA_DIR  ?= ./data
+DATA_DIR  ?= $(or $(RELAYER_DATA_DIR),./data)
 BENCH_PKGS = ./eventstore/sqlite/ ./projections/ ./archive/
 BENCH_COUNT ?= 3
 
 DEVCHAIN_RPC ?= 127.0.0.1:8545
+# Where make run's API listens.
+LISTEN ?= $(or $(RELAYER_LISTEN),127.0.0.1:8080)
 # The development chain's latency profile under make run: production (answers after delays like
 # the real KMS nodes and coprocessors) or instant (the tests').
 DEVCHAIN_PROFILE ?= production
@@ -20,12 +22,12 @@ RETENTION_SCALE_TEST = TestEndedJobsPastTheirWindowLeaveTheLiveStoreAndTheWholeL
 
 .PHONY: run test debian-packages test-short stress bench fuzz build build-production generate devchain devkeys vet fmt tidy clean
 
-## run: relayer serve with its API on 127.0.0.1:8080, its SQLite store ./data/relayer.db (DATA_DIR)
+## run: relayer serve with its API on 127.0.0.1:8080 (LISTEN), its SQLite store ./data/relayer.db (DATA_DIR)
 ## and the in-process development chain in the production latency profile (DEVCHAIN_PROFILE=instant:
 ## the tests'), the chain's JSON-RPC for the public SDK on 127.0.0.1:8545 (DEVCHAIN_RPC); the admin
 ## API is on when RELAYER_ADMIN_TOKEN is set
 run:
-	RELAYER_DEVCHAIN_PROFILE=$(DEVCHAIN_PROFILE) $(GO) run ./cmd/relayer serve --data-dir $(DATA_DIR) --devchain-rpc $(DEVCHAIN_RPC)
+	RELAYER_DEVCHAIN_PROFILE=$(DEVCHAIN_PROFILE) $(GO) run ./cmd/relayer serve --listen $(LISTEN) --data-dir $(DATA_DIR) --devchain-rpc $(DEVCHAIN_RPC)
 
 ## test: go vet (of the production build too), then every test, with the race detector (after
 ## installing the npm packages the SDK and contract tests use, the Debian packages the browser

@@ -9,17 +9,29 @@ import (
 
 // notPublic are the special-purpose ranges, besides those netip classifies, that a request to the
 // open internet never needs and a forged one may reach: this network (0/8), shared address space
-// (carrier-grade NAT), IETF protocol assignments, benchmarking, reserved (and the broadcast
-// address), NAT64 and 6to4 (both can embed any IPv4 address, private ones included).
+// (carrier-grade NAT), IETF protocol assignments, the documentation ranges (TEST-NET-1 to 3,
+// 2001:db8::/32), benchmarking, the 6to4 relay anycast, reserved (and the broadcast address);
+// IPv4-compatible IPv6 (::a.b.c.d, deprecated), NAT64, Teredo and 6to4 (each can embed any IPv4
+// address, private ones included), IPv6 discard-only, ORCHID and the deprecated site-local
+// ranges.
 var notPublic = []netip.Prefix{
 	netip.MustParsePrefix("0.0.0.0/8"),
 	netip.MustParsePrefix("100.64.0.0/10"),
 	netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("192.0.2.0/24"),
+	netip.MustParsePrefix("192.88.99.0/24"),
 	netip.MustParsePrefix("198.18.0.0/15"),
+	netip.MustParsePrefix("198.51.100.0/24"),
+	netip.MustParsePrefix("203.0.113.0/24"),
 	netip.MustParsePrefix("240.0.0.0/4"),
+	netip.MustParsePrefix("::/96"),
 	netip.MustParsePrefix("64:ff9b::/96"),
 	netip.MustParsePrefix("64:ff9b:1::/48"),
+	netip.MustParsePrefix("100::/64"),
+	netip.MustParsePrefix("2001::/23"),
+	netip.MustParsePrefix("2001:db8::/32"),
 	netip.MustParsePrefix("2002::/16"),
+	netip.MustParsePrefix("fec0::/10"),
 }
 
 // AddressAllowed tells whether an endpoint may be reached at a: not loopback, private, link-local

@@ -142,6 +142,13 @@ func TestOnlyPublicAddressesAreAllowed(t *testing.T) {
 		"169.254.169.254": false, "fe80::1": false, "fc00::1": false, "224.0.0.1": false, "ff02::1": false,
 		"0.0.0.0": false, "::": false, "100.64.0.1": false, "::ffff:127.0.0.1": false, "::ffff:10.0.0.1": false,
 		"255.255.255.255": false, "198.18.0.1": false, "64:ff9b::a00:1": false, "2002:a00:1::": false,
+		// Found registered by an outside probe: IPv4-compatible IPv6, site-local, discard-only,
+		// Teredo, and the documentation ranges.
+		"::127.0.0.1": false, "::10.0.0.1": false, "fec0::1": false, "100::1": false, "2001::1": false,
+		"2001:0:4136:e378:8000:63bf:3fff:fdd2": false, "2001:db8::1": false, "192.0.2.1": false,
+		"198.51.100.7": false, "203.0.113.9": false, "192.88.99.1": false,
+		// Public ranges near them stay allowed.
+		"2001:4860:4860::8888": true, "2001:200::1": true, "192.0.3.1": true, "203.0.114.1": true,
 	} {
 		if got := AddressAllowed(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("AddressAllowed(%s) = %v, want %v", addr, got, want)
