@@ -399,31 +399,53 @@ func (s *Server) foldChange(cur *runtimeConfig, e eventstore.Typed) *runtimeConf
 	return next
 }
 
-// duplicateMember returns a member name that appears twice in the top level of body, a JSON
-// object already known to be well formed: encoding/json keeps the last silently, which would let
-// a reviewer read one value in the body and the relayer apply another.
+// duplicateMember returns the path of a member that appears twice in one object anywhere in
+// body, a JSON value already known to be well formed ("value[0].retry_seconds"): encoding/json
+// keeps the last silently, which would let a reviewer read one value in the body and the relayer
+// apply another.
 func duplicateMember(body []byte) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if _, err := dec.Token(); err != nil { // {
-		return "", false
+	path, dup, _ := duplicateIn(json.NewDecoder(bytes.NewReader(body)), "")
+	return path, dup
+}
+
+// duplicateIn reads the next value of dec, at path, and returns the path of its first repeated
+// member.
+func duplicateIn(dec *json.Decoder, path string) (string, bool, error) {
+	t, err := dec.Token()
+	if err != nil {
+		return "", false, err
 	}
-	seen := map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return "", false
+	switch t {
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			t, err := dec.Token()
+			if err != nil {
+				return "", false, err
+			}
+			key, _ := t.(string)
+			at := key
+			if path != "" {
+				at = path + "." + key
+			}
+			if seen[key] {
+				return at, true, nil
+			}
+			seen[key] = true
+			if at, dup, err := duplicateIn(dec, at); dup || err != nil {
+				return at, dup, err
+			}
 		}
-		key, _ := t.(string)
-		if seen[key] {
-			return key, true
+		_, err = dec.Token() // }
+	case json.Delim('['):
+		for i := 0; dec.More(); i++ {
+			if at, dup, err := duplicateIn(dec, fmt.Sprintf("%s[%d]", path, i)); dup || err != nil {
+				return at, dup, err
+			}
 		}
-		seen[key] = true
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return "", false
-		}
+		_, err = dec.Token() // ]
 	}
-	return "", false
+	return "", false, err
 }
 
 // Refused credentials (admin and operator tokens, API keys) slow their client down: after

@@ -54,12 +54,18 @@ func TestAnAdminChangeWithADuplicateMemberIsRefusedAndChangesNothing(t *testing.
 	for _, body := range []string{
 		`{"param":"input_proof_throttler_tps","value":5,"value":500}`,
 		`{"param":"input_proof_throttler_tps","param":"user_decrypt_throttler_tps","value":5}`,
+		// Inside the value too (found by an outside probe: the last retry_seconds won).
+		`{"param":"receipt_backoff","value":[{"elapsed_ms":0,"retry_seconds":999999,"retry_seconds":4}]}`,
 	} {
 		res := env.admin("POST", body)
 		res.want(t, http.StatusBadRequest, domain.LabelMalformedJSON)
 		if d := res.Env.Error.Details; len(d) != 1 || d[0].Issue != "appears more than once" {
 			t.Errorf("%s: details %v, want the repeated member", body, d)
 		}
+	}
+	if res := env.admin("POST", `{"param":"receipt_backoff","value":[{"elapsed_ms":0,"retry_seconds":9,"retry_seconds":4}]}`); len(res.Env.Error.Details) != 1 ||
+		res.Env.Error.Details[0].Field != "value[0].retry_seconds" {
+		t.Errorf("a member repeated inside the value: details %v, want the field value[0].retry_seconds", res.Env.Error.Details)
 	}
 	if n := env.countEvents("ConfigChanged"); n != 0 {
 		t.Fatalf("%d changes recorded", n)
