@@ -142,7 +142,10 @@ func (s *Server) bearerGate(w http.ResponseWriter, r *http.Request, realm string
 	if s.refusedTooOften(w, r, &s.adminFails, client) {
 		return false
 	}
-	s.noteRefusal(r, &s.adminFails, client, realm+": refused a request without a valid "+realm+" token")
+	if s.noteRefusal(r, &s.adminFails, client, realm+": refused a request without a valid "+realm+" token") {
+		s.refusedTooOften(w, r, &s.adminFails, client)
+		return false
+	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="relayer `+realm+`"`)
 	writeError(w, r, http.StatusUnauthorized, labelUnauthorized, "a valid "+realm+" token is required (Authorization: Bearer <token>)", nil)
 	return false
@@ -167,10 +170,12 @@ func (s *Server) refusedTooOften(w http.ResponseWriter, r *http.Request, fails *
 }
 
 // noteRefusal counts a refused request of client and logs it: who, where, how often; never the
-// credential.
-func (s *Server) noteRefusal(r *http.Request, fails *refusals, client, msg string) {
+// credential. It reports whether the refusal blocks the client: the request is then answered as
+// the blocked ones after it are (refusedTooOften), 429 with its Retry-After.
+func (s *Server) noteRefusal(r *http.Request, fails *refusals, client, msg string) bool {
 	n, wait := fails.fail(client, s.now())
 	s.log.Warn(msg, "client", client, "method", r.Method, "path", r.URL.Path, "failures", n, "blocked_for", wait, "request_id", requestID(r))
+	return wait > 0
 }
 
 // configList is GET /admin/config's result.

@@ -262,7 +262,10 @@ func (s *Server) apiKeyGate(next http.HandlerFunc) http.HandlerFunc {
 		if s.refusedTooOften(w, r, &s.keyFails, client) {
 			return
 		}
-		s.noteRefusal(r, &s.keyFails, client, "refused an unknown API key")
+		if s.noteRefusal(r, &s.keyFails, client, "refused an unknown API key") {
+			s.refusedTooOften(w, r, &s.keyFails, client)
+			return
+		}
 		writeError(w, r, http.StatusUnauthorized, labelUnauthorized, "unknown API key (X-API-Key): ask the operator for one, or send none", nil)
 	}
 }
