@@ -351,7 +351,21 @@ func correlationID(r *http.Request, rid string) (id, issue string) {
 // (parameters such as charset allowed). Browsers send text/plain, form and multipart bodies to
 // any origin without asking first; a JSON body needs a CORS preflight, so requiring it keeps
 // other web pages from making their visitors' browsers submit requests.
+//
+// The body must also come as it is: a Content-Encoding (gzip, say) other than identity is
+// refused with 415 naming that header (RFC 9110: the server does not decode it), rather than
+// read as malformed JSON.
 func requireJSON(w http.ResponseWriter, r *http.Request) bool {
+	for _, ce := range r.Header.Values("Content-Encoding") {
+		for enc := range strings.SplitSeq(ce, ",") {
+			if enc = strings.TrimSpace(enc); enc != "" && !strings.EqualFold(enc, "identity") {
+				writeError(w, r, http.StatusUnsupportedMediaType, labelUnsupportedMediaType,
+					fmt.Sprintf("the request body must not be encoded (got Content-Encoding: %s)", enc),
+					[]domain.FieldIssue{{Field: "Content-Encoding", Issue: "must be absent or identity"}})
+				return false
+			}
+		}
+	}
 	ct := r.Header.Get("Content-Type")
 	mt, params, err := mime.ParseMediaType(ct)
 	if err == nil && mt == "application/json" {

@@ -45,6 +45,16 @@ func TestAPostWhoseBodyIsNotDeclaredJSONIsRefusedWith415AndChangesNothing(t *tes
 	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "Application/JSON", "application/json; charset=UTF8"} {
 		env.do("POST", "/v2/input-proof", jtBody(domain.InputProof, 2), "Content-Type", ct).want(t, http.StatusAccepted, "")
 	}
+	// An encoded body is refused naming Content-Encoding, not read as malformed JSON (found by an
+	// outside probe); identity is no encoding.
+	for _, path := range []string{"/v2/input-proof", "/v2/public-decrypt"} {
+		res := env.do("POST", path, []byte("\x1f\x8b\x08\x00"), "Content-Encoding", "gzip")
+		res.want(t, http.StatusUnsupportedMediaType, labelUnsupportedMediaType)
+		if d := res.Env.Error.Details; len(d) != 1 || d[0].Field != "Content-Encoding" {
+			t.Errorf("%s with Content-Encoding: gzip: details %v, want the Content-Encoding field", path, d)
+		}
+	}
+	env.do("POST", "/v2/input-proof", jtBody(domain.InputProof, 3), "Content-Encoding", "identity").want(t, http.StatusAccepted, "")
 }
 
 // encoding/json keeps the last of duplicate members silently: a change reviewed as one value
