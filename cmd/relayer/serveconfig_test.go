@@ -505,7 +505,7 @@ func TestServeHelpListsEverySettingTheLoaderKnowsWithItsDefaultAndVariable(t *te
 		"\n  api.queue_capacity = 100000  (RELAYER_API_QUEUE_CAPACITY)",
 		"\n  chain.call_timeout = 10s  (RELAYER_CHAIN_CALL_TIMEOUT)",
 		"\n  workers.nats.url = nats://127.0.0.1:4222  (RELAYER_WORKERS_NATS_URL)",
-		"\n  validation.max_handles = 256  (RELAYER_VALIDATION_MAX_HANDLES)",
+		"\n  validation.max_handles = 32  (RELAYER_VALIDATION_MAX_HANDLES)",
 		"\n  retry_after.nominal_user_decrypt_processing_seconds = 4  (",
 		"\n  rate_limit.read.rolling_limit = 600  (",
 		"default [{elapsed_ms: 0, retry_seconds: 4}, {elapsed_ms: 60000, retry_seconds: 10},",
