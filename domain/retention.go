@@ -142,7 +142,7 @@ type RetentionParam struct {
 
 // Params lists r's parameters in a fixed order.
 func (r Retention) Params() []RetentionParam {
-	out := []RetentionParam{{Name: RetentionPrefix + "enabled", Value: r.Enabled, Unit: "bool", Constraint: "true or false",
+	out := []RetentionParam{{Name: RetentionPrefix + "enabled", Value: r.Enabled, Unit: "bool", Constraint: "true or false (or 1 or 0)",
 		Description: "whether the archiver moves ended jobs past their window from the live store to the archive"}}
 	for _, k := range Kinds() {
 		out = append(out, RetentionParam{Name: RetentionPrefix + "window." + k.String(), Value: r.Window(k).Seconds(), Unit: "seconds",
@@ -180,7 +180,7 @@ func (r Retention) With(name string, raw json.RawMessage) (Retention, json.RawMe
 		case "false", "0":
 			next.Enabled = false
 		default:
-			return r, nil, nil, refuse("must be true or false, got " + s)
+			return r, nil, nil, refuse("must be true or false (or 1 or 0), got " + s)
 		}
 	case inner == "batch":
 		n, err := strconv.Atoi(s)
