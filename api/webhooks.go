@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 
@@ -410,10 +411,17 @@ func (s *Server) readAdminBody(w http.ResponseWriter, r *http.Request, dst any, 
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil || dec.More() {
 		msg := "the body must be one JSON object"
-		if err != nil && strings.HasPrefix(err.Error(), "json: unknown field") {
+		var details []domain.FieldIssue
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te) && te.Field != "":
+			// A member of the wrong type: name it and what it must be.
+			msg = fmt.Sprintf("%s must be %s, got %s", te.Field, jsonTypeName(te.Type), te.Value)
+			details = []domain.FieldIssue{{Field: te.Field, Issue: fmt.Sprintf("must be %s, got %s", jsonTypeName(te.Type), te.Value)}}
+		case err != nil && strings.HasPrefix(err.Error(), "json: unknown field"):
 			msg = "the body has an " + strings.TrimPrefix(err.Error(), "json: ")
 		}
-		writeError(w, r, http.StatusBadRequest, domain.LabelMalformedJSON, msg, nil)
+		writeError(w, r, http.StatusBadRequest, domain.LabelMalformedJSON, msg, details)
 		return false
 	}
 	if key, dup := duplicateMember(body); dup {
@@ -422,6 +430,24 @@ func (s *Server) readAdminBody(w http.ResponseWriter, r *http.Request, dst any, 
 		return false
 	}
 	return true
+}
+
+// jsonTypeName says what a JSON value of Go type t is.
+func jsonTypeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
 }
 
 // lookupHostDefault resolves host with the system's resolver.

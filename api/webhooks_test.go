@@ -209,6 +209,13 @@ func TestARotationAnswersANewSecretAndTheOldOneSignsUntilTheOverlapEnds(t *testi
 		t.Fatalf("rotation without overlap: %+v", v)
 	}
 	env.hook("POST", "/"+id+"/rotate", `{"overlapSeconds":-1}`).want(t, http.StatusBadRequest, "validation_failed")
+	// A member of the wrong type is named, with what it must be (found by an outside probe: the
+	// answer said only that the body must be one JSON object).
+	res = env.hook("POST", "/"+id+"/rotate", `{"overlapSeconds":"1"}`)
+	res.want(t, http.StatusBadRequest, "malformed_json")
+	if d := res.Env.Error.Details; len(d) != 1 || d[0].Field != "overlapSeconds" || !strings.Contains(d[0].Issue, "must be a whole number, got string") {
+		t.Errorf("overlapSeconds as a string: %q, details %v; want the field named", res.Env.Error.Message, d)
+	}
 	env.hook("POST", "/nope/rotate", "").want(t, http.StatusNotFound, labelNotFound)
 }
 
