@@ -108,6 +108,25 @@ func TestATrailingSlashIsA404ThatNamesThePathNotA405ThatContradictsItself(t *tes
 		t.Errorf("message %q", res.Env.Error.Message)
 	}
 	env.do("DELETE", "/docs", nil).want(t, http.StatusMethodNotAllowed, "method_not_allowed")
+
+	// Found by an outside probe, each answered in the JSON envelope with the right hint: a route
+	// of another method with a trailing slash (was 405 "allowed: POST", while POST there was
+	// 404), an escaped slash (was told "without the trailing slash"), an unclean path (was the
+	// mux's 307 with an HTML body).
+	for _, c := range []struct{ method, path, want string }{
+		{"GET", "/v2/public-decrypt/", "without the trailing slash: /v2/public-decrypt)"},
+		{"POST", "/v2/public-decrypt/", "without the trailing slash: /v2/public-decrypt)"},
+		{"GET", "/v2/input-proof%2f0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11", "no such endpoint: /v2/input-proof%2f0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"},
+		{"GET", "/v2//input-proof/0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11", "its clean form is /v2/input-proof/0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"},
+		{"POST", "/v2/x/../input-proof", "its clean form is /v2/input-proof"},
+		{"GET", "/ui/%2e%2e", "no such endpoint: /ui/%2e%2e"},
+	} {
+		res := env.do(c.method, c.path, nil)
+		res.want(t, http.StatusNotFound, labelNotFound)
+		if !strings.Contains(res.Env.Error.Message, c.want) || strings.Contains(c.want, "no such endpoint") && strings.Contains(res.Env.Error.Message, "trailing slash") {
+			t.Errorf("%s %s: %q, want it to say %q", c.method, c.path, res.Env.Error.Message, c.want)
+		}
+	}
 }
 
 // 1,000 wrong admin tokens used to go through in half a second, none logged, nothing slowed.

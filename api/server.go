@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -140,7 +141,35 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	s.serveMux(w, r)
+}
+
+// serveMux hands r to the mux, unless its path is not clean: the mux would redirect it to the
+// clean path with an HTML body, where a JSON client is better told, in the envelope, which path
+// it meant.
+func (s *Server) serveMux(w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.EscapedPath(); p != cleanPath(p) && r.Method != http.MethodConnect {
+		writeError(w, r, http.StatusNotFound, labelNotFound,
+			fmt.Sprintf("no such endpoint: %s (paths hold no ., .. or empty segments; its clean form is %s)", p, cleanPath(p)), nil)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// cleanPath is p with its ., .. and empty segments resolved, as the mux cleans a path, its
+// trailing slash kept.
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c
 }
 
 // uuidChars tells whether s holds only a UUID's characters: hexadecimal digits and hyphens.
@@ -330,17 +359,30 @@ func adminIdentity(token string) string {
 // notFound answers paths no route has: 405 method_not_allowed when the path exists with other
 // methods, 404 not_found otherwise.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	// The escaped path, as the mux matches it: an escaped slash (%2f) separates no segments.
+	p := r.URL.EscapedPath()
 	var allowed []string
+	// slashOnly: the path matches routes only without its trailing slash.
+	slashOnly := strings.HasSuffix(p, "/") && p != "/"
 	for _, rt := range s.routes {
-		if pathMatches(rt.Pattern, r.URL.Path) && !contains(allowed, rt.Method) {
-			allowed = append(allowed, rt.Method)
+		if pathMatches(rt.Pattern, p) {
+			if !contains(allowed, rt.Method) {
+				allowed = append(allowed, rt.Method)
+			}
+			if strings.HasSuffix(rt.Pattern, "/") || strings.HasSuffix(rt.Pattern, "...}") {
+				slashOnly = false
+			}
 		}
 	}
-	if contains(allowed, r.Method) {
-		// The path matched a route only up to its slashes (GET /docs/ for GET /docs): the
-		// method is fine, the path is not.
+	if len(allowed) > 0 && slashOnly {
+		// GET /docs/ for GET /docs, or GET /v2/public-decrypt/ for its POST: the path is what is
+		// wrong, whatever the method.
 		writeError(w, r, http.StatusNotFound, labelNotFound,
-			fmt.Sprintf("no such endpoint: %s (without the trailing slash: %s)", r.URL.Path, strings.TrimRight(r.URL.Path, "/")), nil)
+			fmt.Sprintf("no such endpoint: %s (without the trailing slash: %s)", p, strings.TrimRight(p, "/")), nil)
+		return
+	}
+	if contains(allowed, r.Method) {
+		writeError(w, r, http.StatusNotFound, labelNotFound, "no such endpoint: "+p, nil)
 		return
 	}
 	if len(allowed) > 0 {
@@ -349,7 +391,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("%s is not allowed on %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allowed, ", ")), nil)
 		return
 	}
-	writeError(w, r, http.StatusNotFound, labelNotFound, "no such endpoint: "+r.URL.Path, nil)
+	writeError(w, r, http.StatusNotFound, labelNotFound, "no such endpoint: "+p, nil)
 }
 
 func contains(list []string, s string) bool {
