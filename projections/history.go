@@ -197,6 +197,23 @@ func (s *Set) applyHistory(rec *eventstore.Record) error {
 	return nil
 }
 
+// CarriedHistoryHolds reports whether a history as of position asOf, carried by a
+// HistoryCarried at position at (which this Set has applied), is taken over by every Set that
+// applies it: the history operations between are at most histLogKeep, which every Set keeps
+// whatever it applied before. The archiver carries the history again when it is not, so that read
+// models folded from the live store alone never keep a history short of what the log added up.
+func (s *Set) CarriedHistoryHolds(asOf, at eventstore.Position) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if asOf < s.hlog.dropped {
+		return false
+	}
+	ops := s.hlog.ops
+	from := sort.Search(len(ops), func(i int) bool { return ops[i].pos > asOf })
+	to := sort.Search(len(ops), func(i int) bool { return ops[i].pos >= at })
+	return to-from <= histLogKeep
+}
+
 // historyJSON is the running history as a HistoryCarried holds it. Times are unix nanoseconds.
 type historyJSON struct {
 	Position    uint64                         `json:"position"`

@@ -126,6 +126,9 @@ type Archiver struct {
 type faults struct {
 	afterSegment func() error // a segment committed to the manifest, ArchiveAdvanced not yet appended
 	afterRetired func() error // JobsRetired appended, the streams not yet removed
+	// beforeCarry runs between reading the read models' history and appending it: events
+	// appended there come between the history's AsOf and its HistoryCarried.
+	beforeCarry func()
 }
 
 // New checks cfg and deps and builds the archiver.
@@ -386,7 +389,7 @@ func (w *worker) record(ctx context.Context, seg archive.Segment) error {
 	if err != nil {
 		return err
 	}
-	_, err = eventstore.Update(ctx, w.store, w.a.codec, domain.RetentionStream, &w.state, fold,
+	at, err := eventstore.Update(ctx, w.store, w.a.codec, domain.RetentionStream, &w.state, fold,
 		func(s state) ([]eventstore.Typed, error) {
 			if s.horizon >= seg.Last {
 				return nil, nil // another run recorded it
@@ -399,10 +402,11 @@ func (w *worker) record(ctx context.Context, seg archive.Segment) error {
 				SHA256: seg.SHA256, Events: seg.Events, At: at},
 				domain.HistoryCarried{AsOf: uint64(asOf), History: history, At: at}}, nil
 		}, eventstore.Metadata{}, nil, 3)
-	if err == nil {
-		w.a.m.horizon.Set(float64(w.state.State.horizon))
+	if err != nil {
+		return err
 	}
-	return err
+	w.a.m.horizon.Set(float64(w.state.State.horizon))
+	return w.carriedHolds(ctx, asOf, at)
 }
 
 // history is the read models' running history once they have reached position pos, and the
@@ -611,14 +615,64 @@ func (w *worker) carry(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = eventstore.Update(ctx, w.store, w.a.codec, domain.RetentionStream, &w.state, fold,
+	if f := w.a.faults.beforeCarry; f != nil {
+		f()
+	}
+	at, err := eventstore.Update(ctx, w.store, w.a.codec, domain.RetentionStream, &w.state, fold,
 		func(s state) ([]eventstore.Typed, error) {
 			if s.last == nil || s.carried {
 				return nil, nil // another run carried it, or archived a segment since
 			}
 			return []eventstore.Typed{domain.HistoryCarried{AsOf: uint64(asOf), History: history, At: w.a.now().UTC()}}, nil
 		}, eventstore.Metadata{}, nil, 3)
-	return err
+	if err != nil {
+		return err
+	}
+	return w.carriedHolds(ctx, asOf, at)
+}
+
+// maxRecarries bounds how many times in a row the archiver carries the history again.
+const maxRecarries = 3
+
+// carriedHolds makes sure the HistoryCarried appended at position at, as of asOf, is taken over
+// by every Set that applies it (projections.Set.CarriedHistoryHolds): when more history
+// operations came between the history's reading and its append than every Set keeps (the log
+// ran fast while the append waited), read models folded from the live store alone would keep a
+// history short of the log's, so the history is carried again, as of where the read models are
+// now, until one holds. Nothing is appended when at is 0 (nothing was carried).
+func (w *worker) carriedHolds(ctx context.Context, asOf, at eventstore.Position) error {
+	for range maxRecarries {
+		if at == 0 {
+			return nil
+		}
+		if err := w.a.set.WaitFor(ctx, at); err != nil {
+			return err
+		}
+		if w.a.set.CarriedHistoryHolds(asOf, at) {
+			return nil
+		}
+		w.a.log.Warn("archiver: the history carried lagged the log too far for every instance to take it over; carrying it again",
+			"as_of", uint64(asOf), "at", uint64(at))
+		head, err := w.store.Head(ctx)
+		if err != nil {
+			return err
+		}
+		var history json.RawMessage
+		if asOf, history, err = w.history(ctx, head); err != nil {
+			return err
+		}
+		if f := w.a.faults.beforeCarry; f != nil {
+			f()
+		}
+		at, err = eventstore.Update(ctx, w.store, w.a.codec, domain.RetentionStream, &w.state, fold,
+			func(state) ([]eventstore.Typed, error) {
+				return []eventstore.Typed{domain.HistoryCarried{AsOf: uint64(asOf), History: history, At: w.a.now().UTC()}}, nil
+			}, eventstore.Metadata{}, nil, 3)
+		if err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("the history carried lagged the log too far %d times in a row", maxRecarries)
 }
 
 // remove removes the streams of a recorded retirement (again, after a crash: it is idempotent).

@@ -225,3 +225,91 @@ func TestAnIdleRelayersLiveStoreStaysBoundedAndRecoversTheSameState(t *testing.T
 		t.Fatal(err)
 	}
 }
+
+// A HistoryCarried that the log outran between the history's reading and its append, by more
+// history operations than every Set keeps, would not be taken over by read models folded from
+// the live store alone: the archiver carries the history again at once, as of where the read
+// models are then, and the live store alone still rebuilds to the running read models.
+func TestAHistoryCarriedThatTheLogOutranIsCarriedAgain(t *testing.T) {
+	f := newFixture(t)
+	f.makeJobs(40)
+	f.setClock(base.Add(2 * time.Hour))
+	a := f.archiver(policy())
+	codec := workers.NewCheckpointCodec()
+	stream := workers.CheckpointStream("lag-test")
+	var first, last eventstore.Position
+	a.faults.beforeCarry = func() {
+		if last != 0 {
+			return
+		}
+		// 20,000 events, each one history operation of every Set: more than a Set keeps.
+		for b := range 20 {
+			evs := make([]eventstore.Event, 1000)
+			for i := range evs {
+				ev, err := codec.Encode(workers.BlockCursorSaved{Block: uint64(b*1000 + i + 1), At: base}, eventstore.Metadata{})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				evs[i] = ev
+			}
+			pos, err := f.store.Append(t.Context(), stream, eventstore.Version(b*1000)-1, evs...)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if first == 0 {
+				first = pos - 999
+			}
+			last = pos
+		}
+	}
+	if err := drain(t.Context(), a); err != nil {
+		t.Fatal(err)
+	}
+	f.caughtUp()
+	if last == 0 {
+		t.Fatal("no history was carried after a retirement: the lag was never injected")
+	}
+
+	// The retention stream: the history carried as of before the injected events is followed at
+	// once by one carried again as of after them.
+	var retention []eventstore.Record
+	for r, err := range (archive.Joined{Store: f.store, Archive: f.arch}).ReadAll(t.Context(), 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Stream == domain.RetentionStream {
+			retention = append(retention, r)
+		}
+	}
+	asOf := func(r eventstore.Record) eventstore.Position {
+		v, err := projections.NewCodec().Decode(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return eventstore.Position(v.(domain.HistoryCarried).AsOf)
+	}
+	found := false
+	for i, r := range retention {
+		if r.Type != "HistoryCarried" || r.Position < last || asOf(r) >= first {
+			continue
+		}
+		found = true
+		if i+1 == len(retention) || retention[i+1].Type != "HistoryCarried" || asOf(retention[i+1]) < last {
+			t.Fatalf("the history carried at %d, as of %d (before the %d events injected at %d-%d), is not followed by one carried again past them",
+				r.Position, asOf(r), last-first+1, first, last)
+		}
+	}
+	if !found {
+		t.Fatalf("no history carried as of before the injected events (%d-%d) and appended after them", first, last)
+	}
+
+	alone, _, err := projections.Rebuild(t.Context(), f.store, projections.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := liveSnapshot(t, alone), liveSnapshot(t, f.set); !bytes.Equal(got, want) {
+		t.Fatalf("read models rebuilt from the live store alone (%d events) differ from the running ones (%d events)", alone.Events(), f.set.Events())
+	}
+}
