@@ -142,8 +142,8 @@ func (s *Server) bearerGate(w http.ResponseWriter, r *http.Request, realm string
 	if s.refusedTooOften(w, r, &s.adminFails, client) {
 		return false
 	}
-	if s.noteRefusal(r, &s.adminFails, client, realm+": refused a request without a valid "+realm+" token") {
-		s.refusedTooOften(w, r, &s.adminFails, client)
+	if wait := s.noteRefusal(r, &s.adminFails, client, realm+": refused a request without a valid "+realm+" token"); wait > 0 {
+		writeRefusedTooOften(w, r, wait)
 		return false
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="relayer `+realm+`"`)
@@ -158,6 +158,12 @@ func (s *Server) refusedTooOften(w http.ResponseWriter, r *http.Request, fails *
 	if wait <= 0 {
 		return false
 	}
+	writeRefusedTooOften(w, r, wait)
+	return true
+}
+
+// writeRefusedTooOften answers 429 rate_limited with Retry-After for a client blocked for wait.
+func writeRefusedTooOften(w http.ResponseWriter, r *http.Request, wait time.Duration) {
 	sec := int(math.Ceil(wait.Seconds()))
 	setRetryAfter(w, sec)
 	// The inbound limiter's 429 shape (retryAfterMs beside the error), as on every route.
@@ -166,16 +172,17 @@ func (s *Server) refusedTooOften(w http.ResponseWriter, r *http.Request, fails *
 		Error: ratelimit.DeniedError{Label: labelRateLimited,
 			Message: fmt.Sprintf("too many refused requests from this client; try again in %d s", sec)},
 	})
-	return true
 }
 
 // noteRefusal counts a refused request of client and logs it: who, where, how often; never the
-// credential. It reports whether the refusal blocks the client: the request is then answered as
-// the blocked ones after it are (refusedTooOften), 429 with its Retry-After.
-func (s *Server) noteRefusal(r *http.Request, fails *refusals, client, msg string) bool {
+// credential. It returns the block the refusal starts (0: none): the request is then answered as
+// the blocked ones after it are, 429 with that Retry-After (writeRefusedTooOften), from this
+// value rather than from a second look, which a success from the same address could have
+// cleared meanwhile.
+func (s *Server) noteRefusal(r *http.Request, fails *refusals, client, msg string) time.Duration {
 	n, wait := fails.fail(client, s.now())
 	s.log.Warn(msg, "client", client, "method", r.Method, "path", r.URL.Path, "failures", n, "blocked_for", wait, "request_id", requestID(r))
-	return wait > 0
+	return wait
 }
 
 // configList is GET /admin/config's result.
@@ -433,10 +440,13 @@ func duplicateIn(dec *json.Decoder, path string) (string, bool, error) {
 			if path != "" {
 				at = path + "." + key
 			}
-			if seen[key] {
+			// encoding/json matches a struct's fields whatever the case: "A" and "a" are the same
+			// member to it.
+			folded := strings.ToLower(key)
+			if seen[folded] {
 				return at, true, nil
 			}
-			seen[key] = true
+			seen[folded] = true
 			if at, dup, err := duplicateIn(dec, at); dup || err != nil {
 				return at, dup, err
 			}

@@ -262,8 +262,8 @@ func (s *Server) apiKeyGate(next http.HandlerFunc) http.HandlerFunc {
 		if s.refusedTooOften(w, r, &s.keyFails, client) {
 			return
 		}
-		if s.noteRefusal(r, &s.keyFails, client, "refused an unknown API key") {
-			s.refusedTooOften(w, r, &s.keyFails, client)
+		if wait := s.noteRefusal(r, &s.keyFails, client, "refused an unknown API key"); wait > 0 {
+			writeRefusedTooOften(w, r, wait)
 			return
 		}
 		writeError(w, r, http.StatusUnauthorized, labelUnauthorized, "unknown API key (X-API-Key): ask the operator for one, or send none", nil)

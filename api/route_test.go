@@ -15,7 +15,7 @@ import (
 // UUID's characters, an unknown kind) goes to the mux.
 func TestStatusPollsFoundWithoutTheMuxAnswerAsTheMuxWould(t *testing.T) {
 	env := startJT(t)
-	viaMux := withRequestID(env.srv.instrument(env.srv.recoverer(http.HandlerFunc(env.srv.serveMux))))
+	viaMux := withRequestID(env.srv.instrument(env.srv.recoverer(env.srv.mux)))
 	ids := map[domain.Kind]string{}
 	for i, k := range allKinds() {
 		ids[k] = env.accept(k, uint64(i)).String()

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -57,6 +58,31 @@ func TestAPostWhoseBodyIsNotDeclaredJSONIsRefusedWith415AndChangesNothing(t *tes
 	env.do("POST", "/v2/input-proof", jtBody(domain.InputProof, 3), "Content-Encoding", "identity").want(t, http.StatusAccepted, "")
 }
 
+// The refusal that blocks its client is answered 429 from the block it started, even when the
+// block is over by the time the answer is written (a review made the clock jump two seconds at
+// each reading: the answer was an empty 200).
+func TestTheRefusalThatBlocksItsClientIsAnswered429WhateverTheClockDoesMeanwhile(t *testing.T) {
+	env := startJT(t, jtAdmin)
+	var mu sync.Mutex
+	n := 0
+	env.srv.now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		return env.clock.Now().Add(time.Duration(n) * 2 * time.Second)
+	}
+	for i := range adminFreeFailures + 1 {
+		res := env.do("GET", "/admin/config", nil, "Authorization", "Bearer not-the-token-but-a-guess-of-32-bytes!")
+		want := http.StatusUnauthorized
+		if i == adminFreeFailures {
+			want = http.StatusTooManyRequests
+		}
+		if res.Code != want || (want == http.StatusTooManyRequests && res.Header.Get("Retry-After") == "") {
+			t.Fatalf("refusal %d: %d (Retry-After %q) %q, want %d", i+1, res.Code, res.Header.Get("Retry-After"), res.Body, want)
+		}
+	}
+}
+
 // encoding/json keeps the last of duplicate members silently: a change reviewed as one value
 // would apply another.
 func TestAnAdminChangeWithADuplicateMemberIsRefusedAndChangesNothing(t *testing.T) {
@@ -64,8 +90,10 @@ func TestAnAdminChangeWithADuplicateMemberIsRefusedAndChangesNothing(t *testing.
 	for _, body := range []string{
 		`{"param":"input_proof_throttler_tps","value":5,"value":500}`,
 		`{"param":"input_proof_throttler_tps","param":"user_decrypt_throttler_tps","value":5}`,
-		// Inside the value too (found by an outside probe: the last retry_seconds won).
+		// Inside the value too (found by an outside probe: the last retry_seconds won), and in
+		// another case, which encoding/json matches to the same field (found by a review).
 		`{"param":"receipt_backoff","value":[{"elapsed_ms":0,"retry_seconds":999999,"retry_seconds":4}]}`,
+		`{"param":"receipt_backoff","value":[{"elapsed_ms":0,"retry_seconds":2,"RETRY_SECONDS":9}]}`,
 	} {
 		res := env.admin("POST", body)
 		res.want(t, http.StatusBadRequest, domain.LabelMalformedJSON)
@@ -111,14 +139,11 @@ func TestATrailingSlashIsA404ThatNamesThePathNotA405ThatContradictsItself(t *tes
 
 	// Found by an outside probe, each answered in the JSON envelope with the right hint: a route
 	// of another method with a trailing slash (was 405 "allowed: POST", while POST there was
-	// 404), an escaped slash (was told "without the trailing slash"), an unclean path (was the
-	// mux's 307 with an HTML body).
+	// 404), an escaped slash (was told "without the trailing slash").
 	for _, c := range []struct{ method, path, want string }{
 		{"GET", "/v2/public-decrypt/", "without the trailing slash: /v2/public-decrypt)"},
 		{"POST", "/v2/public-decrypt/", "without the trailing slash: /v2/public-decrypt)"},
 		{"GET", "/v2/input-proof%2f0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11", "no such endpoint: /v2/input-proof%2f0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"},
-		{"GET", "/v2//input-proof/0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11", "its clean form is /v2/input-proof/0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"},
-		{"POST", "/v2/x/../input-proof", "its clean form is /v2/input-proof"},
 		{"GET", "/ui/%2e%2e", "no such endpoint: /ui/%2e%2e"},
 	} {
 		res := env.do(c.method, c.path, nil)

@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -141,35 +140,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	s.serveMux(w, r)
-}
-
-// serveMux hands r to the mux, unless its path is not clean: the mux would redirect it to the
-// clean path with an HTML body, where a JSON client is better told, in the envelope, which path
-// it meant.
-func (s *Server) serveMux(w http.ResponseWriter, r *http.Request) {
-	if p := r.URL.EscapedPath(); p != cleanPath(p) && r.Method != http.MethodConnect {
-		writeError(w, r, http.StatusNotFound, labelNotFound,
-			fmt.Sprintf("no such endpoint: %s (paths hold no ., .. or empty segments; its clean form is %s)", p, cleanPath(p)), nil)
-		return
-	}
 	s.mux.ServeHTTP(w, r)
-}
-
-// cleanPath is p with its ., .. and empty segments resolved, as the mux cleans a path, its
-// trailing slash kept.
-func cleanPath(p string) string {
-	if p == "" {
-		return "/"
-	}
-	if p[0] != '/' {
-		p = "/" + p
-	}
-	c := path.Clean(p)
-	if strings.HasSuffix(p, "/") && c != "/" {
-		c += "/"
-	}
-	return c
 }
 
 // uuidChars tells whether s holds only a UUID's characters: hexadecimal digits and hyphens.
