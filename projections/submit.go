@@ -188,7 +188,10 @@ func (s *Submitter) accept(ctx context.Context, kind domain.Kind, cmd SubmitComm
 // fail a request early (a public decrypt of a handle not yet public, say) to keep everyone's
 // identical request waiting for an hour. The refusal is a *BackoffError with the exact wait.
 // The failures counted are those among the latest BackoffWindow generations: the backoff
-// reaches MaxContentBackoff after FreeGenerations+12 of them.
+// reaches MaxContentBackoff after FreeGenerations+12 of them. A client that makes the content
+// fail early BackoffWindow times between its costly failures escapes the count, as does one that
+// varies its request a little (every content has FreeGenerations free tries): the backoff slows
+// down a client retrying a request that keeps failing, and the rate limits bound the rest.
 const (
 	FreeGenerations   = 3
 	MaxContentBackoff = time.Hour
