@@ -194,6 +194,39 @@ func HostChainID(handle [32]byte) uint64 {
 	return binary.BigEndian.Uint64(handle[22:30])
 }
 
+// MaxDecryptionBits is the gateway's bound on what one decryption request decrypts, in bits of
+// cleartext over all its handles (MAX_DECRYPTION_REQUEST_BITS in the Decryption contract; the
+// public SDK checks it too).
+const MaxDecryptionBits = 2048
+
+// fheTypeBits is the cleartext size of each FHE type the gateway decrypts, by the type byte of a
+// handle (its byte 30): ebool counts 2 bits, eaddress 160; euint4 (1) and types past euint2048
+// are not decrypted.
+var fheTypeBits = map[byte]int{0: 2, 2: 8, 3: 16, 4: 32, 5: 64, 6: 128, 7: 160, 8: 256, 9: 512, 10: 1024, 11: 2048}
+
+// HandleType is a handle's FHE type byte.
+func HandleType(handle [32]byte) byte { return handle[30] }
+
+// decryptBits adds up the cleartext bits of a request's handles, as the gateway does.
+type decryptBits struct{ total int }
+
+// add counts the handle at path, or reports that the gateway does not decrypt its type.
+func (d *decryptBits) add(p *parser, path string, handle [32]byte) {
+	bits, ok := fheTypeBits[HandleType(handle)]
+	if !ok {
+		p.sink.addInvalid(path, fmt.Sprintf("is of FHE type %d, which the gateway does not decrypt (ebool, euint8 to euint2048 and eaddress)", HandleType(handle)))
+		return
+	}
+	d.total += bits
+}
+
+// check reports handles of more than MaxDecryptionBits in all, naming the list at path.
+func (d *decryptBits) check(p *parser, path string) {
+	if d.total > MaxDecryptionBits {
+		p.sink.addInvalid(path, fmt.Sprintf("must decrypt at most %d bits in all (the gateway's limit), has %d: split the request", MaxDecryptionBits, d.total))
+	}
+}
+
 // ParseHandle reads a handle in the API's form, 0x followed by 64 hex digits of either case.
 func ParseHandle(s string) ([32]byte, error) {
 	h, _, issue := normalizeHandle(s)
@@ -251,6 +284,8 @@ func ParsePublicDecrypt(body []byte, cfg ValidationConfig) (PublicDecryptRequest
 	return parse(body, cfg, publicDecryptFields, func(p *parser, obj *jsonObject) PublicDecryptRequest {
 		var out PublicDecryptRequest
 		if elems, ok := p.arrayMember(obj, "ciphertextHandles", p.cfg.MaxHandles); ok {
+			var bits decryptBits
+			defer bits.check(p, "ciphertextHandles")
 			out.CiphertextHandles = make([]string, len(elems))
 			first := map[string]int{}
 			for i, e := range elems {
@@ -258,6 +293,7 @@ func ParsePublicDecrypt(body []byte, cfg ValidationConfig) (PublicDecryptRequest
 				if h, b, ok := p.handle(path, e); ok {
 					out.CiphertextHandles[i] = h
 					p.hostChain(path, HostChainID(b))
+					bits.add(p, path, b)
 					if j, dup := first[h]; dup {
 						p.sink.addInvalid(path, fmt.Sprintf("repeats %s: each handle once", indexPath("ciphertextHandles", j)))
 					} else {
@@ -440,6 +476,8 @@ func (p *parser) handleEntries(path string, raw json.RawMessage) []HandleEntry {
 	out := make([]HandleEntry, len(elems))
 	first := map[string]int{} // by handle: a handle is decrypted once per request
 	var chain uint64
+	var bits decryptBits
+	defer bits.check(p, path)
 	for i, e := range elems {
 		epath := indexPath(path, i)
 		obj, ok := p.object(epath, e, handleEntryFields)
@@ -450,6 +488,7 @@ func (p *parser) handleEntries(path string, raw json.RawMessage) []HandleEntry {
 		if raw, ok := p.field(obj, "ctHandle"); ok {
 			if h, b, ok := p.handle(epath+".ctHandle", raw); ok {
 				entry.Handle = h
+				bits.add(p, epath+".ctHandle", b)
 				switch c := HostChainID(b); {
 				case chain == 0:
 					chain = c
@@ -575,6 +614,8 @@ func (p *parser) pairs(obj *jsonObject) ([]HandleContractPair, []string) {
 	}
 	out := make([]HandleContractPair, len(elems))
 	first := map[HandleContractPair]int{}
+	var bits decryptBits
+	defer bits.check(p, "handleContractPairs")
 	defer func() {
 		for i, pair := range out {
 			if pair.Handle == "" || pair.ContractAddress == "" {
@@ -598,6 +639,7 @@ func (p *parser) pairs(obj *jsonObject) ([]HandleContractPair, []string) {
 			if h, b, ok := p.handle(path+".handle", raw); ok {
 				pair.Handle = h
 				p.hostChain(path+".handle", HostChainID(b))
+				bits.add(p, path+".handle", b)
 			}
 		}
 		if raw, ok := p.field(pobj, "contractAddress"); ok {

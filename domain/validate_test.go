@@ -107,6 +107,17 @@ func vtAddrList(n int) []any {
 	return out
 }
 
+// vtTypedHandles is n distinct handles of host chain 1337 and FHE type typ.
+func vtTypedHandles(n int, typ byte) []any {
+	out := make([]any, n)
+	for i := range out {
+		b, _ := hex.DecodeString(strings.TrimPrefix(vtHandle(1337, byte(i)), "0x"))
+		b[30] = typ
+		out[i] = "0x" + hex.EncodeToString(b)
+	}
+	return out
+}
+
 func vtHandleList(n int) []any {
 	out := make([]any, n)
 	for i := range out {
@@ -401,6 +412,20 @@ func TestParsePublicDecrypt(t *testing.T) {
 	vtRun(t, vtPublicDecryptFields, ParsePublicDecrypt, []vtCase[PublicDecryptRequest]{
 		{name: "a handle given twice is refused", edit: setHandle(1, vtHandle(1337, 0xa0)),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("ciphertextHandles[1]", "repeats ciphertextHandles[0]")}},
+		// The gateway decrypts at most 2,048 bits at once, and only the FHE types it knows
+		// (found by a review: the count of handles alone let 8,192 bits through).
+		{name: "eight euint256 handles, 2048 bits, are accepted", edit: set("ciphertextHandles", vtTypedHandles(8, 8)),
+			check: func(t *testing.T, got PublicDecryptRequest) {
+				if len(got.CiphertextHandles) != 8 {
+					t.Fatalf("%d handles", len(got.CiphertextHandles))
+				}
+			}},
+		{name: "nine euint256 handles, 2304 bits, are refused naming the list", edit: set("ciphertextHandles", vtTypedHandles(9, 8)),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("ciphertextHandles", "must decrypt at most 2048 bits in all (the gateway's limit), has 2304: split the request")}},
+		{name: "an euint4 handle is refused naming it", edit: setHandle(1, vtTypedHandles(3, 1)[2]),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("ciphertextHandles[1]", "is of FHE type 1, which the gateway does not decrypt")}},
+		{name: "a handle of an unknown type is refused naming it", edit: setHandle(0, vtTypedHandles(4, 0x40)[3]),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("ciphertextHandles[0]", "is of FHE type 64, which the gateway does not decrypt")}},
 		{name: "extraData with a non-hex character is named, whatever its length", edit: set("extraData", "0x0g0"),
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("extraData", `only hex digits after 0x ('g' at offset 3`)}},
 		{name: "a valid body is accepted with its handles lowercased in order", check: func(t *testing.T, got PublicDecryptRequest) {
@@ -519,6 +544,15 @@ func TestParseUserDecrypt(t *testing.T) {
 			label: LabelValidationFailed, want: []FieldIssue{vtIssue("contractsChainId", "fraction")}},
 		{name: "contractsChainId from an unconfigured host chain is refused", edit: set("contractsChainId", 5),
 			label: LabelHostChainIDNotSupported, want: []FieldIssue{vtIssue("contractsChainId", "chain 5 is not a configured host chain (configured: 1337, 8009)")}},
+		{name: "a pair's handle of a type the gateway does not decrypt is refused naming it", edit: setPair(1, "handle", vtTypedHandles(3, 1)[2]),
+			label: LabelValidationFailed, want: []FieldIssue{vtIssue("handleContractPairs[1].handle", "is of FHE type 1, which the gateway does not decrypt")}},
+		{name: "pairs of more than 2048 bits in all are refused naming the list", edit: func(m map[string]any) {
+			var pairs []any
+			for _, h := range vtTypedHandles(9, 8) {
+				pairs = append(pairs, map[string]any{"handle": h, "contractAddress": vtContract})
+			}
+			m["handleContractPairs"] = pairs
+		}, label: LabelValidationFailed, want: []FieldIssue{vtIssue("handleContractPairs", "must decrypt at most 2048 bits in all (the gateway's limit), has 2304")}},
 		{name: "a handle from an unconfigured host chain is refused", edit: setPair(1, "handle", vtHandle(5, 3)),
 			label: LabelHostChainIDNotSupported, want: []FieldIssue{vtIssue("handleContractPairs[1].handle", "chain 5 is not a configured host chain")}},
 		{name: "every unconfigured host chain is reported in field order",
@@ -1288,6 +1322,13 @@ func TestParseUnifiedUserDecrypt(t *testing.T) {
 		return func(m map[string]any) { vtUnifiedPayload(m)[k] = v }
 	}
 	vtRun(t, vtUnifiedFields, ParseUnifiedUserDecrypt, []vtCase[UnifiedUserDecryptRequest]{
+		{name: "handles of more than 2048 bits in all are refused naming the list", edit: func(m map[string]any) {
+			var entries []any
+			for _, h := range vtTypedHandles(9, 8) {
+				entries = append(entries, map[string]any{"ctHandle": h, "contractAddress": vtContract, "ownerAddress": vtUser})
+			}
+			vtUnifiedPayload(m)["handles"] = entries
+		}, label: LabelValidationFailed, want: []FieldIssue{vtIssue("attestedPayload.handles", "must decrypt at most 2048 bits in all (the gateway's limit), has 2304")}},
 		{name: "an envelope as the reference's document has it is accepted and normalized", check: func(t *testing.T, got UnifiedUserDecryptRequest) {
 			want := UnifiedUserDecryptRequest{
 				Handles: []HandleEntry{
