@@ -583,7 +583,13 @@ func TestTheLargestRequestOfEachKindAcceptedByDefaultIsSent(t *testing.T) {
 	d.grant(t, ctx)
 	delegated := delegatedRequest(d.delegator, d.delegate, handles...)
 	delegated.DelegatedUserDecrypt.ExtraData, delegated.DelegatedUserDecrypt.PublicKey, delegated.DelegatedUserDecrypt.ContractAddresses = extra, publicKey, contractsListed
-	for _, req := range []domain.Request{input, public, user, delegated} {
+	owners := make([]common.Address, len(handles))
+	for i := range owners {
+		owners[i] = userAddr // the user's own handles: no delegation to grant
+	}
+	unified := unifiedRequest(userAddr, handles, owners)
+	unified.UnifiedUserDecrypt.ExtraData, unified.UnifiedUserDecrypt.PublicKey, unified.UnifiedUserDecrypt.AllowedContracts = extra, publicKey, contractsListed
+	for _, req := range []domain.Request{input, public, user, delegated, unified} {
 		p, err := ad.Prepare(ctx, req)
 		if err != nil {
 			t.Errorf("prepare the largest %s: %v", req.Kind(), err)
