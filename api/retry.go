@@ -143,11 +143,11 @@ func (s *Server) retry(r *http.Request, id domain.JobID, reason string, only []d
 }
 
 // nextJobOf finds or creates the job that retries old, an ended job: it walks the generations of
-// old's content from the last one the read models hold, as the submission command does (projections.Submitter: an ended job sends it to
-// the next, the first free one is accepted, here with RetryOf naming old). A live or completed
-// job on the way is the retry's only if it names old (created by a retry that crashed before
-// linking); otherwise an identical submission came first, and the retry is refused
-// (errResubmitted).
+// old's content from the last one the read models hold, as the submission command does
+// (projections.Submitter: an ended job sends it to the next, the first free one is accepted,
+// here with RetryOf naming old). A live or completed job on the way is the retry's only if it
+// names old (created by a retry that crashed before linking); otherwise an identical submission
+// came first, and the retry is refused (errResubmitted).
 func (s *Server) nextJobOf(ctx context.Context, old domain.State, reason string, md eventstore.Metadata) (domain.JobID, error) {
 	link := &domain.RetryOf{JobID: old.JobID, Who: s.adminWho, Reason: reason}
 	// The generations before the last one the read models hold all ended (or were retired).

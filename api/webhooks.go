@@ -416,8 +416,8 @@ func (s *Server) readAdminBody(w http.ResponseWriter, r *http.Request, dst any, 
 		switch {
 		case errors.As(err, &te) && te.Field != "":
 			// A member of the wrong type: name it and what it must be.
-			msg = fmt.Sprintf("%s must be %s, got %s", te.Field, jsonTypeName(te.Type), te.Value)
-			details = []domain.FieldIssue{{Field: te.Field, Issue: fmt.Sprintf("must be %s, got %s", jsonTypeName(te.Type), te.Value)}}
+			issue := fmt.Sprintf("must be %s, got %s", jsonTypeName(te.Type), te.Value)
+			msg, details = te.Field+" "+issue, []domain.FieldIssue{{Field: te.Field, Issue: issue}}
 		case err != nil && strings.HasPrefix(err.Error(), "json: unknown field"):
 			msg = "the body has an " + strings.TrimPrefix(err.Error(), "json: ")
 		}

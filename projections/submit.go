@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"log/slog"
+	"math"
 	"time"
 
 	"relayer/domain"
@@ -216,16 +216,16 @@ const MaxGenerations = math.MaxUint32
 
 // Generations is how many generations of content hash hash the read models hold: the first
 // generation with neither a job nor a retired id. The generations of a content are created in
-// order, each after the one before it was applied (the Submitter and the admin's retry both walk
-// them from the first), so those held are a prefix: the first not held is found by doubling,
-// then halving, in about 2·log2(n) look-ups.
+// order, each only once the one before it was applied (by the Submitter or the admin's retry),
+// so those held are a prefix: the first not held is found by doubling, then halving, in about
+// 2·log2(n) look-ups, under one read lock.
 func (s *Set) Generations(hash string) uint32 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	held := func(g uint32) bool {
 		id := domain.JobIDFor(hash, g)
-		if _, ok := s.Job(id); ok {
-			return true
-		}
-		return s.Retired(id)
+		_, _, ok := s.jobs.lookup(id)
+		return ok || s.isRetired(id)
 	}
 	if !held(0) {
 		return 0

@@ -604,31 +604,40 @@ func (w *worker) retireBatch(ctx context.Context, policy domain.Retention) (bool
 // of a position before it: this one puts it right as soon as it is applied, rather than with the
 // next segment, which a quiet log may not write for a long time.
 func (w *worker) carry(ctx context.Context) error {
-	if w.state.State.last == nil || w.state.State.carried {
+	needed := func(s state) bool { return s.last != nil && !s.carried }
+	if !needed(w.state.State) {
 		return nil
 	}
-	head, err := w.store.Head(ctx)
-	if err != nil {
-		return err
-	}
-	asOf, history, err := w.history(ctx, head)
-	if err != nil {
-		return err
-	}
-	if f := w.a.faults.beforeCarry; f != nil {
-		f()
-	}
-	at, err := eventstore.Update(ctx, w.store, w.a.codec, domain.RetentionStream, &w.state, fold,
-		func(s state) ([]eventstore.Typed, error) {
-			if s.last == nil || s.carried {
-				return nil, nil // another run carried it, or archived a segment since
-			}
-			return []eventstore.Typed{domain.HistoryCarried{AsOf: uint64(asOf), History: history, At: w.a.now().UTC()}}, nil
-		}, eventstore.Metadata{}, nil, 3)
+	asOf, at, err := w.appendHistory(ctx, needed) // not when another run carried it, or archived since
 	if err != nil {
 		return err
 	}
 	return w.carriedHolds(ctx, asOf, at)
+}
+
+// appendHistory appends a HistoryCarried of the read models' history as of the store's head, if
+// needed still holds of the retention stream as folded when it appends. It returns the history's
+// position and the event's (0 when nothing was appended).
+func (w *worker) appendHistory(ctx context.Context, needed func(state) bool) (asOf, at eventstore.Position, err error) {
+	head, err := w.store.Head(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	asOf, history, err := w.history(ctx, head)
+	if err != nil {
+		return 0, 0, err
+	}
+	if f := w.a.faults.beforeCarry; f != nil {
+		f()
+	}
+	at, err = eventstore.Update(ctx, w.store, w.a.codec, domain.RetentionStream, &w.state, fold,
+		func(s state) ([]eventstore.Typed, error) {
+			if !needed(s) {
+				return nil, nil
+			}
+			return []eventstore.Typed{domain.HistoryCarried{AsOf: uint64(asOf), History: history, At: w.a.now().UTC()}}, nil
+		}, eventstore.Metadata{}, nil, 3)
+	return asOf, at, err
 }
 
 // maxRecarries bounds how many times in a row the archiver carries the history again.
@@ -641,6 +650,7 @@ const maxRecarries = 3
 // history short of the log's, so the history is carried again, as of where the read models are
 // now, until one holds. Nothing is appended when at is 0 (nothing was carried).
 func (w *worker) carriedHolds(ctx context.Context, asOf, at eventstore.Position) error {
+	always := func(state) bool { return true }
 	for range maxRecarries {
 		if at == 0 {
 			return nil
@@ -653,22 +663,8 @@ func (w *worker) carriedHolds(ctx context.Context, asOf, at eventstore.Position)
 		}
 		w.a.log.Warn("archiver: the history carried lagged the log too far for every instance to take it over; carrying it again",
 			"as_of", uint64(asOf), "at", uint64(at))
-		head, err := w.store.Head(ctx)
-		if err != nil {
-			return err
-		}
-		var history json.RawMessage
-		if asOf, history, err = w.history(ctx, head); err != nil {
-			return err
-		}
-		if f := w.a.faults.beforeCarry; f != nil {
-			f()
-		}
-		at, err = eventstore.Update(ctx, w.store, w.a.codec, domain.RetentionStream, &w.state, fold,
-			func(state) ([]eventstore.Typed, error) {
-				return []eventstore.Typed{domain.HistoryCarried{AsOf: uint64(asOf), History: history, At: w.a.now().UTC()}}, nil
-			}, eventstore.Metadata{}, nil, 3)
-		if err != nil {
+		var err error
+		if asOf, at, err = w.appendHistory(ctx, always); err != nil {
 			return err
 		}
 	}
