@@ -26,8 +26,9 @@ RETENTION_SCALE_TEST = TestEndedJobsPastTheirWindowLeaveTheLiveStoreAndTheWholeL
 ## and the in-process development chain in the production latency profile (DEVCHAIN_PROFILE=instant:
 ## the tests'), the chain's JSON-RPC for the public SDK on 127.0.0.1:8545 (DEVCHAIN_RPC); the admin
 ## API is on when RELAYER_ADMIN_TOKEN is set
-run:
-	RELAYER_DEVCHAIN_PROFILE=$(DEVCHAIN_PROFILE) $(GO) run ./cmd/relayer serve --listen $(LISTEN) --data-dir $(DATA_DIR) --devchain-rpc $(DEVCHAIN_RPC)
+## (built into bin/relayer first: go run would end with exit status 1 after Ctrl-C, even on a clean stop)
+run: build
+	RELAYER_DEVCHAIN_PROFILE=$(DEVCHAIN_PROFILE) exec bin/relayer serve --listen $(LISTEN) --data-dir $(DATA_DIR) --devchain-rpc $(DEVCHAIN_RPC)
 
 ## test: go vet (of the production build too), then every test, with the race detector (after
 ## installing the npm packages the SDK and contract tests use, the Debian packages the browser
