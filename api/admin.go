@@ -204,17 +204,20 @@ func (s *Server) getConfig(w http.ResponseWriter, r *http.Request) {
 }
 
 // configChange is POST /admin/config's result: the change as recorded (its fields inline), and
-// the config stream's version after it.
+// the config stream's version after it. Unchanged says that the value asked was already in force:
+// nothing was recorded, and who and at are then the request's.
 type configChange struct {
 	domain.ConfigChanged
-	Version int64 `json:"version"`
+	Version   int64 `json:"version"`
+	Unchanged bool  `json:"unchanged,omitempty"`
 }
 
 // postConfig changes one runtime parameter: {"param": name, "value": v}. v is a number for the
 // Retry-After, load-shedding and rate-limit parameters, true/false for retry_after_adaptive, and
 // an array of {"elapsed_ms","retry_seconds"} for receipt_backoff. The change is validated,
 // appended to the config stream as ConfigChanged (with the stream's expected version; on a
-// conflict the server folds the changes it missed and decides again), and then applied at once.
+// conflict the server folds the changes it missed and decides again), and then applied at once. A
+// value already in force is answered as it is, and nothing is recorded.
 func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 	name, value, ok := s.readChange(w, r)
 	if !ok {
@@ -236,6 +239,9 @@ func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 				return nil, err
 			}
 			change = domain.ConfigChanged{Param: name, Old: old, New: nw, Who: s.adminWho, At: s.now().UTC()}
+			if bytes.Equal(old, nw) {
+				return nil, nil
+			}
 			return []eventstore.Typed{change}, nil
 		}, eventstore.Metadata{CorrelationID: requestID(r), CausationID: requestID(r)}, nil, 5)
 	// Whatever became of this change, the changes folded while deciding it (another instance's)
@@ -254,9 +260,15 @@ func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, r, "record the config change", err)
 		return
 	}
-	s.log.Info("runtime parameter changed", "request_id", requestID(r), "param", name,
-		"old", string(change.Old), "new", string(change.New), "who", s.adminWho)
-	writeEnvelope(w, r, http.StatusOK, statusSucceeded, configChange{ConfigChanged: change, Version: int64(s.config.Version)})
+	unchanged := bytes.Equal(change.Old, change.New)
+	if unchanged {
+		s.log.Info("runtime parameter already in force, nothing recorded", "request_id", requestID(r), "param", name,
+			"value", string(change.New), "who", s.adminWho)
+	} else {
+		s.log.Info("runtime parameter changed", "request_id", requestID(r), "param", name,
+			"old", string(change.Old), "new", string(change.New), "who", s.adminWho)
+	}
+	writeEnvelope(w, r, http.StatusOK, statusSucceeded, configChange{ConfigChanged: change, Version: int64(s.config.Version), Unchanged: unchanged})
 }
 
 // readAdminBytes reads an admin request's body, at most maxAdminBody bytes; it answers 413 for a

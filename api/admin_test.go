@@ -306,3 +306,40 @@ func TestAnAdminChangeOnAStaleInstanceFoldsTheOtherInstancesChangesFirst(t *test
 		t.Fatalf("%d changes recorded, want 2", n)
 	}
 }
+
+func TestAnAdminChangeToTheValueInForceRecordsNothing(t *testing.T) {
+	env := startJT(t, jtAdmin)
+	first := env.admin("POST", `{"param":"input_proof_throttler_tps","value":0.5}`)
+	first.want(t, http.StatusOK, "")
+	var recorded configChange
+	if err := json.Unmarshal(first.Env.Result, &recorded); err != nil || recorded.Unchanged {
+		t.Fatalf("%v: %s", err, first.Body)
+	}
+	for _, body := range []string{
+		`{"param":"input_proof_throttler_tps","value":0.5}`,
+		`{"param":"input_proof_throttler_tps","value":5e-1}`, // the same number, written otherwise
+		`{"param":"retry_after_adaptive","value":true}`,      // the default
+	} {
+		res := env.admin("POST", body)
+		res.want(t, http.StatusOK, "")
+		var ch configChange
+		if err := json.Unmarshal(res.Env.Result, &ch); err != nil {
+			t.Fatal(err)
+		}
+		if !ch.Unchanged || string(ch.Old) != string(ch.New) || ch.Version != recorded.Version {
+			t.Fatalf("%s: %s, want unchanged at version %d", body, res.Body, recorded.Version)
+		}
+	}
+	if events := env.configChanges(); len(events) != 1 {
+		t.Fatalf("config stream: %+v, want the first change alone", events)
+	}
+	// A real change after them is recorded, and says nothing of being unchanged.
+	res := env.admin("POST", `{"param":"input_proof_throttler_tps","value":2}`)
+	res.want(t, http.StatusOK, "")
+	if strings.Contains(string(res.Body), "unchanged") {
+		t.Fatalf("a change answered %s", res.Body)
+	}
+	if events := env.configChanges(); len(events) != 2 || string(events[1].Old) != "0.5" || string(events[1].New) != "2" {
+		t.Fatalf("config stream: %+v", events)
+	}
+}
