@@ -114,19 +114,9 @@ func (s *Server) searchPage(w http.ResponseWriter, r *http.Request, q projection
 // kind and status, one value for the others. Every problem is reported, naming its parameter.
 func parseSearch(v url.Values) (projections.Query, []domain.FieldIssue) {
 	q := projections.Query{Limit: defaultSearchLimit}
-	var issues []domain.FieldIssue
+	issues := unknownParams(v, searchParams)
 	bad := func(field, format string, args ...any) {
 		issues = append(issues, domain.FieldIssue{Field: field, Issue: fmt.Sprintf(format, args...)})
-	}
-	names := make([]string, 0, len(v))
-	for name := range v {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		if !slices.Contains(searchParams, name) {
-			bad(name, "is not a search parameter (known: %s)", strings.Join(searchParams, ", "))
-		}
 	}
 	one := func(name string) string {
 		if vals := v[name]; len(vals) > 1 {

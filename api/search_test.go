@@ -80,6 +80,7 @@ func TestJobSearchRefusesUnknownFiltersAndBadValuesNamingEach(t *testing.T) {
 	for _, c := range []struct{ query, field string }{
 		{"?kin=input-proof", "kin"},
 		{"?kind=proof", "kind"},
+		{"?kind=input-proof,", "kind"},
 		{"?status=done", "status"},
 		{"?label=cancelled_by_moon", "label"},
 		{"?userAddress=0x12", "userAddress"},

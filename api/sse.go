@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -186,8 +188,8 @@ func (s *Server) heartbeatFor(r *http.Request) time.Duration {
 // lists, or the parameter repeated); poison=false leaves out the poison events, ratelimit=false
 // the rate-limit events, action=false the action events, signer=false the signer events. A poison or action event passes any
 // status filter, and the kind filter unless its job's kind is known and not asked for; a
-// rate-limit event passes both. An unknown value is
-// refused with 400 validation_failed naming the parameter. The stream starts after a position:
+// rate-limit event passes both. An unknown value, an empty item in a list and a parameter the
+// stream does not take are refused with 400 validation_failed naming the parameter. The stream starts after a position:
 // the Last-Event-ID header (what an EventSource sends when it reconnects), else the after or from
 // query parameter (for curl; both mean "after this position", so from=0 replays the whole log),
 // else the log's head (live only).
@@ -509,11 +511,17 @@ func (s *Server) kindOf(ctx context.Context, id domain.JobID) domain.Kind {
 	return domain.Kind{}
 }
 
-// parseTransitionFilter reads the kind, status, poison, ratelimit and action query parameters.
+// transitionParams are the query parameters GET /v1/transitions takes; any other is refused.
+var transitionParams = []string{"kind", "status", "poison", "ratelimit", "action", "signer", "after", "from"}
+
+// parseTransitionFilter reads the kind, status, poison, ratelimit, action and signer query
+// parameters, and refuses a parameter the stream does not take.
 func parseTransitionFilter(r *http.Request) (transitionFilter, []domain.FieldIssue) {
 	q := r.URL.Query()
 	var f transitionFilter
-	kinds, statuses, issues := parseKindsAndStatuses(q)
+	issues := unknownParams(q, transitionParams)
+	kinds, statuses, more := parseKindsAndStatuses(q)
+	issues = append(issues, more...)
 	for _, k := range kinds {
 		f.kinds |= 1 << k.Ordinal()
 	}
@@ -535,6 +543,17 @@ func parseTransitionFilter(r *http.Request) (transitionFilter, []domain.FieldIss
 	return f, issues
 }
 
+// unknownParams names each parameter of q that is not one of known, in name order.
+func unknownParams(q url.Values, known []string) []domain.FieldIssue {
+	var issues []domain.FieldIssue
+	for _, name := range slices.Sorted(maps.Keys(q)) {
+		if !slices.Contains(known, name) {
+			issues = append(issues, domain.FieldIssue{Field: name, Issue: fmt.Sprintf("is not a parameter of this route (known: %s)", strings.Join(known, ", "))})
+		}
+	}
+	return issues
+}
+
 // parseKindsAndStatuses reads the kind and status filters of a query (comma-separated lists, or
 // the parameter repeated), naming each unknown value.
 func parseKindsAndStatuses(q url.Values) ([]domain.Kind, []domain.Status, []domain.FieldIssue) {
@@ -543,18 +562,31 @@ func parseKindsAndStatuses(q url.Values) ([]domain.Kind, []domain.Status, []doma
 	return kinds, statuses, append(issues, more...)
 }
 
-// parseNamed reads the values of the query parameter param (splitList) with parse; each value
-// parse refuses is an issue that lists every known value, all.
+// parseNamed reads the values of the query parameter param (comma-separated lists, or the
+// parameter repeated) with parse; each value parse refuses is an issue that lists every known
+// value, all, and so is an empty item (kind=, or kind=a,,b), which a client that meant every value
+// leaves the parameter out for.
 func parseNamed[T fmt.Stringer](q url.Values, param string, parse func(string) (T, error), all []T) ([]T, []domain.FieldIssue) {
 	var out []T
 	var issues []domain.FieldIssue
-	for _, v := range splitList(q[param]) {
-		x, err := parse(v)
-		if err != nil {
-			issues = append(issues, domain.FieldIssue{Field: param, Issue: fmt.Sprintf("unknown %s %q (want one of %s)", param, v, joinNames(all))})
-			continue
+	empty := false
+	for _, v := range q[param] {
+		for item := range strings.SplitSeq(v, ",") {
+			item = strings.TrimSpace(item)
+			if item == "" {
+				empty = true
+				continue
+			}
+			x, err := parse(item)
+			if err != nil {
+				issues = append(issues, domain.FieldIssue{Field: param, Issue: fmt.Sprintf("unknown %s %q (want one of %s)", param, item, joinNames(all))})
+				continue
+			}
+			out = append(out, x)
 		}
-		out = append(out, x)
+	}
+	if empty {
+		issues = append(issues, domain.FieldIssue{Field: param, Issue: fmt.Sprintf("has an empty item: give %s names separated by commas, or leave %s out for every one", param, param)})
 	}
 	return out, issues
 }
@@ -566,19 +598,6 @@ func joinNames[T fmt.Stringer](all []T) string {
 		names[i] = x.String()
 	}
 	return strings.Join(names, ", ")
-}
-
-// splitList splits comma-separated values, dropping empty items.
-func splitList(values []string) []string {
-	var out []string
-	for _, v := range values {
-		for item := range strings.SplitSeq(v, ",") {
-			if item = strings.TrimSpace(item); item != "" {
-				out = append(out, item)
-			}
-		}
-	}
-	return out
 }
 
 // parseResumePosition reads where a stream starts: after the Last-Event-ID header, else the

@@ -98,7 +98,7 @@ func TestTheTransitionsStreamFiltersByKindAndStatus(t *testing.T) {
 		{"kind=input-proof&kind=user-decrypt&status=processing", func(k, to string) bool {
 			return (k == "input-proof" || k == "user-decrypt") && to == "processing"
 		}},
-		{"kind=public-decrypt,%20user-decrypt&status=tx_in_flight,,queued", func(k, to string) bool {
+		{"kind=public-decrypt,%20user-decrypt&status=tx_in_flight,%20queued", func(k, to string) bool {
 			return k != "input-proof" && (to == "tx_in_flight" || to == "queued")
 		}},
 	}
@@ -119,7 +119,12 @@ func TestTheTransitionsStreamRefusesUnknownFiltersAndPositionsWith400NamingThePa
 		query, header, field string
 	}{
 		{"?kind=input-proof,bogus", "", "kind"},
+		{"?kind=input-proof,,", "", "kind"},
+		{"?kind=", "", "kind"},
 		{"?status=done", "", "status"},
+		{"?status=queued&status=", "", "status"},
+		{"?kinds=input-proof", "", "kinds"},
+		{"?poison=false&replay=1", "", "replay"},
 		{"?from=-1", "", "from"},
 		{"?after=x", "", "after"},
 		{"", "12abc", "Last-Event-ID"},
