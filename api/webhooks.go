@@ -153,12 +153,29 @@ func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, r, "read the webhooks stream", err)
 		return
 	}
-	e, ok := s.hooks.State.Get(r.PathValue("id"))
+	id, ok := pathWebhookID(w, r)
+	if !ok {
+		return
+	}
+	e, ok := s.hooks.State.Get(id)
 	if !ok {
 		writeError(w, r, http.StatusNotFound, labelNotFound, "no such webhook endpoint", nil)
 		return
 	}
 	writeEnvelope(w, r, http.StatusOK, statusSucceeded, s.webhookView(e))
+}
+
+// pathWebhookID reads the {id} of a webhook route: a UUID, as registration gives them, in its
+// canonical form (so an id written in capitals finds its endpoint). Otherwise it answers 400 naming
+// id and reports false.
+func pathWebhookID(w http.ResponseWriter, r *http.Request) (string, bool) {
+	id, err := uuid.Parse(r.PathValue("id"))
+	if err != nil || len(r.PathValue("id")) != len(id.String()) {
+		writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, "invalid webhook id",
+			[]domain.FieldIssue{{Field: "id", Issue: "must be a webhook id: a UUID like 0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"}})
+		return "", false
+	}
+	return id.String(), true
 }
 
 // webhooksOn answers 403 and reports false when webhooks are off (no webhooks.secret_key): a
@@ -281,7 +298,10 @@ func (s *Server) rotateWebhook(w http.ResponseWriter, r *http.Request) {
 		}
 		overlap = time.Duration(*body.OverlapSeconds) * time.Second
 	}
-	id := r.PathValue("id")
+	id, ok := pathWebhookID(w, r)
+	if !ok {
+		return
+	}
 	secret, sealed, ok := s.newWebhookSecret(w, r, id)
 	if !ok {
 		return
@@ -344,7 +364,10 @@ func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) simpleWebhookChange(w http.ResponseWriter, r *http.Request, what string, decide func(webhook.Registry, string) (webhook.Event, error)) {
-	id := r.PathValue("id")
+	id, ok := pathWebhookID(w, r)
+	if !ok {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), writeTimeout)
 	defer cancel()
 	e, ok := s.changeWebhooks(ctx, w, r, func(reg webhook.Registry) (webhook.Event, error) { return decide(reg, id) })

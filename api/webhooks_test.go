@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"go.yaml.in/yaml/v3"
 
+	"relayer/domain"
 	"relayer/domain/webhook"
 	"relayer/eventstore"
 )
@@ -216,7 +218,8 @@ func TestARotationAnswersANewSecretAndTheOldOneSignsUntilTheOverlapEnds(t *testi
 	if d := res.Env.Error.Details; len(d) != 1 || d[0].Field != "overlapSeconds" || !strings.Contains(d[0].Issue, "must be a whole number, got string") {
 		t.Errorf("overlapSeconds as a string: %q, details %v; want the field named", res.Env.Error.Message, d)
 	}
-	env.hook("POST", "/nope/rotate", "").want(t, http.StatusNotFound, labelNotFound)
+	env.hook("POST", "/nope/rotate", "").want(t, http.StatusBadRequest, domain.LabelValidationFailed)
+	env.hook("POST", "/"+uuid.NewString()+"/rotate", "").want(t, http.StatusNotFound, labelNotFound)
 }
 
 func TestAnEndpointIsDisabledEnabledAndDeletedOnlyWhereItsStateAllows(t *testing.T) {
@@ -236,7 +239,7 @@ func TestAnEndpointIsDisabledEnabledAndDeletedOnlyWhereItsStateAllows(t *testing
 	}
 	env.hook("POST", "/"+id+"/enable", "").want(t, http.StatusConflict, labelConflict)
 	env.hook("DELETE", "/"+id, "").want(t, http.StatusConflict, labelConflict)
-	env.hook("DELETE", "/nope", "").want(t, http.StatusNotFound, labelNotFound)
+	env.hook("DELETE", "/"+uuid.NewString(), "").want(t, http.StatusNotFound, labelNotFound)
 	if got := whList(t, env.hook("GET", "", "")); len(got) != 0 {
 		t.Errorf("a deleted endpoint is listed: %+v", got)
 	}
@@ -284,4 +287,30 @@ func allData(t *testing.T, store eventstore.Store) string {
 		b.Write(rec.Data)
 	}
 	return b.String()
+}
+
+// TestAWebhookRouteRefusesAMalformedIDNamingIt: an id that is not a UUID gets a 400 naming id on
+// every route that takes one (an outside probe found 404s, as for an endpoint that could exist),
+// and an id written in capitals finds its endpoint.
+func TestAWebhookRouteRefusesAMalformedIDNamingIt(t *testing.T) {
+	env := startJT(t, whOn)
+	id := jtResult[webhookCreated](t, env.hook("POST", "", `{"url":"`+whPublicURL+`"}`)).Webhook.ID
+	for _, bad := range []string{"nope", id + "0", strings.ReplaceAll(id, "-", ""), "%7B" + id + "%7D", "urn:uuid:" + id} {
+		for _, c := range []struct{ method, path string }{
+			{"GET", "/" + bad}, {"DELETE", "/" + bad}, {"POST", "/" + bad + "/rotate"},
+			{"POST", "/" + bad + "/disable"}, {"POST", "/" + bad + "/enable"},
+		} {
+			res := env.hook(c.method, c.path, "")
+			res.want(t, http.StatusBadRequest, domain.LabelValidationFailed)
+			if d := res.Env.Error.Details; len(d) != 1 || d[0].Field != "id" {
+				t.Errorf("%s %s: details %+v, want id named", c.method, c.path, d)
+			}
+		}
+	}
+	if v := jtResult[webhookView](t, env.hook("GET", "/"+strings.ToUpper(id), "")); v.ID != id {
+		t.Fatalf("GET by the id in capitals: %+v", v)
+	}
+	if v := jtResult[webhookView](t, env.hook("POST", "/"+strings.ToUpper(id)+"/disable", "")); v.ID != id || v.State != "disabled" {
+		t.Fatalf("disabled by the id in capitals: %+v", v)
+	}
 }
