@@ -380,6 +380,56 @@ func TestEngineEachKindAndScenarioEndsAsDesigned(t *testing.T) {
 	}
 }
 
+// A job the read models forget at its JobsRetired while it awaits its responses here (its stream
+// was removed by another instance's archiver while they caught up: projections.Set.forgetOpen)
+// sends no terminal transition: the responses worker drops its index entry all the same (it kept
+// it until a restart before), and keeps the other job's.
+func TestTheResponsesWorkerDropsAJobTheReadModelsRetiredWhileItWasOpen(t *testing.T) {
+	env := startEngine(t, engineOpts{pcfg: projections.Config{ResponseTimeout: 10 * time.Minute}})
+	indexed := func(id domain.JobID) bool {
+		env.eng.responses.mu.Lock()
+		defer env.eng.responses.mu.Unlock()
+		_, ok := env.eng.responses.byJob[id]
+		return ok
+	}
+	ids := []domain.JobID{
+		env.accept(env.request(domain.InputProof, contracts.ScenarioNoResponse)),
+		env.accept(env.request(domain.InputProof, contracts.ScenarioNoResponse)),
+	}
+	for deadline := time.Now().Add(30 * time.Second); !indexed(ids[0]) || !indexed(ids[1]); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the responses worker did not index the jobs awaiting their responses")
+		}
+	}
+	j, _ := env.set.Job(ids[0])
+	if j.Status != domain.ReceiptReceived {
+		t.Fatalf("job status %s, want %s", j.Status, domain.ReceiptReceived)
+	}
+	ev, err := projections.NewCodec().Encode(domain.JobsRetired{UpTo: uint64(env.set.Position()), Jobs: ids[:1],
+		Versions: []uint64{uint64(j.Version) + 2}, At: time.Now()}, eventstore.Metadata{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := env.store.Append(context.Background(), domain.RetentionStream, eventstore.Any, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.set.WaitFor(context.Background(), pos); err != nil {
+		t.Fatal(err)
+	}
+	if _, held := env.set.Job(ids[0]); held {
+		t.Fatal("the read models still hold the retired job")
+	}
+	for deadline := time.Now().Add(10 * time.Second); indexed(ids[0]); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the responses worker still indexes the job the read models retired")
+		}
+	}
+	if !indexed(ids[1]) {
+		t.Fatal("the responses worker dropped the other job, which the read models still hold open")
+	}
+}
+
 // A paused gateway is waited out until the job's processing deadline, then the job fails with
 // protocol_paused; nothing was sent for it.
 func TestEnginePausedGatewayFailsWithProtocolPaused(t *testing.T) {

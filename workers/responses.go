@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -56,6 +57,9 @@ type responsesWorker struct {
 	buffer map[responseKey][]bufferedResponse
 
 	cursor eventstore.Folded[BlockCursorSaved] // the block cursor as last saved, and its stream's version
+
+	// retiredSeen is how many retired jobs the read models had at dropRetired's last look.
+	retiredSeen int
 }
 
 type responseKey struct {
@@ -163,6 +167,28 @@ func (w *responsesWorker) notMine(ev gateway.Event) bool {
 // sameLog tells whether two events are the same log of the same block.
 func sameLog(a, b gateway.Event) bool {
 	return a.BlockHash == b.BlockHash && a.TxHash == b.TxHash && a.LogIndex == b.LogIndex
+}
+
+// dropRetired drops the index entries of jobs the read models retired while they were open here:
+// read models that catch up while another instance's archiver removes retired jobs may hold a job
+// at its first events only, and forget it at its JobsRetired (projections.Set.forgetOpen). No
+// terminal transition of it comes (its stream is gone), so jobEnded never sees it. It looks only
+// when the read models have retired jobs since its last look.
+func (w *responsesWorker) dropRetired() {
+	n := w.e.set.RetiredJobs()
+	w.mu.Lock()
+	if n == w.retiredSeen {
+		w.mu.Unlock()
+		return
+	}
+	w.retiredSeen = n
+	ids := slices.Collect(maps.Keys(w.byJob))
+	w.mu.Unlock()
+	for _, id := range ids {
+		if w.e.set.Retired(id) {
+			w.jobEnded(id)
+		}
+	}
 }
 
 // jobEnded drops the index entry of a job that reached a terminal status; its request id's
@@ -438,6 +464,7 @@ func (w *responsesWorker) listen(ctx context.Context, from gateway.Cursor) error
 			}
 		}
 		w.retryKept(ctx)
+		w.dropRetired()
 		next := w.safeCursor(b.Cursor)
 		if next == saved || (len(b.Events) == 0 && time.Since(lastSave) < e.cfg.ResponsesCursorEvery) {
 			continue
