@@ -234,7 +234,7 @@ func (s *Server) submitParsed(kind domain.Kind, parse func([]byte, domain.Valida
 		}
 		if res.Lag != nil {
 			s.log.Warn("projections did not show the accepted job in time; answering anyway",
-				"request_id", rid, "job_id", res.JobID.String(), "position", uint64(res.Position), "err", res.Lag)
+				"request_id", rid, "job_id", res.JobID.String(), "correlation_id", corr, "position", uint64(res.Position), "err", res.Lag)
 		}
 		var est retryafter.Estimate
 		st := kind.InitialStatus()
