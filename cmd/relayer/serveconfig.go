@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -406,6 +407,7 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 			if err := yaml.Unmarshal(data, &root); err == nil {
 				keepScalarText(&root, tree, reflect.TypeFor[fileConfig]())
 			}
+			problems = append(problems, secondsAliases(tree)...)
 		default:
 			return serveSettings{}, nil, &configError{problems: []configProblem{{path: src.file, issue: "must be a YAML mapping of settings"}}}
 		}
@@ -413,6 +415,7 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 
 	known := knownPaths()
 	var unknownEnv []string
+	envSeconds := map[string]envAlias{} // the _ms settings the environment gives in seconds
 	for _, kv := range src.env {
 		name, val, ok := strings.Cut(kv, "=")
 		if !ok || !strings.HasPrefix(name, envPrefix) || name == envPrefix+"CONFIG" {
@@ -421,6 +424,18 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 		path, ok := known[name]
 		if !ok {
 			unknownEnv = append(unknownEnv, name)
+			continue
+		}
+		if ms, isAlias := secondsAlias(path); isAlias {
+			// A nominal time in seconds: the setting in milliseconds, unless the environment
+			// gives that one too with another value.
+			v, err := envValue(val)
+			msv, isNum := secondsToMs(v)
+			if err != nil || !isNum {
+				problems = append(problems, configProblem{path: path, origin: name, issue: "must be a number of seconds, got " + strconv.Quote(val)})
+				continue
+			}
+			envSeconds[ms] = envAlias{name: name, ms: msv}
 			continue
 		}
 		var v any
@@ -448,6 +463,18 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 		setPath(tree, path, v)
 		origin[path] = name
 	}
+	for _, ms := range slices.Sorted(maps.Keys(envSeconds)) {
+		a := envSeconds[ms]
+		if given, both := origin[ms]; both && strings.HasPrefix(given, envPrefix) {
+			if f, _ := toFloat(getPath(tree, ms)); f != a.ms.(float64) {
+				problems = append(problems, configProblem{path: ms, origin: a.name + " and " + given,
+					issue: "are two names of one setting with different values: give one"})
+				continue
+			}
+		}
+		setPath(tree, ms, a.ms)
+		origin[ms] = a.name
+	}
 	for path, v := range src.flags {
 		setPath(tree, path, v)
 		name, ok := flagNames[path]
@@ -456,7 +483,6 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 		}
 		origin[path] = "flag --" + name
 	}
-	secondsAliases(tree)
 
 	fc := defaultFileConfig()
 	unread := map[string]bool{}
@@ -981,6 +1007,20 @@ var secretSettings = map[string]bool{
 	"workers.nats.url": true, "webhooks.secret_key": true,
 }
 
+// getPath is the value at path in tree (nil when there is none).
+func getPath(tree map[string]any, path string) any {
+	parts := strings.Split(path, ".")
+	m := tree
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			return nil
+		}
+		m = next
+	}
+	return m[parts[len(parts)-1]]
+}
+
 func setPath(tree map[string]any, path string, v any) {
 	parts := strings.Split(path, ".")
 	m := tree
@@ -1023,22 +1063,65 @@ var retryAfterSecondsNames = map[string]string{
 	"nominal_public_decrypt_processing_seconds": "nominal_public_decrypt_processing_ms",
 }
 
-// secondsAliases rewrites retry_after's _seconds settings to the _ms fields.
-func secondsAliases(tree map[string]any) {
+// secondsAliases rewrites a file's retry_after _seconds settings to the _ms fields. A _seconds
+// setting that is not a number, or that the file gives beside its _ms setting with another value,
+// is a problem.
+func secondsAliases(tree map[string]any) []configProblem {
 	ra, ok := tree["retry_after"].(map[string]any)
 	if !ok {
-		return
+		return nil
 	}
-	for sec, ms := range retryAfterSecondsNames {
-		v, ok := ra[sec]
-		if !ok {
+	var ps []configProblem
+	for _, sec := range slices.Sorted(maps.Keys(retryAfterSecondsNames)) {
+		v, given := ra[sec]
+		if !given {
 			continue
 		}
-		if f, isNum := toFloat(v); isNum {
-			ra[ms] = math.Round(f * 1000)
+		ms := retryAfterSecondsNames[sec]
+		msv, isNum := secondsToMs(v)
+		if !isNum {
+			ps = append(ps, configProblem{path: "retry_after." + sec, issue: fmt.Sprintf("must be a number of seconds, got %v", v)})
 			delete(ra, sec)
+			continue
 		}
+		if other, both := ra[ms]; both {
+			if f, _ := toFloat(other); f != msv.(float64) {
+				ps = append(ps, configProblem{path: "retry_after." + sec,
+					issue: fmt.Sprintf("sets the same time as retry_after.%s (%v ms) to %v s: give one of them", ms, other, v)})
+				delete(ra, sec)
+				continue
+			}
+		}
+		ra[ms] = msv
+		delete(ra, sec)
 	}
+	return ps
+}
+
+// secondsAlias is the retry_after _ms setting that the _seconds setting at path gives in seconds.
+func secondsAlias(path string) (string, bool) {
+	name, ok := strings.CutPrefix(path, "retry_after.")
+	if !ok {
+		return "", false
+	}
+	ms, ok := retryAfterSecondsNames[name]
+	return "retry_after." + ms, ok
+}
+
+// secondsToMs is v, a number of seconds, in milliseconds (a float64).
+func secondsToMs(v any) (any, bool) {
+	f, ok := toFloat(v)
+	if !ok {
+		return nil, false
+	}
+	return math.Round(f * 1000), true
+}
+
+// envAlias is a _ms setting the environment gives in seconds: the variable, and the value in
+// milliseconds.
+type envAlias struct {
+	name string
+	ms   any
 }
 
 func toFloat(v any) (float64, bool) {

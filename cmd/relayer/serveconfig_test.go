@@ -763,3 +763,56 @@ chain:
 		t.Errorf("want one problem at chain.extra_signers, the value never shown, got %q:\n%s", p, msg)
 	}
 }
+
+// The nominal times in seconds (the admin API's names, listed by serve --help) are given in the
+// file or the environment, and the precedence holds across the two names: the environment over
+// the file. Two names of one time with different values in one source are refused, naming both; the
+// environment's _SECONDS variables made serve panic (found by an outside probe), and a file's
+// _seconds beat the environment's _ms.
+func TestTheNominalTimesInSecondsTakeTheirPlaceInThePrecedence(t *testing.T) {
+	ms := func(src configSources) int64 {
+		t.Helper()
+		s, _, err := loadServeConfig(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.API.RetryAfter.ReadinessCheckMs
+	}
+	env := "RELAYER_RETRY_AFTER_NOMINAL_READINESS_CHECK_SECONDS"
+	if got := ms(configSources{env: []string{env + "=3"}}); got != 3000 {
+		t.Fatalf("%s=3: %d ms, want 3000", env, got)
+	}
+	if got := ms(configSources{env: []string{env + "=0.25"}}); got != 250 {
+		t.Fatalf("%s=0.25: %d ms, want 250", env, got)
+	}
+	file := writeConfig(t, "retry_after:\n  nominal_readiness_check_seconds: 7\n")
+	if got := ms(configSources{file: file}); got != 7000 {
+		t.Fatalf("the file's 7 s: %d ms", got)
+	}
+	if got := ms(configSources{file: file, env: []string{"RELAYER_RETRY_AFTER_NOMINAL_READINESS_CHECK_MS=500"}}); got != 500 {
+		t.Fatalf("the environment's 500 ms over the file's 7 s: %d ms", got)
+	}
+	if got := ms(configSources{file: writeConfig(t, "retry_after:\n  nominal_readiness_check_ms: 900\n"), env: []string{env + "=2"}}); got != 2000 {
+		t.Fatalf("the environment's 2 s over the file's 900 ms: %d ms", got)
+	}
+	if got := ms(configSources{env: []string{env + "=2", "RELAYER_RETRY_AFTER_NOMINAL_READINESS_CHECK_MS=2000"}}); got != 2000 {
+		t.Fatalf("both names with one value: %d ms", got)
+	}
+
+	ps, text := configProblems(t, configSources{file: writeConfig(t, "retry_after:\n  nominal_readiness_check_ms: 1000\n  nominal_readiness_check_seconds: 7\n")})
+	if got := problemAt(ps, "retry_after.nominal_readiness_check_seconds"); len(got) != 1 || !strings.Contains(got[0], "nominal_readiness_check_ms") {
+		t.Fatalf("both names in the file with two values: %s", text)
+	}
+	ps, text = configProblems(t, configSources{env: []string{env + "=3", "RELAYER_RETRY_AFTER_NOMINAL_READINESS_CHECK_MS=500"}})
+	if len(ps) != 1 || !strings.Contains(text, env) || !strings.Contains(text, "RELAYER_RETRY_AFTER_NOMINAL_READINESS_CHECK_MS") {
+		t.Fatalf("both names in the environment with two values: %s", text)
+	}
+	ps, text = configProblems(t, configSources{env: []string{env + "=soon"}})
+	if got := problemAt(ps, "retry_after.nominal_readiness_check_seconds"); len(got) != 1 || !strings.Contains(text, env) {
+		t.Fatalf("%s=soon: %s", env, text)
+	}
+	ps, text = configProblems(t, configSources{file: writeConfig(t, "retry_after:\n  nominal_readiness_check_seconds: soon\n")})
+	if got := problemAt(ps, "retry_after.nominal_readiness_check_seconds"); len(got) != 1 || !strings.Contains(got[0], "number of seconds") {
+		t.Fatalf("the file's soon: %s", text)
+	}
+}
