@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"slices"
@@ -204,8 +205,8 @@ func (s *Server) getConfig(w http.ResponseWriter, r *http.Request) {
 }
 
 // configChange is POST /admin/config's result: the change as recorded (its fields inline), and
-// the config stream's version after it. Unchanged says that the value asked was already in force:
-// nothing was recorded, and who and at are then the request's.
+// the config stream's version after it. Unchanged says that the value asked was already in force
+// and recorded in the config stream: nothing was recorded, and who and at are then the request's.
 type configChange struct {
 	domain.ConfigChanged
 	Version   int64 `json:"version"`
@@ -217,7 +218,7 @@ type configChange struct {
 // an array of {"elapsed_ms","retry_seconds"} for receipt_backoff. The change is validated,
 // appended to the config stream as ConfigChanged (with the stream's expected version; on a
 // conflict the server folds the changes it missed and decides again), and then applied at once. A
-// value already in force is answered as it is, and nothing is recorded.
+// value already in force and recorded is answered as it is, and nothing is recorded.
 func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 	name, value, ok := s.readChange(w, r)
 	if !ok {
@@ -229,17 +230,27 @@ func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	s.adminMu.Lock()
 	defer s.adminMu.Unlock()
+	// The changes this instance has not folded yet (another instance's) first: whether the value
+	// asked is already in force is decided on the stream as it is, since deciding that appends
+	// nothing that a stale version would make conflict.
+	if err := s.foldConfig(ctx); err != nil {
+		s.internalError(w, r, "read the config stream", err)
+		return
+	}
 	var change domain.ConfigChanged
 	// On a conflict (another instance changed the configuration) Update folds the changes this
 	// instance missed and decides again.
-	_, err := eventstore.Update(ctx, s.store, s.codec, domain.ConfigStream, &s.config, s.foldChange,
+	pos, err := eventstore.Update(ctx, s.store, s.codec, domain.ConfigStream, &s.config, s.foldChange,
 		func(cur *runtimeConfig) ([]eventstore.Typed, error) {
 			_, old, nw, err := cur.with(name, value)
 			if err != nil {
 				return nil, err
 			}
 			change = domain.ConfigChanged{Param: name, Old: old, New: nw, Who: s.adminWho, At: s.now().UTC()}
-			if bytes.Equal(old, nw) {
+			if bytes.Equal(old, nw) && cur.recorded[name] == string(nw) {
+				// In force and recorded: every instance of a fleet has it. A value in force
+				// only from this instance's own start settings is recorded, so that it
+				// reaches the others.
 				return nil, nil
 			}
 			return []eventstore.Typed{change}, nil
@@ -260,7 +271,7 @@ func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, r, "record the config change", err)
 		return
 	}
-	unchanged := bytes.Equal(change.Old, change.New)
+	unchanged := pos == 0
 	if unchanged {
 		s.log.Info("runtime parameter already in force, nothing recorded", "request_id", requestID(r), "param", name,
 			"value", string(change.New), "who", s.adminWho)
@@ -415,11 +426,16 @@ func (s *Server) foldChange(cur *runtimeConfig, e eventstore.Typed) *runtimeConf
 		s.log.Warn("skipping an unexpected event in the config stream", "type", e.EventType())
 		return cur
 	}
-	next, _, _, err := cur.with(ch.Param, ch.New)
+	next, _, nw, err := cur.with(ch.Param, ch.New)
 	if err != nil {
 		s.log.Warn("skipping a recorded configuration change that no longer applies", "param", ch.Param, "value", string(ch.New), "err", err)
 		return cur
 	}
+	next.recorded = maps.Clone(cur.recorded)
+	if next.recorded == nil {
+		next.recorded = map[string]string{}
+	}
+	next.recorded[ch.Param] = string(nw)
 	return next
 }
 

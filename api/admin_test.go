@@ -318,7 +318,6 @@ func TestAnAdminChangeToTheValueInForceRecordsNothing(t *testing.T) {
 	for _, body := range []string{
 		`{"param":"input_proof_throttler_tps","value":0.5}`,
 		`{"param":"input_proof_throttler_tps","value":5e-1}`, // the same number, written otherwise
-		`{"param":"retry_after_adaptive","value":true}`,      // the default
 	} {
 		res := env.admin("POST", body)
 		res.want(t, http.StatusOK, "")
@@ -333,13 +332,22 @@ func TestAnAdminChangeToTheValueInForceRecordsNothing(t *testing.T) {
 	if events := env.configChanges(); len(events) != 1 {
 		t.Fatalf("config stream: %+v, want the first change alone", events)
 	}
+	// A value in force only from the start settings (the default here) is recorded the first
+	// time, so that it reaches a fleet's other instances, whose settings may differ.
+	env.admin("POST", `{"param":"retry_after_adaptive","value":true}`).want(t, http.StatusOK, "")
+	res := env.admin("POST", `{"param":"retry_after_adaptive","value":true}`)
+	res.want(t, http.StatusOK, "")
+	if !strings.Contains(string(res.Body), `"unchanged":true`) {
+		t.Fatalf("the same value again: %s, want unchanged", res.Body)
+	}
 	// A real change after them is recorded, and says nothing of being unchanged.
-	res := env.admin("POST", `{"param":"input_proof_throttler_tps","value":2}`)
+	res = env.admin("POST", `{"param":"input_proof_throttler_tps","value":2}`)
 	res.want(t, http.StatusOK, "")
 	if strings.Contains(string(res.Body), "unchanged") {
 		t.Fatalf("a change answered %s", res.Body)
 	}
-	if events := env.configChanges(); len(events) != 2 || string(events[1].Old) != "0.5" || string(events[1].New) != "2" {
+	events := env.configChanges()
+	if len(events) != 3 || events[1].Param != paramAdaptive || string(events[2].Old) != "0.5" || string(events[2].New) != "2" {
 		t.Fatalf("config stream: %+v", events)
 	}
 }

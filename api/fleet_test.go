@@ -2,8 +2,12 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +16,7 @@ import (
 	"relayer/eventstore"
 	"relayer/eventstore/postgres"
 	"relayer/eventstore/postgres/pgtest"
+	"relayer/projections"
 )
 
 // Two instances share one PostgreSQL store, each with its own projections (DESIGN section 11):
@@ -110,5 +115,56 @@ func TestInstancesChangingTheConfigurationAtOnceEndAlike(t *testing.T) {
 		wg.Go(func() { b.admin("POST", `{"param":"queue_shed_margin","value":500}`) })
 		wg.Wait()
 		same(fmt.Sprintf("round %d", round))
+	}
+}
+
+// An instance whose read models lag (they have not shown another instance's change yet) asked
+// for the value it last folded reads the config stream before it decides: the value asked is
+// recorded over the other instance's, not answered "unchanged" and lost (found by a review).
+func TestAnAdminChangeOnALaggingInstanceIsDecidedOnTheStreamAsItIs(t *testing.T) {
+	url := pgtest.URL(t, "relayer_api_fleet")
+	open := func() (eventstore.Store, error) { return postgres.Open(context.Background(), url, postgres.Config{}) }
+	a := startJTWith(t, nil, open, jtAdmin)
+	store, err := open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	stale, err := projections.New(projections.Config{}) // never run: it shows no change of a's
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := jtConfig()
+	jtAdmin(&cfg)
+	b, err := New(ctx, cfg, Deps{Store: store, Projections: stale, Now: a.clock.Now, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := func(srv *Server, body string) configChange {
+		t.Helper()
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, "/admin/config", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(jtAuth[0], jtAuth[1])
+		srv.Handler().ServeHTTP(rec, req)
+		var env struct{ Result configChange }
+		if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &env) != nil {
+			t.Fatalf("POST %s: %d %s", body, rec.Code, rec.Body)
+		}
+		return env.Result
+	}
+	post(b, `{"param":"user_decrypt_throttler_tps","value":5}`) // b records 5 and folds it
+	post(a.srv, `{"param":"user_decrypt_throttler_tps","value":3}`)
+	if got := b.Tuning().UserDecryptTPS; got != 5 {
+		t.Fatalf("the lagging instance shows %v, want its own 5 (its read models never ran)", got)
+	}
+	if ch := post(b, `{"param":"user_decrypt_throttler_tps","value":5}`); ch.Unchanged || string(ch.Old) != "3" || string(ch.New) != "5" {
+		t.Fatalf("the lagging instance answered %+v, want the change from 3 to 5 recorded", ch)
+	}
+	events := a.configChanges()
+	if last := events[len(events)-1]; last.Param != "user_decrypt_throttler_tps" || string(last.New) != "5" {
+		t.Fatalf("the config stream ends with %+v, want user_decrypt_throttler_tps set to 5", last)
 	}
 }

@@ -26,6 +26,10 @@ type runtimeConfig struct {
 	rate     ratelimit.Config
 	// retention is the archiver's policy: the API records its changes, the archiver applies them.
 	retention domain.Retention
+	// recorded holds each parameter's value as the config stream last recorded it (its canonical
+	// JSON, as with gives it); a parameter the stream never changed is not in it. Never modified:
+	// a change makes a new map.
+	recorded map[string]string
 }
 
 // Names of the runtime parameters the API itself owns, beside retryafter's and ratelimit's.

@@ -147,14 +147,14 @@ func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathWebhookID(w, r)
+	if !ok {
+		return
+	}
 	s.hooksMu.Lock()
 	defer s.hooksMu.Unlock()
 	if err := s.catchWebhooks(r.Context()); err != nil {
 		s.internalError(w, r, "read the webhooks stream", err)
-		return
-	}
-	id, ok := pathWebhookID(w, r)
-	if !ok {
 		return
 	}
 	e, ok := s.hooks.State.Get(id)
@@ -165,12 +165,14 @@ func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request) {
 	writeEnvelope(w, r, http.StatusOK, statusSucceeded, s.webhookView(e))
 }
 
-// pathWebhookID reads the {id} of a webhook route: a UUID, as registration gives them, in its
-// canonical form (so an id written in capitals finds its endpoint). Otherwise it answers 400 naming
-// id and reports false.
+// pathWebhookID reads the {id} of a webhook route: a UUID in the 36-character form registration
+// gives (uuid.Parse also takes the braced, urn:uuid: and 32-digit forms, which are refused),
+// returned in lower case (so an id written in capitals finds its endpoint). Otherwise it answers
+// 400 naming id and reports false.
 func pathWebhookID(w http.ResponseWriter, r *http.Request) (string, bool) {
-	id, err := uuid.Parse(r.PathValue("id"))
-	if err != nil || len(r.PathValue("id")) != len(id.String()) {
+	raw := r.PathValue("id")
+	id, err := uuid.Parse(raw)
+	if err != nil || len(raw) != len(id.String()) {
 		writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, "invalid webhook id",
 			[]domain.FieldIssue{{Field: "id", Issue: "must be a webhook id: a UUID like 0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"}})
 		return "", false
@@ -285,6 +287,10 @@ func (s *Server) rotateWebhook(w http.ResponseWriter, r *http.Request) {
 	if !s.webhooksOn(w, r) {
 		return
 	}
+	id, ok := pathWebhookID(w, r)
+	if !ok {
+		return
+	}
 	var body rotateBody
 	if !s.readAdminBody(w, r, &body, true) {
 		return
@@ -297,10 +303,6 @@ func (s *Server) rotateWebhook(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		overlap = time.Duration(*body.OverlapSeconds) * time.Second
-	}
-	id, ok := pathWebhookID(w, r)
-	if !ok {
-		return
 	}
 	secret, sealed, ok := s.newWebhookSecret(w, r, id)
 	if !ok {
