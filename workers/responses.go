@@ -106,6 +106,12 @@ func (w *responsesWorker) register(ctx context.Context, k domain.Kind, requestID
 		w.states[id] = s
 	}
 	w.mu.Unlock()
+	if w.e.set.Retired(id) {
+		// Retired (forgotten open, see dropRetired) after the look above: dropRetired may
+		// have looked before the entry was there.
+		w.jobEnded(id)
+		return nil
+	}
 	return w.applyKept(ctx, key, id, time.Now()) // the receipt, which enables them, is recorded
 }
 
