@@ -5,6 +5,8 @@ BENCH_PKGS = ./eventstore/sqlite/ ./projections/ ./archive/
 BENCH_COUNT ?= 3
 
 DEVCHAIN_RPC ?= 127.0.0.1:8545
+# The development build: what make build writes and make run runs.
+BIN ?= bin/relayer
 # Where make run's API listens.
 LISTEN ?= $(or $(RELAYER_LISTEN),127.0.0.1:8080)
 # The development chain's latency profile under make run: production (answers after delays like
@@ -26,9 +28,9 @@ RETENTION_SCALE_TEST = TestEndedJobsPastTheirWindowLeaveTheLiveStoreAndTheWholeL
 ## and the in-process development chain in the production latency profile (DEVCHAIN_PROFILE=instant:
 ## the tests'), the chain's JSON-RPC for the public SDK on 127.0.0.1:8545 (DEVCHAIN_RPC); the admin
 ## API is on when RELAYER_ADMIN_TOKEN is set
-## (built into bin/relayer first: go run would end with exit status 1 after Ctrl-C, even on a clean stop)
+## (built into $(BIN), bin/relayer, first: go run would end with exit status 1 after Ctrl-C, even on a clean stop)
 run: build
-	RELAYER_DEVCHAIN_PROFILE=$(DEVCHAIN_PROFILE) exec bin/relayer serve --listen $(LISTEN) --data-dir $(DATA_DIR) --devchain-rpc $(DEVCHAIN_RPC)
+	RELAYER_DEVCHAIN_PROFILE=$(DEVCHAIN_PROFILE) exec $(BIN) serve --listen $(LISTEN) --data-dir $(DATA_DIR) --devchain-rpc $(DEVCHAIN_RPC)
 
 ## test: go vet (of the production build too), then every test, with the race detector (after
 ## installing the npm packages the SDK and contract tests use, the Debian packages the browser
@@ -143,7 +145,7 @@ generate:
 
 ## build: the relayer with the development chain (bin/relayer): what make run runs, zero setup
 build:
-	$(GO) build -o bin/relayer ./cmd/relayer
+	$(GO) build -o $(BIN) ./cmd/relayer
 
 ## build-production: the relayer without the development chain (bin/production/relayer, built with
 ## -tags nodevchain): no go-ethereum node linked, about half the size; serve needs an external chain

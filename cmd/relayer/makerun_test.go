@@ -24,7 +24,7 @@ func TestMakeRunStopsCleanlyOnCtrlC(t *testing.T) {
 		t.Fatalf("make, to run the README's quickstart: %v", err)
 	}
 	dir := t.TempDir()
-	cmd := exec.Command("make", "--no-print-directory", "run",
+	cmd := exec.Command("make", "--no-print-directory", "run", "BIN="+dir+"/relayer", // not the checkout's bin/relayer
 		"LISTEN=127.0.0.1:0", "DEVCHAIN_RPC=127.0.0.1:0", "DATA_DIR="+dir+"/data")
 	cmd.Dir = "../.."
 	cmd.Env = crashEnv("")
