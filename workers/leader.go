@@ -129,7 +129,8 @@ func NewLeader(cfg Config, deps Deps) (*Leader, error) {
 	return l, nil
 }
 
-// Ready is closed once Run has started: an instance serves while it waits for the leases.
+// Ready is closed once Run has started and found the fleet signing with this instance's keys
+// (checkKeys): an instance serves while it waits for the leases.
 func (l *Leader) Ready() <-chan struct{} { return l.ready }
 
 // engines are the engines running now in this instance.
@@ -168,6 +169,13 @@ func (l *Leader) Collectors() []prometheus.Collector {
 func (l *Leader) Run(ctx context.Context) error {
 	if !l.started.CompareAndSwap(false, true) {
 		return errors.New("workers: the leader runs once")
+	}
+	// Before Ready: serve does not start serving with keys that would strand jobs.
+	if err := l.checkKeys(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return err
 	}
 	close(l.ready)
 	ctx, cancel := context.WithCancel(ctx)

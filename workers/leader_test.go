@@ -2,8 +2,11 @@ package workers
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,6 +35,34 @@ type fleetMember struct {
 func startFleetMember(t *testing.T, name string, store eventstore.Store, chain *devchain.Chain, signers ...gateway.Signer) *fleetMember {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
+	l, set, keys := newFleetLeader(t, ctx, name, store, chain, signers...)
+	setDone, runDone := make(chan error, 1), make(chan error, 1)
+	go func() { setDone <- set.Run(ctx, store) }()
+	go func() { runDone <- l.Run(ctx) }()
+	m := &fleetMember{set: set, leader: l}
+	stopped := false
+	m.stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		if err := <-runDone; err != nil {
+			t.Errorf("%s: leader: %v", name, err)
+		}
+		<-setDone
+		for _, k := range keys {
+			k.Close()
+		}
+	}
+	t.Cleanup(m.stop)
+	return m
+}
+
+// newFleetLeader is an instance's leader, its projections (caught up, not running) and its keys'
+// adapters, driving chain's relayer keys, or signers when given; the caller closes the adapters.
+func newFleetLeader(t *testing.T, ctx context.Context, name string, store eventstore.Store, chain *devchain.Chain, signers ...gateway.Signer) (*Leader, *projections.Set, []*gateway.Adapter) {
+	t.Helper()
 	set, err := projections.New(projections.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -56,27 +87,7 @@ func startFleetMember(t *testing.T, name string, store eventstore.Store, chain *
 	if err != nil {
 		t.Fatal(err)
 	}
-	setDone, runDone := make(chan error, 1), make(chan error, 1)
-	go func() { setDone <- set.Run(ctx, store) }()
-	go func() { runDone <- l.Run(ctx) }()
-	m := &fleetMember{set: set, leader: l}
-	stopped := false
-	m.stop = func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		cancel()
-		if err := <-runDone; err != nil {
-			t.Errorf("%s: leader: %v", name, err)
-		}
-		<-setDone
-		for _, k := range keys {
-			k.Close()
-		}
-	}
-	t.Cleanup(m.stop)
-	return m
+	return l, set, keys
 }
 
 // keysHeld are the addresses of the keys whose engines run in m now.
@@ -282,4 +293,83 @@ func TestANewHolderKeepsNoResponseOfEndedOrOtherKeysJobs(t *testing.T) {
 		n, cs := kept()
 		return n == 0 && len(cs) == 2 && !slices.ContainsFunc(cs, func(c uint64) bool { return c < head })
 	}, "the new holder to keep no response and save its cursors past the re-read blocks")
+}
+
+// An instance given other signing keys than the fleet running on the store is refused before it
+// serves, naming both sets: it would split the jobs otherwise and strand some of them (found by an
+// outside probe). Once the fleet is stopped, an instance with the new keys starts and declares them.
+func TestAnInstanceGivenOtherKeysThanTheRunningFleetIsRefused(t *testing.T) {
+	chain := startTestChain(t, devchain.Config{RelayerKeys: 3})
+	store := projectionstest.OpenStore(t)
+	a := startFleetMember(t, "a", store, chain)
+	eventually(t, func() bool { return len(a.keysHeld()) == 3 }, "the three keys' leases to be held")
+
+	var two []gateway.Signer
+	var twoAddrs []string
+	for _, k := range chain.RelayerKeys()[:2] {
+		two = append(two, gateway.NewSigner(k))
+		twoAddrs = append(twoAddrs, strings.ToLower(crypto.PubkeyToAddress(k.PublicKey).Hex()))
+	}
+	slices.Sort(twoAddrs) // declared in the addresses' order
+	run := func(name string) (*Leader, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		l, _, keys := newFleetLeader(t, ctx, name, store, chain, two...)
+		defer func() {
+			for _, k := range keys {
+				k.Close()
+			}
+		}()
+		done := make(chan error, 1)
+		go func() { done <- l.Run(ctx) }()
+		select {
+		case err := <-done:
+			return l, err
+		case <-l.Ready():
+			cancel()
+			return l, <-done
+		}
+	}
+	_, err := run("b")
+	if !errors.Is(err, ErrFleetKeysDiffer) {
+		t.Fatalf("an instance with two of the fleet's three keys: %v, want ErrFleetKeysDiffer", err)
+	}
+	for _, addr := range twoAddrs {
+		if !strings.Contains(err.Error(), addr) || !strings.Contains(err.Error(), "a at ") {
+			t.Fatalf("the refusal does not name both key sets and who declared them: %v", err)
+		}
+	}
+	declared := func() [][]string {
+		var out [][]string
+		for rec, err := range store.ReadStream(context.Background(), FleetKeysStream, 0) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			var d KeysDeclared
+			if err := json.Unmarshal(rec.Data, &d); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, d.Keys)
+		}
+		return out
+	}
+	if d := declared(); len(d) != 1 || len(d[0]) != 3 {
+		t.Fatalf("declared keys %v, want the fleet's three alone", d)
+	}
+
+	// The fleet stops (its leases are released): the instance with the new keys starts.
+	a.stop()
+	if _, err := run("b"); err != nil {
+		t.Fatalf("an instance with new keys once the fleet stopped: %v", err)
+	}
+	if d := declared(); len(d) != 2 || !slices.Equal(d[1], twoAddrs) {
+		t.Fatalf("declared keys %v, want the new two last", d)
+	}
+	// And an instance with the fleet's keys as declared starts at once.
+	if _, err := run("c"); err != nil {
+		t.Fatalf("an instance with the declared keys: %v", err)
+	}
+	if d := declared(); len(d) != 2 {
+		t.Fatalf("declared keys %v: the same keys were declared again", d)
+	}
 }
