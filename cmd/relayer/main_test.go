@@ -6,13 +6,17 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	neturl "net/url"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"relayer/eventstore"
+	"relayer/eventstore/postgres/pgtest"
 	"relayer/eventstore/sqlite"
 	"relayer/workers"
 )
@@ -236,5 +240,38 @@ func TestReplayStopsAtDataDamagedSinceItsAppendNamingTheEvent(t *testing.T) {
 		if code == 0 || !strings.Contains(errOut, "corrupt record") || !strings.Contains(errOut, "request-"+job+"@0") {
 			t.Fatalf("replay %v: exit %d, %s; want a failure naming request-%s@0 as a corrupt record", args, code, errOut, job)
 		}
+	}
+}
+
+// A PostgreSQL schema that holds no store (a mistyped search_path) is refused by the commands that
+// only read, with exit code 1, and is not created (found by an outside probe: rebuild and replay
+// created it and read it as an empty log, with exit code 0).
+func TestAMissingPostgreSQLStoreIsReportedWithExitCode1AndCreatesNothing(t *testing.T) {
+	url := pgtest.URL(t, "relayer_cli_missing")
+	for _, args := range [][]string{
+		{"replay", "--store", url, "--all"},
+		{"rebuild", "--store", url},
+		{"archive", "export", "--archive", t.TempDir(), "--store", url, "--job", "0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		if code != 1 || !strings.Contains(errOut, "no event store in this schema") {
+			t.Errorf("%v: code %d, stderr %q", args[:2], code, errOut)
+		}
+	}
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var exists bool
+	if err := conn.QueryRow(t.Context(), `SELECT to_regnamespace($1) IS NOT NULL`, u.Query().Get("search_path")).Scan(&exists); err != nil {
+		t.Fatal(err)
+	}
+	if exists {
+		t.Fatal("a command that only reads created the schema")
 	}
 }

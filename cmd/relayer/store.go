@@ -119,14 +119,14 @@ func locate(store, dataDir string) (storeLocation, error) {
 	return parseStore(store, dataDir)
 }
 
-// openExisting opens the store at l for reading, and says clearly when a SQLite store is not
-// there (a PostgreSQL store is its schema, created when missing).
+// openExisting opens the store at l for reading, and says clearly when a SQLite or PostgreSQL
+// store is not there (a mistyped schema is not created, nor read as an empty log).
 func openExisting(ctx context.Context, l storeLocation) (eventstore.Store, error) {
 	if l.scheme == "kurrentdb" {
 		return kurrentdb.Open(ctx, l.url, kurrentdb.Config{})
 	}
 	if l.scheme == "postgres" {
-		s, err := postgres.Open(ctx, l.url, postgres.Config{})
+		s, err := postgres.Open(ctx, l.url, postgres.Config{Existing: true})
 		if err != nil {
 			return nil, err
 		}

@@ -66,7 +66,14 @@ type Config struct {
 	// Logger receives the store's few warnings (the listening connection lost and regained).
 	// Default slog.Default().
 	Logger *slog.Logger
+	// Existing opens only a schema that holds a store: Open refuses a missing one with ErrNoStore
+	// rather than create it (for the commands that only read, which a mistyped schema must not
+	// answer with an empty log).
+	Existing bool
 }
+
+// ErrNoStore: Config.Existing was set and the schema holds no store.
+var ErrNoStore = errors.New("no event store in this schema")
 
 // setDefaults fills the zero fields; searchPath is the URL's search_path parameter.
 func (c *Config) setDefaults(searchPath string) {
@@ -184,7 +191,7 @@ func open(ctx context.Context, url string, cfg Config, h hooks) (_ *Store, err e
 	}()
 
 	s.sql = newQueries(cfg.Schema)
-	w, err := openWriter(ctx, conn, cfg.Schema, s.sql, cfg.MaxBatch, s.commits.Broadcast, s.secrets, h)
+	w, err := openWriter(ctx, conn, cfg.Schema, !cfg.Existing, s.sql, cfg.MaxBatch, s.commits.Broadcast, s.secrets, h)
 	if err != nil {
 		return nil, fmt.Errorf("open event store %s: %w", s.where, err)
 	}

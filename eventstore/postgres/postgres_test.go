@@ -294,6 +294,44 @@ func mustParse(t *testing.T, s string) *url.URL {
 	return u
 }
 
+// Existing (the commands that only read) refuses a schema that holds no store and creates
+// nothing: a mistyped schema was created, and read as an empty log (found by an outside probe).
+func TestExistingRefusesASchemaWithoutAStoreAndCreatesNothing(t *testing.T) {
+	schema := newSchema(t)
+	loc := withSchema(testURL(), schema)
+	exists := func() bool {
+		var ok bool
+		if err := rawConn(t).QueryRow(t.Context(), `SELECT to_regnamespace($1) IS NOT NULL`, pgx.Identifier{schema}.Sanitize()).Scan(&ok); err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if _, err := Open(t.Context(), loc, Config{Existing: true}); !errors.Is(err, ErrNoStore) || !strings.Contains(err.Error(), schema) {
+		t.Fatalf("Open with Existing on a missing schema: %v, want ErrNoStore naming the schema", err)
+	}
+	if exists() {
+		t.Fatal("Open with Existing created the schema")
+	}
+	exec(t, rawConn(t), `CREATE SCHEMA `+pgx.Identifier{schema}.Sanitize())
+	if _, err := Open(t.Context(), loc, Config{Existing: true}); !errors.Is(err, ErrNoStore) {
+		t.Fatalf("Open with Existing on an empty schema: %v, want ErrNoStore", err)
+	}
+	s, err := Open(t.Context(), loc, Config{}) // creates the store
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(t.Context(), loc, Config{Existing: true})
+	if err != nil {
+		t.Fatalf("Open with Existing on a store: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestNewerFormatIsRefused(t *testing.T) {
 	s, loc := newStore(t, Config{})
 	if err := s.Close(); err != nil {
@@ -416,7 +454,7 @@ func batchWriter(t *testing.T) (*writer, *Store) {
 	s, _ := newStore(t, Config{})
 	// A second writer on the store's schema, with a connection of its own; the store's writer
 	// stays idle.
-	w, err := openWriter(t.Context(), s.w.connCfg, s.Schema(), s.sql, DefaultMaxBatch, func() {}, nil, hooks{})
+	w, err := openWriter(t.Context(), s.w.connCfg, s.Schema(), true, s.sql, DefaultMaxBatch, func() {}, nil, hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,8 +45,9 @@ const migrateLockKey = `relayer eventstore migrate `
 
 // migrate creates the schema, its tables and anything newer formats add, in one transaction
 // under an advisory lock on the schema's name, so that two stores opening a new schema at once
-// cannot both create it. It refuses a schema at a newer format than this build knows.
-func migrate(ctx context.Context, conn *pgx.Conn, schema string) (err error) {
+// cannot both create it. It refuses a schema at a newer format than this build knows, and, unless
+// create, one that holds no store (ErrNoStore), creating nothing.
+func migrate(ctx context.Context, conn *pgx.Conn, schema string, create bool) (err error) {
 	q := pgx.Identifier{schema}.Sanitize()
 	tx, err := conn.Begin(ctx)
 	if err != nil {
@@ -66,6 +67,9 @@ func migrate(ctx context.Context, conn *pgx.Conn, schema string) (err error) {
 	if err := tx.QueryRow(ctx, `SELECT to_regnamespace($1) IS NOT NULL, to_regclass($2) IS NOT NULL`,
 		q, q+`.store_migrations`).Scan(&hasSchema, &hasTable); err != nil {
 		return fmt.Errorf("migrate: %w", err)
+	}
+	if !hasTable && !create {
+		return ErrNoStore
 	}
 	if !hasSchema {
 		if _, err := tx.Exec(ctx, `CREATE SCHEMA `+q); err != nil {

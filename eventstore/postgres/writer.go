@@ -107,7 +107,7 @@ func (r *insertRows) add(stream string, version eventstore.Version, e eventstore
 // openWriter connects the write connection, brings the schema up to date through it and
 // learns the events table's oid, which names the append lock and the notification channel.
 // A failed append's error reaches its caller scrubbed of sec.
-func openWriter(ctx context.Context, connCfg *pgx.ConnConfig, schema string, sql queries, maxBatch int, onCommit func(), sec secrets, h hooks) (_ *writer, err error) {
+func openWriter(ctx context.Context, connCfg *pgx.ConnConfig, schema string, create bool, sql queries, maxBatch int, onCommit func(), sec secrets, h hooks) (_ *writer, err error) {
 	w := &writer{
 		connCfg:      connCfg,
 		sql:          sql,
@@ -124,7 +124,7 @@ func openWriter(ctx context.Context, connCfg *pgx.ConnConfig, schema string, sql
 			_ = w.closeConn()
 		}
 	}()
-	if err := migrate(ctx, w.conn, schema); err != nil {
+	if err := migrate(ctx, w.conn, schema, create); err != nil {
 		return nil, err
 	}
 	var oid uint32

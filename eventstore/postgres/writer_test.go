@@ -237,7 +237,7 @@ func cutWriter(t *testing.T) (*writer, *Store, *atomic.Bool) {
 		}
 		return &cutConn{Conn: c, cut: cut}, nil
 	}
-	w, err := openWriter(t.Context(), cfg, s.Schema(), s.sql, DefaultMaxBatch, func() {}, nil, hooks{})
+	w, err := openWriter(t.Context(), cfg, s.Schema(), true, s.sql, DefaultMaxBatch, func() {}, nil, hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
