@@ -62,6 +62,15 @@ const (
 	loadClients
 )
 
+// redactedURL is raw without the password of its user part (raw as it is when it does not parse:
+// the flags checked it).
+func redactedURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	return raw
+}
+
 func (c loadClient) String() string {
 	return [...]string{"retry-after", "fixed-interval", "long-poll"}[c]
 }
@@ -118,6 +127,10 @@ func runLoadgen(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if ctx.Err() != nil {
 		return &exitError{code: 1, err: errors.New("loadgen: interrupted; the report covers the jobs offered so far")}
 	}
+	if rep.JobsOffered > 0 && rep.JobsAccepted == 0 {
+		// A dead or wrong --url, or a relayer refusing everything: a script must not pass.
+		return &exitError{code: 1, err: fmt.Errorf("loadgen: none of the %d jobs offered was accepted (the report says why)", rep.JobsOffered)}
+	}
 	return nil
 }
 
@@ -154,7 +167,7 @@ func parseLoadgenFlags(args []string, stdout, stderr io.Writer) (loadConfig, err
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	if u, err := url.Parse(cfg.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad("--url must be an http or https URL such as http://127.0.0.1:8080, got %q", cfg.url)
+		bad("--url must be an http or https URL such as http://127.0.0.1:8080, got %s", shownURL(cfg.url))
 	}
 	cfg.url = strings.TrimRight(cfg.url, "/")
 	if !(cfg.rate > 0 && cfg.rate <= 1000) {
@@ -752,7 +765,7 @@ type clientReport struct {
 
 func (lg *loadgen) report(jobs []*loadJob, offered time.Duration) *loadReport {
 	rep := &loadReport{
-		URL: lg.cfg.url, RatePerSecond: lg.cfg.rate, OfferedSeconds: offered.Seconds(),
+		URL: redactedURL(lg.cfg.url), RatePerSecond: lg.cfg.rate, OfferedSeconds: offered.Seconds(),
 		Mix: map[string]float64{}, Scenarios: map[string]float64{},
 		PollIntervalSeconds: lg.cfg.pollInterval.Seconds(), LongPollWaitSeconds: lg.cfg.wait,
 		NominalFactor: lg.cfg.nominalFactor, JobsOffered: len(jobs),

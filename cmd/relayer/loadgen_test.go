@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -182,4 +183,34 @@ func TestLoadgenStopsFollowingAJobArchivedBeforeItsClientSawItsEnd(t *testing.T)
 		return
 	}
 	t.Fatalf("no fixed-interval client in the report: %+v", rep.Clients)
+}
+
+// A run none of whose jobs was accepted (a dead or wrong --url) exits 1, so that a script does not
+// pass on it, and no message shows the password of the --url's user part (found by an outside
+// probe: exit 0, and the password printed in the report).
+func TestLoadgenExitsWith1WhenNoJobIsAcceptedAndShowsNoPassword(t *testing.T) {
+	t.Setenv("RELAYER_ADMIN_TOKEN", "")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there
+	for _, json := range []bool{false, true} {
+		args := []string{"loadgen", "--url", "http://user:LoadgenSecret@" + addr, "--jobs", "2", "--rate", "100", "--follow", "1s"}
+		if json {
+			args = append(args, "--json")
+		}
+		stdout, stderr, code := runCLI(t, args...)
+		if code != 1 || !strings.Contains(stderr, "none of the 2 jobs offered was accepted") {
+			t.Errorf("json %v: exit %d, stderr %q; want exit 1 saying no job was accepted", json, code, stderr)
+		}
+		if strings.Contains(stdout+stderr, "LoadgenSecret") {
+			t.Errorf("json %v: the output shows the password:\n%s\n%s", json, stdout, stderr)
+		}
+	}
+	_, stderr, code := runCLI(t, "loadgen", "--url", "ftp://user:LoadgenSecret@"+addr)
+	if code != 2 || strings.Contains(stderr, "LoadgenSecret") {
+		t.Errorf("a refused --url: exit %d, %q; want exit 2 without the password", code, stderr)
+	}
 }

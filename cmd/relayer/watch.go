@@ -58,7 +58,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	u, err := url.Parse(*base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usageErrorf("watch: --url %q is not an http(s) URL", *base)
+		return usageErrorf("watch: --url %s is not an http(s) URL", shownURL(*base))
 	}
 	w := &watcher{out: stdout, log: stderr, json: *asJSON, client: &http.Client{}, initialDelay: *retryDelay}
 	// A relayer whose audit endpoints are closed wants its operator token (never a flag: other
@@ -66,6 +66,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	w.token = os.Getenv("RELAYER_OPERATOR_TOKEN")
 	w.endpoint = strings.TrimRight(u.String(), "/") + "/v1/transitions"
 	w.health = strings.TrimRight(u.String(), "/") + "/healthz"
+	w.base = strings.TrimRight(u.Redacted(), "/")
 	q := url.Values{}
 	if *kind != "" {
 		q.Set("kind", *kind)
@@ -98,7 +99,9 @@ type watcher struct {
 	token    string // the operator token, when the relayer's audit endpoints are closed
 	endpoint string
 	health   string
-	query    url.Values
+	// base is the --url as the messages show it: without the password of its user part.
+	base  string
+	query url.Values
 
 	// start is where the first connection starts (--from, or the head when watch started live).
 	start     uint64
@@ -129,7 +132,7 @@ func (w *watcher) run(ctx context.Context) error {
 				if ctx.Err() != nil {
 					return nil
 				}
-				attempt = w.pause(ctx, attempt, fmt.Sprintf("cannot reach %s (%v)", w.health, err))
+				attempt = w.pause(ctx, attempt, fmt.Sprintf("cannot reach %s/healthz (%v)", w.base, err))
 				continue
 			}
 		}
@@ -228,7 +231,7 @@ func (w *watcher) stream(ctx context.Context) (got bool, err error) {
 	}
 	res, err := w.client.Do(req)
 	if err != nil {
-		return false, fmt.Errorf("cannot reach %s (%v)", w.endpoint, unwrapURLError(err))
+		return false, fmt.Errorf("cannot reach %s/v1/transitions (%v)", w.base, unwrapURLError(err))
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
@@ -452,6 +455,16 @@ func serverMessage(res *http.Response) string {
 		return fmt.Sprintf("the server answered %s", res.Status)
 	}
 	return fmt.Sprintf("the server answered %s: %s", res.Status, text)
+}
+
+// shownURL is raw as a message may show it: without the password of its user part (a URL that
+// does not parse is withheld whole, as it may hold one).
+func shownURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(withheld: it does not parse, and may hold a password)"
+	}
+	return strconv.Quote(u.Redacted())
 }
 
 func unwrapURLError(err error) error {

@@ -471,3 +471,23 @@ func TestWatchPrintsSignerEventsUnlessSignerIsFalse(t *testing.T) {
 	stdout2, stderr2, _ := startWatch(t, "--url", env.ts.URL, "--from", "0", "--signer=false")
 	checkHuman(t, waitLines(t, stdout2, stderr2, len(want)), want)
 }
+
+// No message of watch shows the password of the --url's user part (found by an outside probe).
+func TestWatchShowsNoPasswordOfItsURL(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there
+	_, stderr, _ := startWatch(t, "--url", "http://user:WatchSecret@"+addr, "--from", "0", "--retry-delay", "20ms")
+	waitFor(t, "two notices", func() bool { return strings.Count(stderr.String(), "cannot reach") >= 2 })
+	if strings.Contains(stderr.String(), "WatchSecret") || !strings.Contains(stderr.String(), "user:xxxxx@") {
+		t.Fatalf("stderr shows the password, or not the redacted URL:\n%s", stderr)
+	}
+	var out, errOut syncBuffer
+	err = run(context.Background(), []string{"watch", "--url", "ftp://user:WatchSecret@" + addr}, &out, &errOut)
+	if err == nil || strings.Contains(err.Error()+errOut.String(), "WatchSecret") {
+		t.Fatalf("a refused --url: %v, %s; want an error without the password", err, errOut.String())
+	}
+}
