@@ -35,12 +35,56 @@ func (s *Secrets) AddForms(forms ...string) {
 	}
 }
 
-// ScrubString replaces every secret in msg.
+// ScrubString replaces every secret in msg: everywhere for one of standAlone's length or more,
+// and where no letter or digit stands beside it for a shorter one (a password as a message shows
+// it stands between delimiters: '=' and ' ', ':' and '@', quotes), so that a short password is
+// not cut out of other words, which would garble the message and give the password away ("Q" in
+// "SQLSTATE" made "S[redacted]LSTATE").
 func (s Secrets) ScrubString(msg string) string {
 	for _, secret := range s {
-		msg = strings.ReplaceAll(msg, secret, Redacted)
+		if len(secret) >= standAlone {
+			msg = strings.ReplaceAll(msg, secret, Redacted)
+			continue
+		}
+		var b strings.Builder
+		rest := msg
+		for {
+			i := strings.Index(rest, secret)
+			if i < 0 {
+				b.WriteString(rest)
+				break
+			}
+			end := i + len(secret)
+			if !wordByte(b.String(), rest[:i]) && (end == len(rest) || !isWordByte(rest[end])) {
+				b.WriteString(rest[:i])
+				b.WriteString(Redacted)
+			} else {
+				b.WriteString(rest[:end])
+			}
+			rest = rest[end:]
+		}
+		msg = b.String()
 	}
 	return msg
+}
+
+// standAlone is the length from which a secret is replaced wherever it appears.
+const standAlone = 8
+
+// wordByte reports whether the byte just before an occurrence is a letter or a digit: the last
+// of before, else of done (what was written before it).
+func wordByte(done, before string) bool {
+	switch {
+	case before != "":
+		return isWordByte(before[len(before)-1])
+	case done != "":
+		return isWordByte(done[len(done)-1])
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // Scrub returns err, or, when its message shows a secret, an error whose message has each one
