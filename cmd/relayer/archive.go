@@ -94,7 +94,7 @@ func runArchiveExport(ctx context.Context, args []string, stdout, stderr io.Writ
 	var es eventstore.Store
 	var where string
 	if live {
-		l, err := locate(*storeURL, *dataDir)
+		l, err := locate(fs, *storeURL, *dataDir)
 		if err != nil {
 			return usageErrorf("archive export: --store: %v", err)
 		}

@@ -16,7 +16,7 @@ import (
 func archiveDemo(t *testing.T, dataDir string) string {
 	t.Helper()
 	ctx := context.Background()
-	loc, err := locate("", dataDir)
+	loc, err := parseStore("", dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case *workers < 1 || *workers > 1024:
 		return usageErrorf("demo: --workers must be between 1 and 1024, got %d", *workers)
 	}
-	loc, err := locate(*storeURL, *dataDir)
+	loc, err := locate(fs, *storeURL, *dataDir)
 	if err != nil {
 		return usageErrorf("demo: --store: %v", err)
 	}

@@ -275,3 +275,29 @@ func TestAMissingPostgreSQLStoreIsReportedWithExitCode1AndCreatesNothing(t *test
 		t.Fatal("a command that only reads created the schema")
 	}
 }
+
+// A --data-dir given beside --store or RELAYER_STORE is refused, naming both: it lost to them
+// silently (found by an outside probe: an operator with RELAYER_STORE exported for serve, running
+// rebuild --data-dir ./backup, rebuilt the live store).
+func TestADataDirBesideAStoreIsRefused(t *testing.T) {
+	dir, _ := demoStore(t, "5")
+	other := "sqlite:" + filepath.Join(t.TempDir(), "relayer.db")
+	for _, args := range [][]string{
+		{"rebuild", "--data-dir", dir, "--store", other},
+		{"replay", "--data-dir", dir, "--store", other, "--all"},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errOut, "--data-dir and --store both name the store") {
+			t.Errorf("%v: code %d, stderr %q", args, code, errOut)
+		}
+	}
+	t.Setenv("RELAYER_STORE", other)
+	_, errOut, code := runCLI(t, "rebuild", "--data-dir", dir)
+	if code != 2 || !strings.Contains(errOut, "--data-dir and RELAYER_STORE both name the store") {
+		t.Errorf("rebuild --data-dir with RELAYER_STORE set: code %d, stderr %q", code, errOut)
+	}
+	t.Setenv("RELAYER_STORE", "sqlite:"+filepath.Join(dir, "relayer.db"))
+	if _, errOut, code := runCLI(t, "rebuild"); code != 0 {
+		t.Errorf("rebuild with RELAYER_STORE alone: code %d, stderr %q", code, errOut)
+	}
+}

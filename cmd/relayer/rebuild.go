@@ -115,7 +115,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	dataDirGiven := false
 	fs.Visit(func(f *flag.Flag) { dataDirGiven = dataDirGiven || f.Name == "data-dir" })
 	if *storeURL != "" || dataDirGiven || file == "" {
-		if loc, err = locate(*storeURL, *dataDir); err != nil {
+		if loc, err = locate(fs, *storeURL, *dataDir); err != nil {
 			return usageErrorf("rebuild: --store: %v", err)
 		}
 	}

@@ -45,7 +45,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return usageErrorf("replay: --job: %v", err)
 		}
 	}
-	loc, err := locate(*storeURL, *dataDir)
+	loc, err := locate(fs, *storeURL, *dataDir)
 	if err != nil {
 		return usageErrorf("replay: --store: %v", err)
 	}

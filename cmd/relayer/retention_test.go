@@ -170,7 +170,7 @@ func (s archiverUnderRead) ReadAll(ctx context.Context, after eventstore.Positio
 func openDemoStore(t *testing.T, jobs string) (string, eventstore.Store) {
 	t.Helper()
 	dataDir, _ := demoStore(t, jobs)
-	loc, err := locate("", dataDir)
+	loc, err := parseStore("", dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,10 +111,19 @@ func storeFlags(fs *flag.FlagSet) (dataDir, store *string) {
 	return dataDir, store
 }
 
-// locate resolves a command's --store (else RELAYER_STORE) and --data-dir.
-func locate(store, dataDir string) (storeLocation, error) {
+// locate resolves a command's --store (else RELAYER_STORE) and --data-dir (fs's flags). A
+// --data-dir given beside --store or RELAYER_STORE is refused: it lost to them silently (an
+// operator with RELAYER_STORE exported for serve, running rebuild --data-dir ./backup, rebuilt
+// the live store).
+func locate(fs *flag.FlagSet, store, dataDir string) (storeLocation, error) {
+	dataDirGiven := false
+	fs.Visit(func(f *flag.Flag) { dataDirGiven = dataDirGiven || f.Name == "data-dir" })
+	from := "--store"
 	if store == "" {
-		store = lookupEnv(serveEnviron(), envStore)
+		store, from = lookupEnv(serveEnviron(), envStore), envStore
+	}
+	if dataDirGiven && store != "" {
+		return storeLocation{}, fmt.Errorf("--data-dir and %s both name the store: give one", from)
 	}
 	return parseStore(store, dataDir)
 }
