@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	neturl "net/url"
 	"path/filepath"
 	"regexp"
@@ -299,5 +300,27 @@ func TestADataDirBesideAStoreIsRefused(t *testing.T) {
 	t.Setenv("RELAYER_STORE", "sqlite:"+filepath.Join(dir, "relayer.db"))
 	if _, errOut, code := runCLI(t, "rebuild"); code != 0 {
 		t.Errorf("rebuild with RELAYER_STORE alone: code %d, stderr %q", code, errOut)
+	}
+}
+
+// rebuild --through a position beyond the log's head is refused (found by an outside probe: it
+// printed the digest at the head, with exit code 0, as if the position were there).
+func TestRebuildThroughAPositionBeyondTheHeadIsRefused(t *testing.T) {
+	dir, _ := demoStore(t, "5")
+	store, err := sqlite.Open(filepath.Join(dir, "relayer.db"), sqlite.Config{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := store.Head(context.Background())
+	store.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runCLI(t, "rebuild", "--data-dir", dir, "--through", fmt.Sprint(uint64(head)+1))
+	if code != 2 || !strings.Contains(errOut, fmt.Sprintf("beyond the log's head, position %d", head)) {
+		t.Fatalf("--through head+1: code %d, stderr %q", code, errOut)
+	}
+	if _, errOut, code := runCLI(t, "rebuild", "--data-dir", dir, "--through", fmt.Sprint(uint64(head))); code != 0 {
+		t.Fatalf("--through the head: code %d, stderr %q", code, errOut)
 	}
 }

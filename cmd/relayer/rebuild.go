@@ -140,6 +140,13 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("rebuild from %s: %w", path, err)
 	}
 	if *through > 0 {
+		head, err := store.Head(ctx)
+		if err != nil {
+			return fmt.Errorf("rebuild from %s: %w", path, err)
+		}
+		if eventstore.Position(*through) > head {
+			return usageErrorf("rebuild: --through %d is beyond the log's head, position %d", *through, uint64(head))
+		}
 		if *archiveURL == "" && eventstore.Position(*through) < from {
 			return usageErrorf("rebuild: --through %d: the live store alone rebuilds the read models as they were at position %d or later, "+
 				"the retention stream's last event (the archiver removed retired jobs or pruned housekeeping events at or before it, "+
