@@ -88,7 +88,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		log.Warn(w)
 	}
 
-	// One serve per store, and a taken port, are found before anything starts.
+	// A taken port, and one serve per store, are found before anything starts: the port first,
+	// so that a serve refused for it leaves no store behind (it created an empty one).
+	ln, err := net.Listen("tcp", settings.Listen)
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("serve: listen on %s: %w", settings.Listen, err)}
+	}
+	defer ln.Close()
 	who := "relayer serve"
 	if settings.Workers.Fleet.Enabled {
 		who = "relayer serve (fleet)"
@@ -101,11 +107,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer unlock()
 	defer store.Close()
 	path := settings.Store.String()
-	ln, err := net.Listen("tcp", settings.Listen)
-	if err != nil {
-		return &exitError{code: 1, err: fmt.Errorf("serve: listen on %s: %w", settings.Listen, err)}
-	}
-	defer ln.Close()
 
 	set, err := projections.New(settings.Projections)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -259,7 +260,8 @@ func TestServeRefusesATakenPortBeforeStartingAnything(t *testing.T) {
 	defer ln.Close()
 	var stdout, stderr syncBuffer
 	began := time.Now()
-	err = run(context.Background(), []string{"serve", "--listen", ln.Addr().String(), "--data-dir", t.TempDir()}, &stdout, &stderr)
+	dataDir := filepath.Join(t.TempDir(), "data")
+	err = run(context.Background(), []string{"serve", "--listen", ln.Addr().String(), "--data-dir", dataDir}, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "listen on "+ln.Addr().String()) {
 		t.Fatalf("serve on a taken port: %v", err)
 	}
@@ -268,5 +270,9 @@ func TestServeRefusesATakenPortBeforeStartingAnything(t *testing.T) {
 	}
 	if strings.Contains(stderr.String(), "development chain started") {
 		t.Errorf("the chain started before the port was checked:\n%s", stderr.String())
+	}
+	// Nothing is left behind (found by an outside probe: an empty store and its lock file).
+	if _, err := os.Stat(dataDir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("serve refused for its port left %s behind (%v)", dataDir, err)
 	}
 }
