@@ -134,7 +134,21 @@ component's typical delay apart from the profile's.
 var devchainFlags = map[string]string{
 	"profile": "--profile", "kms_delay": "--kms-delay", "coprocessor_delay": "--coprocessor-delay",
 	"readiness_delay": "--readiness-delay", "jitter": "--jitter",
+	"KMSNodes": "--kms-nodes", "Threshold": "--threshold", "Coprocessors": "--coprocessors",
+	"RelayerKeys": "--relayer-keys", "HTTPAddr": "--http", "WSAddr": "--ws",
 }
+
+// devchainFlagNames writes the flags in place of the Config fields an issue names ("want
+// 1..KMSNodes (4)", "HTTPAddr and WSAddr are both ...").
+var devchainFlagNames = func() *strings.Replacer {
+	var pairs []string
+	for field, flag := range devchainFlags {
+		if field[0] >= 'A' && field[0] <= 'Z' {
+			pairs = append(pairs, field, flag)
+		}
+	}
+	return strings.NewReplacer(pairs...)
+}()
 
 // runDevchain is `relayer devchain`.
 func runDevchain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -200,7 +214,7 @@ func runDevchain(ctx context.Context, args []string, stdout, stderr io.Writer) e
 				if flag, ok := devchainFlags[name]; ok {
 					name = flag
 				}
-				problems[i] = name + ": " + p.Issue
+				problems[i] = name + ": " + devchainFlagNames.Replace(p.Issue)
 			}
 			return usageErrorf("devchain: %s", strings.Join(problems, "; "))
 		}

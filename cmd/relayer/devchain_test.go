@@ -137,4 +137,26 @@ func TestDevchainRefusesBadFlagsWithExitCode2(t *testing.T) {
 			t.Errorf("devchain %v: %v, want a usage error (exit 2)", args, err)
 		}
 	}
+	// The refusals name the flags, not the configuration's Go fields (found by an outside
+	// probe: "WSAddr: HTTPAddr and WSAddr are both ...", "Threshold: is 5, want 1..KMSNodes").
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--threshold", "5"}, "--threshold: is 5, want 1..--kms-nodes (4)"},
+		{[]string{"--kms-nodes", "100000"}, "--kms-nodes: is 100000"},
+		{[]string{"--http", "127.0.0.1:9999", "--ws", "127.0.0.1:9999"}, "--ws: --http and --ws are both 127.0.0.1:9999"},
+		{[]string{"--http", "0.0.0.0:8545"}, "--http: "},
+	} {
+		var stdout, stderr syncBuffer
+		err := runDevchain(context.Background(), c.args, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("devchain %v: %v, want %q", c.args, err, c.want)
+		}
+		for _, field := range []string{"KMSNodes", "Threshold", "HTTPAddr", "WSAddr"} {
+			if err != nil && strings.Contains(err.Error(), field) {
+				t.Errorf("devchain %v: %v names the field %s", c.args, err, field)
+			}
+		}
+	}
 }

@@ -34,7 +34,7 @@ const usage = `relayer: an event-sourced relayer for confidential-computation re
 Usage:
   relayer serve   [--listen ADDR] [--config FILE] ...      run the HTTP API over the event store
   relayer watch   [--url URL] [--kind K] [--status S] ...  follow the live transitions stream
-  relayer jobs    list|show|cancel [--url URL] ...         find jobs, print their histories, cancel them
+  relayer jobs    list|show|cancel|retry [--url URL] ...   find jobs, print their histories, cancel or retry them
   relayer demo    [--data-dir DIR] [--jobs N] [--seed S]   write a simulated history of N jobs (all four take --store URL)
   relayer replay  --job ID [--json] [--data-dir DIR]       print one job's events as a timeline
   relayer replay  --all [--json] [--data-dir DIR]          stream the whole log, for audits
