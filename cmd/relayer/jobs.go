@@ -136,13 +136,23 @@ func (c *jobsClient) do(ctx context.Context, method, path string, body any, toke
 			return fmt.Errorf("jobs: %s answered %d", c.base, res.StatusCode)
 		}
 		msg := fmt.Sprintf("jobs: %d %s: %s", res.StatusCode, env.Error.Label, env.Error.Message)
+		// A refused filter is the command line's mistake: named by its flag, exit code 2.
+		code, flags := 1, 0
 		for _, d := range env.Error.Details {
+			if flag := flagOfParam(d.Field); flag != "" && res.StatusCode == http.StatusBadRequest {
+				msg += fmt.Sprintf("; %s (%s) %s", flag, d.Field, d.Issue)
+				flags++
+				continue
+			}
 			msg += fmt.Sprintf("; %s %s", d.Field, d.Issue)
+		}
+		if flags > 0 && flags == len(env.Error.Details) {
+			code = 2
 		}
 		if res.StatusCode == http.StatusUnauthorized || res.StatusCode == http.StatusForbidden {
 			msg += " (set " + tokenEnv + " to the relayer's token)"
 		}
-		return &exitError{code: 1, err: fmt.Errorf("%s", msg)}
+		return &exitError{code: code, err: fmt.Errorf("%s", msg)}
 	}
 	return json.Unmarshal(env.Result, result)
 }
@@ -203,21 +213,37 @@ func runJobsList(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // filterFlags defines the search filters' flags on fs, by query parameter.
 func filterFlags(fs *flag.FlagSet) map[string]*string {
 	filters := map[string]*string{}
-	for _, f := range []struct{ flag, param, help string }{
-		{"kind", "kind", "only these kinds (comma-separated: input-proof, user-decrypt, public-decrypt, delegated-user-decrypt)"},
-		{"status", "status", "only jobs now in these statuses (comma-separated)"},
-		{"label", "label", "only failed or timed-out jobs with this label"},
-		{"user", "userAddress", "only jobs of this user (or delegator, or delegate) address"},
-		{"contract", "contractAddress", "only jobs about this contract address"},
-		{"content-hash", "contentHash", "only jobs of this content hash"},
-		{"created-after", "createdAfter", "only jobs accepted at or after this time (RFC 3339)"},
-		{"created-before", "createdBefore", "only jobs accepted before this time (RFC 3339)"},
-		{"updated-after", "updatedAfter", "only jobs whose status last changed at or after this time (RFC 3339)"},
-		{"updated-before", "updatedBefore", "only jobs whose status last changed before this time (RFC 3339)"},
-	} {
+	for _, f := range jobFilters {
 		filters[f.param] = fs.String(f.flag, "", f.help)
 	}
 	return filters
+}
+
+// flagOfParam is the flag that sets query parameter param ("" for none).
+func flagOfParam(param string) string {
+	if param == "limit" {
+		return "--limit"
+	}
+	for _, f := range jobFilters {
+		if f.param == param {
+			return "--" + f.flag
+		}
+	}
+	return ""
+}
+
+// jobFilters are the search filters' flags and the query parameters they set.
+var jobFilters = []struct{ flag, param, help string }{
+	{"kind", "kind", "only these kinds (comma-separated: input-proof, user-decrypt, public-decrypt, delegated-user-decrypt)"},
+	{"status", "status", "only jobs now in these statuses (comma-separated)"},
+	{"label", "label", "only failed or timed-out jobs with this label"},
+	{"user", "userAddress", "only jobs of this user (or delegator, or delegate) address"},
+	{"contract", "contractAddress", "only jobs about this contract address"},
+	{"content-hash", "contentHash", "only jobs of this content hash"},
+	{"created-after", "createdAfter", "only jobs accepted at or after this time (RFC 3339)"},
+	{"created-before", "createdBefore", "only jobs accepted before this time (RFC 3339)"},
+	{"updated-after", "updatedAfter", "only jobs whose status last changed at or after this time (RFC 3339)"},
+	{"updated-before", "updatedBefore", "only jobs whose status last changed before this time (RFC 3339)"},
 }
 
 // filterQuery is the query of the filters given.

@@ -80,10 +80,16 @@ func TestJobsListFindsJobsByUserAndShowPrintsAHistory(t *testing.T) {
 	if err != nil || !strings.Contains(out, "RequestAccepted") || !strings.Contains(out, "RequestCompleted") || !strings.Contains(out, "completed after 4 events") {
 		t.Fatalf("jobs show: %v\n%s", err, out)
 	}
-	out, err = jobs("list", "--url", url, "--kind", "proof")
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != 1 || !strings.Contains(err.Error(), "kind") {
-		t.Fatalf("an unknown kind: %v\n%s", err, out)
+	// A filter the relayer refuses is named by its flag, with the usage's exit code 2 (found by
+	// an outside probe: "userAddress must be ...", exit code 1).
+	for _, c := range []struct{ flag, value string }{
+		{"--kind", "proof"}, {"--user", "0x12"}, {"--created-after", "yesterday"},
+	} {
+		out, err = jobs("list", "--url", url, c.flag, c.value)
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), c.flag+" (") {
+			t.Fatalf("jobs list %s %s: %v\n%s", c.flag, c.value, err, out)
+		}
 	}
 	for _, help := range [][]string{{"list", "-h"}, {"show", "--help"}, {"--help"}} {
 		if out, err := jobs(help...); err != nil || !strings.Contains(out, "Usage") && !strings.Contains(out, "-url") {
