@@ -17,6 +17,10 @@ const (
 	DefaultDurationAlpha     = 0.1
 )
 
+// MaxTimeout bounds the timeouts: a job is never left waiting longer than 30 days (a larger one
+// meant that the jobs never timed out).
+const MaxTimeout = 30 * 24 * time.Hour
+
 // maxDrainWindow bounds the drain window: the window keeps one bucket per second.
 const maxDrainWindow = time.Hour
 
@@ -92,8 +96,8 @@ func (c Config) Validate() error {
 		{"response", c.ResponseTimeout, DefaultResponseTimeout},
 		{"processing", c.ProcessingTimeout, DefaultProcessingTimeout},
 	} {
-		if t.v < 0 {
-			ps.Add(t.field, "is %s, want a positive duration (0 for the default %s)", t.v, t.def)
+		if t.v < 0 || t.v > MaxTimeout {
+			ps.Add(t.field, "is %s, want a positive duration of at most %s (0 for the default %s)", t.v, MaxTimeout, t.def)
 		}
 	}
 	if c.DrainWindow < 0 || c.DrainWindow > maxDrainWindow || c.DrainWindow%time.Second != 0 {

@@ -514,7 +514,7 @@ func TestServeHelpListsEverySettingTheLoaderKnowsWithItsDefaultAndVariable(t *te
 			t.Errorf("serve --help lacks %q", want)
 		}
 	}
-	if !strings.Contains(strings.Join(strings.Fields(stdout), " "), "times out (development chain: 20s)") {
+	if !strings.Contains(strings.Join(strings.Fields(stdout), " "), "times out, at most 30 days (development chain: 20s; 0: the default)") {
 		t.Errorf("serve --help does not give the development chain's response timeout")
 	}
 	for _, leak := range []string{"tok-never-in-help", "9m  (RELAYER_TIMEOUTS_RESPONSE)", "(not documented)"} {
@@ -814,5 +814,23 @@ func TestTheNominalTimesInSecondsTakeTheirPlaceInThePrecedence(t *testing.T) {
 	ps, text = configProblems(t, configSources{file: writeConfig(t, "retry_after:\n  nominal_readiness_check_seconds: soon\n")})
 	if got := problemAt(ps, "retry_after.nominal_readiness_check_seconds"); len(got) != 1 || !strings.Contains(got[0], "number of seconds") {
 		t.Fatalf("the file's soon: %s", text)
+	}
+}
+
+// A timeout beyond 30 days is refused (found by an outside probe: timeouts.readiness: 1000000h was
+// taken, and such jobs never timed out), and serve --help says which settings take 0 for their
+// default.
+func TestATimeoutBeyondThirtyDaysIsRefused(t *testing.T) {
+	ps, text := configProblems(t, configSources{file: writeConfig(t, "timeouts:\n  readiness: 1000000h\n")})
+	if got := problemAt(ps, "timeouts.readiness"); len(got) != 1 || !strings.Contains(got[0], "at most 720h0m0s") {
+		t.Fatalf("a readiness timeout of 1000000h: %s", text)
+	}
+	if _, _, err := loadServeConfig(configSources{file: writeConfig(t, "timeouts:\n  readiness: 720h\n")}); err != nil {
+		t.Fatalf("a readiness timeout of 30 days: %v", err)
+	}
+	for _, path := range []string{"timeouts.drain_window", "workers.tx_attempts", "workers.readiness_poll_interval"} {
+		if !strings.Contains(settingDocs[path], "0: the default") {
+			t.Errorf("serve --help does not say that %s takes 0 for its default: %q", path, settingDocs[path])
+		}
 	}
 }
