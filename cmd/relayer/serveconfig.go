@@ -495,6 +495,15 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 			warnings = append(warnings, fmt.Sprintf("ignoring %s: no such setting", name))
 		}
 	}
+	for _, t := range []struct{ path, value string }{{"admin_token", fc.AdminToken}, {"operator_token", fc.OperatorToken}} {
+		if t.value != "" && src.file != "" && origin[t.path] == "" {
+			w := fmt.Sprintf("%s is given in the file %s: a file is easily copied, backed up or committed; give the token through %s", t.path, src.file, envName(t.path))
+			if info, err := os.Stat(src.file); err == nil && info.Mode().Perm()&0o077 != 0 {
+				w += fmt.Sprintf(" (the file's mode %04o lets other users read it)", info.Mode().Perm())
+			}
+			warnings = append(warnings, w)
+		}
+	}
 	settings, more := fc.settings(givenPaths(tree))
 	for _, tp := range fc.RateLimit.TrustedProxies {
 		if pfx, err := netip.ParsePrefix(tp); err == nil && pfx.Bits() == 0 {

@@ -834,3 +834,31 @@ func TestATimeoutBeyondThirtyDaysIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// A token given in the configuration file is taken with a warning naming the variable to use
+// instead, and the file's mode when others may read it (found by an outside probe: the help says
+// "never in a file", and nothing was said). The warning never shows the token.
+func TestATokenInTheFileIsTakenWithAWarning(t *testing.T) {
+	const token = "file-admin-token-0123456789abcdef0123"
+	file := writeConfig(t, "admin_token: "+token+"\n")
+	if err := os.Chmod(file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, warnings, err := loadServeConfig(configSources{file: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.API.AdminToken != token {
+		t.Fatalf("the file's token was not taken")
+	}
+	joined := strings.Join(warnings, "\n")
+	if !strings.Contains(joined, "admin_token is given in the file") || !strings.Contains(joined, "RELAYER_ADMIN_TOKEN") ||
+		!strings.Contains(joined, "mode 0644") || strings.Contains(joined, token) {
+		t.Fatalf("warnings: %q", warnings)
+	}
+	// Given through the variable as well, the variable wins and nothing is said.
+	_, warnings, err = loadServeConfig(configSources{file: file, env: []string{"RELAYER_ADMIN_TOKEN=" + token + "-env"}})
+	if err != nil || strings.Contains(strings.Join(warnings, "\n"), "admin_token is given") {
+		t.Fatalf("the variable given too: %v, warnings %q", err, warnings)
+	}
+}
