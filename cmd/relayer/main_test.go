@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	neturl "net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -322,5 +323,20 @@ func TestRebuildThroughAPositionBeyondTheHeadIsRefused(t *testing.T) {
 	}
 	if _, errOut, code := runCLI(t, "rebuild", "--data-dir", dir, "--through", fmt.Sprint(uint64(head))); code != 0 {
 		t.Fatalf("--through the head: code %d, stderr %q", code, errOut)
+	}
+}
+
+// A store that cannot be opened is named once in the error (found by an outside probe: "open
+// event store X: open event store X: ...").
+func TestAStoreThatCannotBeOpenedIsNamedOnce(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "relayer.db"), []byte("not a database, but long enough to be read as one's header"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"rebuild", "--data-dir", dir}, {"demo", "--data-dir", dir, "--jobs", "1"}} {
+		_, errOut, code := runCLI(t, args...)
+		if code == 0 || strings.Count(errOut, "open event store") != 1 {
+			t.Errorf("%v: code %d, stderr %q; want one \"open event store\"", args, code, errOut)
+		}
 	}
 }

@@ -146,7 +146,7 @@ func openExisting(ctx context.Context, l storeLocation) (eventstore.Store, error
 	}
 	s, err := sqlite.Open(l.path, sqlite.Config{ReadOnly: true})
 	if err != nil {
-		return nil, fmt.Errorf("open event store %s: %w", l.path, err)
+		return nil, err // its message names the store
 	}
 	return s, nil
 }
@@ -201,7 +201,7 @@ func openWriter(ctx context.Context, l storeLocation, who string, fleet bool) (s
 	ss, err := sqlite.Open(l.path, sqlite.Config{})
 	if err != nil {
 		unlock()
-		return nil, nil, nil, fmt.Errorf("open event store %s: %w", l.path, err)
+		return nil, nil, nil, err // its message names the store
 	}
 	return ss, unlock, nil, nil
 }
