@@ -10,6 +10,7 @@ import (
 	"io"
 	"iter"
 	"os"
+	"path/filepath"
 	"time"
 
 	"relayer/eventstore"
@@ -78,7 +79,7 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return usageErrorf("migrate: --to: %v", err)
 	}
-	if src == dst {
+	if src == dst || sameSQLiteFile(src, dst) {
 		return usageErrorf("migrate: --from and --to are the same store")
 	}
 	source, err := openExisting(ctx, src)
@@ -278,4 +279,24 @@ func digestOf(ctx context.Context, store eventstore.Store) ([32]byte, error) {
 		return [32]byte{}, err
 	}
 	return sha256.Sum256(snap), nil
+}
+
+// sameSQLiteFile reports whether a and b are one SQLite file reached by two paths (d/../d/relayer.db,
+// a symbolic link): the same store, which the writer lock alone refused with a message naming this
+// very process.
+func sameSQLiteFile(a, b storeLocation) bool {
+	if a.scheme != "sqlite" || b.scheme != "sqlite" {
+		return false
+	}
+	real := func(path string) string {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return path
+		}
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			return r
+		}
+		return abs
+	}
+	return real(a.path) == real(b.path)
 }

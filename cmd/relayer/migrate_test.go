@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -172,5 +173,24 @@ func TestMigrateStoreOnPostgresOpensTheSchema(t *testing.T) {
 	out, errText, code := runCLI(t, "migrate", "--store", pg)
 	if code != 0 || !strings.Contains(out, "is at the format this build reads") {
 		t.Fatalf("migrate --store on PostgreSQL: %d %s\n%s", code, errText, out)
+	}
+}
+
+// --from and --to naming one SQLite file by two paths are the same store, said so (found by an
+// outside probe: the writer lock refused it, naming this very process as the one writing it).
+func TestMigrateRefusesOneFileByTwoPathsAsTheSameStore(t *testing.T) {
+	dir, _ := demoStore(t, "3")
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, to := range []string{
+		"sqlite:" + filepath.Join(dir, "..", filepath.Base(dir), "relayer.db"),
+		"sqlite:" + filepath.Join(link, "relayer.db"),
+	} {
+		_, errOut, code := runCLI(t, "migrate", "--from", "sqlite:"+filepath.Join(dir, "relayer.db"), "--to", to)
+		if code != 2 || !strings.Contains(errOut, "--from and --to are the same store") {
+			t.Errorf("--to %s: code %d, stderr %q", to, code, errOut)
+		}
 	}
 }
