@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -219,10 +220,10 @@ func filterFlags(fs *flag.FlagSet) map[string]*string {
 	return filters
 }
 
-// flagOfParam is the flag that sets query parameter param ("" for none).
+// flagOfParam is the flag that sets query parameter (or body member) param ("" for none).
 func flagOfParam(param string) string {
-	if param == "limit" {
-		return "--limit"
+	if param == "limit" || param == "reason" {
+		return "--" + param
 	}
 	for _, f := range jobFilters {
 		if f.param == param {
@@ -427,6 +428,10 @@ func runJobsAction(ctx context.Context, a jobsAction, args []string, stdout, std
 	for {
 		res, err := call("/v1/jobs/"+a.name+"?"+q.Encode(), map[string]any{"reason": *reason})
 		if err != nil {
+			var ee *exitError
+			if acted == 0 && errors.As(err, &ee) && ee.code == 2 {
+				return err // the command line's mistake: nothing to go on with
+			}
 			fmt.Fprintf(stderr, "%s %s before the error; run the same command again to go on\n", countJobs(acted), a.done)
 			return err
 		}

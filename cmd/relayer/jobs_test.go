@@ -122,6 +122,13 @@ func TestCancelStopsAStuckJobOnARunningRelayerWhichSendsNothingForIt(t *testing.
 	if err != nil || !strings.Contains(out, "3 jobs would be cancelled") {
 		t.Fatalf("dry run: %v\n%s", err, out)
 	}
+	// A reason the relayer refuses is the command line's mistake: named by its flag, exit code 2,
+	// and no "run the same command again to go on" (found by an outside probe).
+	out, err = cli("cancel", "--url", url, "--reason", "bell\a", "--kind", "public-decrypt")
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), "--reason (reason)") || strings.Contains(out, "before the error") {
+		t.Fatalf("a refused reason: %v\n%s", err, out)
+	}
 	if out, err := cli("cancel", "--url", url, "--reason", "handle never ready", stuck[0]); err != nil || !strings.Contains(out, "cancelled "+stuck[0]) {
 		t.Fatalf("cancel one: %v\n%s", err, out)
 	}
