@@ -124,12 +124,21 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fmt.Fprintf(stdout, "relayer migrate: %d events copied from %s to %s in %s (%.0f events/s); %d were there already\n",
 		copied, src, dst, elapsed.Round(time.Millisecond), float64(copied)/max(elapsed.Seconds(), 1e-9), kept)
 
-	// Both ends' read models must be the same.
-	a, err := digestOf(ctx, source)
+	// Both ends' read models must be the same. They are rebuilt with serve's settings (its
+	// environment and RELAYER_CONFIG, as relayer rebuild without --config reads them), so that
+	// the digests are those rebuild and serve print for the same log.
+	pcfg := projections.Config{}
+	env := serveEnviron()
+	if settings, _, err := loadServeConfig(configSources{file: lookupEnv(env, envPrefix+"CONFIG"), env: env}); err == nil {
+		pcfg = settings.Projections
+	} else {
+		fmt.Fprintf(stdout, "  (serve's configuration does not load, so the read models are rebuilt with the default settings: %v)\n", err)
+	}
+	a, err := digestOf(ctx, source, pcfg)
 	if err != nil {
 		return fmt.Errorf("migrate: rebuild from %s: %w", src, err)
 	}
-	b, err := digestOf(ctx, target)
+	b, err := digestOf(ctx, target, pcfg)
 	if err != nil {
 		return fmt.Errorf("migrate: rebuild from %s: %w", dst, err)
 	}
@@ -268,9 +277,9 @@ func sameEvent(a, b eventstore.Record) bool {
 		a.Metadata.CausationID == b.Metadata.CausationID && a.Metadata.RecordedAt.Equal(b.Metadata.RecordedAt)
 }
 
-// digestOf is the SHA-256 of the read models rebuilt from store, with the default settings.
-func digestOf(ctx context.Context, store eventstore.Store) ([32]byte, error) {
-	set, _, err := projections.Rebuild(ctx, store, projections.Config{})
+// digestOf is the SHA-256 of the read models rebuilt from store with cfg.
+func digestOf(ctx context.Context, store eventstore.Store, cfg projections.Config) ([32]byte, error) {
+	set, _, err := projections.Rebuild(ctx, store, cfg)
 	if err != nil {
 		return [32]byte{}, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"relayer/eventstore"
 	"relayer/eventstore/sqlite/sqlitetest"
+	"relayer/projections"
 	"relayer/projections/projectionstest"
 )
 
@@ -116,7 +117,7 @@ func TestMigrateUpgradesAnOldSQLiteFileInPlace(t *testing.T) {
 	if len(recs) < 100 {
 		t.Fatalf("the demo wrote %d events, want a log of 100 jobs", len(recs))
 	}
-	want, err := digestOf(ctx, source)
+	want, err := digestOf(ctx, source, projections.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestMigrateUpgradesAnOldSQLiteFileInPlace(t *testing.T) {
 	if n != len(recs) {
 		t.Fatalf("%d events after the upgrade, want %d", n, len(recs))
 	}
-	if got, err := digestOf(ctx, upgraded); err != nil || got != want {
+	if got, err := digestOf(ctx, upgraded, projections.Config{}); err != nil || got != want {
 		t.Fatalf("the upgraded log rebuilds other read models: %x, %v; want %x", got, err, want)
 	}
 	out, errText, code = runCLI(t, "migrate", "--data-dir", oldDir)
@@ -192,5 +193,25 @@ func TestMigrateRefusesOneFileByTwoPathsAsTheSameStore(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, "--from and --to are the same store") {
 			t.Errorf("--to %s: code %d, stderr %q", to, code, errOut)
 		}
+	}
+}
+
+// migrate prints the digest relayer rebuild prints for the same log: both rebuild with serve's
+// settings (found by an outside probe: migrate rebuilt with empty settings, and its digest
+// matched nothing an operator could compare it with).
+func TestMigratePrintsTheDigestRebuildPrints(t *testing.T) {
+	dir, _ := demoStore(t, "3")
+	to := filepath.Join(t.TempDir(), "copy")
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "migrate", "--from", "sqlite:"+filepath.Join(dir, "relayer.db"), "--to", "sqlite:"+filepath.Join(to, "relayer.db"))
+	m := migrateDigests.FindStringSubmatch(out)
+	if code != 0 || m == nil || m[1] != m[2] {
+		t.Fatalf("migrate: code %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = runCLI(t, "rebuild", "--data-dir", to)
+	if code != 0 || !strings.Contains(out, "snapshot sha256 "+m[1]) {
+		t.Fatalf("rebuild of the copy: code %d, want the digest %s migrate printed\n%s%s", code, m[1], out, errOut)
 	}
 }
