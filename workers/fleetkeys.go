@@ -59,9 +59,12 @@ func (l *Leader) checkKeys(ctx context.Context) error {
 			return nil
 		}
 		if declared.Version != eventstore.NoStream {
-			live, err := l.keysLive(ctx, declared.State.Keys, declared.Version, codec)
+			live, moved, err := l.keysLive(ctx, declared.State.Keys, declared.Version)
 			if err != nil {
 				return err
+			}
+			if moved {
+				continue // another instance declared keys meanwhile: look at them
 			}
 			if live != "" {
 				d := declared.State
@@ -85,10 +88,14 @@ func (l *Leader) checkKeys(ctx context.Context) error {
 	}
 }
 
-// keysLive watches, for a lease's duration, the leases of the fleet that signs with keys and the
-// declarations after version: it names what moved (a lease renewed or taken, a declaration), or
-// is "" when nothing did, so that no instance runs with those keys.
-func (l *Leader) keysLive(ctx context.Context, keys []string, version eventstore.Version, codec *eventstore.Codec) (string, error) {
+// keysLive watches the leases of the fleet that signs with keys, and the declarations after
+// version, for the longest duration any of those leases was taken for (or this instance's lease
+// duration, when longer): a holder renews several times within its own. It names what says that
+// an instance runs with those keys (a lease renewed or taken), or is "" when nothing does. When
+// another instance declared keys meanwhile, it reports declared: the caller looks again at what
+// was declared (instances started together with the same new keys each see the first's
+// declaration, then its leases move).
+func (l *Leader) keysLive(ctx context.Context, keys []string, version eventstore.Version) (live string, declared bool, err error) {
 	lc := l.cfg.Fleet.leaseConfig()
 	names := []string{lc.Name}
 	if len(keys) > 1 {
@@ -97,56 +104,75 @@ func (l *Leader) keysLive(ctx context.Context, keys []string, version eventstore
 			names = append(names, SignerLeasePrefix+"-"+k)
 		}
 	}
-	type seen struct {
-		holder          string
-		terms, renewals eventstore.Version
-	}
-	look := func() ([]seen, error) {
-		out := make([]seen, len(names))
-		for i, name := range names {
-			lc.Name = name
-			ls, err := lease.New(l.deps.Store, lc, nil)
-			if err != nil {
-				return nil, err
-			}
-			holder, epoch, err := ls.Holder(ctx)
-			if err != nil {
-				return nil, fmt.Errorf("read lease %s: %w", name, err)
-			}
-			if out[i].terms, err = eventstore.LastVersion(ctx, l.deps.Store, lease.Stream(name)); err != nil {
-				return nil, fmt.Errorf("read lease %s: %w", name, err)
-			}
-			if out[i].renewals, err = eventstore.LastVersion(ctx, l.deps.Store, lease.RenewalStream(name, epoch)); err != nil {
-				return nil, fmt.Errorf("read lease %s: %w", name, err)
-			}
-			out[i].holder = holder
-		}
-		return out, nil
-	}
-	before, err := look()
+	before, longest, err := l.lookAtLeases(ctx, names)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
+	wait := max(cmp.Or(lc.Duration, lease.DefaultDuration), longest)
 	componentLog(l.deps.Logger).Warn("this instance's signing keys differ from those the fleet last declared; watching their leases before it declares its own",
-		"declared", strings.Join(keys, ","), "for", cmp.Or(lc.Duration, lease.DefaultDuration))
-	if !sleepCtx(ctx, cmp.Or(lc.Duration, lease.DefaultDuration)) {
-		return "", ctx.Err()
-	}
-	after, err := look()
-	if err != nil {
-		return "", err
-	}
-	for i, b := range before {
-		if a := after[i]; a != b && a.holder != "" {
-			return fmt.Sprintf("lease %s is held by %s", names[i], a.holder), nil
-		}
+		"declared", strings.Join(keys, ","), "for", wait)
+	if !sleepCtx(ctx, wait) {
+		return "", false, ctx.Err()
 	}
 	now, err := eventstore.LastVersion(ctx, l.deps.Store, FleetKeysStream)
 	if err != nil {
-		return "", fmt.Errorf("read the fleet's keys: %w", err)
+		return "", false, fmt.Errorf("read the fleet's keys: %w", err)
 	}
 	if now != version {
-		return "another instance declared its keys meanwhile", nil
+		return "", true, nil
 	}
-	return "", nil
+	after, _, err := l.lookAtLeases(ctx, names)
+	if err != nil {
+		return "", false, err
+	}
+	for i, b := range before {
+		if a := after[i]; a != b && a.holder != "" {
+			return fmt.Sprintf("lease %s is held by %s", names[i], a.holder), false, nil
+		}
+	}
+	return "", false, nil
+}
+
+// leaseSeen is a lease as keysLive last read it: its holder ("" when free) and how far its term
+// and renewal streams went.
+type leaseSeen struct {
+	holder          string
+	terms, renewals eventstore.Version
+}
+
+// lookAtLeases reads the leases names, and the longest duration any of them was last taken for.
+func (l *Leader) lookAtLeases(ctx context.Context, names []string) ([]leaseSeen, time.Duration, error) {
+	codec := lease.NewCodec()
+	out := make([]leaseSeen, len(names))
+	var longest time.Duration
+	for i, name := range names {
+		seen := leaseSeen{terms: eventstore.NoStream}
+		var epoch uint64
+		for rec, err := range l.deps.Store.ReadStream(ctx, lease.Stream(name), 0) {
+			if err != nil {
+				return nil, 0, fmt.Errorf("read lease %s: %w", name, err)
+			}
+			e, err := codec.Decode(rec)
+			if err != nil {
+				return nil, 0, fmt.Errorf("read lease %s: %w", name, err)
+			}
+			seen.terms = rec.Version
+			switch e := e.(type) {
+			case lease.Acquired:
+				seen.holder, epoch = e.Holder, e.Epoch
+				longest = max(longest, e.Duration)
+			case lease.Released:
+				seen.holder = ""
+			}
+		}
+		if seen.holder != "" {
+			v, err := eventstore.LastVersion(ctx, l.deps.Store, lease.RenewalStream(name, epoch))
+			if err != nil {
+				return nil, 0, fmt.Errorf("read lease %s: %w", name, err)
+			}
+			seen.renewals = v
+		}
+		out[i] = seen
+	}
+	return out, longest, nil
 }

@@ -34,8 +34,14 @@ type fleetMember struct {
 // startFleetMember starts an instance driving chain's relayer keys, or signers when given.
 func startFleetMember(t *testing.T, name string, store eventstore.Store, chain *devchain.Chain, signers ...gateway.Signer) *fleetMember {
 	t.Helper()
+	return startFleetMemberLeasing(t, name, FleetConfig{LeaseDuration: time.Second, LeaseRenew: 200 * time.Millisecond}, store, chain, signers...)
+}
+
+// startFleetMemberLeasing is startFleetMember holding its leases as fleet says (its name aside).
+func startFleetMemberLeasing(t *testing.T, name string, fleet FleetConfig, store eventstore.Store, chain *devchain.Chain, signers ...gateway.Signer) *fleetMember {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	l, set, keys := newFleetLeader(t, ctx, name, store, chain, signers...)
+	l, set, keys := newFleetLeaderLeasing(t, ctx, name, fleet, store, chain, signers...)
 	setDone, runDone := make(chan error, 1), make(chan error, 1)
 	go func() { setDone <- set.Run(ctx, store) }()
 	go func() { runDone <- l.Run(ctx) }()
@@ -62,6 +68,11 @@ func startFleetMember(t *testing.T, name string, store eventstore.Store, chain *
 // newFleetLeader is an instance's leader, its projections (caught up, not running) and its keys'
 // adapters, driving chain's relayer keys, or signers when given; the caller closes the adapters.
 func newFleetLeader(t *testing.T, ctx context.Context, name string, store eventstore.Store, chain *devchain.Chain, signers ...gateway.Signer) (*Leader, *projections.Set, []*gateway.Adapter) {
+	return newFleetLeaderLeasing(t, ctx, name, FleetConfig{LeaseDuration: time.Second, LeaseRenew: 200 * time.Millisecond}, store, chain, signers...)
+}
+
+// newFleetLeaderLeasing is newFleetLeader holding its leases as fleet says (its name aside).
+func newFleetLeaderLeasing(t *testing.T, ctx context.Context, name string, fleet FleetConfig, store eventstore.Store, chain *devchain.Chain, signers ...gateway.Signer) (*Leader, *projections.Set, []*gateway.Adapter) {
 	t.Helper()
 	set, err := projections.New(projections.Config{})
 	if err != nil {
@@ -81,7 +92,7 @@ func newFleetLeader(t *testing.T, ctx context.Context, name string, store events
 		keys = append(keys, gw.WithKey(s))
 	}
 	cfg := Config{UserDecryptThreshold: chain.Threshold(), ReadinessPollInterval: 100 * time.Millisecond, TimeoutsPoll: 100 * time.Millisecond,
-		Fleet: FleetConfig{Enabled: true, Instance: name, LeaseDuration: time.Second, LeaseRenew: 200 * time.Millisecond}}
+		Fleet: FleetConfig{Enabled: true, Instance: name, LeaseDuration: fleet.LeaseDuration, LeaseRenew: fleet.LeaseRenew}}
 	l, err := NewLeader(cfg, Deps{Store: store, Projections: set, Gateway: gw, Keys: keys, Logger: testLogger(t),
 		Tuning: retryafter.DefaultConfig})
 	if err != nil {
@@ -297,11 +308,16 @@ func TestANewHolderKeepsNoResponseOfEndedOrOtherKeysJobs(t *testing.T) {
 
 // An instance given other signing keys than the fleet running on the store is refused before it
 // serves, naming both sets: it would split the jobs otherwise and strand some of them (found by an
-// outside probe). Once the fleet is stopped, an instance with the new keys starts and declares them.
+// outside probe). It watches the fleet's leases for as long as the fleet took them for, not for
+// its own lease duration, which would miss the renewals of a fleet renewing less often (found by
+// a review). Once the fleet is stopped, instances started together with the new keys all start
+// (a review found the second refused for the first's declaration).
 func TestAnInstanceGivenOtherKeysThanTheRunningFleetIsRefused(t *testing.T) {
 	chain := startTestChain(t, devchain.Config{RelayerKeys: 3})
 	store := projectionstest.OpenStore(t)
-	a := startFleetMember(t, "a", store, chain)
+	// The fleet renews every 1.6 s; a newcomer with the tests' 1 s lease duration looking for
+	// as long as its own duration would see no renewal about two times in five.
+	a := startFleetMemberLeasing(t, "a", FleetConfig{LeaseDuration: 5 * time.Second, LeaseRenew: 1600 * time.Millisecond}, store, chain)
 	eventually(t, func() bool { return len(a.keysHeld()) == 3 }, "the three keys' leases to be held")
 
 	var two []gateway.Signer
@@ -311,7 +327,7 @@ func TestAnInstanceGivenOtherKeysThanTheRunningFleetIsRefused(t *testing.T) {
 		twoAddrs = append(twoAddrs, strings.ToLower(crypto.PubkeyToAddress(k.PublicKey).Hex()))
 	}
 	slices.Sort(twoAddrs) // declared in the addresses' order
-	run := func(name string) (*Leader, error) {
+	run := func(name string) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		l, _, keys := newFleetLeader(t, ctx, name, store, chain, two...)
@@ -324,19 +340,23 @@ func TestAnInstanceGivenOtherKeysThanTheRunningFleetIsRefused(t *testing.T) {
 		go func() { done <- l.Run(ctx) }()
 		select {
 		case err := <-done:
-			return l, err
+			return err
 		case <-l.Ready():
+			// Serving, and taking its leases; it stops a moment later.
+			time.Sleep(300 * time.Millisecond)
 			cancel()
-			return l, <-done
+			return <-done
 		}
 	}
-	_, err := run("b")
-	if !errors.Is(err, ErrFleetKeysDiffer) {
-		t.Fatalf("an instance with two of the fleet's three keys: %v, want ErrFleetKeysDiffer", err)
-	}
-	for _, addr := range twoAddrs {
-		if !strings.Contains(err.Error(), addr) || !strings.Contains(err.Error(), "a at ") {
-			t.Fatalf("the refusal does not name both key sets and who declared them: %v", err)
+	for range 2 {
+		err := run("b")
+		if !errors.Is(err, ErrFleetKeysDiffer) {
+			t.Fatalf("an instance with two of the fleet's three keys: %v, want ErrFleetKeysDiffer", err)
+		}
+		for _, addr := range twoAddrs {
+			if !strings.Contains(err.Error(), addr) || !strings.Contains(err.Error(), "a at ") {
+				t.Fatalf("the refusal does not name both key sets and who declared them: %v", err)
+			}
 		}
 	}
 	declared := func() [][]string {
@@ -357,19 +377,19 @@ func TestAnInstanceGivenOtherKeysThanTheRunningFleetIsRefused(t *testing.T) {
 		t.Fatalf("declared keys %v, want the fleet's three alone", d)
 	}
 
-	// The fleet stops (its leases are released): the instance with the new keys starts.
+	// The fleet stops (its leases are released): instances started together with the new keys
+	// all start, and the new keys are declared once.
 	a.stop()
-	if _, err := run("b"); err != nil {
-		t.Fatalf("an instance with new keys once the fleet stopped: %v", err)
+	errs := make(chan error, 3)
+	for _, name := range []string{"b", "c", "d"} {
+		go func() { errs <- run(name) }()
+	}
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Errorf("an instance started with the new keys once the fleet stopped: %v", err)
+		}
 	}
 	if d := declared(); len(d) != 2 || !slices.Equal(d[1], twoAddrs) {
-		t.Fatalf("declared keys %v, want the new two last", d)
-	}
-	// And an instance with the fleet's keys as declared starts at once.
-	if _, err := run("c"); err != nil {
-		t.Fatalf("an instance with the declared keys: %v", err)
-	}
-	if d := declared(); len(d) != 2 {
-		t.Fatalf("declared keys %v: the same keys were declared again", d)
+		t.Fatalf("declared keys %v, want the new two once, last", d)
 	}
 }

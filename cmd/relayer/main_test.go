@@ -21,6 +21,7 @@ import (
 	"relayer/eventstore/postgres/pgtest"
 	"relayer/eventstore/sqlite"
 	"relayer/workers"
+	"relayer/workers/lease"
 )
 
 // runCLI runs one command line and returns its output and exit code (0 on success).
@@ -254,6 +255,7 @@ func TestAMissingPostgreSQLStoreIsReportedWithExitCode1AndCreatesNothing(t *test
 		{"replay", "--store", url, "--all"},
 		{"rebuild", "--store", url},
 		{"archive", "export", "--archive", t.TempDir(), "--store", url, "--job", "0b8ad7a4-2f0e-4c4f-9d7e-5a1d3c0e9f11"},
+		{"migrate", "--store", url}, // an upgrade in place (found by a review)
 	} {
 		_, errOut, code := runCLI(t, args...)
 		if code != 1 || !strings.Contains(errOut, "no event store in this schema") {
@@ -338,5 +340,44 @@ func TestAStoreThatCannotBeOpenedIsNamedOnce(t *testing.T) {
 		if code == 0 || strings.Count(errOut, "open event store") != 1 {
 			t.Errorf("%v: code %d, stderr %q; want one \"open event store\"", args, code, errOut)
 		}
+	}
+}
+
+// replay --all prints the events of housekeeping streams whose codec is another part's (a lease's
+// terms, the fleet's keys) as stored, rather than stop at the first (found by a review: a fleet's
+// store could not be replayed as text).
+func TestReplayAllPrintsTheLeaseAndFleetKeysEvents(t *testing.T) {
+	dir, _ := demoStore(t, "3")
+	store, _, err := openWritable(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []struct {
+		stream string
+		codec  *eventstore.Codec
+		event  eventstore.Typed
+	}{
+		{lease.Stream(workers.EngineLease), lease.NewCodec(), lease.Acquired{Holder: "a", Epoch: 1, Duration: time.Second, At: time.Now().UTC()}},
+		{workers.FleetKeysStream, nil, workers.KeysDeclared{Keys: []string{"0x01"}, Holder: "a", At: time.Now().UTC()}},
+	} {
+		codec := e.codec
+		if codec == nil {
+			codec = eventstore.NewCodec()
+			if err := eventstore.Register[workers.KeysDeclared](codec, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ev, err := codec.Encode(e.event, eventstore.Metadata{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.Append(context.Background(), e.stream, eventstore.Any, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store.Close()
+	out, errOut, code := runCLI(t, "replay", "--data-dir", dir, "--all")
+	if code != 0 || !strings.Contains(out, "LeaseAcquired") || !strings.Contains(out, "FleetKeysDeclared") || !strings.Contains(out, "RequestAccepted") {
+		t.Fatalf("replay --all: code %d, stderr %q\n%s", code, errOut, out)
 	}
 }

@@ -155,10 +155,16 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 func upgradeInPlace(ctx context.Context, loc storeLocation, stdout io.Writer) error {
 	if loc.scheme != "sqlite" {
 		// A PostgreSQL schema runs its own migration steps when opened; KurrentDB has no
-		// format of ours.
-		s, release, _, err := openWriter(ctx, loc, fmt.Sprintf("relayer migrate, pid %d", os.Getpid()), false)
+		// format of ours. A schema that holds no store is refused, not created (a mistyped
+		// search_path was created and reported at this build's format).
+		s, err := openExisting(ctx, loc)
 		if err != nil {
 			return &exitError{code: 1, err: fmt.Errorf("migrate: %w", err)}
+		}
+		release, err := holdWriterLock(ctx, loc, s, fmt.Sprintf("relayer migrate, pid %d", os.Getpid()))
+		if err != nil {
+			s.Close()
+			return &exitError{code: 1, err: fmt.Errorf("migrate: %w (stop the serve writing it first)", err)}
 		}
 		err = s.Close()
 		release()

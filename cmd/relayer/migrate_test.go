@@ -171,6 +171,9 @@ func TestMigrateUpgradesAnOldSQLiteFileInPlace(t *testing.T) {
 func TestMigrateStoreOnPostgresOpensTheSchema(t *testing.T) {
 	withEnv(t)
 	pg := pgStore(t)
+	if _, errText, code := runCLI(t, "demo", "--store", pg, "--jobs", "1"); code != 0 {
+		t.Fatalf("demo: %d %s", code, errText)
+	}
 	out, errText, code := runCLI(t, "migrate", "--store", pg)
 	if code != 0 || !strings.Contains(out, "is at the format this build reads") {
 		t.Fatalf("migrate --store on PostgreSQL: %d %s\n%s", code, errText, out)

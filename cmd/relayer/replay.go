@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -183,6 +184,12 @@ func (p *timelinePrinter) print(rec eventstore.Record) error {
 		codec = p.checkpoints
 	}
 	v, err := codec.Decode(rec)
+	if _, job := domain.JobIDFromStream(rec.Stream); err != nil && !job && errors.Is(err, eventstore.ErrUnknownEventType) {
+		// A housekeeping stream of a part with its own codec (a lease's terms, the fleet's
+		// keys): printed as stored, as the JSON output does, rather than stopping the replay.
+		_, err = fmt.Fprintf(p.w, "%s  v%-3d pos %-8d %-22s %s\n", rec.Stream, rec.Version, rec.Position, rec.Type, rec.Data)
+		return err
+	}
 	if err != nil {
 		return err
 	}

@@ -388,6 +388,7 @@ const envPrefix = "RELAYER_"
 func loadServeConfig(src configSources) (serveSettings, []string, error) {
 	var warnings []string
 	var problems []configProblem
+	var fileTokens []string // the tokens the file gives, which no file should hold
 	origin := map[string]string{}
 	tree := map[string]any{}
 	if src.file != "" {
@@ -408,6 +409,11 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 				keepScalarText(&root, tree, reflect.TypeFor[fileConfig]())
 			}
 			problems = append(problems, secondsAliases(tree)...)
+			for _, path := range []string{"admin_token", "operator_token"} {
+				if v, given := tree[path]; given && v != nil && v != "" {
+					fileTokens = append(fileTokens, path)
+				}
+			}
 		default:
 			return serveSettings{}, nil, &configError{problems: []configProblem{{path: src.file, issue: "must be a YAML mapping of settings"}}}
 		}
@@ -495,14 +501,12 @@ func loadServeConfig(src configSources) (serveSettings, []string, error) {
 			warnings = append(warnings, fmt.Sprintf("ignoring %s: no such setting", name))
 		}
 	}
-	for _, t := range []struct{ path, value string }{{"admin_token", fc.AdminToken}, {"operator_token", fc.OperatorToken}} {
-		if t.value != "" && src.file != "" && origin[t.path] == "" {
-			w := fmt.Sprintf("%s is given in the file %s: a file is easily copied, backed up or committed; give the token through %s", t.path, src.file, envName(t.path))
-			if info, err := os.Stat(src.file); err == nil && info.Mode().Perm()&0o077 != 0 {
-				w += fmt.Sprintf(" (the file's mode %04o lets other users read it)", info.Mode().Perm())
-			}
-			warnings = append(warnings, w)
+	for _, path := range fileTokens {
+		w := fmt.Sprintf("%s is given in the file %s: a file is easily copied, backed up or committed; give the token through %s", path, src.file, envName(path))
+		if info, err := os.Stat(src.file); err == nil && info.Mode().Perm()&0o077 != 0 {
+			w += fmt.Sprintf(" (the file's mode %04o lets other users read it)", info.Mode().Perm())
 		}
+		warnings = append(warnings, w)
 	}
 	settings, more := fc.settings(givenPaths(tree))
 	for _, tp := range fc.RateLimit.TrustedProxies {

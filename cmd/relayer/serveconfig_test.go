@@ -856,9 +856,15 @@ func TestATokenInTheFileIsTakenWithAWarning(t *testing.T) {
 		!strings.Contains(joined, "mode 0644") || strings.Contains(joined, token) {
 		t.Fatalf("warnings: %q", warnings)
 	}
-	// Given through the variable as well, the variable wins and nothing is said.
-	_, warnings, err = loadServeConfig(configSources{file: file, env: []string{"RELAYER_ADMIN_TOKEN=" + token + "-env"}})
-	if err != nil || strings.Contains(strings.Join(warnings, "\n"), "admin_token is given") {
+	// Given through the variable as well, the variable wins, and the file that still holds a
+	// token is warned about all the same.
+	s, warnings, err = loadServeConfig(configSources{file: file, env: []string{"RELAYER_ADMIN_TOKEN=" + token + "-env"}})
+	if err != nil || s.API.AdminToken != token+"-env" || !strings.Contains(strings.Join(warnings, "\n"), "admin_token is given in the file") {
 		t.Fatalf("the variable given too: %v, warnings %q", err, warnings)
+	}
+	// No token in the file: nothing is said.
+	_, warnings, err = loadServeConfig(configSources{file: writeConfig(t, "listen: 127.0.0.1:0\n"), env: []string{"RELAYER_ADMIN_TOKEN=" + token}})
+	if err != nil || strings.Contains(strings.Join(warnings, "\n"), "is given in the file") {
+		t.Fatalf("a token from the variable alone: %v, warnings %q", err, warnings)
 	}
 }
