@@ -41,18 +41,11 @@ var ErrFleetKeysDiffer = errors.New("the fleet runs with other signing keys")
 // holds one of them and renews it, this instance is refused with ErrFleetKeysDiffer, naming both
 // sets; once none is held (the fleet was stopped to change its keys), it declares its own.
 func (l *Leader) checkKeys(ctx context.Context) error {
-	ours := make([]string, len(l.keys))
-	for i, k := range l.keys {
-		ours[i] = strings.ToLower(k.gw.Address().Hex())
-	}
-	codec := eventstore.NewCodec()
-	if err := eventstore.Register[KeysDeclared](codec, 1); err != nil {
-		return err
-	}
-	fold := func(_ KeysDeclared, e eventstore.Typed) KeysDeclared { return e.(KeysDeclared) }
+	ours := l.addresses()
+	codec := keysCodec()
 	declared := eventstore.NewFolded(KeysDeclared{})
 	for {
-		if err := declared.Catch(ctx, l.deps.Store, codec, FleetKeysStream, fold); err != nil {
+		if err := declared.Catch(ctx, l.deps.Store, codec, FleetKeysStream, foldKeys); err != nil {
 			return fmt.Errorf("read the fleet's keys: %w", err)
 		}
 		if slices.Equal(declared.State.Keys, ours) {
@@ -86,6 +79,50 @@ func (l *Leader) checkKeys(ctx context.Context) error {
 		componentLog(l.deps.Logger).Info("fleet keys declared", "keys", strings.Join(ours, ","), "before", strings.Join(declared.State.Keys, ","))
 		return nil
 	}
+}
+
+// addresses are this instance's keys' addresses, lower-case hex, in order.
+func (l *Leader) addresses() []string {
+	out := make([]string, len(l.keys))
+	for i, k := range l.keys {
+		out[i] = strings.ToLower(k.gw.Address().Hex())
+	}
+	return out
+}
+
+// keysCodec is the codec of FleetKeysStream.
+func keysCodec() *eventstore.Codec {
+	c := eventstore.NewCodec()
+	if err := eventstore.Register[KeysDeclared](c, 1); err != nil {
+		panic(fmt.Sprintf("fleet keys codec: %v", err))
+	}
+	return c
+}
+
+func foldKeys(_ KeysDeclared, e eventstore.Typed) KeysDeclared { return e.(KeysDeclared) }
+
+// watchKeys stops this instance (ErrFleetKeysDiffer) once the fleet declares other keys than its
+// own, looking every lease duration: an instance started with other keys in the moment between
+// this one's check and its declaration declares them once this one's leases are seen idle, and
+// only one split of the jobs may run.
+func (l *Leader) watchKeys(ctx context.Context) error {
+	ours := l.addresses()
+	codec := keysCodec()
+	declared := eventstore.NewFolded(KeysDeclared{})
+	every := cmp.Or(l.cfg.Fleet.LeaseDuration, lease.DefaultDuration)
+	for sleepCtx(ctx, every) {
+		if err := declared.Catch(ctx, l.deps.Store, codec, FleetKeysStream, foldKeys); err != nil {
+			if ctx.Err() == nil {
+				componentLog(l.deps.Logger).Warn("read the fleet's keys; trying again", "err", err)
+			}
+			continue
+		}
+		if d := declared.State; declared.Version != eventstore.NoStream && !slices.Equal(d.Keys, ours) {
+			return fmt.Errorf("%w: %s declared %s at %s, and this instance signs with %s: it stops",
+				ErrFleetKeysDiffer, d.Holder, strings.Join(d.Keys, ", "), d.At.Format(time.RFC3339), strings.Join(ours, ", "))
+		}
+	}
+	return nil
 }
 
 // keysLive watches the leases of the fleet that signs with keys, and the declarations after

@@ -180,15 +180,16 @@ func (l *Leader) Run(ctx context.Context) error {
 	close(l.ready)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	errs := make(chan error, len(l.keys))
+	errs := make(chan error, len(l.keys)+1)
 	for _, k := range l.keys {
 		go func() { errs <- l.hold(ctx, k) }()
 	}
+	go func() { errs <- l.watchKeys(ctx) }()
 	if len(l.keys) > 1 {
 		go l.balance(ctx)
 	}
 	var first error
-	for range l.keys {
+	for range len(l.keys) + 1 {
 		if err := <-errs; err != nil && first == nil {
 			first = err
 			cancel()

@@ -393,3 +393,42 @@ func TestAnInstanceGivenOtherKeysThanTheRunningFleetIsRefused(t *testing.T) {
 		t.Fatalf("declared keys %v, want the new two once, last", d)
 	}
 }
+
+// A running instance stops once the fleet declares other keys than its own: an instance started
+// with other keys in the moment between this one's check and its declaration (found by a review)
+// runs only until this one looks again, a lease duration later.
+func TestARunningInstanceStopsWhenTheFleetDeclaresOtherKeys(t *testing.T) {
+	chain := startTestChain(t, devchain.Config{RelayerKeys: 2})
+	store := projectionstest.OpenStore(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	l, set, keys := newFleetLeader(t, ctx, "a", store, chain)
+	defer func() {
+		for _, k := range keys {
+			k.Close()
+		}
+	}()
+	go func() { _ = set.Run(ctx, store) }()
+	done := make(chan error, 1)
+	go func() { done <- l.Run(ctx) }()
+	select {
+	case <-l.Ready():
+	case err := <-done:
+		t.Fatalf("the first instance did not start: %v", err)
+	}
+	ev, err := keysCodec().Encode(KeysDeclared{Keys: []string{"0x00000000000000000000000000000000000000b1"}, Holder: "b", At: time.Now().UTC()}, eventstore.Metadata{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Append(ctx, FleetKeysStream, eventstore.Any, ev); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrFleetKeysDiffer) || !strings.Contains(err.Error(), "b declared") {
+			t.Fatalf("the instance stopped with %v, want ErrFleetKeysDiffer naming the declaration", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the instance still runs 10 s after the fleet declared other keys")
+	}
+}
