@@ -94,8 +94,13 @@ type Deps struct {
 	Archive archive.Store
 	// Lease, when set, runs the archiver only while this instance holds the lease it names (a
 	// fleet); Name defaults to LeaseName. The store must offer guarded appends.
-	Lease  *lease.Config
-	Logger *slog.Logger
+	Lease *lease.Config
+	// Followers, when set, is how far every consumer that must receive every transition (the
+	// webhook endpoints not deleted: delivery.Slowest) has surely got, and which one is at it; ok
+	// is false when there is none. No job with an event above it is retired, so that none of
+	// them loses a transition the live store no longer holds.
+	Followers func(ctx context.Context) (pos eventstore.Position, who string, ok bool, err error)
+	Logger    *slog.Logger
 	// Now is the clock the windows are measured by (time.Now when nil).
 	Now func() time.Time
 }
@@ -112,6 +117,8 @@ type Archiver struct {
 	codec   *eventstore.Codec
 	log     *slog.Logger
 	now     func() time.Time
+	// followers is Deps.Followers.
+	followers func(ctx context.Context) (eventstore.Position, string, bool, error)
 
 	// policy is the retention policy in force (base with the admin API's changes).
 	policy atomic.Pointer[domain.Retention]
@@ -140,7 +147,7 @@ func New(cfg Config, deps Deps) (*Archiver, error) {
 		return nil, errors.New("archiver: needs a store, projections and an archive")
 	}
 	a := &Archiver{base: cfg.Retention, store: deps.Store, set: deps.Projections, arch: deps.Archive,
-		codec: projections.NewCodec(), log: deps.Logger, now: deps.Now, m: newMetrics()}
+		codec: projections.NewCodec(), log: deps.Logger, now: deps.Now, m: newMetrics(), followers: deps.Followers}
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
@@ -273,6 +280,10 @@ type worker struct {
 	config eventstore.Folded[domain.Retention]
 	// redo is set until the last recorded retirement has been removed again.
 	redo bool
+	// heldBy and heldAt are the webhook endpoint that last held retirement back and where, so
+	// that the hold is logged when it changes, not every pass.
+	heldBy string
+	heldAt eventstore.Position
 }
 
 // open verifies the archive (every segment against the manifest, as relayer archive verify does),
@@ -544,7 +555,24 @@ func (w *worker) retireBatch(ctx context.Context, policy domain.Retention) (bool
 	if err := a.set.WaitFor(ctx, h); err != nil {
 		return false, err
 	}
-	candidates := a.set.Retirable(policy.Window, a.now(), h, policy.Batch)
+	upTo := h
+	held := 0.0
+	if a.followers != nil {
+		pos, who, ok, err := a.followers(ctx)
+		if err != nil {
+			return false, err
+		}
+		if ok && pos < h {
+			upTo, held = pos, float64(h-pos)
+			if w.heldBy != who || w.heldAt != pos {
+				a.log.Info("archiver: retirement held back until a webhook endpoint has received the transitions (delete the endpoint to release it)",
+					"webhook", who, "delivered_to", uint64(pos), "horizon", uint64(h))
+				w.heldBy, w.heldAt = who, pos
+			}
+		}
+	}
+	a.m.held.Set(held)
+	candidates := a.set.Retirable(policy.Window, a.now(), upTo, policy.Batch)
 	if len(candidates) == 0 {
 		return false, nil
 	}
@@ -712,7 +740,7 @@ func foldPolicy(log *slog.Logger) func(domain.Retention, eventstore.Typed) domai
 }
 
 type metrics struct {
-	horizon, lag, oldest                  prometheus.Gauge
+	horizon, lag, oldest, held            prometheus.Gauge
 	failures, segments, archived, retired prometheus.Counter
 	removed, pruned                       prometheus.Counter
 }
@@ -721,6 +749,8 @@ func newMetrics() metrics {
 	return metrics{
 		horizon: prometheus.NewGauge(prometheus.GaugeOpts{Name: "relayer_archive_horizon_position",
 			Help: "The archived horizon: every event of the log at or below this position is in the archive."}),
+		held: prometheus.NewGauge(prometheus.GaugeOpts{Name: "relayer_retention_held_back_positions",
+			Help: "Positions below the archived horizon whose jobs wait to be retired until the slowest webhook endpoint (a disabled one too) has received their transitions; 0 when none waits."}),
 		lag: prometheus.NewGauge(prometheus.GaugeOpts{Name: "relayer_archive_lag_events",
 			Help: "Positions between the log's head and the archived horizon."}),
 		oldest: prometheus.NewGauge(prometheus.GaugeOpts{Name: "relayer_store_oldest_live_position",
@@ -742,5 +772,5 @@ func newMetrics() metrics {
 
 // Collectors are the archiver's metrics.
 func (a *Archiver) Collectors() []prometheus.Collector {
-	return []prometheus.Collector{a.m.horizon, a.m.lag, a.m.oldest, a.m.failures, a.m.segments, a.m.archived, a.m.retired, a.m.removed, a.m.pruned}
+	return []prometheus.Collector{a.m.horizon, a.m.lag, a.m.oldest, a.m.held, a.m.failures, a.m.segments, a.m.archived, a.m.retired, a.m.removed, a.m.pruned}
 }

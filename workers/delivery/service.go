@@ -314,3 +314,26 @@ func foldRegistry(r webhook.Registry, e eventstore.Typed) webhook.Registry { ret
 func sleep(ctx context.Context, d time.Duration) bool {
 	return upstream.RealClock().Sleep(ctx, d) == nil
 }
+
+// Slowest is how far every webhook endpoint not deleted (disabled ones too: enabled again, they
+// resume where they stopped) has surely been delivered: the lowest of their saved checkpoints, or
+// of their registrations' heads where nothing was saved yet, and the endpoint at it. ok is false
+// when there is no such endpoint. The archiver retires no job with an event above it, so that no
+// endpoint loses a transition the live store no longer holds.
+func Slowest(ctx context.Context, store eventstore.Store) (pos eventstore.Position, endpoint string, ok bool, err error) {
+	reg := eventstore.NewFolded(webhook.NewRegistry())
+	if err := reg.Catch(ctx, store, projections.NewCodec(), webhook.Stream, foldRegistry); err != nil {
+		return 0, "", false, fmt.Errorf("read the webhooks: %w", err)
+	}
+	for _, ep := range reg.State.Endpoints(false) {
+		cp, err := workers.LoadCheckpoint(ctx, store, CheckpointPrefix+ep.ID, workers.CheckpointConfig{})
+		if err != nil {
+			return 0, "", false, err
+		}
+		at := max(cp.Saved(), eventstore.Position(ep.After))
+		if !ok || at < pos {
+			pos, endpoint, ok = at, ep.ID, true
+		}
+	}
+	return pos, endpoint, ok, nil
+}
