@@ -11,7 +11,8 @@ import (
 // open internet never needs and a forged one may reach: this network (0/8), shared address space
 // (carrier-grade NAT), IETF protocol assignments, the documentation ranges (TEST-NET-1 to 3,
 // 2001:db8::/32), benchmarking, the 6to4 relay anycast, reserved (and the broadcast address);
-// IPv4-compatible IPv6 (::a.b.c.d, deprecated), NAT64, Teredo and 6to4 (each can embed any IPv4
+// IPv4-compatible IPv6 (::a.b.c.d, deprecated), IPv4-translated IPv6 (::ffff:0:a.b.c.d, SIIT),
+// NAT64, Teredo and 6to4 (each can embed any IPv4
 // address, private ones included), IPv6 discard-only, ORCHID and the deprecated site-local
 // ranges.
 var notPublic = []netip.Prefix{
@@ -25,6 +26,7 @@ var notPublic = []netip.Prefix{
 	netip.MustParsePrefix("203.0.113.0/24"),
 	netip.MustParsePrefix("240.0.0.0/4"),
 	netip.MustParsePrefix("::/96"),
+	netip.MustParsePrefix("::ffff:0:0:0/96"),
 	netip.MustParsePrefix("64:ff9b::/96"),
 	netip.MustParsePrefix("64:ff9b:1::/48"),
 	netip.MustParsePrefix("100::/64"),

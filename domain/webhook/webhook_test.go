@@ -141,7 +141,7 @@ func TestOnlyPublicAddressesAreAllowed(t *testing.T) {
 		"127.0.0.1": false, "::1": false, "10.1.2.3": false, "172.16.0.1": false, "192.168.1.1": false,
 		"169.254.169.254": false, "fe80::1": false, "fc00::1": false, "224.0.0.1": false, "ff02::1": false,
 		"0.0.0.0": false, "::": false, "100.64.0.1": false, "::ffff:127.0.0.1": false, "::ffff:10.0.0.1": false,
-		"255.255.255.255": false, "198.18.0.1": false, "64:ff9b::a00:1": false, "2002:a00:1::": false,
+		"255.255.255.255": false, "198.18.0.1": false, "64:ff9b::a00:1": false, "::ffff:0:7f00:1": false, "::ffff:0:a9fe:a9fe": false, "2002:a00:1::": false,
 		// Found registered by an outside probe: IPv4-compatible IPv6, site-local, discard-only,
 		// Teredo, and the documentation ranges.
 		"::127.0.0.1": false, "::10.0.0.1": false, "fec0::1": false, "100::1": false, "2001::1": false,

@@ -170,6 +170,11 @@ func TestAnEndpointFailingForDisableAfterIsDisabledWithAnEventAndResumesWhereItS
 		t.Error("the reason or the log shows the URL's path")
 	}
 	waitFor(t, 5*time.Second, "the disabled gauge", func() bool { return metric(t, s, "relayer_webhook_disabled", id) == 1 })
+	// No failure streak runs while the endpoint is disabled (found by an outside probe: the
+	// failing-seconds gauge kept growing, and its alert fired for as long as it stayed so).
+	if f := metric(t, s, "relayer_webhook_failing_seconds", id); f != 0 {
+		t.Errorf("relayer_webhook_failing_seconds %v while disabled, want 0", f)
+	}
 	n := rcv.count()
 	time.Sleep(300 * time.Millisecond)
 	if rcv.count() != n {

@@ -158,6 +158,11 @@ func (s *Service) deliver(ctx context.Context, store eventstore.Store, cp *worke
 		failing := now.Sub(since)
 		if failing >= s.cfg.Webhooks.DisableAfter {
 			err := s.disable(ctx, store, ep, since, o)
+			if errors.Is(err, errDisabled) {
+				// Disabled: no streak runs while nothing is delivered (the failing-seconds
+				// gauge grew for as long as the endpoint stayed disabled).
+				f.stats.failingSince.Store(0)
+			}
 			if !errors.Is(err, webhook.ErrStale) {
 				return err
 			}
