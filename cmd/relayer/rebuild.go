@@ -162,8 +162,15 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("rebuild: snapshot: %w", err)
 	}
-	fmt.Fprintf(stdout, "rebuilt %d events of %d jobs in %s (%.0f events/s) from %s; read models at position %d\n",
-		rep.Events, rep.Jobs, rep.Elapsed.Round(time.Microsecond), rep.EventsPerSecond, path, rep.Position)
+	// The events count the log's whole history as the read models hold it: with retired jobs, the
+	// part the archive holds comes with the history carried in the live store, and the retired
+	// jobs are counted apart from the jobs held.
+	retired := ""
+	if n := set.RetiredJobs(); n > 0 {
+		retired = fmt.Sprintf(" held, %d retired", n)
+	}
+	fmt.Fprintf(stdout, "rebuilt %d events of %d jobs%s in %s (%.0f events/s) from %s; read models at position %d\n",
+		rep.Events, rep.Jobs, retired, rep.Elapsed.Round(time.Microsecond), rep.EventsPerSecond, path, rep.Position)
 	fmt.Fprintf(stdout, "snapshot sha256 %x (%d bytes): the same log always rebuilds to the same digest\n\n", sha256.Sum256(snap), len(snap))
 
 	counts := set.Counts()

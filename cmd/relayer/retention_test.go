@@ -140,6 +140,12 @@ func TestRebuildThroughAPositionBeforeRetentionNeedsTheArchive(t *testing.T) {
 		t.Errorf("rebuild --through %s of the live store alone after retention: exit %d, %q; want a refusal that names --archive", through, code, errOut)
 	}
 	checkRebuilds(t, want, "--data-dir", dataDir, "--through", through, "--archive", archiveDir)
+	// The summary counts the retired jobs apart from those held (found by an outside probe:
+	// "rebuilt 419 events of 0 jobs" after retention).
+	out, errOut, code = runCLI(t, "rebuild", "--data-dir", dataDir)
+	if code != 0 || !regexp.MustCompile(`rebuilt \d+ events of \d+ jobs held, [1-9]\d* retired in `).MatchString(out) {
+		t.Errorf("rebuild after retention: exit %d, %q\n%s", code, errOut, out)
+	}
 }
 
 // archiverUnderRead is a store whose ReadAll lets the archiver run once, right after the first
