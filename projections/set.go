@@ -95,7 +95,7 @@ type Set struct {
 	// watchers are the Watch registrations, woken by change at each status change.
 	watchers waiters
 	// signals are the NotifyStream channels by stream, written under mu.
-	signals map[string]chan struct{}
+	signals map[string][]chan struct{}
 	// outage is when the gateway chain's outage in progress began (unix nanoseconds; 0 when the
 	// chain is reachable), from the chain stream: while it lasts, no deadline falls due.
 	outage int64
@@ -115,19 +115,17 @@ type Set struct {
 // NotifyStream returns a channel that receives (without blocking the projections: one signal
 // stands for any number) whenever the Set applies an event of stream, a stream the projections
 // themselves skip, such as the runtime configuration's: an instance sharing the log with others
-// follows their changes through it (DESIGN section 11). Every call for a stream returns the same
-// channel.
+// follows their changes through it (DESIGN section 11). Each call returns a channel of its own,
+// so that several followers of one stream (the API and the archiver follow the configuration's)
+// each get every signal.
 func (s *Set) NotifyStream(stream string) <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.signals == nil {
-		s.signals = map[string]chan struct{}{}
+		s.signals = map[string][]chan struct{}{}
 	}
-	ch := s.signals[stream]
-	if ch == nil {
-		ch = make(chan struct{}, 1)
-		s.signals[stream] = ch
-	}
+	ch := make(chan struct{}, 1)
+	s.signals[stream] = append(s.signals[stream], ch)
 	return ch
 }
 
@@ -214,7 +212,7 @@ func (s *Set) apply(rec *eventstore.Record, f *fact) error {
 				return s.recordErr(rec, fmt.Errorf("%w: %v", ErrInconsistent, err))
 			}
 		}
-		if ch := s.signals[rec.Stream]; ch != nil {
+		for _, ch := range s.signals[rec.Stream] {
 			select {
 			case ch <- struct{}{}:
 			default:

@@ -120,9 +120,13 @@ type Archiver struct {
 	// followers is Deps.Followers.
 	followers func(ctx context.Context) (eventstore.Position, string, bool, error)
 
-	// policy is the retention policy in force (base with the admin API's changes).
-	policy atomic.Pointer[domain.Retention]
-	m      metrics
+	// policy is the retention policy in force (base with the admin API's changes); config is
+	// the configuration stream as folded into it, by the goroutine of runTerm; changes signals
+	// that stream's events, which wake the archiver's wait between passes.
+	policy  atomic.Pointer[domain.Retention]
+	config  eventstore.Folded[domain.Retention]
+	changes <-chan struct{}
+	m       metrics
 
 	// faults lets a test stop the archiver at the points a crash matters (see faults).
 	faults faults
@@ -162,6 +166,8 @@ func New(cfg Config, deps Deps) (*Archiver, error) {
 	}
 	p := cfg.Retention
 	a.policy.Store(&p)
+	a.config = eventstore.NewFolded(cfg.Retention)
+	a.changes = deps.Projections.NotifyStream(domain.ConfigStream)
 	l, err := lease.NewOptional(deps.Store, deps.Lease, LeaseName, a.log)
 	if err != nil {
 		return nil, err
@@ -213,7 +219,12 @@ func (a *Archiver) Run(ctx context.Context) error {
 func (a *Archiver) runTerm(ctx context.Context, store eventstore.Store) {
 	var w *worker
 	for ctx.Err() == nil {
-		if w == nil {
+		if err := a.refresh(ctx); err != nil {
+			a.failed(ctx, "read the retention settings", err)
+		}
+		if w == nil && a.Policy().Enabled {
+			// Retention off (from the start, or through the admin API): the archive is not
+			// opened, so an unreachable one counts no failure.
 			var err error
 			if w, err = a.open(ctx, store); err != nil {
 				a.failed(ctx, "open the archive", err)
@@ -228,14 +239,29 @@ func (a *Archiver) runTerm(ctx context.Context, store eventstore.Store) {
 			}
 		}
 		if !busy {
+			// A change of the retention settings ends the wait: a new interval, or retention
+			// turned on, takes effect at once, not after the old interval.
 			t := time.NewTimer(a.Policy().Interval)
 			select {
 			case <-ctx.Done():
 			case <-t.C:
+			case <-a.changes:
 			}
 			t.Stop()
 		}
 	}
+}
+
+// refresh folds the configuration stream's changes of the retention settings into the policy in
+// force. It runs on runTerm's goroutine only.
+func (a *Archiver) refresh(ctx context.Context) error {
+	if err := a.config.Catch(ctx, a.store, a.codec, domain.ConfigStream, foldPolicy(a.log)); err != nil {
+		return err
+	}
+	if p := a.config.State; p != *a.policy.Load() {
+		a.policy.Store(&p)
+	}
+	return nil
 }
 
 func (a *Archiver) failed(ctx context.Context, what string, err error) {
@@ -277,7 +303,6 @@ type worker struct {
 	store  eventstore.Store
 	writer *archive.Writer
 	state  eventstore.Folded[state]
-	config eventstore.Folded[domain.Retention]
 	// redo is set until the last recorded retirement has been removed again.
 	redo bool
 	// heldBy and heldAt are the webhook endpoint that last held retirement back and where, so
@@ -293,8 +318,7 @@ type worker struct {
 // damaged, it is not the archive this log was archived to, or it lost segments), and nothing is
 // removed.
 func (a *Archiver) open(ctx context.Context, store eventstore.Store) (*worker, error) {
-	w := &worker{a: a, store: store, state: eventstore.NewFolded(state{}),
-		config: eventstore.NewFolded(a.base), redo: true}
+	w := &worker{a: a, store: store, state: eventstore.NewFolded(state{}), redo: true}
 	if err := w.state.Catch(ctx, a.store, a.codec, domain.RetentionStream, fold); err != nil {
 		return nil, err
 	}
@@ -433,11 +457,8 @@ func (w *worker) history(ctx context.Context, pos eventstore.Position) (eventsto
 // batch. It reports whether there may be more to do at once.
 func (w *worker) pass(ctx context.Context) (bool, error) {
 	a := w.a
-	if err := w.config.Catch(ctx, a.store, a.codec, domain.ConfigStream, foldPolicy(a.log)); err != nil {
+	if err := a.refresh(ctx); err != nil {
 		return false, err
-	}
-	if p := w.config.State; p != *a.policy.Load() {
-		a.policy.Store(&p)
 	}
 	policy := a.Policy()
 	if err := w.state.Catch(ctx, a.store, a.codec, domain.RetentionStream, fold); err != nil {

@@ -853,3 +853,52 @@ func TestAnArchiverKilledAfterItsLastRetirementCarriesTheHistoryWhenItResumes(t 
 		}
 	}
 }
+
+// A change of the retention settings wakes the running archiver: retention turned on takes effect
+// at once, not after the interval in force (an hour here; found by an outside probe, who waited a
+// minute for a new interval). Off, the archive is not even opened: an unreadable one counts no
+// failure, so no alert fires for retention nobody asked for.
+func TestARunningArchiverTakesARetentionChangeAtOnce(t *testing.T) {
+	f := newFixture(t)
+	f.makeJobs(30)
+	f.setClock(base.Add(2 * time.Hour))
+	// An archive that fails its verification: a manifest that is not JSON.
+	if err := os.WriteFile(filepath.Join(f.arch.String(), "manifest.json"), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := policy()
+	p.Enabled = false
+	p.Interval = time.Hour
+	a := f.archiver(p)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	time.Sleep(300 * time.Millisecond)
+	var m dto.Metric
+	if err := a.m.failures.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	if n := m.GetCounter().GetValue(); n != 0 {
+		t.Fatalf("%v failures counted with retention off", n)
+	}
+
+	// A sound archive, and retention turned on through the configuration stream.
+	if err := os.Remove(filepath.Join(f.arch.String(), "manifest.json")); err != nil {
+		t.Fatal(err)
+	}
+	ev, err := projections.NewCodec().Encode(domain.ConfigChanged{Param: "retention.enabled", Old: []byte("false"), New: []byte("true"), Who: "test", At: base}, eventstore.Metadata{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.store.Append(t.Context(), domain.ConfigStream, eventstore.NoStream, ev); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for f.set.RetiredJobs() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no job retired within 20 s of retention turned on, with an hour's interval in force")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
