@@ -92,6 +92,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// so that a serve refused for it leaves no store behind (it created an empty one).
 	ln, err := net.Listen("tcp", settings.Listen)
 	if err != nil {
+		if holder := storeHolder(settings.Store); holder != "" {
+			// Most likely the same serve, started twice: name it, as the store's lock would.
+			err = fmt.Errorf("%w; the event store %s is in use by %s too", err, settings.Store, holder)
+		}
 		return &exitError{code: 1, err: fmt.Errorf("serve: listen on %s: %w", settings.Listen, err)}
 	}
 	defer ln.Close()

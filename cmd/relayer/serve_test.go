@@ -251,6 +251,19 @@ func TestASecondServeOnTheSameStoreExitsAtOnceNamingTheRunningOneWhichGoesOn(t *
 	}
 }
 
+// A second serve on the same port and store (the same serve started twice) is refused for the
+// port, which is taken first, and named the running serve as the store's lock would (a review
+// found the running process no longer named once the port was taken first).
+func TestASecondServeOnTheSamePortAndStoreNamesTheRunningOne(t *testing.T) {
+	dir := t.TempDir()
+	url, _, _, _ := startServe(t, "--listen", "127.0.0.1:0", "--data-dir", dir)
+	var stdout, stderr syncBuffer
+	err := run(context.Background(), []string{"serve", "--listen", strings.TrimPrefix(url, "http://"), "--data-dir", dir}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "listen on") || !strings.Contains(err.Error(), "in use by relayer serve, pid") {
+		t.Fatalf("a second serve on the same port and store: %v", err)
+	}
+}
+
 // A taken port used to be found only after the chain and the workers had started.
 func TestServeRefusesATakenPortBeforeStartingAnything(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -269,6 +269,34 @@ const lockFile = "relayer.lock"
 // returns its release. The lock is the operating system's (flock): it goes with the process, so a
 // writer killed with SIGKILL leaves no stale lock. When another process holds it, the error names
 // that process (what it wrote in the lock file) and nothing else is touched.
+// storeHolder describes the process that holds the writer lock of the SQLite store at l ("" when
+// none does, or the store is not SQLite). It creates nothing: a store without a lock file has no
+// holder.
+func storeHolder(l storeLocation) string {
+	if l.scheme != "sqlite" {
+		return ""
+	}
+	dir, err := realDir(l.path)
+	if err != nil {
+		return ""
+	}
+	path := filepath.Join(dir, lockFile)
+	if _, err := os.Stat(path); err != nil {
+		return ""
+	}
+	lk := flock.New(path)
+	ok, err := lk.TryLock()
+	if err != nil {
+		return ""
+	}
+	if ok {
+		_ = lk.Unlock()
+		return ""
+	}
+	holder, _ := os.ReadFile(path)
+	return cmp.Or(strings.TrimSpace(string(holder)), "another process")
+}
+
 func lockStore(dataDir, who string) (func(), error) {
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
