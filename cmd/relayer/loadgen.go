@@ -62,15 +62,6 @@ const (
 	loadClients
 )
 
-// redactedURL is raw without the password of its user part (raw as it is when it does not parse:
-// the flags checked it).
-func redactedURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return u.Redacted()
-	}
-	return raw
-}
-
 func (c loadClient) String() string {
 	return [...]string{"retry-after", "fixed-interval", "long-poll"}[c]
 }

@@ -303,15 +303,20 @@ func sameSQLiteFile(a, b storeLocation) bool {
 	if a.scheme != "sqlite" || b.scheme != "sqlite" {
 		return false
 	}
-	real := func(path string) string {
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return path
-		}
+	return realPath(a.path) == realPath(b.path)
+}
+
+// realPath is the SQLite file at path as realDir finds its directory, links resolved: two paths
+// to one file give the same.
+func realPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
 		if r, err := filepath.EvalSymlinks(abs); err == nil {
 			return r
 		}
-		return abs
 	}
-	return real(a.path) == real(b.path)
+	dir, err := realDir(path)
+	if err != nil {
+		return path
+	}
+	return filepath.Join(dir, filepath.Base(path))
 }

@@ -140,7 +140,9 @@ func newArchiver(ctx context.Context, s serveSettings, store eventstore.Store, s
 		return nil, fmt.Errorf("retention.archive: %w", err)
 	}
 	deps := archiver.Deps{Store: store, Projections: set, Archive: arch, Logger: log,
-		Followers: func(ctx context.Context) (eventstore.Position, string, bool, error) { return delivery.Slowest(ctx, store) }}
+		Followers: func(ctx context.Context) (eventstore.Position, string, bool, error) {
+			return delivery.Slowest(ctx, store)
+		}}
 	if f := s.Workers.Fleet; f.Enabled {
 		deps.Lease = &lease.Config{Name: archiver.LeaseName, Holder: f.InstanceName(), Duration: f.LeaseDuration, Renew: f.LeaseRenew}
 	}

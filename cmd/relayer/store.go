@@ -293,6 +293,11 @@ func storeHolder(l storeLocation) string {
 		_ = lk.Unlock()
 		return ""
 	}
+	return lockHolder(path)
+}
+
+// lockHolder is who the lock file at path says holds it (the file is written by the holder).
+func lockHolder(path string) string {
 	holder, _ := os.ReadFile(path)
 	return cmp.Or(strings.TrimSpace(string(holder)), "another process")
 }
@@ -308,10 +313,7 @@ func lockStore(dataDir, who string) (func(), error) {
 		return nil, fmt.Errorf("lock the event store (%s): %w", path, err)
 	}
 	if !ok {
-		holder, _ := os.ReadFile(path)
-		desc := strings.TrimSpace(string(holder))
-		desc = cmp.Or(desc, "another process")
-		return nil, fmt.Errorf("the event store in %s is in use by %s: one process writes a store at a time", dataDir, desc)
+		return nil, fmt.Errorf("the event store in %s is in use by %s: one process writes a store at a time", dataDir, lockHolder(path))
 	}
 	// Who holds it, for the next one to read. (The lock is advisory: writing the file is not
 	// hindered by it.)

@@ -457,15 +457,18 @@ func serverMessage(res *http.Response) string {
 	return fmt.Sprintf("the server answered %s: %s", res.Status, text)
 }
 
-// shownURL is raw as a message may show it: without the password of its user part (a URL that
-// does not parse is withheld whole, as it may hold one).
-func shownURL(raw string) string {
+// redactedURL is raw without the password of its user part; a URL that does not parse is withheld
+// whole, as it may hold one.
+func redactedURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(withheld: it does not parse, and may hold a password)"
 	}
-	return strconv.Quote(u.Redacted())
+	return u.Redacted()
 }
+
+// shownURL is redactedURL quoted, for a message.
+func shownURL(raw string) string { return strconv.Quote(redactedURL(raw)) }
 
 func unwrapURLError(err error) error {
 	var ue *url.Error

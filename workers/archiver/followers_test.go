@@ -44,7 +44,9 @@ func TestNoJobIsRetiredBeforeEveryWebhookEndpointHasReceivedIt(t *testing.T) {
 	f.setClock(base.Add(2 * time.Hour)) // every ended input proof and user decrypt is past its window
 	newArchiver := func() *Archiver {
 		a, err := New(Config{Retention: policy()}, Deps{Store: f.store, Projections: f.set, Archive: f.arch, Now: f.clock,
-			Followers: func(ctx context.Context) (eventstore.Position, string, bool, error) { return delivery.Slowest(ctx, f.store) }})
+			Followers: func(ctx context.Context) (eventstore.Position, string, bool, error) {
+				return delivery.Slowest(ctx, f.store)
+			}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -48,18 +48,24 @@ func (s Secrets) ScrubString(msg string) string {
 		}
 		var b strings.Builder
 		rest := msg
+		var prev byte // the last byte written, 0 before the first
 		for {
 			i := strings.Index(rest, secret)
 			if i < 0 {
 				b.WriteString(rest)
 				break
 			}
+			if i > 0 {
+				prev = rest[i-1]
+			}
 			end := i + len(secret)
-			if !wordByte(b.String(), rest[:i]) && (end == len(rest) || !isWordByte(rest[end])) {
-				b.WriteString(rest[:i])
+			b.WriteString(rest[:i])
+			if !isWordByte(prev) && (end == len(rest) || !isWordByte(rest[end])) {
 				b.WriteString(Redacted)
+				prev = ']'
 			} else {
-				b.WriteString(rest[:end])
+				b.WriteString(secret)
+				prev = secret[len(secret)-1]
 			}
 			rest = rest[end:]
 		}
@@ -70,18 +76,6 @@ func (s Secrets) ScrubString(msg string) string {
 
 // standAlone is the length from which a secret is replaced wherever it appears.
 const standAlone = 8
-
-// wordByte reports whether the byte just before an occurrence is a letter or a digit: the last
-// of before, else of done (what was written before it).
-func wordByte(done, before string) bool {
-	switch {
-	case before != "":
-		return isWordByte(before[len(before)-1])
-	case done != "":
-		return isWordByte(done[len(done)-1])
-	}
-	return false
-}
 
 func isWordByte(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
