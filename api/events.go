@@ -10,19 +10,19 @@ import (
 	"relayer/projections"
 )
 
-// jobEventsResult is the result of GET /v1/jobs/{jobId}/events.
-type jobEventsResult struct {
+// JobEvents is the result of GET /v1/jobs/{jobId}/events.
+type JobEvents struct {
 	JobID string `json:"jobId"`
 	// Kind and Status are the job's kind and its status after the last event, as the history
 	// folds (omitted when the history does not start with an acceptance, which the store's
 	// guards make impossible for a valid log).
-	Kind   string       `json:"kind,omitempty"`
-	Status string       `json:"status,omitempty"`
-	Events []eventEntry `json:"events"`
+	Kind   string     `json:"kind,omitempty"`
+	Status string     `json:"status,omitempty"`
+	Events []JobEvent `json:"events"`
 }
 
-// eventEntry is one event of a job's history, as the log holds it.
-type eventEntry struct {
+// JobEvent is one event of a job's history, as the log holds it.
+type JobEvent struct {
 	Type          string `json:"type"`
 	Version       int64  `json:"version"`
 	Position      uint64 `json:"position"`
@@ -47,7 +47,7 @@ func (s *Server) jobEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	res := jobEventsResult{JobID: id.String(), Events: []eventEntry{}}
+	res := JobEvents{JobID: id.String(), Events: []JobEvent{}}
 	corr := "" // the job's, from its first event
 	for rec, err := range s.store.ReadStream(r.Context(), id.Stream(), 0) {
 		if err == nil {
@@ -64,7 +64,7 @@ func (s *Server) jobEvents(w http.ResponseWriter, r *http.Request) {
 		if len(res.Events) == 0 {
 			corr = rec.Metadata.CorrelationID
 		}
-		entry := eventEntry{
+		entry := JobEvent{
 			Type:          rec.Type,
 			Version:       int64(rec.Version),
 			Position:      uint64(rec.Position),

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
-	"time"
 
 	"relayer/domain"
 	"relayer/eventstore"
@@ -16,25 +15,10 @@ import (
 
 // opEventsEnvelope is GET /v1/jobs/{jobId}/events's answer.
 type opEventsEnvelope struct {
-	Status    string `json:"status"`
-	RequestID string `json:"requestId"`
-	Result    struct {
-		JobID  string `json:"jobId"`
-		Kind   string `json:"kind"`
-		Status string `json:"status"`
-		Events []struct {
-			Type          string          `json:"type"`
-			Version       int64           `json:"version"`
-			Position      uint64          `json:"position"`
-			SchemaVersion int             `json:"schemaVersion"`
-			RecordedAt    time.Time       `json:"recordedAt"`
-			At            *time.Time      `json:"at"`
-			CorrelationID string          `json:"correlationId"`
-			StatusAfter   string          `json:"statusAfter"`
-			Data          json.RawMessage `json:"data"`
-		} `json:"events"`
-	} `json:"result"`
-	Error *ErrorBody `json:"error"`
+	Status    string     `json:"status"`
+	RequestID string     `json:"requestId"`
+	Result    JobEvents  `json:"result"`
+	Error     *ErrorBody `json:"error"`
 }
 
 func TestTheEventsEndpointShowsAJobsWholeHistoryAsTheLogHoldsIt(t *testing.T) {

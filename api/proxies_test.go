@@ -11,6 +11,7 @@ import (
 
 	"relayer/domain"
 	"relayer/eventstore"
+	"relayer/internal/config"
 )
 
 // rate_limit.trusted_proxies over a real server and loopback HTTP: the test's connections come
@@ -110,10 +111,7 @@ func TestATrustedProxyThatIsNotAnAddressIsRefusedNamingItsIndex(t *testing.T) {
 	if !errors.As(err, &ce) {
 		t.Fatalf("Validate = %v, want a *ConfigError", err)
 	}
-	var fields []string
-	for _, p := range ce.Problems {
-		fields = append(fields, p.Field)
-	}
+	fields := config.Fields(ce.Problems)
 	if strings.Join(fields, ",") != "rate_limit.trusted_proxies[1],rate_limit.trusted_proxies[3]" {
 		t.Errorf("problems %v: want entries 1 and 3", ce.Problems)
 	}

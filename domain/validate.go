@@ -541,31 +541,23 @@ func (p *parser) allowedContracts(path string, raw json.RawMessage) []string {
 // prefixedHex reads 0x-prefixed hex of at most max bytes (nothing after 0x, or "", only when
 // empty is allowed), returned lowercase without the 0x.
 func (p *parser) prefixedHex(path string, raw json.RawMessage, empty bool, max int) (string, bool) {
-	s, ok := p.str(path, raw)
-	if !ok {
-		return "", false
-	}
-	if empty && s == "" {
-		return "", true
-	}
-	var issue string
-	switch {
-	case !strings.HasPrefix(s, "0x"):
-		issue = "must be 0x-prefixed hex"
-	case len(s) == 2 && !empty:
-		issue = "must hold at least one byte after 0x"
-	case !isHexDigits(s[2:]):
-		issue = "must contain only hex digits after 0x" + notHexAt(s[2:], 2)
-	case len(s)%2 != 0:
-		issue = "must have an even number of hex digits"
-	case (len(s)-2)/2 > max:
-		issue = fmt.Sprintf("must be at most %d bytes (has %d)", max, (len(s)-2)/2)
-	}
-	if issue != "" {
-		p.sink.addInvalid(path, issue)
-		return "", false
-	}
-	return strings.ToLower(s[2:]), true
+	return strAs(p, path, raw, func(s string) (string, string) {
+		switch {
+		case empty && s == "":
+			return "", ""
+		case !strings.HasPrefix(s, "0x"):
+			return "", "must be 0x-prefixed hex"
+		case len(s) == 2 && !empty:
+			return "", "must hold at least one byte after 0x"
+		case !isHexDigits(s[2:]):
+			return "", "must contain only hex digits after 0x" + notHexAt(s[2:], 2)
+		case len(s)%2 != 0:
+			return "", "must have an even number of hex digits"
+		case (len(s)-2)/2 > max:
+			return "", fmt.Sprintf("must be at most %d bytes (has %d)", max, (len(s)-2)/2)
+		}
+		return strings.ToLower(s[2:]), ""
+	})
 }
 
 // listedContracts reads contractAddresses quietly, for the handle pairs, which come before it,
@@ -1044,6 +1036,22 @@ func (p *parser) str(path string, raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
+// strAs reads the string at path and converts it with conv, which returns the value, or what is
+// wrong with s (then recorded at path).
+func strAs[T any](p *parser, path string, raw json.RawMessage, conv func(s string) (T, string)) (T, bool) {
+	var zero T
+	s, ok := p.str(path, raw)
+	if !ok {
+		return zero, false
+	}
+	v, issue := conv(s)
+	if issue != "" {
+		p.sink.addInvalid(path, issue)
+		return zero, false
+	}
+	return v, true
+}
+
 // chainID reads a chain id: a JSON number, a decimal string or a 0x-prefixed hex string (the
 // public SDK sends "0x539"; the reference's document allows all three), a whole number from 1
 // to 2^64-1.
@@ -1098,16 +1106,7 @@ func (p *parser) decimalString(path string, raw json.RawMessage) (uint64, bool) 
 		p.sink.addInvalid(path, "must be a decimal string such as \"10\", not "+jsonType(raw))
 		return 0, false
 	}
-	s, ok := p.str(path, raw)
-	if !ok {
-		return 0, false
-	}
-	v, issue := parseDecimal(s)
-	if issue != "" {
-		p.sink.addInvalid(path, issue)
-		return 0, false
-	}
-	return v, true
+	return strAs(p, path, raw, parseDecimal)
 }
 
 // parseDecimal reads a canonical unsigned decimal integer that fits in 64 bits, or says why s is
@@ -1176,16 +1175,7 @@ func (p *parser) hostChain(path string, chain uint64) {
 
 // address reads an address and returns it lowercase with 0x.
 func (p *parser) address(path string, raw json.RawMessage) (string, bool) {
-	s, ok := p.str(path, raw)
-	if !ok {
-		return "", false
-	}
-	a, issue := normalizeAddress(s)
-	if issue != "" {
-		p.sink.addInvalid(path, issue)
-		return "", false
-	}
-	return a, true
+	return strAs(p, path, raw, normalizeAddress)
 }
 
 // normalizeAddress accepts 0x and 40 hex digits, all lowercase, all uppercase, or mixed case
@@ -1206,13 +1196,13 @@ func normalizeAddress(s string) (string, string) {
 
 // handle reads a handle and returns it lowercase with 0x, and its bytes.
 func (p *parser) handle(path string, raw json.RawMessage) (string, [32]byte, bool) {
-	s, ok := p.str(path, raw)
+	var b [32]byte
+	norm, ok := strAs(p, path, raw, func(s string) (string, string) {
+		var norm, issue string
+		b, norm, issue = normalizeHandle(s)
+		return norm, issue
+	})
 	if !ok {
-		return "", [32]byte{}, false
-	}
-	b, norm, issue := normalizeHandle(s)
-	if issue != "" {
-		p.sink.addInvalid(path, issue)
 		return "", [32]byte{}, false
 	}
 	return norm, b, true
@@ -1230,59 +1220,45 @@ func normalizeHandle(s string) ([32]byte, string, string) {
 
 // bareHex reads non-empty hex without 0x of at most max bytes, returned lowercase.
 func (p *parser) bareHex(path string, raw json.RawMessage, max int) (string, bool) {
-	s, ok := p.str(path, raw)
-	if !ok {
-		return "", false
-	}
-	var issue string
-	switch {
-	case has0x(s):
-		issue = "must be hex without a 0x prefix"
-	case s == "":
-		issue = "must not be empty"
-	case !isHexDigits(s):
-		issue = "must contain only hex digits" + notHexAt(s, 0)
-	case len(s)%2 != 0:
-		issue = "must have an even number of hex digits"
-	case len(s)/2 > max:
-		issue = fmt.Sprintf("must be at most %d bytes (has %d)", max, len(s)/2)
-	}
-	if issue != "" {
-		p.sink.addInvalid(path, issue)
-		return "", false
-	}
-	return strings.ToLower(s), true
+	return strAs(p, path, raw, func(s string) (string, string) {
+		switch {
+		case has0x(s):
+			return "", "must be hex without a 0x prefix"
+		case s == "":
+			return "", "must not be empty"
+		case !isHexDigits(s):
+			return "", "must contain only hex digits" + notHexAt(s, 0)
+		case len(s)%2 != 0:
+			return "", "must have an even number of hex digits"
+		case len(s)/2 > max:
+			return "", fmt.Sprintf("must be at most %d bytes (has %d)", max, len(s)/2)
+		}
+		return strings.ToLower(s), ""
+	})
 }
 
 // signature reads a user's signature: exactly 130 hex digits (65 bytes), no 0x.
 func (p *parser) signature(path string, raw json.RawMessage) (string, bool) {
-	s, ok := p.str(path, raw)
-	if !ok {
-		return "", false
-	}
-	var issue string
-	switch {
-	case has0x(s):
-		issue = "must be 130 hex digits without a 0x prefix"
-	case len(s) != 130:
-		issue = fmt.Sprintf("must be exactly 130 hex digits (has %d characters)", len(s))
-	case !isHexDigits(s):
-		issue = "must contain only hex digits"
-	}
-	if issue != "" {
-		p.sink.addInvalid(path, issue)
-		return "", false
-	}
-	s = strings.ToLower(s)
-	// v as 0 or 1 (how some wallets write it) is written 27 or 28, the form the gateway's
-	// ECDSA accepts: the same signature, which would otherwise revert on chain.
-	switch s[128:] {
-	case "00":
-		s = s[:128] + "1b"
-	case "01":
-		s = s[:128] + "1c"
-	}
-	return s, true
+	return strAs(p, path, raw, func(s string) (string, string) {
+		switch {
+		case has0x(s):
+			return "", "must be 130 hex digits without a 0x prefix"
+		case len(s) != 130:
+			return "", fmt.Sprintf("must be exactly 130 hex digits (has %d characters)", len(s))
+		case !isHexDigits(s):
+			return "", "must contain only hex digits"
+		}
+		s = strings.ToLower(s)
+		// v as 0 or 1 (how some wallets write it) is written 27 or 28, the form the gateway's
+		// ECDSA accepts: the same signature, which would otherwise revert on chain.
+		switch s[128:] {
+		case "00":
+			s = s[:128] + "1b"
+		case "01":
+			s = s[:128] + "1c"
+		}
+		return s, ""
+	})
 }
 
 // The tagged extraData of a decryption request (the gateway's format, as the reference relayer
@@ -1308,33 +1284,30 @@ func (p *parser) inputProofExtraData(path string, raw json.RawMessage) (string, 
 }
 
 func (p *parser) extraDataOf(path string, raw json.RawMessage, inputProof bool) (string, bool) {
-	s, ok := p.str(path, raw)
-	if !ok {
-		return "", false
-	}
-	var issue string
-	switch {
-	case !strings.HasPrefix(s, "0x"):
-		issue = `must be 0x-prefixed hex, such as "0x00"`
-	case len(s) == 2:
-		issue = `must hold at least one byte, such as "0x00"`
-	case !isHexDigits(s[2:]):
-		issue = "must contain only hex digits after 0x" + notHexAt(s[2:], 2)
-	case len(s)%2 != 0:
-		issue = "must have an even number of hex digits"
-	case (len(s)-2)/2 > p.cfg.MaxExtraDataBytes:
-		issue = fmt.Sprintf("must be at most %d bytes (has %d)", p.cfg.MaxExtraDataBytes, (len(s)-2)/2)
-	case inputProof && s != "0x00":
-		issue = `must be "0x00" for an input proof (no other version is defined for it)`
-	case !inputProof:
-		b, _ := hex.DecodeString(s[2:])
-		issue = taggedExtraDataIssue(b)
-	}
-	if issue != "" {
-		p.sink.addInvalid(path, issue)
-		return "", false
-	}
-	return "0x" + strings.ToLower(s[2:]), true
+	return strAs(p, path, raw, func(s string) (string, string) {
+		var issue string
+		switch {
+		case !strings.HasPrefix(s, "0x"):
+			issue = `must be 0x-prefixed hex, such as "0x00"`
+		case len(s) == 2:
+			issue = `must hold at least one byte, such as "0x00"`
+		case !isHexDigits(s[2:]):
+			issue = "must contain only hex digits after 0x" + notHexAt(s[2:], 2)
+		case len(s)%2 != 0:
+			issue = "must have an even number of hex digits"
+		case (len(s)-2)/2 > p.cfg.MaxExtraDataBytes:
+			issue = fmt.Sprintf("must be at most %d bytes (has %d)", p.cfg.MaxExtraDataBytes, (len(s)-2)/2)
+		case inputProof && s != "0x00":
+			issue = `must be "0x00" for an input proof (no other version is defined for it)`
+		case !inputProof:
+			b, _ := hex.DecodeString(s[2:])
+			issue = taggedExtraDataIssue(b)
+		}
+		if issue != "" {
+			return "", issue
+		}
+		return "0x" + strings.ToLower(s[2:]), ""
+	})
 }
 
 // taggedExtraDataIssue says what is wrong with a decryption request's extraData b, or "".

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"relayer/internal/config"
 )
 
 func TestDefaultConfigIsWhatAZeroConfigBecomes(t *testing.T) {
@@ -22,10 +24,7 @@ func TestValidateNamesEveryProblemByItsSetting(t *testing.T) {
 	if !errors.As(err, &ce) {
 		t.Fatalf("want a *ConfigError, got %v", err)
 	}
-	var fields []string
-	for _, p := range ce.Problems {
-		fields = append(fields, p.Field)
-	}
+	fields := config.Fields(ce.Problems)
 	want := []string{"readiness", "response", "drain_window", "duration_alpha"}
 	if len(fields) != len(want) {
 		t.Fatalf("problems %v, want one at each of %v", ce.Problems, want)

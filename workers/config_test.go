@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"relayer/internal/config"
 )
 
 func TestDefaultConfigHoldsEveryDefaultAndNeedsOnlyTheThreshold(t *testing.T) {
@@ -34,10 +36,7 @@ func TestValidateNamesEveryProblemByItsSettingAndKeepsTheTransportsError(t *test
 	if !errors.As(err, &ce) {
 		t.Fatalf("want a *ConfigError, got %v", err)
 	}
-	var fields []string
-	for _, p := range ce.Problems {
-		fields = append(fields, p.Field)
-	}
+	fields := config.Fields(ce.Problems)
 	if !slices.Equal(fields, []string{"tx_attempts", "timeouts_poll", "transport"}) {
 		t.Fatalf("problems %v", ce.Problems)
 	}

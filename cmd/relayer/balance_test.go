@@ -46,12 +46,7 @@ func TestServeWithAKeyBelowTheFloorAcceptsRequestsSaysWhyInHealthAndCompletesThe
 
 	get := func(url, path string) (int, string) {
 		t.Helper()
-		res, err := http.Get(url + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
+		res, b := httpGet(t, url+path)
 		return res.StatusCode, string(b)
 	}
 	deadline := time.Now().Add(20 * time.Second)

@@ -188,6 +188,19 @@ func TestServeLogLinesCarryEachAttributeOnce(t *testing.T) {
 
 const inputProofBody = `{"contractChainId":1337,"contractAddress":"0x00000000000000000000000000000000000000c0","userAddress":"0x00000000000000000000000000000000000000a1","ciphertextWithInputVerification":"0a0b0c","extraData":"0x00"}`
 
+// httpGet GETs url and returns the answer with its whole body (closed); a request that fails
+// fails the test.
+func httpGet(t *testing.T, url string) (*http.Response, []byte) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	return res, b
+}
+
 // postInputProof submits an input proof to serve at url and returns its job id.
 func postInputProof(t *testing.T, url string) string {
 	t.Helper()

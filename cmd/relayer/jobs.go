@@ -272,20 +272,7 @@ func runJobsShow(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	var h struct {
-		JobID  string `json:"jobId"`
-		Kind   string `json:"kind"`
-		Status string `json:"status"`
-		Events []struct {
-			Type        string          `json:"type"`
-			Version     int64           `json:"version"`
-			Position    uint64          `json:"position"`
-			At          *time.Time      `json:"at"`
-			RecordedAt  time.Time       `json:"recordedAt"`
-			StatusAfter string          `json:"statusAfter"`
-			Data        json.RawMessage `json:"data"`
-		} `json:"events"`
-	}
+	var h api.JobEvents
 	if err := c.get(ctx, "/v1/jobs/"+url.PathEscape(fs.Arg(0))+"/events", &h); err != nil {
 		return err
 	}

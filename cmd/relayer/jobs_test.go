@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"relayer/api"
 	"relayer/workers/gateway/contracts"
 )
 
@@ -79,6 +80,13 @@ func TestJobsListFindsJobsByUserAndShowPrintsAHistory(t *testing.T) {
 	out, err = jobs("show", "--url", url, ids[2])
 	if err != nil || !strings.Contains(out, "RequestAccepted") || !strings.Contains(out, "RequestCompleted") || !strings.Contains(out, "completed after 4 events") {
 		t.Fatalf("jobs show: %v\n%s", err, out)
+	}
+	// --json prints the API's history whole, the fields the table leaves out too.
+	out, err = jobs("show", "--url", url, "--json", ids[2])
+	var h api.JobEvents
+	if err != nil || json.Unmarshal([]byte(out), &h) != nil || h.JobID != ids[2] || len(h.Events) != 4 ||
+		h.Events[0].Type != "RequestAccepted" || h.Events[0].SchemaVersion == 0 || h.Events[0].CorrelationID == "" {
+		t.Fatalf("jobs show --json: %v\n%s", err, out)
 	}
 	// A filter the relayer refuses is named by its flag, with the usage's exit code 2 (found by
 	// an outside probe: "userAddress must be ...", exit code 1).

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"iter"
 	"net/http"
@@ -369,12 +368,7 @@ func TestServeArchivesAnEndedJobPastItsWindowAndAnswers404SayingSo(t *testing.T)
 	// The 404 comes with JobsRetired, which is appended before the removal that the counter
 	// counts: the counter follows within moments.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		res, err := http.Get(url + "/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
+		_, b := httpGet(t, url+"/metrics")
 		m := regexp.MustCompile(`(?m)^relayer_retired_jobs_total (\d+)`).FindStringSubmatch(string(b))
 		if m != nil && m[1] != "0" {
 			break
@@ -490,12 +484,7 @@ func waitArchived(t *testing.T, statusURL string, stdout, stderr fmt.Stringer) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		res, err := http.Get(statusURL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
+		res, b := httpGet(t, statusURL)
 		if res.StatusCode == http.StatusNotFound && strings.Contains(string(b), "archived") {
 			return
 		}

@@ -87,13 +87,9 @@ func TestServeAnswersV3UserDecryptsOnTheDevelopmentChain(t *testing.T) {
 		})},
 	}
 	for _, c := range refused {
-		head := metricValue(t, url, "relayer_log_head_position")
-		code, b := post(t, url+"/v3/user-decrypt", c.body)
+		code, b := postAppendingNothing(t, c.name, url, "/v3/user-decrypt", c.body)
 		if code != http.StatusBadRequest || !strings.Contains(b, `"label":"`+c.label+`"`) || !strings.Contains(b, `"field":"`+c.field+`"`) {
 			t.Fatalf("%s: %d %s", c.name, code, b)
-		}
-		if after := metricValue(t, url, "relayer_log_head_position"); after != head {
-			t.Fatalf("%s: the log's head moved from %v to %v", c.name, head, after)
 		}
 	}
 

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/columns"
 	"relayer/eventstore/internal/storebench"
 )
 
@@ -110,12 +111,12 @@ func rawInsertMany(b *testing.B, schema string, n, conns, rowsPerTx int) time.Du
 		b.Fatal(err)
 	}
 	var q strings.Builder
-	q.WriteString(`INSERT INTO ` + raw + ` (` + columns + `) VALUES `)
+	q.WriteString(`INSERT INTO ` + raw + ` (` + columns.List + `) VALUES `)
 	for i := range rowsPerTx {
 		if i > 0 {
 			q.WriteString(", ")
 		}
-		p := i * numColumns
+		p := i * columns.Count
 		fmt.Fprintf(&q, "($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)", p+1, p+2, p+3, p+4, p+5, p+6, p+7, p+8, p+9)
 	}
 	insert := q.String()
@@ -126,7 +127,7 @@ func rawInsertMany(b *testing.B, schema string, n, conns, rowsPerTx int) time.Du
 	start := time.Now()
 	for range conns {
 		wg.Go(func() {
-			args := make([]any, 0, rowsPerTx*numColumns)
+			args := make([]any, 0, rowsPerTx*columns.Count)
 			for {
 				first := next.Add(int64(rowsPerTx)) - int64(rowsPerTx)
 				if first >= int64(n) {
@@ -197,7 +198,7 @@ func readLog(b *testing.B) string {
 		m := ev.Metadata
 		rows = append(rows, []any{int64(pos), stream, int64(version), ev.Type, int32(ev.SchemaVersion), string(ev.Data), m.CorrelationID, m.CausationID, m.RecordedAt.UnixNano()})
 	})
-	if _, err := conn.CopyFrom(ctx, pgx.Identifier{schema, "events"}, strings.Split(columns, ", "), pgx.CopyFromRows(rows)); err != nil {
+	if _, err := conn.CopyFrom(ctx, pgx.Identifier{schema, "events"}, strings.Split(columns.List, ", "), pgx.CopyFromRows(rows)); err != nil {
 		b.Fatal(err)
 	}
 	if _, err := conn.Exec(ctx, `VACUUM ANALYZE `+pgx.Identifier{schema, "events"}.Sanitize()); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/columns"
 	"relayer/eventstore/internal/groupcommit"
 	"relayer/eventstore/internal/groupcommit/committest"
 	"relayer/eventstore/storetest"
@@ -494,7 +495,7 @@ func TestAVersionTakenBehindTheLocksBackIsAVersionConflict(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer foreign.Rollback(context.Background())
-	if _, err := foreign.Exec(ctx, `INSERT INTO `+pgx.Identifier{s.Schema(), "events"}.Sanitize()+` (`+columns+`) VALUES (100, 's', 0, 'e', 1, '{}', NULL, NULL, 0)`); err != nil {
+	if _, err := foreign.Exec(ctx, `INSERT INTO `+pgx.Identifier{s.Schema(), "events"}.Sanitize()+` (`+columns.List+`) VALUES (100, 's', 0, 'e', 1, '{}', NULL, NULL, 0)`); err != nil {
 		t.Fatal(err)
 	}
 	r := committest.Request("s", eventstore.NoStream, committest.Event(0))

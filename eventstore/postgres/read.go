@@ -13,21 +13,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/columns"
 	"relayer/eventstore/internal/readahead"
-)
-
-// Column indexes in columns.
-const (
-	colPosition = iota
-	colStream
-	colVersion
-	colType
-	colSchemaVersion
-	colData
-	colCorrelationID
-	colCausationID
-	colRecordedAt
-	numColumns
 )
 
 // page is what one query returned.
@@ -62,8 +49,8 @@ func (sc *scanner) fetch(ctx context.Context, pool queryer, p *page, key int, qu
 	}
 	defer rows.Close()
 	fds := rows.FieldDescriptions()
-	if len(fds) != numColumns {
-		return fmt.Errorf("the page query returned %d columns, want %d", len(fds), numColumns)
+	if len(fds) != columns.Count {
+		return fmt.Errorf("the page query returned %d columns, want %d", len(fds), columns.Count)
 	}
 	for rows.Next() {
 		vals := rows.RawValues()
@@ -93,44 +80,44 @@ func (sc *scanner) decode(fds []pgconn.FieldDescription, vals [][]byte, rec *eve
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 
-	if pos, ok := intValue(fds[colPosition], vals[colPosition]); ok && pos >= 1 {
+	if pos, ok := intValue(fds[columns.Position], vals[columns.Position]); ok && pos >= 1 {
 		rec.Position = eventstore.Position(pos)
 	} else {
-		bad("position is %s", describeValue(fds[colPosition], vals[colPosition]))
+		bad("position is %s", describeValue(fds[columns.Position], vals[columns.Position]))
 	}
-	if v, ok := intValue(fds[colVersion], vals[colVersion]); ok && v >= 0 {
+	if v, ok := intValue(fds[columns.Version], vals[columns.Version]); ok && v >= 0 {
 		rec.Version = eventstore.Version(v)
 	} else {
-		bad("version is %s", describeValue(fds[colVersion], vals[colVersion]))
+		bad("version is %s", describeValue(fds[columns.Version], vals[columns.Version]))
 	}
-	if b := vals[colStream]; len(b) > 0 {
+	if b := vals[columns.Stream]; len(b) > 0 {
 		if string(b) != sc.stream {
 			sc.stream = string(b)
 		}
 		rec.Stream = sc.stream
 	} else {
-		bad("stream is %s", describeValue(fds[colStream], b))
+		bad("stream is %s", describeValue(fds[columns.Stream], b))
 	}
-	if b := vals[colType]; len(b) > 0 {
+	if b := vals[columns.Type]; len(b) > 0 {
 		rec.Type = sc.types.Intern(b)
 	} else {
-		bad("type is %s", describeValue(fds[colType], b))
+		bad("type is %s", describeValue(fds[columns.Type], b))
 	}
-	if sv, ok := intValue(fds[colSchemaVersion], vals[colSchemaVersion]); ok && sv >= 1 && int64(int(sv)) == sv {
+	if sv, ok := intValue(fds[columns.SchemaVersion], vals[columns.SchemaVersion]); ok && sv >= 1 && int64(int(sv)) == sv {
 		rec.SchemaVersion = int(sv)
 	} else {
-		bad("schema version is %s", describeValue(fds[colSchemaVersion], vals[colSchemaVersion]))
+		bad("schema version is %s", describeValue(fds[columns.SchemaVersion], vals[columns.SchemaVersion]))
 	}
-	if b := vals[colData]; b != nil {
+	if b := vals[columns.Data]; b != nil {
 		rec.Data = readahead.CopyData(&sc.arena, b)
 	} else {
 		bad("data is NULL")
 	}
-	rec.Metadata.CorrelationID, rec.Metadata.CausationID = sc.ids(vals[colCorrelationID], vals[colCausationID])
-	if at, ok := intValue(fds[colRecordedAt], vals[colRecordedAt]); ok {
+	rec.Metadata.CorrelationID, rec.Metadata.CausationID = sc.ids(vals[columns.CorrelationID], vals[columns.CausationID])
+	if at, ok := intValue(fds[columns.RecordedAt], vals[columns.RecordedAt]); ok {
 		rec.Metadata.RecordedAt = time.Unix(0, at).UTC()
 	} else {
-		bad("recorded-at is %s", describeValue(fds[colRecordedAt], vals[colRecordedAt]))
+		bad("recorded-at is %s", describeValue(fds[columns.RecordedAt], vals[columns.RecordedAt]))
 	}
 	if problems == nil {
 		return nil
@@ -210,7 +197,7 @@ func (s *Store) ReadStream(ctx context.Context, stream string, from eventstore.V
 			if s.gone(ctx, p, what) {
 				return false
 			}
-			if err := sc.fetch(ctx, s.pool, p, colVersion, s.sql.streamPage, stream, from, s.cfg.PageSize); err != nil {
+			if err := sc.fetch(ctx, s.pool, p, columns.Version, s.sql.streamPage, stream, from, s.cfg.PageSize); err != nil {
 				p.Err = s.queryErr(ctx, what, err)
 				return false
 			}
@@ -234,7 +221,7 @@ func (s *Store) rangeReader(sc *scanner, what string, after *eventstore.Position
 		if s.gone(ctx, p, what) {
 			return false
 		}
-		if err := sc.fetch(ctx, s.pool, p, colPosition, s.sql.allPage, int64(*after), int64(through), limit); err != nil {
+		if err := sc.fetch(ctx, s.pool, p, columns.Position, s.sql.allPage, int64(*after), int64(through), limit); err != nil {
 			p.Err = s.queryErr(ctx, what, err)
 			return false
 		}
@@ -253,22 +240,14 @@ func (s *Store) rangeReader(sc *scanner, what string, after *eventstore.Position
 // A row that cannot be read back yields a *eventstore.RecordError wrapping
 // eventstore.ErrCorruptRecord; the caller may stop or go on.
 func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
-	return func(yield func(eventstore.Record, error) bool) {
+	return readahead.UpToHead(ctx, after, s.Head, func(yield func(eventstore.Record, error) bool, head eventstore.Position) {
 		const what = "read all"
-		head, err := s.Head(ctx)
-		if err != nil {
-			yield(eventstore.Record{}, err)
-			return
-		}
-		if after >= head {
-			return
-		}
 		cursor := after
 		next := s.rangeReader(&scanner{}, what, &cursor, head)
 		if !s.readPages(ctx, next, func(p *page) bool { return p.YieldUntilError(yield) }) {
 			yield(eventstore.Record{}, s.queryErr(ctx, what, ctx.Err()))
 		}
-	}
+	})
 }
 
 // SubscribeAll implements eventstore.Store. Besides ctx's error, it ends by yielding an error

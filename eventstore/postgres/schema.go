@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"relayer/eventstore/internal/columns"
 )
 
 // migrations returns the store's schema as steps: step i brings a schema at format version i to
@@ -106,9 +108,6 @@ func migrate(ctx context.Context, conn *pgx.Conn, schema string, create bool) (e
 	return nil
 }
 
-// columns are the columns of a record, in the order decode reads them.
-const columns = `position, stream, version, type, schema_version, data, correlation_id, causation_id, recorded_at`
-
 // queries are the store's statements, with its schema written in (statements cannot take a
 // schema as a parameter). pgx prepares each once per connection.
 type queries struct {
@@ -142,7 +141,7 @@ type queries struct {
 
 func newQueries(schema string) queries {
 	events := pgx.Identifier{schema, "events"}.Sanitize()
-	insert := `INSERT INTO ` + events + ` (` + columns + `) ` +
+	insert := `INSERT INTO ` + events + ` (` + columns.List + `) ` +
 		`SELECT $1::bigint + r.n, r.stream, r.version, r.type, r.schema_version, r.data, ` +
 		`nullif(r.correlation_id, ''), nullif(r.causation_id, ''), ` +
 		`coalesce(r.recorded_at, (extract(epoch FROM statement_timestamp()) * 1000000)::bigint * 1000) ` +
@@ -163,7 +162,7 @@ func newQueries(schema string) queries {
 			`AND NOT EXISTS (SELECT 1 FROM unnest($10::text[], $11::bigint[]) AS g(stream, version) ` +
 			`WHERE (SELECT coalesce(max(e.version), -1) FROM ` + events + ` e WHERE e.stream = g.stream) <> g.version)`,
 		version:    `SELECT coalesce(max(version), -1) FROM ` + events + ` WHERE stream = $1`,
-		allPage:    `SELECT ` + columns + ` FROM ` + events + ` WHERE position > $1 AND position <= $2 ORDER BY position LIMIT $3`,
-		streamPage: `SELECT ` + columns + ` FROM ` + events + ` WHERE stream = $1 AND version >= $2 ORDER BY version LIMIT $3`,
+		allPage:    `SELECT ` + columns.List + ` FROM ` + events + ` WHERE position > $1 AND position <= $2 ORDER BY position LIMIT $3`,
+		streamPage: `SELECT ` + columns.List + ` FROM ` + events + ` WHERE stream = $1 AND version >= $2 ORDER BY version LIMIT $3`,
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	msqlite "modernc.org/sqlite"
+
+	"relayer/eventstore/internal/columns"
 )
 
 // Reading the log through database/sql costs, for every row, a trip through the driver's Next
@@ -23,7 +25,7 @@ import (
 // modernc.org/sqlite registers for everyone, so no other connection in the process sees it.
 
 // pageFunction is the name of the aggregate. Its first argument is the token of the read whose
-// page it fills (see readRegistry); the others are the row's columns, in columnList's order.
+// page it fills (see readRegistry); the others are the row's columns, in columns.List's order.
 const pageFunction = `relayer_eventstore_page`
 
 // newReadDriver is a driver of one store's own with pageFunction registered on it, looking its
@@ -31,7 +33,7 @@ const pageFunction = `relayer_eventstore_page`
 func newReadDriver(reg *readRegistry) *msqlite.Driver {
 	d := &msqlite.Driver{}
 	d.MustRegisterFunction(pageFunction, &msqlite.FunctionImpl{
-		NArgs: 1 + numColumns,
+		NArgs: 1 + columns.Count,
 		// Text and blob arguments are views of SQLite's memory, valid during the call only:
 		// Step copies what it keeps (see scanner.own), so no value is copied twice.
 		VolatileArgs:  true,

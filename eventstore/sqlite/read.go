@@ -10,13 +10,11 @@ import (
 	"time"
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/columns"
 	"relayer/eventstore/internal/readahead"
 )
 
-const (
-	columnList    = `position, stream, version, type, schema_version, data, correlation_id, causation_id, recorded_at`
-	selectColumns = `SELECT ` + columnList + ` FROM events `
-)
+const selectColumns = `SELECT ` + columns.List + ` FROM events `
 
 // Stream reads take their rows one by one, through database/sql, LIMIT rows at a time, from the
 // (stream_id, version) index: by the stream's number when the store knows it (see streamIDs),
@@ -37,7 +35,7 @@ const (
 	// windowQuery reads the events at positions after ?2 up to ?3 into the page of the read
 	// whose token is ?1. There is no ORDER BY: the range scan of the rowids yields them in
 	// order, which pageFunction checks.
-	windowQuery = `SELECT ` + pageFunction + `(?1, ` + columnList + `) FROM events WHERE position > ?2 AND position <= ?3`
+	windowQuery = `SELECT ` + pageFunction + `(?1, ` + columns.List + `) FROM events WHERE position > ?2 AND position <= ?3`
 	// nextPositionQuery finds the first event after a window that held none, so that a gap in
 	// the positions (rows deleted by hand) is jumped rather than walked.
 	nextPositionQuery = `SELECT coalesce(min(position), 0) FROM events WHERE position > ?`
@@ -83,20 +81,6 @@ func (st *statements) close() error {
 	}
 	return errors.Join(errs...)
 }
-
-// Column indexes in selectColumns.
-const (
-	colPosition = iota
-	colStream
-	colVersion
-	colType
-	colSchemaVersion
-	colData
-	colCorrelationID
-	colCausationID
-	colRecordedAt
-	numColumns
-)
 
 // kind is the storage class of a value SQLite returned.
 type kind uint8
@@ -205,8 +189,8 @@ func (c *column) describe() string {
 // scanner reads rows into Records. It belongs to one read and is used by one goroutine at a
 // time.
 type scanner struct {
-	cols  [numColumns]column
-	dest  [numColumns]any
+	cols  [columns.Count]column
+	dest  [columns.Count]any
 	arena readahead.Arena
 	// token names the read to pageFunction, which fills page while a page query runs.
 	token int64
@@ -222,10 +206,10 @@ type scanner struct {
 // are never kept as they are (text and key copy them).
 func (sc *scanner) own() {
 	c := &sc.cols
-	if t := &c[colType]; t.kind == kindText {
+	if t := &c[columns.Type]; t.kind == kindText {
 		t.s = sc.types.InternText(t.s)
 	}
-	owned := [...]int{colStream, colCorrelationID, colCausationID}
+	owned := [...]int{columns.Stream, columns.CorrelationID, columns.CausationID}
 	n := 0
 	for _, i := range owned {
 		if c[i].kind == kindText {
@@ -317,7 +301,7 @@ func (sc *scanner) fetchRows(ctx context.Context, p *page, stmt *sql.Stmt, limit
 		return err
 	}
 	if len(p.Rows) > 0 {
-		p.lastVersion = sc.cols[colVersion].key()
+		p.lastVersion = sc.cols[columns.Version].key()
 	}
 	clear(p.Rows[len(p.Rows):cap(p.Rows)]) // drop what a longer page before left behind
 	return nil
@@ -332,25 +316,25 @@ func (sc *scanner) decode(rec *eventstore.Record) error {
 	*rec = eventstore.Record{Version: eventstore.NoStream}
 	ok := true
 
-	pos := &c[colPosition]
+	pos := &c[columns.Position]
 	if pos.kind == kindInteger {
 		rec.Position = eventstore.Position(pos.i)
 	}
 	ok = ok && pos.kind == kindInteger && pos.i >= 1
 	// Stream, type and the ids are strings the scanner owns already: the record shares them.
-	rec.Stream, ok = textOK(&c[colStream], ok, true)
-	if v := &c[colVersion]; v.kind == kindInteger && v.i >= 0 {
+	rec.Stream, ok = textOK(&c[columns.Stream], ok, true)
+	if v := &c[columns.Version]; v.kind == kindInteger && v.i >= 0 {
 		rec.Version = eventstore.Version(v.i)
 	} else {
 		ok = false
 	}
-	rec.Type, ok = textOK(&c[colType], ok, true)
-	if sv := &c[colSchemaVersion]; sv.kind == kindInteger && sv.i >= 1 && int64(int(sv.i)) == sv.i {
+	rec.Type, ok = textOK(&c[columns.Type], ok, true)
+	if sv := &c[columns.SchemaVersion]; sv.kind == kindInteger && sv.i >= 1 && int64(int(sv.i)) == sv.i {
 		rec.SchemaVersion = int(sv.i)
 	} else {
 		ok = false
 	}
-	switch d := &c[colData]; d.kind {
+	switch d := &c[columns.Data]; d.kind {
 	case kindBlob:
 		rec.Data = readahead.CopyData(&sc.arena, d.b)
 	case kindText:
@@ -358,9 +342,9 @@ func (sc *scanner) decode(rec *eventstore.Record) error {
 	default:
 		ok = false
 	}
-	rec.Metadata.CorrelationID, ok = textOK(&c[colCorrelationID], ok, false)
-	rec.Metadata.CausationID, ok = textOK(&c[colCausationID], ok, false)
-	if t := &c[colRecordedAt]; t.kind == kindInteger {
+	rec.Metadata.CorrelationID, ok = textOK(&c[columns.CorrelationID], ok, false)
+	rec.Metadata.CausationID, ok = textOK(&c[columns.CausationID], ok, false)
+	if t := &c[columns.RecordedAt]; t.kind == kindInteger {
 		rec.Metadata.RecordedAt = time.Unix(0, t.i).UTC()
 	} else {
 		ok = false
@@ -392,31 +376,31 @@ func (sc *scanner) problems(rec *eventstore.Record) error {
 	c := &sc.cols
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	if pos := &c[colPosition]; pos.kind != kindInteger || pos.i < 1 {
+	if pos := &c[columns.Position]; pos.kind != kindInteger || pos.i < 1 {
 		bad("position is %s", pos.describe())
 	}
-	if s, ok := c[colStream].text(); !ok || s == "" {
-		bad("stream is %s", c[colStream].describe())
+	if s, ok := c[columns.Stream].text(); !ok || s == "" {
+		bad("stream is %s", c[columns.Stream].describe())
 	}
-	if v := &c[colVersion]; v.kind != kindInteger || v.i < 0 {
+	if v := &c[columns.Version]; v.kind != kindInteger || v.i < 0 {
 		bad("version is %s", v.describe())
 	}
-	if s, ok := c[colType].text(); !ok || s == "" {
-		bad("type is %s", c[colType].describe())
+	if s, ok := c[columns.Type].text(); !ok || s == "" {
+		bad("type is %s", c[columns.Type].describe())
 	}
-	if sv := &c[colSchemaVersion]; sv.kind != kindInteger || sv.i < 1 || int64(int(sv.i)) != sv.i {
+	if sv := &c[columns.SchemaVersion]; sv.kind != kindInteger || sv.i < 1 || int64(int(sv.i)) != sv.i {
 		bad("schema version is %s", sv.describe())
 	}
-	if d := &c[colData]; d.kind != kindBlob && d.kind != kindText {
+	if d := &c[columns.Data]; d.kind != kindBlob && d.kind != kindText {
 		bad("data is %s", d.describe())
 	}
-	if _, ok := c[colCorrelationID].optionalText(); !ok {
-		bad("correlation id is %s", c[colCorrelationID].describe())
+	if _, ok := c[columns.CorrelationID].optionalText(); !ok {
+		bad("correlation id is %s", c[columns.CorrelationID].describe())
 	}
-	if _, ok := c[colCausationID].optionalText(); !ok {
-		bad("causation id is %s", c[colCausationID].describe())
+	if _, ok := c[columns.CausationID].optionalText(); !ok {
+		bad("causation id is %s", c[columns.CausationID].describe())
 	}
-	if t := &c[colRecordedAt]; t.kind != kindInteger {
+	if t := &c[columns.RecordedAt]; t.kind != kindInteger {
 		bad("recorded-at is %s", t.describe())
 	}
 	return eventstore.CorruptRecord(*rec, problems...)
@@ -485,16 +469,8 @@ func (s *Store) nextPosition(ctx context.Context, pos eventstore.Position) (even
 // eventstore.ErrCorruptRecord; the caller may stop or go on. The data is not checked to be JSON
 // again (see eventstore.Store).
 func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq2[eventstore.Record, error] {
-	return func(yield func(eventstore.Record, error) bool) {
+	return readahead.UpToHead(ctx, after, s.Head, func(yield func(eventstore.Record, error) bool, head eventstore.Position) {
 		const what = "read all"
-		head, err := s.Head(ctx)
-		if err != nil {
-			yield(eventstore.Record{}, err)
-			return
-		}
-		if after >= head {
-			return
-		}
 		sc := newScanner()
 		s.reads.register(sc)
 		defer s.reads.release(sc)
@@ -530,7 +506,7 @@ func (s *Store) ReadAll(ctx context.Context, after eventstore.Position) iter.Seq
 		if !s.readPages(ctx, next, func(p *page) bool { return p.YieldUntilError(yield) }) {
 			yield(eventstore.Record{}, s.queryErr(ctx, what, ctx.Err()))
 		}
-	}
+	})
 }
 
 // SubscribeAll implements eventstore.Store. Besides ctx's error, it ends by yielding an error

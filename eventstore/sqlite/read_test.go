@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"relayer/eventstore"
+	"relayer/eventstore/internal/columns"
 )
 
 // fill appends n events to one stream, numbered in their data.
@@ -329,7 +330,7 @@ func TestGapsInPositionsAreJumped(t *testing.T) {
 func TestPageFunctionIsPrivate(t *testing.T) {
 	s, path := newStore(t, Config{})
 	fill(t, s, "s", 3)
-	q := `SELECT ` + pageFunction + `(1, ` + columnList + `) FROM events`
+	q := `SELECT ` + pageFunction + `(1, ` + columns.List + `) FROM events`
 	if _, err := rawDB(t, path).Exec(q); err == nil || !strings.Contains(err.Error(), "no such function") {
 		t.Fatalf("connections of the driver everyone shares must not see %s; got %v", pageFunction, err)
 	}

@@ -19,13 +19,10 @@ func pruneCases() []testCase {
 	}
 }
 
+// pruner is the store as a Pruner, or skips the test.
 func pruner(t *testing.T, st eventstore.Store) eventstore.Pruner {
 	t.Helper()
-	p, ok := st.(eventstore.Pruner)
-	if !ok {
-		t.Skip("the store does not prune streams")
-	}
-	return p
+	return offers[eventstore.Pruner](t, st, "prune streams")
 }
 
 // pruneLog appends five events to "cursor" ("saved" and, at version 2, "other"), each followed

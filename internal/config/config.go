@@ -19,6 +19,15 @@ type Problem struct {
 	Issue string `json:"issue"`
 }
 
+// Fields is the setting each of ps is about, in order.
+func Fields(ps []Problem) []string {
+	fields := make([]string, len(ps))
+	for i, p := range ps {
+		fields[i] = p.Field
+	}
+	return fields
+}
+
 // Problems collects what a Validate finds, in the order it checks. The zero value is empty and
 // ready to use.
 type Problems []Problem

@@ -40,12 +40,7 @@ func TestMain(m *testing.M) {
 // testLogger logs the chains' simulators to stderr when DEVCHAIN_TEST_LOG is set.
 func testLogger() *slog.Logger { return devchaintest.Logger("DEVCHAIN_TEST_LOG") }
 
-func testContext(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testContext(t *testing.T) context.Context { return devchaintest.Context(t, 45*time.Second) }
 
 // sender sends a key's transactions one at a time, as the relayer's adapter will: the nonce is
 // read from the pool under a lock, so parallel tests sharing a key do not collide.

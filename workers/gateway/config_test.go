@@ -10,6 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"relayer/internal/config"
 	"relayer/workers/gateway"
 	"relayer/workers/upstream"
 )
@@ -106,10 +107,7 @@ func TestValidateNamesEveryProblemByItsSetting(t *testing.T) {
 	if err := c.Validate(); !errors.As(err, &ce) {
 		t.Fatalf("want a *gateway.ConfigError, got %v", err)
 	}
-	var fields []string
-	for _, p := range ce.Problems {
-		fields = append(fields, p.Field)
-	}
+	fields := config.Fields(ce.Problems)
 	// receipt_poll_min follows poll_interval when it is not set.
 	if want := []string{"chain_id", "contracts.acl", "signer", "poll_interval", "receipt_poll_min"}; !slices.Equal(fields, want) {
 		t.Fatalf("problems %v, want fields %v", ce.Problems, want)

@@ -60,12 +60,7 @@ func chainConfig(serve bool) devchain.Config {
 // testLogger logs to stderr when GATEWAY_TEST_LOG is set.
 func testLogger() *slog.Logger { return devchaintest.Logger("GATEWAY_TEST_LOG") }
 
-func testContext(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testContext(t *testing.T) context.Context { return devchaintest.Context(t, 90*time.Second) }
 
 // nextKey lends the test a relayer key of the shared chain that no running test uses; it goes
 // back when the test ends (after the test's adapters are closed: cleanups run last first).

@@ -1,10 +1,30 @@
 package readahead
 
 import (
+	"context"
+	"iter"
 	"strings"
 
 	"relayer/eventstore"
 )
+
+// UpToHead is a store's ReadAll of the records after after: it reads the log's head with head
+// when the read starts, and read yields the records up to it. A head that cannot be read is
+// yielded as the read's error; a read from the head or past it yields nothing.
+func UpToHead(ctx context.Context, after eventstore.Position, head func(context.Context) (eventstore.Position, error),
+	read func(yield func(eventstore.Record, error) bool, head eventstore.Position)) iter.Seq2[eventstore.Record, error] {
+	return func(yield func(eventstore.Record, error) bool) {
+		h, err := head(ctx)
+		if err != nil {
+			yield(eventstore.Record{}, err)
+			return
+		}
+		if after >= h {
+			return
+		}
+		read(yield, h)
+	}
+}
 
 // Row is one fetched event: the record, or why it cannot be read.
 type Row struct {

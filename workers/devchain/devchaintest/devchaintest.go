@@ -79,6 +79,15 @@ func Logger(env string) *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
+// Context is a context for a test on the chain: ended after timeout, or once the test and its
+// cleanups are done (so that a cleanup may still use it).
+func Context(tb testing.TB, timeout time.Duration) context.Context {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	tb.Cleanup(cancel)
+	return ctx
+}
+
 // WalletSignature is devchain.WalletOwnerKey(i)'s signature of digest as an ERC-1271 wallet
 // expects it: r || s || v, v 27/28.
 func WalletSignature(tb testing.TB, i int, digest [32]byte) []byte {

@@ -450,13 +450,11 @@ contract Decryption is GatewayBase {
         bytes memory extraData
     ) public view returns (bytes32) {
         return _hashTypedData(
-            keccak256(
-                abi.encode(
-                    PUBLIC_DECRYPT_VERIFICATION_TYPEHASH,
-                    _hashHandles(ctHandles),
-                    keccak256(decryptedResult),
-                    keccak256(extraData)
-                )
+            abi.encode(
+                PUBLIC_DECRYPT_VERIFICATION_TYPEHASH,
+                _hashHandles(ctHandles),
+                keccak256(decryptedResult),
+                keccak256(extraData)
             )
         );
     }
@@ -471,14 +469,12 @@ contract Decryption is GatewayBase {
         bytes memory extraData
     ) public view returns (bytes32) {
         return _hashTypedData(
-            keccak256(
-                abi.encode(
-                    USER_DECRYPT_RESPONSE_VERIFICATION_TYPEHASH,
-                    keccak256(publicKey),
-                    _hashHandles(ctHandles),
-                    keccak256(userDecryptedShare),
-                    keccak256(extraData)
-                )
+            abi.encode(
+                USER_DECRYPT_RESPONSE_VERIFICATION_TYPEHASH,
+                keccak256(publicKey),
+                _hashHandles(ctHandles),
+                keccak256(userDecryptedShare),
+                keccak256(extraData)
             )
         );
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
+import {EIP5267} from "./EIP5267.sol";
+
 /// @title Owner, pause switch and EIP-712 domain shared by the gateway contracts.
 /// @notice The owner (the deployer) can pause and unpause. While paused, request functions
 /// revert with EnforcedPause(); responses from KMS nodes and coprocessors are still accepted,
@@ -9,7 +11,7 @@ pragma solidity 0.8.30;
 /// What KMS nodes and coprocessors sign is EIP-712 typed data under this contract's domain
 /// {name: _eip712Name(), version: "1", chainId: block.chainid, verifyingContract: address(this)},
 /// which eip712Domain() (EIP-5267) reports: the domain the client SDK verifies against.
-abstract contract GatewayBase {
+abstract contract GatewayBase is EIP5267 {
     /// @notice keccak256 of the EIP-712 domain type the gateway contracts sign under.
     bytes32 public constant EIP712_DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
@@ -68,32 +70,21 @@ abstract contract GatewayBase {
         emit Unpaused(msg.sender);
     }
 
-    /// @notice The EIP-712 domain (EIP-5267): fields 0x0f (name, version, chainId, verifyingContract).
-    function eip712Domain()
-        external
-        view
-        returns (
-            bytes1 fields,
-            string memory name,
-            string memory version,
-            uint256 chainId,
-            address verifyingContract,
-            bytes32 salt,
-            uint256[] memory extensions
-        )
-    {
-        return (hex"0f", _eip712Name(), "1", block.chainid, address(this), bytes32(0), new uint256[](0));
+    /// @dev This contract's own domain: its name, this chain, this contract.
+    function _eip712Domain() internal view override returns (string memory, uint256, address) {
+        return (_eip712Name(), block.chainid, address(this));
     }
 
     /// @dev The EIP-712 domain name: "Decryption" or "InputVerification".
     function _eip712Name() internal pure virtual returns (string memory);
 
-    /// @dev keccak256("\x19\x01" || domainSeparator || structHash): the digest signers sign.
-    function _hashTypedData(bytes32 structHash) internal view returns (bytes32) {
+    /// @dev keccak256("\x19\x01" || domainSeparator || keccak256(encodedStruct)): the digest
+    /// signers sign of the struct whose EIP-712 encoding (typeHash || encodeData) is encodedStruct.
+    function _hashTypedData(bytes memory encodedStruct) internal view returns (bytes32) {
         bytes32 domainSeparator = keccak256(
             abi.encode(EIP712_DOMAIN_TYPEHASH, keccak256(bytes(_eip712Name())), keccak256("1"), block.chainid, address(this))
         );
-        return keccak256(abi.encodePacked(hex"1901", domainSeparator, structHash));
+        return keccak256(abi.encodePacked(hex"1901", domainSeparator, keccak256(encodedStruct)));
     }
 
     /// @dev The EIP-712 encoding of a bytes32[] member: keccak256 of the packed elements.

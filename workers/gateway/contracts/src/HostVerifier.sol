@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
+import {EIP5267} from "./EIP5267.sol";
+
 /// @title What the host-chain verifier contracts share: a signer set, a threshold, and the
 /// EIP-712 domain of the gateway contract whose signatures they stand for.
 /// @notice A client SDK reads the host chain to learn whose signatures to accept, how many, and
 /// under which domain: eip712Domain() here reports the GATEWAY contract's domain (its chain id
 /// and address), not this contract's, because that is where the signers sign. The signers are
 /// listed in the gateway's registration order (the order matters to user decryption).
-abstract contract HostVerifier {
+abstract contract HostVerifier is EIP5267 {
     /// @notice The EIP-712 domain name: "InputVerification" or "Decryption".
     string public domainName;
     /// @notice The gateway chain's id: the chainId of the domain.
@@ -60,21 +62,8 @@ abstract contract HostVerifier {
         return _threshold;
     }
 
-    /// @notice The gateway contract's EIP-712 domain (EIP-5267 shape, fields 0x0f: name,
-    /// version, chainId, verifyingContract).
-    function eip712Domain()
-        external
-        view
-        returns (
-            bytes1 fields,
-            string memory name,
-            string memory version,
-            uint256 chainId,
-            address verifyingContract,
-            bytes32 salt,
-            uint256[] memory extensions
-        )
-    {
-        return (hex"0f", domainName, "1", gatewayChainId, gatewayContract, bytes32(0), new uint256[](0));
+    /// @dev The gateway contract's domain, not this contract's (see the contract notice).
+    function _eip712Domain() internal view override returns (string memory, uint256, address) {
+        return (domainName, gatewayChainId, gatewayContract);
     }
 }

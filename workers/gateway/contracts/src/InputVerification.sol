@@ -183,15 +183,13 @@ contract InputVerification is GatewayBase {
         bytes memory extraData
     ) public view returns (bytes32) {
         return _hashTypedData(
-            keccak256(
-                abi.encode(
-                    CIPHERTEXT_VERIFICATION_TYPEHASH,
-                    _hashHandles(ctHandles),
-                    userAddress,
-                    contractAddress,
-                    contractChainId,
-                    keccak256(extraData)
-                )
+            abi.encode(
+                CIPHERTEXT_VERIFICATION_TYPEHASH,
+                _hashHandles(ctHandles),
+                userAddress,
+                contractAddress,
+                contractChainId,
+                keccak256(extraData)
             )
         );
     }
