@@ -19,9 +19,13 @@ const CheckpointStreamPrefix = "checkpoint-"
 var ErrCheckpointConflict = errors.New("checkpoint conflict: another instance drives this consumer")
 
 // CheckpointAdvanced records that a consumer has processed the log up to Position (inclusive).
+// StuckSince, when set, is when the consumer began failing to process what comes after Position
+// (see Checkpoint.MarkStuck); absent in the saves of a consumer that is not stuck, and in every
+// save of the builds before it.
 type CheckpointAdvanced struct {
-	Position eventstore.Position `json:"position"`
-	At       time.Time           `json:"at"`
+	Position   eventstore.Position `json:"position"`
+	At         time.Time           `json:"at"`
+	StuckSince time.Time           `json:"stuckSince,omitzero"`
 }
 
 // EventType names the event in the store.
@@ -82,9 +86,12 @@ type Checkpoint struct {
 	cfg   CheckpointConfig
 	now   func() time.Time
 
-	saved    eventstore.Folded[eventstore.Position] // the last saved position, and its version
-	pending  eventstore.Position                    // last advanced position
-	advances int                                    // advances since the last save
+	saved   eventstore.Folded[eventstore.Position] // the last saved position, and its version
+	pending eventstore.Position                    // last advanced position
+	// stuck is the consumer's stuck mark (see MarkStuck), as the last save recorded it and as
+	// every save records it.
+	stuck    time.Time
+	advances int // advances since the last save
 	lastSave time.Time
 	saves    int
 	// While the store is full (eventstore.ErrStorageFull), due saves wait until deferredUntil,
@@ -110,6 +117,9 @@ func LoadCheckpoint(ctx context.Context, store eventstore.Store, name string, cf
 	c.saved = eventstore.Folded[eventstore.Position]{Version: v}
 	if last != nil {
 		c.saved.State = foldCheckpoint(0, last)
+		if a, ok := last.(CheckpointAdvanced); ok {
+			c.stuck = a.StuckSince
+		}
 	}
 	c.pending = c.saved.State
 	c.lastSave = c.now()
@@ -172,17 +182,43 @@ const maxDeferral = 30 * time.Second
 // Deferrals counts the due saves a full store has refused in a row (0 once one succeeds).
 func (c *Checkpoint) Deferrals() int { return c.deferrals }
 
+// StuckSince is the consumer's stuck mark: when it began failing to process what comes after the
+// saved position, zero when it is not stuck (see MarkStuck). A consumer restarted, or taken over
+// by another instance, reads here how long it has been stuck.
+func (c *Checkpoint) StuckSince() time.Time { return c.stuck }
+
+// MarkStuck saves the pending position at once with the stuck mark since: the consumer has been
+// failing to process what comes after it since then (zero: it no longer is). Nothing is saved
+// when the mark and the position are already saved as they are.
+func (c *Checkpoint) MarkStuck(ctx context.Context, since time.Time) error {
+	if since.Equal(c.stuck) && c.pending <= c.saved.State {
+		return nil
+	}
+	prev := c.stuck
+	c.stuck = since
+	if err := c.save(ctx); err != nil {
+		c.stuck = prev
+		return err
+	}
+	return nil
+}
+
 // Flush saves the pending position if it is past the saved one.
 func (c *Checkpoint) Flush(ctx context.Context) error {
 	if c.pending <= c.saved.State {
 		return nil
 	}
+	return c.save(ctx)
+}
+
+// save appends the pending position with the stuck mark.
+func (c *Checkpoint) save(ctx context.Context) error {
 	at := c.now()
 	// No retry: a checkpoint stream that moved under this instance means another instance drives
 	// the same consumer, which deciding again cannot mend.
 	_, err := eventstore.Update(ctx, c.store, c.codec, CheckpointStream(c.name), &c.saved, foldCheckpoint,
 		func(eventstore.Position) ([]eventstore.Typed, error) {
-			return []eventstore.Typed{CheckpointAdvanced{Position: c.pending, At: at.UTC()}}, nil
+			return []eventstore.Typed{CheckpointAdvanced{Position: c.pending, At: at.UTC(), StuckSince: c.stuck.UTC()}}, nil
 		}, eventstore.Metadata{}, nil, 0)
 	if err != nil {
 		if errors.Is(err, eventstore.ErrWrongExpectedVersion) {

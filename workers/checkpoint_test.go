@@ -3,6 +3,7 @@ package workers
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,6 +104,54 @@ func TestASecondInstanceSavingTheSameCheckpointGetsAVersionConflict(t *testing.T
 	c, err := LoadCheckpoint(ctx, s, "shared", cfg)
 	if err != nil || c.Saved() != 11 {
 		t.Fatalf("reload: %v at %d, want 11", err, c.Saved())
+	}
+}
+
+func TestAStuckMarkIsSavedAtOnceKeptByLaterSavesAndReadBackUntilCleared(t *testing.T) {
+	ctx := context.Background()
+	s := projectionstest.OpenStore(t)
+	cfg := CheckpointConfig{Every: 1}
+	cp, err := LoadCheckpoint(ctx, s, "stuck", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cp.Advance(ctx, 4); err != nil {
+		t.Fatal(err)
+	}
+	since := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	// Saved although the position has not moved.
+	if err := cp.MarkStuck(ctx, since); err != nil || cp.Saves() != 2 {
+		t.Fatalf("MarkStuck: %v, %d saves; want nil, 2", err, cp.Saves())
+	}
+	if err := cp.MarkStuck(ctx, since); err != nil || cp.Saves() != 2 {
+		t.Fatalf("the same mark again: %v, %d saves; want nil and no save", err, cp.Saves())
+	}
+	again, err := LoadCheckpoint(ctx, s, "stuck", cfg)
+	if err != nil || !again.StuckSince().Equal(since) || again.Saved() != 4 {
+		t.Fatalf("reloaded: %v, stuck since %s at %d; want %s at 4", err, again.StuckSince(), again.Saved(), since)
+	}
+	// A later save keeps the mark; clearing it saves at once, and the save says nothing of it.
+	if err := again.Advance(ctx, 5); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := LoadCheckpoint(ctx, s, "stuck", cfg); !c.StuckSince().Equal(since) {
+		t.Fatalf("after an advance the mark is %s, want %s", c.StuckSince(), since)
+	}
+	if err := again.MarkStuck(ctx, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := LoadCheckpoint(ctx, s, "stuck", cfg); !c.StuckSince().IsZero() || c.Saved() != 5 {
+		t.Fatalf("cleared: stuck since %s at %d, want none at 5", c.StuckSince(), c.Saved())
+	}
+	var last eventstore.Record
+	for r, err := range s.ReadStream(ctx, CheckpointStream("stuck"), 0) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = r
+	}
+	if strings.Contains(string(last.Data), "stuckSince") {
+		t.Fatalf("a save without a mark is written as the builds before the mark wrote it; got %s", last.Data)
 	}
 }
 

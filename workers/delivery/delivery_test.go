@@ -12,6 +12,7 @@ import (
 	"relayer/domain"
 	"relayer/domain/webhook"
 	"relayer/projections"
+	"relayer/workers"
 	"relayer/workers/lease"
 )
 
@@ -191,6 +192,105 @@ func TestAnEndpointFailingForDisableAfterIsDisabledWithAnEventAndResumesWhereItS
 	waitFor(t, 10*time.Second, "the backlog", func() bool { return len(firstDeliveries(rcv.deliveries())) >= len(want) })
 	checkInOrder(t, rcv.deliveries(), want)
 	waitFor(t, 5*time.Second, "the gauge cleared", func() bool { return metric(t, s, "relayer_webhook_disabled", id) == 0 })
+}
+
+// stuckSince is the failure streak's start that endpoint id's checkpoint holds (zero: none).
+func (e *dtEnv) stuckSince(id string) time.Time {
+	e.t.Helper()
+	cp, err := workers.LoadCheckpoint(context.Background(), e.store, CheckpointPrefix+id, workers.CheckpointConfig{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return cp.StuckSince()
+}
+
+// waitDisabled waits for the webhooks stream's first WebhookDisabled and returns it.
+func (e *dtEnv) waitDisabled(t *testing.T) webhook.Disabled {
+	t.Helper()
+	var disabled webhook.Disabled
+	waitFor(t, 10*time.Second, "WebhookDisabled", func() bool {
+		for rec, err := range e.store.ReadStream(context.Background(), webhook.Stream, 0) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev, _ := e.codec.Decode(rec); ev != nil {
+				if d, ok := ev.(webhook.Disabled); ok {
+					disabled = d
+					return true
+				}
+			}
+		}
+		return false
+	})
+	return disabled
+}
+
+// A restart (or another instance taking the deliveries over) goes on with the failure streak
+// that was running: found by an outside probe, the streak began anew at every start, so an
+// endpoint failing across frequent restarts was disabled late or never.
+func TestAFailureStreakGoesOnAcrossARestart(t *testing.T) {
+	env := newDT(t)
+	rcv := newReceiver(t, func(int, delivery) int { return http.StatusServiceUnavailable })
+	id, _ := env.register(rcv.srv.URL, webhook.Filter{})
+	cfg := dtConfig()
+	cfg.Webhooks.DisableAfter = 3 * time.Second
+	_, stop := env.start(cfg, Deps{})
+	env.jobs(0, 2)
+	waitFor(t, 10*time.Second, "the streak saved", func() bool { return !env.stuckSince(id).IsZero() })
+	began := env.stuckSince(id)
+	time.Sleep(500 * time.Millisecond)
+	stop()
+	restarted := time.Now()
+	s, _ := env.start(cfg, Deps{})
+	waitFor(t, 10*time.Second, "the streak taken up", func() bool { return metric(t, s, "relayer_webhook_failing_seconds", id) > 0 })
+	if f := metric(t, s, "relayer_webhook_failing_seconds", id); f < time.Since(began).Seconds()-1 {
+		t.Errorf("relayer_webhook_failing_seconds %v after the restart, want the streak since %s (%.1f s)", f, began, time.Since(began).Seconds())
+	}
+	disabled := env.waitDisabled(t)
+	if disabled.ID != id || !disabled.FailingSince.Equal(began) || !disabled.FailingSince.Before(restarted) {
+		t.Fatalf("disabled %+v: want the streak that began at %s, before the restart at %s", disabled, began, restarted)
+	}
+}
+
+// A success ends the saved streak at once: a restart after it, failing again, begins a streak of
+// its own rather than taking up the old one; and an endpoint enabled again leaves the streak
+// that disabled it behind.
+func TestASuccessOrAnEnableEndsTheSavedFailureStreak(t *testing.T) {
+	env := newDT(t)
+	var healthy atomic.Bool
+	rcv := newReceiver(t, func(int, delivery) int {
+		if healthy.Load() {
+			return http.StatusOK
+		}
+		return http.StatusServiceUnavailable
+	})
+	id, _ := env.register(rcv.srv.URL, webhook.Filter{})
+	cfg := dtConfig()
+	cfg.Webhooks.DisableAfter = time.Second
+	_, stop := env.start(cfg, Deps{})
+	env.jobs(0, 2)
+	waitFor(t, 10*time.Second, "the streak saved", func() bool { return !env.stuckSince(id).IsZero() })
+	first := env.stuckSince(id)
+	healthy.Store(true)
+	waitFor(t, 10*time.Second, "the streak's end saved", func() bool { return env.stuckSince(id).IsZero() })
+	stop()
+
+	healthy.Store(false)
+	env.jobs(2, 1)
+	restarted := time.Now()
+	env.start(cfg, Deps{})
+	disabled := env.waitDisabled(t)
+	if disabled.FailingSince.Before(restarted) || !disabled.FailingSince.After(first) {
+		t.Fatalf("disabled %+v: want a streak begun after the restart at %s", disabled, restarted)
+	}
+	if env.stuckSince(id).IsZero() {
+		t.Fatal("the streak that disabled the endpoint is not in its checkpoint")
+	}
+	// Enabled again, the endpoint's old streak is over: its checkpoint says so before anything
+	// fails again.
+	healthy.Store(true)
+	env.change(func(r webhook.Registry) (webhook.Event, error) { return r.Enable(id, "admin-test", time.Now()) })
+	waitFor(t, 10*time.Second, "the old streak cleared", func() bool { return env.stuckSince(id).IsZero() })
 }
 
 func TestAConnectionToALoopbackAddressIsRefusedWhenTheDeliveryIsMade(t *testing.T) {

@@ -26,7 +26,9 @@
 //
 // The engine never waits for a delivery: the followers read the log on their own, with their own
 // HTTP client and timeouts, and write nothing but their checkpoints and, when an endpoint has
-// failed for webhooks.disable_after, its WebhookDisabled. A slow or dead endpoint holds its own
+// failed for webhooks.disable_after, its WebhookDisabled. A failure streak's start is saved with
+// the checkpoint (workers.Checkpoint.MarkStuck) when it begins and cleared at the next success,
+// so that a restart or another instance takes the streak up where it was. A slow or dead endpoint holds its own
 // follower back, and no one else.
 //
 // # One instance at a time

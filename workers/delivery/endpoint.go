@@ -75,6 +75,17 @@ func (s *Service) followOnce(ctx context.Context, store eventstore.Store, f *fol
 	}
 	start := max(cp.Saved(), eventstore.Position(ep.After))
 	f.stats.position.Store(uint64(start))
+	// A failure streak that a run before this one saved (before a restart, or on another
+	// instance) goes on, unless the endpoint was enabled after it began: that one is over.
+	if since := cp.StuckSince(); !since.IsZero() {
+		if since.Before(ep.ActiveSince) {
+			if err := cp.MarkStuck(ctx, time.Time{}); err != nil {
+				return err
+			}
+		} else {
+			f.stats.failingSince.CompareAndSwap(0, since.UnixNano())
+		}
+	}
 	defer func() {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
@@ -139,6 +150,11 @@ func (s *Service) deliver(ctx context.Context, store eventstore.Store, cp *worke
 			f.stats.delivered.Add(1)
 			if since := f.stats.failingSince.Swap(0); since != 0 {
 				s.log.Info("webhook endpoint delivers again", "webhook", ep.ID, "failed_for", s.now().Sub(time.Unix(0, since)).Round(time.Millisecond).String())
+				// The streak's end is saved at once, or a restart would take it up again.
+				if err := cp.MarkStuck(ctx, time.Time{}); err != nil {
+					f.stats.failingSince.CompareAndSwap(0, since) // saved as still failing: so it is
+					return err
+				}
 			}
 			return nil
 		}
@@ -150,8 +166,10 @@ func (s *Service) deliver(ctx context.Context, store eventstore.Store, cp *worke
 		since := time.Unix(0, f.stats.failingSince.Load())
 		if f.stats.failingSince.CompareAndSwap(0, now.UnixNano()) {
 			since = now
-			// What was delivered before this transition is saved before the waits begin.
-			if err := cp.Flush(ctx); err != nil {
+			// What was delivered before this transition is saved before the waits begin, with
+			// the streak's start, so that a restart or another instance takes the streak up
+			// where it is instead of beginning one anew.
+			if err := cp.MarkStuck(ctx, now); err != nil {
 				return err
 			}
 		}
@@ -169,6 +187,9 @@ func (s *Service) deliver(ctx context.Context, store eventstore.Store, cp *worke
 			// An operator enabled the endpoint after this streak began: a new one begins now.
 			f.stats.failingSince.Store(now.UnixNano())
 			since, failing = now, 0
+			if err := cp.MarkStuck(ctx, now); err != nil {
+				return err
+			}
 		}
 		wait := s.sched.Next(attempt, nil)
 		if o.wait > wait {
