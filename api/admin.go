@@ -143,7 +143,7 @@ func (s *Server) bearerGate(w http.ResponseWriter, r *http.Request, realm string
 	if s.refusedTooOften(w, r, &s.adminFails, client) {
 		return false
 	}
-	if wait := s.noteRefusal(r, &s.adminFails, client, realm+": refused a request without a valid "+realm+" token"); wait > 0 {
+	if wait := s.noteRefusal(w, r, &s.adminFails, client, realm+": refused a request without a valid "+realm+" token"); wait > 0 {
 		writeRefusedTooOften(w, r, wait)
 		return false
 	}
@@ -169,7 +169,7 @@ func writeRefusedTooOften(w http.ResponseWriter, r *http.Request, wait time.Dura
 	setRetryAfter(w, sec)
 	// The inbound limiter's 429 shape (retryAfterMs beside the error), as on every route.
 	writeJSON(w, http.StatusTooManyRequests, ratelimit.DeniedBody{
-		Status: statusFailed, RequestID: requestID(r), RetryAfterMs: sec * 1000,
+		Status: statusFailed, RequestID: requestID(w), RetryAfterMs: sec * 1000,
 		Error: ratelimit.DeniedError{Label: labelRateLimited,
 			Message: fmt.Sprintf("too many refused requests from this client; try again in %d s", sec)},
 	})
@@ -180,9 +180,9 @@ func writeRefusedTooOften(w http.ResponseWriter, r *http.Request, wait time.Dura
 // the blocked ones after it are, 429 with that Retry-After (writeRefusedTooOften), from this
 // value rather than from a second look, which a success from the same address could have
 // cleared meanwhile.
-func (s *Server) noteRefusal(r *http.Request, fails *refusals, client, msg string) time.Duration {
+func (s *Server) noteRefusal(w http.ResponseWriter, r *http.Request, fails *refusals, client, msg string) time.Duration {
 	n, wait := fails.fail(client, s.now())
-	s.log.Warn(msg, "client", client, "method", r.Method, "path", r.URL.Path, "failures", n, "blocked_for", wait, "request_id", requestID(r))
+	s.log.Warn(msg, "client", client, "method", r.Method, "path", r.URL.Path, "failures", n, "blocked_for", wait, "request_id", requestID(w))
 	return wait
 }
 
@@ -254,7 +254,7 @@ func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 				return nil, nil
 			}
 			return []eventstore.Typed{change}, nil
-		}, eventstore.Metadata{CorrelationID: requestID(r), CausationID: requestID(r)}, nil, 5)
+		}, eventstore.Metadata{CorrelationID: requestID(w), CausationID: requestID(w)}, nil, 5)
 	// Whatever became of this change, the changes folded while deciding it (another instance's)
 	// are in force from now.
 	s.installFolded()
@@ -273,10 +273,10 @@ func (s *Server) postConfig(w http.ResponseWriter, r *http.Request) {
 	}
 	unchanged := pos == 0
 	if unchanged {
-		s.log.Info("runtime parameter already in force, nothing recorded", "request_id", requestID(r), "param", name,
+		s.log.Info("runtime parameter already in force, nothing recorded", "request_id", requestID(w), "param", name,
 			"value", string(change.New), "who", s.adminWho)
 	} else {
-		s.log.Info("runtime parameter changed", "request_id", requestID(r), "param", name,
+		s.log.Info("runtime parameter changed", "request_id", requestID(w), "param", name,
 			"old", string(change.Old), "new", string(change.New), "who", s.adminWho)
 	}
 	writeEnvelope(w, r, http.StatusOK, statusSucceeded, configChange{ConfigChanged: change, Version: int64(s.config.Version), Unchanged: unchanged})

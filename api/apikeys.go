@@ -262,7 +262,7 @@ func (s *Server) apiKeyGate(next http.HandlerFunc) http.HandlerFunc {
 		if s.refusedTooOften(w, r, &s.keyFails, client) {
 			return
 		}
-		if wait := s.noteRefusal(r, &s.keyFails, client, "refused an unknown API key"); wait > 0 {
+		if wait := s.noteRefusal(w, r, &s.keyFails, client, "refused an unknown API key"); wait > 0 {
 			writeRefusedTooOften(w, r, wait)
 			return
 		}

@@ -144,7 +144,7 @@ func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	c, pending, err := s.cancel(r, id, body.Reason, nil)
+	c, pending, err := s.cancel(r, requestID(w), id, body.Reason, nil)
 	if err != nil {
 		s.cancelRefused(w, r, id, err)
 		return
@@ -159,12 +159,12 @@ func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
 // cancel executes domain.Cancel on job id, attributed to the admin token; only, when set, the
 // statuses it may cancel the job in, decided on the job's stream (a read model may lag it).
 // pending: the job is in tx_in_flight, and its cancel now races its transaction.
-func (s *Server) cancel(r *http.Request, id domain.JobID, reason string, only []domain.Status) (c CancelledJob, pending bool, err error) {
+func (s *Server) cancel(r *http.Request, rid string, id domain.JobID, reason string, only []domain.Status) (c CancelledJob, pending bool, err error) {
 	// A cancel is recorded whole or not at all, even if the client hangs up.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), writeTimeout)
 	defer cancel()
 	out, err := s.exec.Execute(ctx, id, domain.Cancel{At: domain.At{At: s.now().UTC()}, Who: s.adminWho, Reason: reason, Only: only},
-		eventstore.Metadata{CorrelationID: requestID(r), CausationID: requestID(r)})
+		eventstore.Metadata{CorrelationID: rid, CausationID: rid})
 	if err != nil {
 		return CancelledJob{}, false, err
 	}
@@ -186,7 +186,7 @@ func (s *Server) cancel(r *http.Request, id domain.JobID, reason string, only []
 	if pending {
 		what = "job cancel requested: a no-op races its transaction"
 	}
-	s.log.Info(what, "job_id", id.String(), "correlation_id", requestID(r), "who", s.adminWho, "from", from.String())
+	s.log.Info(what, "job_id", id.String(), "correlation_id", rid, "who", s.adminWho, "from", from.String())
 	return CancelledJob{JobID: id.String(), Kind: out.State.Kind.String(), From: from.String(), Version: int64(out.State.Events - 1)}, pending, nil
 }
 
@@ -217,7 +217,7 @@ func (s *Server) cancelJobs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, f := range p.Jobs {
-		c, pending, err := s.cancel(r, f.ID, body.Reason, q.Statuses)
+		c, pending, err := s.cancel(r, requestID(w), f.ID, body.Reason, q.Statuses)
 		var te *domain.TransitionError
 		switch {
 		case err == nil && pending:

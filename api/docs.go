@@ -44,6 +44,6 @@ code{font-size:.95em}td{padding:.15rem .75rem .15rem 0;vertical-align:top}</styl
 func (s *Server) docsPage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if err := docsTemplate.Execute(w, s.Routes()); err != nil {
-		s.log.Warn("render /docs", "request_id", requestID(r), "err", err)
+		s.log.Warn("render /docs", "request_id", requestID(w), "err", err)
 	}
 }

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/json"
 	"net/http"
@@ -34,15 +33,14 @@ const (
 	statusFailed    = "failed"
 )
 
-type requestIDKey struct{}
-
-// call is what the middleware keeps of one HTTP call, in a single allocation: the request's
-// context with the call's id (withRequestID), and room for the ResponseWriter wrappers that
-// instrument and recoverer put around the call (statusRecorder, guardedWriter), which would
-// otherwise cost an allocation each.
+// call is what the middleware keeps of one HTTP call, in a single allocation: the call's id
+// (withRequestID), and room for the ResponseWriter wrappers that withRequestID, instrument and
+// recoverer put around the call (callWriter, statusRecorder, guardedWriter), which would
+// otherwise cost an allocation each. It travels with the ResponseWriter, not the request's
+// context: a context of its own would cost a copy of the request (Request.WithContext).
 type call struct {
-	context.Context
 	id  string
+	cw  callWriter
 	rec statusRecorder
 	g   guardedWriter
 	// jobID is the {jobId} path segment of a status poll that route found without the mux
@@ -50,23 +48,32 @@ type call struct {
 	jobID string
 }
 
-// Value answers requestIDKey with the call itself, a pointer (boxing the id, a string, would
-// allocate on every lookup); requestID reads the id from it.
-func (c *call) Value(key any) any {
-	if _, ok := key.(requestIDKey); ok {
-		return c
-	}
-	return c.Context.Value(key)
+// callWriter is the ResponseWriter withRequestID hands on: w, and the call it belongs to.
+type callWriter struct {
+	http.ResponseWriter
+	c *call
 }
 
-// callOf is the call r belongs to, nil outside withRequestID.
-func callOf(r *http.Request) *call {
-	ctx := r.Context()
-	if c, ok := ctx.(*call); ok {
-		return c // withRequestID's own request, unwrapped: no lookup
+// Unwrap lets http.ResponseController reach the connection's writer, and callOf this one.
+func (cw *callWriter) Unwrap() http.ResponseWriter { return cw.ResponseWriter }
+
+// callOf is the call of the HTTP call whose ResponseWriter is w, found below the wrappers that
+// unwrap (http.ResponseController's convention); nil outside withRequestID.
+func callOf(w http.ResponseWriter) *call {
+	for {
+		switch x := w.(type) {
+		case *callWriter:
+			return x.c
+		case *guardedWriter:
+			w = x.ResponseWriter
+		case *statusRecorder:
+			w = x.ResponseWriter
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return nil
+		}
 	}
-	c, _ := ctx.Value(requestIDKey{}).(*call)
-	return c
 }
 
 // recorder returns a statusRecorder over w: the call's own when it has one free (c may be nil).
@@ -88,17 +95,18 @@ func (c *call) guarded(w http.ResponseWriter) *guardedWriter {
 }
 
 // withRequestID gives every HTTP call its own request id (a random UUID, see newRequestID),
-// readable with requestID.
+// readable with requestID from the ResponseWriter it hands on or any wrapper of it that unwraps.
 func withRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c := &call{Context: r.Context(), id: newRequestID()}
-		next.ServeHTTP(w, r.WithContext(c))
+		c := &call{id: newRequestID()}
+		c.cw = callWriter{ResponseWriter: w, c: c}
+		next.ServeHTTP(&c.cw, r)
 	})
 }
 
-// requestID is the id of the HTTP call r belongs to.
-func requestID(r *http.Request) string {
-	if c := callOf(r); c != nil {
+// requestID is the id of the HTTP call whose ResponseWriter is w ("" outside withRequestID).
+func requestID(w http.ResponseWriter) string {
+	if c := callOf(w); c != nil {
 		return c.id
 	}
 	return ""
@@ -142,13 +150,13 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 
 // writeEnvelope writes a successful or pending envelope.
 func writeEnvelope(w http.ResponseWriter, r *http.Request, code int, status string, result any) {
-	writeJSON(w, code, Envelope{Status: status, RequestID: requestID(r), Result: result})
+	writeJSON(w, code, Envelope{Status: status, RequestID: requestID(w), Result: result})
 }
 
 // writeError writes a failed envelope with a label (see DESIGN section 7's table), a message and
 // optional field-level details.
 func writeError(w http.ResponseWriter, r *http.Request, code int, label, message string, details []domain.FieldIssue) {
-	writeJSON(w, code, Envelope{Status: statusFailed, RequestID: requestID(r), Error: &ErrorBody{Label: label, Message: message, Details: details}})
+	writeJSON(w, code, Envelope{Status: statusFailed, RequestID: requestID(w), Error: &ErrorBody{Label: label, Message: message, Details: details}})
 }
 
 // pathJobID reads the {jobId} of r's path, or answers 400 validation_failed naming jobId and
@@ -156,7 +164,7 @@ func writeError(w http.ResponseWriter, r *http.Request, code int, label, message
 func pathJobID(w http.ResponseWriter, r *http.Request, message string) (domain.JobID, bool) {
 	raw := r.PathValue("jobId")
 	if raw == "" {
-		if c := callOf(r); c != nil {
+		if c := callOf(w); c != nil {
 			raw = c.jobID
 		}
 	}

@@ -57,7 +57,7 @@ func (s *Server) jobEvents(w http.ResponseWriter, r *http.Request) {
 			if r.Context().Err() != nil {
 				return // the client went away
 			}
-			s.log.Error("read a job's stream", "job_id", id.String(), "correlation_id", corr, "request_id", requestID(r), "err", err)
+			s.log.Error("read a job's stream", "job_id", id.String(), "correlation_id", corr, "request_id", requestID(w), "err", err)
 			writeError(w, r, http.StatusInternalServerError, labelInternal, "the job's history could not be read", nil)
 			return
 		}

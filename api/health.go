@@ -201,7 +201,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 			rep.Store.Error = "the event store cannot be read"
 		}
 		if r.Context().Err() == nil {
-			s.log.Warn("health check: the event store cannot be read", "request_id", requestID(r), "err", err)
+			s.log.Warn("health check: the event store cannot be read", "request_id", requestID(w), "err", err)
 		}
 	} else {
 		h, l := uint64(head), lag(head, pos)

@@ -195,7 +195,7 @@ func (s *Server) submit(kind domain.Kind) http.HandlerFunc {
 // submitParsed is submit for a body that parse reads into a request of kind.
 func (s *Server) submitParsed(kind domain.Kind, parse func([]byte, domain.ValidationConfig) (domain.Request, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		rid := requestID(r)
+		rid := requestID(w)
 		corr, issue := correlationID(r, rid)
 		if issue != "" {
 			writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, "invalid X-Correlation-ID header",
@@ -312,7 +312,7 @@ func (s *Server) tooMany(w http.ResponseWriter, r *http.Request, kind domain.Kin
 	setRetryAfter(w, sec)
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusTooManyRequests, ratelimit.DeniedBody{
-		Status: statusFailed, RequestID: requestID(r), RetryAfterMs: sec * 1000,
+		Status: statusFailed, RequestID: requestID(w), RetryAfterMs: sec * 1000,
 		Error: ratelimit.DeniedError{Label: labelRateLimited, Message: message},
 	})
 }
@@ -473,7 +473,7 @@ func (s *Server) writePending(w http.ResponseWriter, r *http.Request, v *project
 
 	bp := bufPool.Get().(*[]byte)
 	b := append((*bp)[:0], `{"status":"queued","requestId":"`...)
-	b = append(b, requestID(r)...)
+	b = append(b, requestID(w)...)
 	b = append(b, `","result":{"jobId":"`...)
 	b = appendJobID(b, v.Job.ID)
 	b = append(b, `","state":"`...)
@@ -512,7 +512,7 @@ func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, kind domain
 	}
 	bp := bufPool.Get().(*[]byte)
 	b := append((*bp)[:0], `{"status":"succeeded","requestId":"`...)
-	b = append(b, requestID(r)...)
+	b = append(b, requestID(w)...)
 	b = append(b, `","result":`...)
 	b = append(b, inner...)
 	b = append(b, "}\n"...)
@@ -628,7 +628,7 @@ func (s *Server) writeFailure(w http.ResponseWriter, r *http.Request, j *project
 		e.Cause = label
 		e.Message = label + ": " + msg
 	}
-	writeJSON(w, code, failedEnvelope{Status: statusFailed, RequestID: requestID(r), Error: e})
+	writeJSON(w, code, failedEnvelope{Status: statusFailed, RequestID: requestID(w), Error: e})
 }
 
 // internalError logs err and answers 500.
@@ -637,7 +637,7 @@ func (s *Server) internalError(w http.ResponseWriter, r *http.Request, what stri
 		s.storageFull(w, r, what, err)
 		return
 	}
-	s.log.Error(what, "request_id", requestID(r), "method", r.Method, "path", r.URL.Path, "err", err)
+	s.log.Error(what, "request_id", requestID(w), "method", r.Method, "path", r.URL.Path, "err", err)
 	writeError(w, r, http.StatusInternalServerError, labelInternal, "internal error; the request id identifies it in the logs", nil)
 }
 
@@ -658,7 +658,7 @@ func (s *Server) storageFull(w http.ResponseWriter, r *http.Request, what string
 	now := s.now().UnixNano()
 	if last := s.fullLogged.Load(); now-last >= int64(storageFullLogEvery) && s.fullLogged.CompareAndSwap(last, now) {
 		s.log.Warn("the event store is full: writes are refused with 503 storage_full until space returns",
-			"what", what, "request_id", requestID(r), "err", err)
+			"what", what, "request_id", requestID(w), "err", err)
 	}
 	setRetryAfter(w, storageFullRetryAfter)
 	w.Header().Set("Cache-Control", "no-store")

@@ -266,7 +266,7 @@ func (m *metrics) httpChild(k httpKey) httpChild {
 func (s *Server) instrument(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := callOf(r).recorder(w)
+		rec := callOf(w).recorder(w)
 		defer func() {
 			// Record the call even when a panic goes on up (net/http's abort), then let it go.
 			code := rec.code

@@ -59,7 +59,7 @@ func isStream(contentType string) bool {
 // the pattern the mux matched (r.Pattern).
 func (s *Server) recoverer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		g := callOf(r).guarded(w)
+		g := callOf(w).guarded(w)
 		defer func() {
 			v := recover()
 			if v == nil {
@@ -69,7 +69,7 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 				panic(v)
 			}
 			s.log.Error("panic serving request",
-				"request_id", requestID(r), "method", r.Method, "path", r.URL.Path,
+				"request_id", requestID(w), "method", r.Method, "path", r.URL.Path,
 				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			if g.started {
 				panic(http.ErrAbortHandler)

@@ -82,7 +82,7 @@ func (s *Server) retryJob(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	rj, err := s.retry(r, id, body.Reason, nil)
+	rj, err := s.retry(r, requestID(w), id, body.Reason, nil)
 	if err != nil {
 		s.retryRefused(w, r, id, err)
 		return
@@ -96,11 +96,11 @@ func (s *Server) retryJob(w http.ResponseWriter, r *http.Request) {
 
 // retry executes domain.Retry on job id, attributed to the admin token, and creates the new job
 // of an ended one; only, when set, the statuses it may retry the job in (decided on its stream).
-func (s *Server) retry(r *http.Request, id domain.JobID, reason string, only []domain.Status) (RetriedJob, error) {
+func (s *Server) retry(r *http.Request, rid string, id domain.JobID, reason string, only []domain.Status) (RetriedJob, error) {
 	// A retry is recorded whole or not at all, even if the client hangs up.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), writeTimeout)
 	defer cancel()
-	md := eventstore.Metadata{CorrelationID: requestID(r), CausationID: requestID(r)}
+	md := eventstore.Metadata{CorrelationID: rid, CausationID: rid}
 	old, err := s.exec.Load(ctx, id)
 	if err != nil {
 		return RetriedJob{}, err
@@ -138,7 +138,7 @@ func (s *Server) retry(r *http.Request, id domain.JobID, reason string, only []d
 	wctx, wcancel := context.WithTimeout(r.Context(), s.cfg.AcceptWait)
 	_ = s.set.WaitFor(wctx, pos)
 	wcancel()
-	s.log.Info("job retried", "job_id", id.String(), "correlation_id", requestID(r), "who", s.adminWho, "from", rj.From, "new_job_id", rj.NewJobID)
+	s.log.Info("job retried", "job_id", id.String(), "correlation_id", rid, "who", s.adminWho, "from", rj.From, "new_job_id", rj.NewJobID)
 	return rj, nil
 }
 
@@ -229,7 +229,7 @@ func (s *Server) retryJobs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, f := range p.Jobs {
-		rj, err := s.retry(r, f.ID, body.Reason, q.Statuses)
+		rj, err := s.retry(r, requestID(w), f.ID, body.Reason, q.Statuses)
 		if err == nil {
 			res.Retried = append(res.Retried, rj)
 			continue

@@ -131,7 +131,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
 		if i := strings.LastIndexByte(p, '/'); i >= 0 && len(p)-i-1 == 36 && uuidChars(p[i+1:]) {
 			if pr, ok := s.polls[p[:i+1]]; ok {
-				if c := callOf(r); c != nil {
+				if c := callOf(w); c != nil {
 					c.jobID = p[i+1:]
 					r.Pattern = pr.pattern
 					pr.handler(w, r)
@@ -217,7 +217,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 		return nil, err
 	}
 	go s.followConfig(ctx, changes)
-	limOpts := []ratelimit.Option{ratelimit.WithClock(s.now), ratelimit.WithRequestID(requestID)}
+	limOpts := []ratelimit.Option{ratelimit.WithClock(s.now), ratelimit.WithRequestID(func(w http.ResponseWriter, _ *http.Request) string { return requestID(w) })}
 	if cfg.APIKeyFile != "" {
 		ring, err := loadAPIKeys(cfg.APIKeyFile, s.log)
 		if err != nil {

@@ -136,24 +136,28 @@ func TestConfigValidateListsEveryProblemAtOnce(t *testing.T) {
 	}
 }
 
-func TestEveryCallHasItsOwnRandomVersion4RequestIDEvenBelowOtherContexts(t *testing.T) {
+func TestEveryCallHasItsOwnRandomVersion4RequestIDEvenBelowOtherWrappers(t *testing.T) {
 	type key struct{}
 	seen := map[string]bool{}
 	h := withRequestID(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := requestID(r)
+		id := requestID(w)
 		u, err := uuid.Parse(id)
 		if err != nil || u.Version() != 4 || u.Variant() != uuid.RFC4122 || u.String() != id || seen[id] {
 			t.Fatalf("request id %q: not a new random version-4 UUID in canonical form (%v)", id, err)
 		}
 		seen[id] = true
 		if r.Context().Value(key{}) != "outer" {
-			t.Fatal("the call's context hides the values of the request's context")
+			t.Fatal("the request's context lost its values")
 		}
-		// Below contexts other middleware made (a value, a cancellation), the id is the same.
-		ctx, cancel := context.WithCancel(context.WithValue(r.Context(), key{}, "inner"))
-		defer cancel()
-		if got := requestID(r.WithContext(ctx)); got != id {
-			t.Fatalf("below other contexts the request id is %q, want %q", got, id)
+		// Below the writers other middleware wraps around it (the API's own, and any that
+		// unwraps as http.ResponseController expects), the id is the same.
+		for _, wrapped := range []http.ResponseWriter{
+			&guardedWriter{ResponseWriter: &statusRecorder{ResponseWriter: w}},
+			unwrapping{unwrapping{w}},
+		} {
+			if got := requestID(wrapped); got != id {
+				t.Fatalf("below %T the request id is %q, want %q", wrapped, got, id)
+			}
 		}
 	}))
 	// More ids than one block of random bytes holds, many times over.
@@ -161,7 +165,15 @@ func TestEveryCallHasItsOwnRandomVersion4RequestIDEvenBelowOtherContexts(t *test
 		r := httptest.NewRequest("GET", "/", nil)
 		h.ServeHTTP(httptest.NewRecorder(), r.WithContext(context.WithValue(r.Context(), key{}, "outer")))
 	}
-	if got := requestID(httptest.NewRequest("GET", "/", nil)); got != "" {
-		t.Errorf("a request outside withRequestID has the request id %q", got)
+	if got := requestID(httptest.NewRecorder()); got != "" {
+		t.Errorf("a call outside withRequestID has the request id %q", got)
+	}
+	if got := requestID(unwrapping{httptest.NewRecorder()}); got != "" {
+		t.Errorf("a call outside withRequestID, under a wrapper, has the request id %q", got)
 	}
 }
+
+// unwrapping is a middleware's ResponseWriter wrapper that unwraps.
+type unwrapping struct{ http.ResponseWriter }
+
+func (u unwrapping) Unwrap() http.ResponseWriter { return u.ResponseWriter }

@@ -218,7 +218,7 @@ func (s *Server) transitions(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	head, err := s.store.Head(ctx)
 	if err != nil {
-		s.log.Error("transitions: read the log's head", "request_id", requestID(r), "err", err)
+		s.log.Error("transitions: read the log's head", "request_id", requestID(w), "err", err)
 		writeError(w, r, http.StatusInternalServerError, labelInternal, "the event store cannot be read", nil)
 		return
 	}
@@ -278,7 +278,7 @@ func (s *Server) transitions(w http.ResponseWriter, r *http.Request) {
 			// before it stopped; the client resumes after the last id it got.
 			done <- err // let the deferred wait see it
 			if err != nil && ctx.Err() == nil {
-				s.log.Warn("transitions stream ended: the log cannot be read", "request_id", requestID(r), "err", err)
+				s.log.Warn("transitions stream ended: the log cannot be read", "request_id", requestID(w), "err", err)
 			}
 			buf = buf[:0]
 			for len(msgs) > 0 {

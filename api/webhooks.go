@@ -243,7 +243,7 @@ func (s *Server) registerWebhook(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.log.Info("webhook endpoint registered", "request_id", requestID(r), "webhook", id, "host", u.Host, "who", s.adminWho, "after", uint64(head))
+	s.log.Info("webhook endpoint registered", "request_id", requestID(w), "webhook", id, "host", u.Host, "who", s.adminWho, "after", uint64(head))
 	writeEnvelope(w, r, http.StatusCreated, statusSucceeded, webhookCreated{Webhook: s.webhookView(e), Secret: secret})
 }
 
@@ -316,7 +316,7 @@ func (s *Server) rotateWebhook(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.log.Info("webhook secret rotated", "request_id", requestID(r), "webhook", id, "overlap", overlap, "who", s.adminWho)
+	s.log.Info("webhook secret rotated", "request_id", requestID(w), "webhook", id, "overlap", overlap, "who", s.adminWho)
 	writeEnvelope(w, r, http.StatusOK, statusSucceeded, webhookCreated{Webhook: s.webhookView(e), Secret: secret})
 }
 
@@ -376,7 +376,7 @@ func (s *Server) simpleWebhookChange(w http.ResponseWriter, r *http.Request, wha
 	if !ok {
 		return
 	}
-	s.log.Info(what, "request_id", requestID(r), "webhook", id, "who", s.adminWho)
+	s.log.Info(what, "request_id", requestID(w), "webhook", id, "who", s.adminWho)
 	writeEnvelope(w, r, http.StatusOK, statusSucceeded, s.webhookView(e))
 }
 
@@ -397,7 +397,7 @@ func (s *Server) changeWebhooks(ctx context.Context, w http.ResponseWriter, r *h
 				}
 				id = ev.Endpoint()
 				return []eventstore.Typed{ev}, nil
-			}, eventstore.Metadata{CorrelationID: requestID(r), CausationID: requestID(r)}, nil, 5)
+			}, eventstore.Metadata{CorrelationID: requestID(w), CausationID: requestID(w)}, nil, 5)
 	}
 	var ie *webhook.InvalidError
 	switch {

@@ -54,12 +54,13 @@ func (j Job) EnteredAt(st domain.Status) time.Time {
 func (j Job) Since() time.Time { return j.EnteredAt(j.Status) }
 
 func (s *Set) jobView(j *job) Job {
+	var hash [64]byte // a content hash's hex: its string is the one allocation
 	v := Job{
 		ID: j.id, Kind: j.kind, Status: j.status,
 		AcceptedAt:       nanosTime(j.acceptedAt()),
 		ReadinessCheckAt: nanosTime(j.checkAt()),
 		RetryAt:          nanosTime(j.retryAt()),
-		ContentHash:      string(j.appendContentHash(nil)),
+		ContentHash:      string(j.appendContentHash(hash[:0])),
 		TxHash:           unpackString(j.field(fieldTxHash)),
 		GatewayRequestID: unpackString(j.field(fieldGatewayRequestID)),
 		Label:            unpackString(j.field(fieldLabel)),

@@ -49,7 +49,7 @@ func (l *Limiter) serve(class Class, next http.Handler, w http.ResponseWriter, r
 			l.onDeny(w, r, d)
 			return
 		}
-		WriteDenied(w, l.requestID(r), d)
+		WriteDenied(w, l.requestID(w, r), d)
 		return
 	}
 	next.ServeHTTP(w, r)
@@ -245,7 +245,7 @@ type requestIDKey struct{}
 // request's id (a string): context.WithValue(ctx, ratelimit.RequestIDKey, id).
 var RequestIDKey any = requestIDKey{}
 
-func requestIDFromContext(r *http.Request) string {
+func requestIDFromContext(_ http.ResponseWriter, r *http.Request) string {
 	if id, ok := r.Context().Value(RequestIDKey).(string); ok && id != "" {
 		return id
 	}

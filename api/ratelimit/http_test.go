@@ -458,7 +458,7 @@ func TestTheOnDenyHookWritesTheResponseWithTheHeadersAlreadySet(t *testing.T) {
 	cfg.RollingLimit = 1
 	var got Decision
 	l := mustNew(t, cfg,
-		WithRequestID(func(*http.Request) string { return "custom-id" }),
+		WithRequestID(func(http.ResponseWriter, *http.Request) string { return "custom-id" }),
 		WithOnDeny(func(w http.ResponseWriter, r *http.Request, d Decision) {
 			got = d
 			if w.Header().Get("Retry-After") == "" || w.Header().Get("RateLimit") == "" {

@@ -21,7 +21,7 @@ const numShards = 16
 type Limiter struct {
 	now       func() time.Time
 	rnd       func() float64
-	requestID func(*http.Request) string
+	requestID func(http.ResponseWriter, *http.Request) string
 	onDeny    func(http.ResponseWriter, *http.Request, Decision)
 	// apiKeys names the client of an issued API key not found in the request's context; nil:
 	// such a key names no client.
@@ -81,9 +81,10 @@ func WithClock(now func() time.Time) Option { return func(l *Limiter) { l.now = 
 // called concurrently, so it must be safe for concurrent use.
 func WithRand(rnd func() float64) Option { return func(l *Limiter) { l.rnd = rnd } }
 
-// WithRequestID sets how the denied response's requestId is found (default: the string under
-// RequestIDKey in the request's context, else a new random UUID).
-func WithRequestID(f func(*http.Request) string) Option {
+// WithRequestID sets how the denied response's requestId is found from the call's
+// ResponseWriter and request (default: the string under RequestIDKey in the request's context,
+// else a new random UUID).
+func WithRequestID(f func(http.ResponseWriter, *http.Request) string) Option {
 	return func(l *Limiter) { l.requestID = f }
 }
 
