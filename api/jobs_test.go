@@ -277,6 +277,44 @@ func TestARequestThatKeepsFailingWaitsADoublingBackoffBeforeItsNextJob(t *testin
 	}
 }
 
+// The failures that cost a transaction are counted over every job of the content the read
+// models hold: found by an outside probe, a client that made its request fail early
+// projections.BackoffWindow times between two costly failures pushed the costly ones out of the
+// generations counted, and had its free tries back.
+func TestFailuresBeforeAnyTransactionDoNotWashOutTheCostlyOnes(t *testing.T) {
+	env := startJT(t)
+	body := jtBody(domain.PublicDecrypt, 78)
+	nonce := 0
+	submit := func(code int) jtResponse {
+		t.Helper()
+		r := env.do("POST", "/v2/public-decrypt", body)
+		r.want(t, code, "")
+		return r
+	}
+	failOnChain := func() {
+		t.Helper()
+		jid, _ := domain.ParseJobID(submit(http.StatusAccepted).jobID(t))
+		nonce++
+		env.exec1(jid, domain.StartReadiness{At: env.clock.At(0)}, domain.PassReadiness{At: env.clock.At(0)}, env.sign(nonce),
+			domain.Fail{At: env.clock.At(0), Label: "transaction_reverted", Message: "reverted"})
+	}
+	costly := projections.FreeGenerations + 2
+	for n := range costly {
+		failOnChain()
+		env.clock.Advance(projections.ContentBackoff(uint32(n + 1)))
+	}
+	for range projections.BackoffWindow {
+		jid, _ := domain.ParseJobID(submit(http.StatusAccepted).jobID(t))
+		env.exec1(jid, domain.FailReadiness{At: env.clock.At(0), Label: domain.LabelNotAllowedOnHostACL, Message: "denied"})
+	}
+	failOnChain()
+	r := env.do("POST", "/v2/public-decrypt", body)
+	r.want(t, http.StatusTooManyRequests, labelRateLimited)
+	if got, want := r.retryAfter(t), int(projections.ContentBackoff(uint32(costly+1))/time.Second); got != want {
+		t.Fatalf("after %d costly failures and %d early ones: Retry-After %d, want %d", costly+1, projections.BackoffWindow, got, want)
+	}
+}
+
 func TestAHundredConcurrentIdenticalSubmissionsCreateOneJob(t *testing.T) {
 	env := startJT(t)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 100, MaxConnsPerHost: 100}}

@@ -66,6 +66,8 @@ func (s *Set) applyRetired(rec *eventstore.Record) error {
 		}
 		if !j.status.Terminal() {
 			s.forgetOpen(i, j)
+		} else if costlyEnd(j) {
+			s.forgetCostly(j)
 		}
 		s.counts[j.kind.Ordinal()][j.status.Ordinal()]--
 		s.jobs.retire(i)

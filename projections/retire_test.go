@@ -3,6 +3,7 @@ package projections
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -356,5 +357,37 @@ func TestTheIdIndexFindsEveryHeldJobAndNoRetiredOne(t *testing.T) {
 	}
 	if len(tb.index.slots) != minIndexSlots {
 		t.Fatalf("index of %d slots with no job held, want %d", len(tb.index.slots), minIndexSlots)
+	}
+}
+
+// A content's failures that cost a transaction are counted over the jobs the Set holds: a job
+// retired leaves the count, as a rebuild from the live log would not see it; a failure before
+// any transaction never enters it.
+func TestACostlyFailureIsCountedUntilItsJobIsRetired(t *testing.T) {
+	h := newHarness(t, Config{})
+	hash := fmt.Sprintf("%064x", 0xc0571)
+	var costly []domain.JobID
+	for n := range 2 {
+		id := h.accept(domain.InputProof, time.Duration(n)*time.Minute, hash)
+		h.sign(id, time.Duration(n)*time.Minute+time.Second)
+		h.do(id, domain.Fail{At: h.at(time.Duration(n)*time.Minute + 2*time.Second), Label: "transaction_reverted"})
+		costly = append(costly, id)
+	}
+	early := h.accept(domain.InputProof, 3*time.Minute, hash)
+	h.do(early, domain.Fail{At: h.at(3*time.Minute + time.Second), Label: "internal_error"})
+	if n, last := h.s.CostlyFailures(hash); n != 2 || !last.Equal(h.base.Add(time.Minute+2*time.Second)) {
+		t.Fatalf("CostlyFailures = %d, %s; want 2, the second's end", n, last)
+	}
+	if err := h.retire(costly[0], early); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := h.s.CostlyFailures(hash); n != 1 {
+		t.Fatalf("after one costly job is retired: %d, want 1", n)
+	}
+	if err := h.retire(costly[1]); err != nil {
+		t.Fatal(err)
+	}
+	if n, last := h.s.CostlyFailures(hash); n != 0 || !last.IsZero() {
+		t.Fatalf("after both are retired: %d, %s; want none", n, last)
 	}
 }

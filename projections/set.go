@@ -108,6 +108,9 @@ type Set struct {
 	reqs requestIndex
 	// retired holds the ids of the jobs retired to the archive (retire.go, retired.go).
 	retired retiredIDs
+	// costly counts, by content hash, the jobs that ended without a result after their
+	// transaction was sent (CostlyFailures); only contents with such a job have an entry.
+	costly map[string]costlyFailures
 	// hlog is the latest operations on the running history (history.go).
 	hlog histLog
 }
@@ -388,6 +391,9 @@ func (s *Set) change(rec *eventstore.Record, f *fact, idx int32, j *job) {
 			if to.Terminal() {
 				s.dequeue(j)
 				s.jobs.ended(idx)
+				if costlyEnd(j) {
+					s.noteCostly(j, at)
+				}
 			}
 		}
 	}

@@ -137,8 +137,7 @@ func (s *Submitter) Submit(ctx context.Context, cmd SubmitCommand) (SubmitResult
 // (Set.Generations), so that a content whose jobs failed a million times costs a submission a
 // few dozen look-ups, not a million.
 func (s *Submitter) accept(ctx context.Context, kind domain.Kind, cmd SubmitCommand, hash string) (SubmitResult, error) {
-	var lastEnded time.Time // when the last generation that cost a transaction ended
-	var costly uint32       // how many generations cost a transaction
+	costly, lastEnded := s.Set.CostlyFailures(hash)
 	n := s.Set.Generations(hash)
 	for g := n - min(n, BackoffWindow); g < MaxGenerations; g++ {
 		id := domain.JobIDFor(hash, g)
@@ -150,10 +149,6 @@ func (s *Submitter) accept(ctx context.Context, kind domain.Kind, cmd SubmitComm
 		if j, ok := s.Set.Job(id); ok {
 			if !EndedWithoutResult(j.Status) {
 				return SubmitResult{JobID: id}, nil
-			}
-			if !j.EnteredAt(domain.TxInFlight).IsZero() {
-				costly++
-				lastEnded = j.EnteredAt(j.Status)
 			}
 			continue
 		}
@@ -187,11 +182,11 @@ func (s *Submitter) accept(ctx context.Context, kind domain.Kind, cmd SubmitComm
 // readiness check, a readiness timeout) cost nothing and do not count: otherwise anyone could
 // fail a request early (a public decrypt of a handle not yet public, say) to keep everyone's
 // identical request waiting for an hour. The refusal is a *BackoffError with the exact wait.
-// The failures counted are those among the latest BackoffWindow generations: the backoff
-// reaches MaxContentBackoff after FreeGenerations+12 of them. A client that makes the content
-// fail early BackoffWindow times between its costly failures escapes the count, as does one that
-// varies its request a little (every content has FreeGenerations free tries): the backoff slows
-// down a client retrying a request that keeps failing, and the rate limits bound the rest.
+// The failures counted are every one of the content's jobs the read models hold
+// (Set.CostlyFailures), however many failed early between them: the backoff reaches
+// MaxContentBackoff after FreeGenerations+12 of them. A client that varies its request a little
+// escapes it (every content has FreeGenerations free tries): the backoff slows down a client
+// retrying a request that keeps failing, and the rate limits bound the rest.
 const (
 	FreeGenerations   = 3
 	MaxContentBackoff = time.Hour
