@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -61,5 +62,20 @@ func TestARetiredJobAnswers404SayingItWasArchivedAndAnIdenticalRequestBecomesANe
 	res.want(t, http.StatusNotFound, labelNotFound)
 	if strings.Contains(res.Env.Error.Message, "archived") {
 		t.Fatalf("a job never created is said to be archived: %s", res.Body)
+	}
+
+	// The transitions stream from the start says first, without an id, that the retired job's
+	// transitions are not in it (found by an outside probe: it left them out silently); one
+	// that starts at the retirement's horizon goes straight to the transitions after it.
+	st := opOpenStream(t, env.ts.URL+"/v1/transitions?from=0", jtAuth...)
+	if ev := st.event(); ev.Event != "archived" || ev.ID != "" || ev.Data != fmt.Sprintf(`{"upTo":%d}`, head) {
+		t.Fatalf("the stream from 0 begins with %+v, want an archived event up to %d", ev, head)
+	}
+	if ev := st.event(); ev.Event != "transition" {
+		t.Fatalf("after the archived event: %+v, want the live transitions", ev)
+	}
+	st = opOpenStream(t, env.ts.URL+fmt.Sprintf("/v1/transitions?from=%d", head), jtAuth...)
+	if ev := st.event(); ev.Event != "transition" {
+		t.Fatalf("the stream from the horizon begins with %+v, want a transition", ev)
 	}
 }

@@ -182,7 +182,9 @@ func (s *Server) heartbeatFor(r *http.Request) time.Duration {
 // upstream call met (a record of the rate-limit stream), one "ratelimit" event each, and of every
 // operator's action that changes no status (Action), one "action" event each, and of every event
 // of a signing key's stream (Signer), one "signer" event each, with the record's global position
-// as the SSE id, in the log's order.
+// as the SSE id, in the log's order. A stream that starts below the jobs retired to the archive
+// (Set.RetiredUpTo) begins with an "archived" event, without an id, whose data {"upTo":
+// position} says that the transitions of the jobs retired at or below it are not in the stream.
 //
 // Query: kind and status filter by the job's kind and by the status entered (comma-separated
 // lists, or the parameter repeated); poison=false leaves out the poison events, ratelimit=false
@@ -253,6 +255,13 @@ func (s *Server) transitions(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	if _, err := fmt.Fprintf(w, "retry: %d\n\n", sseRetry.Milliseconds()); err != nil {
 		return
+	}
+	if upTo := s.set.RetiredUpTo(); *after < upTo {
+		// The live log no longer holds the retired jobs' transitions: say so before the rest,
+		// with no id (a client resuming goes on from its own last id).
+		if _, err := fmt.Fprintf(w, "event: archived\ndata: {\"upTo\":%d}\n\n", upTo); err != nil {
+			return
+		}
 	}
 	if err := rc.Flush(); err != nil {
 		return

@@ -59,6 +59,7 @@ func (s *Set) applyRetired(rec *eventstore.Record) error {
 		}
 	}
 	s.retired.add(e.Jobs)
+	s.retiredUpTo = max(s.retiredUpTo, eventstore.Position(e.UpTo))
 	for _, id := range e.Jobs {
 		i, j, ok := s.jobs.lookup(id)
 		if !ok {
@@ -96,6 +97,15 @@ func (s *Set) Retired(id domain.JobID) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.retired.contains(id)
+}
+
+// RetiredUpTo is the highest position at or below which the Set has seen jobs retired (0: none
+// was): the live store may lack events at or below it, those of the retired jobs, which are in
+// the archive.
+func (s *Set) RetiredUpTo() eventstore.Position {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.retiredUpTo
 }
 
 // RetiredJobs is how many jobs the Set has seen retired.

@@ -106,8 +106,10 @@ type Set struct {
 	// reqs are the gateway requests of the jobs in receipt_received, and of the last that left
 	// it (GatewayRequest).
 	reqs requestIndex
-	// retired holds the ids of the jobs retired to the archive (retire.go, retired.go).
-	retired retiredIDs
+	// retired holds the ids of the jobs retired to the archive (retire.go, retired.go);
+	// retiredUpTo is the highest UpTo of the JobsRetired applied (RetiredUpTo).
+	retired     retiredIDs
+	retiredUpTo eventstore.Position
 	// costly counts, by content hash, the jobs that ended without a result after their
 	// transaction was sent (CostlyFailures); only contents with such a job have an entry.
 	costly map[string]costlyFailures

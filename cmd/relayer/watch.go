@@ -112,6 +112,9 @@ type watcher struct {
 	// retry is the server's suggested reconnection delay (0 until it sends one), and
 	// initialDelay the one used until then.
 	retry, initialDelay time.Duration
+	// archived is the highest position of an "archived" event noted (0: none), so that a
+	// reconnection below it does not note it again.
+	archived uint64
 }
 
 // refusedError is an answer that reconnecting will not change (4xx).
@@ -271,6 +274,8 @@ func (w *watcher) stream(ctx context.Context) (got bool, err error) {
 				return got, err
 			}
 			got = true
+		case "archived":
+			w.noteArchived(ev.data)
 		}
 		if ev.hasID {
 			w.last, w.haveLast = ev.id, true
@@ -283,6 +288,19 @@ func (w *watcher) stream(ctx context.Context) (got bool, err error) {
 		return got, fmt.Errorf("the stream broke (%v)", unwrapURLError(err))
 	}
 	return got, nil
+}
+
+// noteArchived tells, on the log, that the stream leaves out the transitions of the jobs retired
+// to the archive at or below the "archived" event's upTo, once per upTo.
+func (w *watcher) noteArchived(data string) {
+	var a struct {
+		UpTo uint64 `json:"upTo"`
+	}
+	if err := json.Unmarshal([]byte(data), &a); err != nil || a.UpTo <= w.archived {
+		return
+	}
+	w.archived = a.UpTo
+	fmt.Fprintf(w.log, "note: the transitions of the jobs retired at or below position %d are in the archive, not in this stream (relayer replay --all --archive reads them)\n", a.UpTo)
 }
 
 // print writes one event: a transition, a rate limit or a signing key's event.

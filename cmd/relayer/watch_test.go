@@ -491,3 +491,33 @@ func TestWatchShowsNoPasswordOfItsURL(t *testing.T) {
 		t.Fatalf("a refused --url: %v, %s; want an error without the password", err, errOut.String())
 	}
 }
+
+// A stream that starts below the jobs retired to the archive begins with an "archived" event:
+// watch notes it on its standard error, once, and prints the transitions the stream has.
+func TestWatchNotesThatRetiredJobsAreInTheArchive(t *testing.T) {
+	env := startWatchEnv(t)
+	env.history(0)
+	upTo := env.head()
+	ev, err := projections.NewCodec().Encode(domain.JobsRetired{UpTo: upTo, At: env.now().At}, eventstore.Metadata{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := env.store.Append(context.Background(), domain.RetentionStream, eventstore.NoStream, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.set.WaitFor(context.Background(), pos); err != nil {
+		t.Fatal(err)
+	}
+	env.history(2)
+	stdout, stderr, _ := startWatch(t, "--url", env.ts.URL, "--from", "0")
+	want := env.expected(0, nil)
+	checkHuman(t, waitLines(t, stdout, stderr, len(want)), want)
+	note := fmt.Sprintf("note: the transitions of the jobs retired at or below position %d are in the archive", upTo)
+	if n := strings.Count(stderr.String(), note); n != 1 {
+		t.Fatalf("the note appears %d times on standard error, want once:\n%s", n, stderr.String())
+	}
+	if strings.Contains(stdout.String(), "archived") {
+		t.Fatalf("the note went to standard output:\n%s", stdout.String())
+	}
+}
