@@ -33,7 +33,9 @@ func (s *Set) noteCostly(j *job, at int64) {
 }
 
 // forgetCostly takes job j's costly end out of its content's count, as j is retired: the read
-// models count the jobs they hold, as a rebuild from the live log would. Under mu.
+// models count the jobs they hold, as a rebuild from the live log would. The last end stays the
+// latest seen: were the latest costly job retired before older ones of its content (retirement
+// goes by age, so it is not), a rebuild would find an earlier one. Under mu.
 func (s *Set) forgetCostly(j *job) {
 	var buf [64]byte
 	hash := j.appendContentHash(buf[:0])

@@ -137,7 +137,6 @@ func (s *Submitter) Submit(ctx context.Context, cmd SubmitCommand) (SubmitResult
 // (Set.Generations), so that a content whose jobs failed a million times costs a submission a
 // few dozen look-ups, not a million.
 func (s *Submitter) accept(ctx context.Context, kind domain.Kind, cmd SubmitCommand, hash string) (SubmitResult, error) {
-	costly, lastEnded := s.Set.CostlyFailures(hash)
 	n := s.Set.Generations(hash)
 	for g := n - min(n, BackoffWindow); g < MaxGenerations; g++ {
 		id := domain.JobIDFor(hash, g)
@@ -152,7 +151,9 @@ func (s *Submitter) accept(ctx context.Context, kind domain.Kind, cmd SubmitComm
 			}
 			continue
 		}
-		// Not in the read models: no job yet, or one they have not applied yet.
+		// Not in the read models: no job yet, or one they have not applied yet. The costly
+		// failures are read now, after the generations before this one were seen ended.
+		costly, lastEnded := s.Set.CostlyFailures(hash)
 		if wait := lastEnded.Add(ContentBackoff(costly)).Sub(s.now()); !lastEnded.IsZero() && wait > 0 {
 			return SubmitResult{}, &BackoffError{Wait: wait, Failed: costly}
 		}

@@ -88,12 +88,12 @@ type Checkpoint struct {
 
 	saved   eventstore.Folded[eventstore.Position] // the last saved position, and its version
 	pending eventstore.Position                    // last advanced position
-	// stuck is the consumer's stuck mark (see MarkStuck), as the last save recorded it and as
-	// every save records it.
-	stuck    time.Time
-	advances int // advances since the last save
-	lastSave time.Time
-	saves    int
+	// stuck is the consumer's stuck mark (see SetStuck), which every save records; savedStuck
+	// the mark as the last save recorded it.
+	stuck, savedStuck time.Time
+	advances          int // advances since the last save
+	lastSave          time.Time
+	saves             int
 	// While the store is full (eventstore.ErrStorageFull), due saves wait until deferredUntil,
 	// backing off; deferrals counts the saves deferred in a row.
 	deferredUntil time.Time
@@ -118,7 +118,7 @@ func LoadCheckpoint(ctx context.Context, store eventstore.Store, name string, cf
 	if last != nil {
 		c.saved.State = foldCheckpoint(0, last)
 		if a, ok := last.(CheckpointAdvanced); ok {
-			c.stuck = a.StuckSince
+			c.stuck, c.savedStuck = a.StuckSince, a.StuckSince
 		}
 	}
 	c.pending = c.saved.State
@@ -153,7 +153,7 @@ func (c *Checkpoint) Advance(ctx context.Context, pos eventstore.Position) error
 // Due tells whether pending progress should be saved now: not while a save deferred by a full
 // store waits out its backoff.
 func (c *Checkpoint) Due() bool {
-	if c.pending <= c.saved.State || c.now().Before(c.deferredUntil) {
+	if !c.dirty() || c.now().Before(c.deferredUntil) {
 		return false
 	}
 	return c.advances >= c.cfg.Every || c.now().Sub(c.lastSave) >= c.cfg.Interval
@@ -182,30 +182,34 @@ const maxDeferral = 30 * time.Second
 // Deferrals counts the due saves a full store has refused in a row (0 once one succeeds).
 func (c *Checkpoint) Deferrals() int { return c.deferrals }
 
-// StuckSince is the consumer's stuck mark: when it began failing to process what comes after the
-// saved position, zero when it is not stuck (see MarkStuck). A consumer restarted, or taken over
-// by another instance, reads here how long it has been stuck.
+// StuckSince is the consumer's stuck mark: when it began failing to process what comes after its
+// position, zero when it is not stuck (see SetStuck). A consumer restarted, or taken over by
+// another instance, reads here how long it had been stuck.
 func (c *Checkpoint) StuckSince() time.Time { return c.stuck }
 
-// MarkStuck saves the pending position at once with the stuck mark since: the consumer has been
-// failing to process what comes after it since then (zero: it no longer is). Nothing is saved
-// when the mark and the position are already saved as they are.
+// StuckSaved tells whether the stuck mark is saved as it is.
+func (c *Checkpoint) StuckSaved() bool { return c.stuck.Equal(c.savedStuck) }
+
+// SetStuck sets the stuck mark: the consumer has been failing to process what comes after its
+// position since since (zero: it no longer is). The next save records it (Flush, or a due one).
+func (c *Checkpoint) SetStuck(since time.Time) { c.stuck = since }
+
+// MarkStuck sets the stuck mark and saves it at once with the pending position. A save that
+// fails leaves the mark set, for the next save to record.
 func (c *Checkpoint) MarkStuck(ctx context.Context, since time.Time) error {
-	if since.Equal(c.stuck) && c.pending <= c.saved.State {
-		return nil
-	}
-	prev := c.stuck
-	c.stuck = since
-	if err := c.save(ctx); err != nil {
-		c.stuck = prev
-		return err
-	}
-	return nil
+	c.SetStuck(since)
+	return c.Flush(ctx)
 }
 
-// Flush saves the pending position if it is past the saved one.
+// dirty tells whether something is not saved yet: a position past the saved one, or a stuck mark
+// other than the saved one.
+func (c *Checkpoint) dirty() bool {
+	return c.pending > c.saved.State || !c.stuck.Equal(c.savedStuck)
+}
+
+// Flush saves the pending position and the stuck mark if either is not saved yet.
 func (c *Checkpoint) Flush(ctx context.Context) error {
-	if c.pending <= c.saved.State {
+	if !c.dirty() {
 		return nil
 	}
 	return c.save(ctx)
@@ -213,12 +217,12 @@ func (c *Checkpoint) Flush(ctx context.Context) error {
 
 // save appends the pending position with the stuck mark.
 func (c *Checkpoint) save(ctx context.Context) error {
-	at := c.now()
+	at, stuck := c.now(), c.stuck
 	// No retry: a checkpoint stream that moved under this instance means another instance drives
 	// the same consumer, which deciding again cannot mend.
 	_, err := eventstore.Update(ctx, c.store, c.codec, CheckpointStream(c.name), &c.saved, foldCheckpoint,
 		func(eventstore.Position) ([]eventstore.Typed, error) {
-			return []eventstore.Typed{CheckpointAdvanced{Position: c.pending, At: at.UTC(), StuckSince: c.stuck.UTC()}}, nil
+			return []eventstore.Typed{CheckpointAdvanced{Position: c.pending, At: at.UTC(), StuckSince: stuck.UTC()}}, nil
 		}, eventstore.Metadata{}, nil, 0)
 	if err != nil {
 		if errors.Is(err, eventstore.ErrWrongExpectedVersion) {
@@ -227,7 +231,7 @@ func (c *Checkpoint) save(ctx context.Context) error {
 		return fmt.Errorf("save checkpoint %s at %d: %w", c.name, c.pending, err)
 	}
 	c.advances = 0
-	c.lastSave = at
+	c.lastSave, c.savedStuck = at, stuck
 	c.saves++
 	c.deferrals, c.deferredUntil = 0, time.Time{}
 	return nil

@@ -137,8 +137,18 @@ func TestAStuckMarkIsSavedAtOnceKeptByLaterSavesAndReadBackUntilCleared(t *testi
 	if c, _ := LoadCheckpoint(ctx, s, "stuck", cfg); !c.StuckSince().Equal(since) {
 		t.Fatalf("after an advance the mark is %s, want %s", c.StuckSince(), since)
 	}
-	if err := again.MarkStuck(ctx, time.Time{}); err != nil {
-		t.Fatal(err)
+	// A save that fails leaves the mark set, unsaved, for the next save (found by a review: the
+	// streak's start was then never saved).
+	ended, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := again.MarkStuck(ended, time.Time{}); err == nil || !again.StuckSince().IsZero() || again.StuckSaved() {
+		t.Fatalf("a failed MarkStuck: %v, mark %s, saved %v; want an error, the mark cleared in memory, not saved", err, again.StuckSince(), again.StuckSaved())
+	}
+	if c, _ := LoadCheckpoint(ctx, s, "stuck", cfg); !c.StuckSince().Equal(since) {
+		t.Fatalf("after a failed clear the saved mark is %s, want %s still", c.StuckSince(), since)
+	}
+	if err := again.Flush(ctx); err != nil || !again.StuckSaved() {
+		t.Fatalf("the next save: %v, saved %v", err, again.StuckSaved())
 	}
 	if c, _ := LoadCheckpoint(ctx, s, "stuck", cfg); !c.StuckSince().IsZero() || c.Saved() != 5 {
 		t.Fatalf("cleared: stuck since %s at %d, want none at 5", c.StuckSince(), c.Saved())

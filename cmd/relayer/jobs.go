@@ -272,12 +272,17 @@ func runJobsShow(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	var h api.JobEvents
-	if err := c.get(ctx, "/v1/jobs/"+url.PathEscape(fs.Arg(0))+"/events", &h); err != nil {
+	var raw json.RawMessage
+	if err := c.get(ctx, "/v1/jobs/"+url.PathEscape(fs.Arg(0))+"/events", &raw); err != nil {
 		return err
 	}
 	if *asJSON {
-		return json.NewEncoder(stdout).Encode(h)
+		_, err := fmt.Fprintf(stdout, "%s\n", raw) // as the API gave it, every field
+		return err
+	}
+	var h api.JobEvents
+	if err := json.Unmarshal(raw, &h); err != nil {
+		return fmt.Errorf("jobs show: the relayer's answer is not a job's history: %w", err)
 	}
 	fmt.Fprintf(stdout, "job %s (%s), %s after %d events\n", h.JobID, h.Kind, h.Status, len(h.Events))
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)

@@ -137,33 +137,13 @@ func TestAFailingEndpointGetsTheSameTransitionAgainAndNothingIsSkipped(t *testin
 
 func TestAnEndpointFailingForDisableAfterIsDisabledWithAnEventAndResumesWhereItStoppedWhenEnabled(t *testing.T) {
 	env := newDT(t)
-	var healthy atomic.Bool
-	rcv := newReceiver(t, func(int, delivery) int {
-		if healthy.Load() {
-			return http.StatusOK
-		}
-		return http.StatusServiceUnavailable
-	})
+	rcv, healthy := newFailingReceiver(t)
 	id, _ := env.register(rcv.srv.URL+"/path-with-token-abc123", webhook.Filter{})
 	cfg := dtConfig()
 	cfg.Webhooks.DisableAfter = 400 * time.Millisecond
 	s, _ := env.start(cfg, Deps{})
 	env.jobs(0, 5)
-	var disabled webhook.Disabled
-	waitFor(t, 10*time.Second, "WebhookDisabled", func() bool {
-		for rec, err := range env.store.ReadStream(context.Background(), webhook.Stream, 0) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			if e, _ := env.codec.Decode(rec); e != nil {
-				if d, ok := e.(webhook.Disabled); ok {
-					disabled = d
-					return true
-				}
-			}
-		}
-		return false
-	})
+	disabled := env.waitDisabled(t)
 	if disabled.ID != id || disabled.Who != "" || disabled.FailingSince.IsZero() || !strings.Contains(disabled.Reason, "503") {
 		t.Fatalf("disabled: %+v", disabled)
 	}
@@ -192,6 +172,17 @@ func TestAnEndpointFailingForDisableAfterIsDisabledWithAnEventAndResumesWhereItS
 	waitFor(t, 10*time.Second, "the backlog", func() bool { return len(firstDeliveries(rcv.deliveries())) >= len(want) })
 	checkInOrder(t, rcv.deliveries(), want)
 	waitFor(t, 5*time.Second, "the gauge cleared", func() bool { return metric(t, s, "relayer_webhook_disabled", id) == 0 })
+}
+
+// newFailingReceiver is a receiver that answers 503 until healthy is set, then 200.
+func newFailingReceiver(t *testing.T) (*receiver, *atomic.Bool) {
+	healthy := &atomic.Bool{}
+	return newReceiver(t, func(int, delivery) int {
+		if healthy.Load() {
+			return http.StatusOK
+		}
+		return http.StatusServiceUnavailable
+	}), healthy
 }
 
 // stuckSince is the failure streak's start that endpoint id's checkpoint holds (zero: none).
@@ -257,13 +248,7 @@ func TestAFailureStreakGoesOnAcrossARestart(t *testing.T) {
 // that disabled it behind.
 func TestASuccessOrAnEnableEndsTheSavedFailureStreak(t *testing.T) {
 	env := newDT(t)
-	var healthy atomic.Bool
-	rcv := newReceiver(t, func(int, delivery) int {
-		if healthy.Load() {
-			return http.StatusOK
-		}
-		return http.StatusServiceUnavailable
-	})
+	rcv, healthy := newFailingReceiver(t)
 	id, _ := env.register(rcv.srv.URL, webhook.Filter{})
 	cfg := dtConfig()
 	cfg.Webhooks.DisableAfter = time.Second

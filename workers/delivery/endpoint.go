@@ -76,15 +76,15 @@ func (s *Service) followOnce(ctx context.Context, store eventstore.Store, f *fol
 	start := max(cp.Saved(), eventstore.Position(ep.After))
 	f.stats.position.Store(uint64(start))
 	// A failure streak that a run before this one saved (before a restart, or on another
-	// instance) goes on, unless the endpoint was enabled after it began: that one is over.
-	if since := cp.StuckSince(); !since.IsZero() {
-		if since.Before(ep.ActiveSince) {
-			if err := cp.MarkStuck(ctx, time.Time{}); err != nil {
-				return err
-			}
-		} else {
-			f.stats.failingSince.CompareAndSwap(0, since.UnixNano())
-		}
+	// instance) goes on, unless the endpoint was enabled after it began: that one is over. A
+	// streak this process already counts and could not save yet is saved with the checkpoint.
+	if since := cp.StuckSince(); !since.IsZero() && since.Before(ep.ActiveSince) {
+		cp.SetStuck(time.Time{})
+	} else if !since.IsZero() {
+		f.stats.failingSince.CompareAndSwap(0, since.UnixNano())
+	}
+	if mem := f.stats.failingSince.Load(); mem != 0 && cp.StuckSince().IsZero() {
+		cp.SetStuck(time.Unix(0, mem))
 	}
 	defer func() {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -150,9 +150,10 @@ func (s *Service) deliver(ctx context.Context, store eventstore.Store, cp *worke
 			f.stats.delivered.Add(1)
 			if since := f.stats.failingSince.Swap(0); since != 0 {
 				s.log.Info("webhook endpoint delivers again", "webhook", ep.ID, "failed_for", s.now().Sub(time.Unix(0, since)).Round(time.Millisecond).String())
-				// The streak's end is saved at once, or a restart would take it up again.
-				if err := cp.MarkStuck(ctx, time.Time{}); err != nil {
-					f.stats.failingSince.CompareAndSwap(0, since) // saved as still failing: so it is
+				// The streak's end is saved at once, or a restart would take it up again; a full
+				// store defers the save (the mark stays set for the next one), as it defers
+				// every checkpoint save.
+				if err := cp.MarkStuck(ctx, time.Time{}); err != nil && !errors.Is(err, eventstore.ErrStorageFull) {
 					return err
 				}
 			}
@@ -166,10 +167,13 @@ func (s *Service) deliver(ctx context.Context, store eventstore.Store, cp *worke
 		since := time.Unix(0, f.stats.failingSince.Load())
 		if f.stats.failingSince.CompareAndSwap(0, now.UnixNano()) {
 			since = now
+		}
+		if !cp.StuckSince().Equal(since) || !cp.StuckSaved() {
 			// What was delivered before this transition is saved before the waits begin, with
 			// the streak's start, so that a restart or another instance takes the streak up
-			// where it is instead of beginning one anew.
-			if err := cp.MarkStuck(ctx, now); err != nil {
+			// where it is instead of beginning one anew. A save that fails is tried again at
+			// the next failure.
+			if err := cp.MarkStuck(ctx, since); err != nil && !errors.Is(err, eventstore.ErrStorageFull) {
 				return err
 			}
 		}
@@ -187,7 +191,7 @@ func (s *Service) deliver(ctx context.Context, store eventstore.Store, cp *worke
 			// An operator enabled the endpoint after this streak began: a new one begins now.
 			f.stats.failingSince.Store(now.UnixNano())
 			since, failing = now, 0
-			if err := cp.MarkStuck(ctx, now); err != nil {
+			if err := cp.MarkStuck(ctx, now); err != nil && !errors.Is(err, eventstore.ErrStorageFull) {
 				return err
 			}
 		}

@@ -81,8 +81,9 @@ abstract contract GatewayBase is EIP5267 {
     /// @dev keccak256("\x19\x01" || domainSeparator || keccak256(encodedStruct)): the digest
     /// signers sign of the struct whose EIP-712 encoding (typeHash || encodeData) is encodedStruct.
     function _hashTypedData(bytes memory encodedStruct) internal view returns (bytes32) {
+        (string memory name, uint256 chainId, address verifyingContract) = _eip712Domain();
         bytes32 domainSeparator = keccak256(
-            abi.encode(EIP712_DOMAIN_TYPEHASH, keccak256(bytes(_eip712Name())), keccak256("1"), block.chainid, address(this))
+            abi.encode(EIP712_DOMAIN_TYPEHASH, keccak256(bytes(name)), keccak256("1"), chainId, verifyingContract)
         );
         return keccak256(abi.encodePacked(hex"1901", domainSeparator, keccak256(encodedStruct)));
     }
