@@ -36,7 +36,10 @@ type healthReport struct {
 	// Signers is present while the balance guard has a signing key paused; down (503) when
 	// every key is.
 	Signers *signersReport `json:"signers,omitempty"`
-	Time    time.Time      `json:"time"`
+	// Fleet is this instance of a fleet and the leases it holds; omitted alone on a log. It
+	// changes no status: a lease another instance holds is the fleet at work.
+	Fleet *FleetReport `json:"fleet,omitempty"`
+	Time  time.Time    `json:"time"`
 	// Dependencies is the reference relayer's summary of the same checks (its HealthResponse):
 	// each dependency's name and "ok" or "fail" (degraded counts as fail: it turns the answer
 	// into a 503).
@@ -49,6 +52,56 @@ func dependencyState(status string) string {
 		return "ok"
 	}
 	return "fail"
+}
+
+// FleetSource tells /healthz about this instance of a fleet (several instances on one log).
+type FleetSource interface {
+	Fleet() FleetHealth
+}
+
+// FleetHealth is an instance of a fleet as it sees itself: its name in the leases, and each lease
+// it takes part in (its signing keys', the webhooks', the archiver's), with the epoch of the
+// term it holds (0: another instance holds the lease, or none does).
+type FleetHealth struct {
+	Instance string
+	Leases   []LeaseHealth
+}
+
+// LeaseHealth is one lease an instance takes part in.
+type LeaseHealth struct {
+	Name  string
+	Epoch uint64
+}
+
+// FleetReport is /healthz's fleet member: the instance's name, the leases it holds, the others.
+type FleetReport struct {
+	Instance string `json:"instance"`
+	// Holds are the leases this instance holds now, with their terms' epochs; Waits the others
+	// it would take if they fell free.
+	Holds []HeldLease `json:"holds"`
+	Waits []string    `json:"waits"`
+}
+
+// HeldLease is a lease an instance holds, with its term's epoch.
+type HeldLease struct {
+	Name  string `json:"name"`
+	Epoch uint64 `json:"epoch"`
+}
+
+func (s *Server) fleetReport() *FleetReport {
+	if s.fleet == nil {
+		return nil
+	}
+	f := s.fleet.Fleet()
+	rep := &FleetReport{Instance: f.Instance, Holds: []HeldLease{}, Waits: []string{}}
+	for _, l := range f.Leases {
+		if l.Epoch != 0 {
+			rep.Holds = append(rep.Holds, HeldLease{Name: l.Name, Epoch: l.Epoch})
+		} else {
+			rep.Waits = append(rep.Waits, l.Name)
+		}
+	}
+	return rep
 }
 
 // ChainHealth is what the relayer knows of reaching the gateway chain's node.
@@ -218,6 +271,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	if rep.Signers = s.signersReport(); rep.Signers != nil && rep.Signers.Status == healthDown {
 		rep.Status = healthDown
 	}
+	rep.Fleet = s.fleetReport()
 	rep.Dependencies = map[string]string{
 		"store":       dependencyState(rep.Store.Status),
 		"projections": dependencyState(rep.Projections.Status),

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -95,5 +96,40 @@ func TestHealthWithoutAChainHealthSourceHasNoChainMember(t *testing.T) {
 	code, got, body := opGetJSON[chainHealthBody](env, "/healthz")
 	if code != http.StatusOK || got.Status != "ok" || got.Chain != nil {
 		t.Fatalf("%d %s", code, body)
+	}
+}
+
+// fakeFleet is an instance of a fleet as cmd/relayer's fleetLeases reports it.
+type fakeFleet FleetHealth
+
+func (f fakeFleet) Fleet() FleetHealth { return FleetHealth(f) }
+
+// An instance of a fleet says in /healthz which leases it holds and which another instance does
+// (found by an outside probe: nothing said who held what); alone on a log there is no fleet
+// member. The member changes no status.
+func TestHealthNamesTheInstanceAndTheLeasesItHoldsInAFleet(t *testing.T) {
+	fleet := fakeFleet{Instance: "relayer-b:4242", Leases: []LeaseHealth{
+		{Name: "signer-0x01", Epoch: 7}, {Name: "signer-0x02"}, {Name: "webhooks", Epoch: 3}, {Name: "archiver"},
+	}}
+	srv := opServer(t, Deps{Store: projectionstest.OpenStore(t), Fleet: fleet})
+	h := contractChecked(t, srv.Handler())
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/healthz", nil))
+	var got struct {
+		Status string       `json:"status"`
+		Fleet  *FleetReport `json:"fleet"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || rec.Code != http.StatusOK || got.Status != "ok" || got.Fleet == nil {
+		t.Fatalf("%v: %d %s", err, rec.Code, rec.Body)
+	}
+	f := got.Fleet
+	if f.Instance != "relayer-b:4242" || len(f.Holds) != 2 || f.Holds[0].Name != "signer-0x01" || f.Holds[0].Epoch != 7 ||
+		f.Holds[1].Name != "webhooks" || f.Holds[1].Epoch != 3 || len(f.Waits) != 2 || f.Waits[0] != "signer-0x02" || f.Waits[1] != "archiver" {
+		t.Fatalf("fleet %+v", *f)
+	}
+
+	env := startOps(t, opsTuning{})
+	if _, _, body := env.get("/healthz"); strings.Contains(string(body), `"fleet"`) {
+		t.Fatalf("alone on a log, /healthz has a fleet member: %s", body)
 	}
 }

@@ -44,6 +44,9 @@ type Deps struct {
 	// health and signer routes also ask it for what it can tell (ChainHealthSource,
 	// SigningKeysSource).
 	Chain ChainChecks
+	// Fleet tells /healthz which instance of a fleet this is and which leases it holds; nil
+	// alone on a log.
+	Fleet FleetSource
 }
 
 // Server serves the HTTP API. Build it with New; Handler is the whole API, Serve runs it.
@@ -63,6 +66,7 @@ type Server struct {
 	metrics *metrics
 	limiter *ratelimit.Limiter
 	chain   ChainChecks
+	fleet   FleetSource
 	// hints follows the jobs this instance accepted, for the overview's hint accuracy.
 	hints hintTracker
 	// fullLogged is when a full store was last logged (unix nanoseconds; see storageFull).
@@ -172,6 +176,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Server, error) {
 		log:   deps.Logger,
 		now:   deps.Now,
 		chain: deps.Chain,
+		fleet: deps.Fleet,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

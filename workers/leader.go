@@ -129,6 +129,15 @@ func NewLeader(cfg Config, deps Deps) (*Leader, error) {
 	return l, nil
 }
 
+// Leases are the leases of the instance's keys, in the keys' order (by address).
+func (l *Leader) Leases() []*lease.Lease {
+	out := make([]*lease.Lease, len(l.keys))
+	for i, k := range l.keys {
+		out[i] = k.lease
+	}
+	return out
+}
+
 // Ready is closed once Run has started and found the fleet signing with this instance's keys
 // (checkKeys): an instance serves while it waits for the leases.
 func (l *Leader) Ready() <-chan struct{} { return l.ready }

@@ -192,7 +192,13 @@ const inputProofBody = `{"contractChainId":1337,"contractAddress":"0x00000000000
 // fails the test.
 func httpGet(t *testing.T, url string) (*http.Response, []byte) {
 	t.Helper()
-	res, err := http.Get(url)
+	return httpGetWith(t, http.DefaultClient, url)
+}
+
+// httpGetWith is httpGet with client.
+func httpGetWith(t *testing.T, client *http.Client, url string) (*http.Response, []byte) {
+	t.Helper()
+	res, err := client.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}

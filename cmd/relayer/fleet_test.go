@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +26,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/nats-io/nats.go"
 
+	"relayer/api"
 	"relayer/domain"
 	"relayer/eventstore"
 	"relayer/eventstore/postgres"
@@ -188,6 +190,49 @@ func (f *fleet) up() []string {
 	return out
 }
 
+// checkFleetHealth checks what the instances at urls say of the fleet in /healthz, waiting (30 s
+// at most) for the leases to settle: each names itself, no lease is held by two of them, and each
+// of the fleet's fleetKeys signing keys is held by one.
+func checkFleetHealth(t *testing.T, client *http.Client, urls []string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		holders := map[string][]string{}
+		var problems []string
+		for _, u := range urls {
+			var h struct {
+				Fleet *api.FleetReport `json:"fleet"`
+			}
+			res, body := httpGetWith(t, client, u+"/healthz")
+			if err := json.Unmarshal(body, &h); err != nil || h.Fleet == nil || h.Fleet.Instance == "" || len(h.Fleet.Holds)+len(h.Fleet.Waits) < fleetKeys {
+				t.Fatalf("%s/healthz: %d %s: want the fleet member naming the instance and its %d keys' leases at least", u, res.StatusCode, body, fleetKeys)
+			}
+			for _, l := range h.Fleet.Holds {
+				holders[l.Name] = append(holders[l.Name], h.Fleet.Instance)
+			}
+		}
+		signers := 0
+		for name, who := range holders {
+			if len(who) > 1 {
+				problems = append(problems, fmt.Sprintf("%s held by %v", name, who))
+			}
+			if strings.HasPrefix(name, workers.SignerLeasePrefix+"-") {
+				signers++
+			}
+		}
+		if signers != fleetKeys {
+			problems = append(problems, fmt.Sprintf("%d of the %d signing keys' leases held: %v", signers, fleetKeys, holders))
+		}
+		if len(problems) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the fleet's /healthz: %s", strings.Join(problems, "; "))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
 // leases is how many leases instance i holds (by its /metrics: the engine's, or the keys'), or
 // -1 when it does not answer.
 func (f *fleet) leases(client *http.Client, i int) int {
@@ -299,6 +344,7 @@ func TestFleetOfThreeInstancesSurvivesSIGKILLs(t *testing.T) {
 	if notTerminal == nil {
 		t.Logf("every job terminal %s after the kills", time.Since(drainStart).Round(time.Millisecond))
 	}
+	checkFleetHealth(t, load.client, f.up())
 	holder := f.leader(load.client)
 	order := []int{}
 	for i := range fleetInstances {

@@ -181,6 +181,7 @@ func startRelayer(interrupt, ctx context.Context, s serveSettings, store eventst
 		Tuning: func() retryafter.Config { return srv.Tuning() },
 	}
 	var engine workerRunner
+	var leader *workers.Leader
 	signing := []string{chain.gw.Address().Hex()} // the keys that send, for /healthz and the hints
 	if wcfg.Fleet.Enabled {
 		if len(chain.keys) > 0 {
@@ -189,7 +190,8 @@ func startRelayer(interrupt, ctx context.Context, s serveSettings, store eventst
 				signing = append(signing, k.Address().Hex())
 			}
 		}
-		engine, err = workers.NewLeader(wcfg, deps)
+		leader, err = workers.NewLeader(wcfg, deps)
+		engine = leader
 	} else {
 		engine, err = workers.New(wcfg, deps)
 	}
@@ -208,13 +210,17 @@ func startRelayer(interrupt, ctx context.Context, s serveSettings, store eventst
 		return nil, err
 	}
 	engine = withDeliveries{workerRunner: engine, hooks: hooks, arch: arch}
+	var fleet api.FleetSource
+	if leader != nil {
+		fleet = fleetLeases{instance: wcfg.Fleet.InstanceName(), leases: slices.Concat(leader.Leases(), []*lease.Lease{hooks.Lease(), arch.Lease()})}
+	}
 	apiCfg := s.API
 	if chain.dev != nil {
 		apiCfg.Admission.DecryptionContract = chain.dev.decryption.Hex()
 	}
 	srv, err = api.New(ctx, apiCfg, api.Deps{Store: store, Projections: set, Logger: log,
 		Collectors: slices.Concat(engine.Collectors(), chain.gw.Collectors(), limits.Collectors()),
-		Chain:      chainChecks{gw: chain.gw, keys: signing}})
+		Chain:      chainChecks{gw: chain.gw, keys: signing}, Fleet: fleet})
 	if err != nil {
 		chain.Close()
 		return nil, err
@@ -241,6 +247,23 @@ func startRelayer(interrupt, ctx context.Context, s serveSettings, store eventst
 		errs <- err
 	}()
 	return &relayer{srv: srv, engine: engine, chain: chain}, nil
+}
+
+// fleetLeases is /healthz's view of this instance of a fleet (api.FleetSource): the leases it
+// takes part in, and which of them it holds now.
+type fleetLeases struct {
+	instance string
+	leases   []*lease.Lease
+}
+
+func (f fleetLeases) Fleet() api.FleetHealth {
+	out := api.FleetHealth{Instance: f.instance}
+	for _, l := range f.leases {
+		if l != nil {
+			out.Leases = append(out.Leases, api.LeaseHealth{Name: l.Name(), Epoch: l.HeldEpoch()})
+		}
+	}
+	return out
 }
 
 // chainChecks is the admission's chain port (projections.ChainChecks, given as api.Deps.Chain)

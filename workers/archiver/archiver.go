@@ -176,6 +176,9 @@ func New(cfg Config, deps Deps) (*Archiver, error) {
 	return a, nil
 }
 
+// Lease is the lease "archiver" the archiver runs under in a fleet; nil alone on a log.
+func (a *Archiver) Lease() *lease.Lease { return a.lease }
+
 // Policy is the retention policy in force.
 func (a *Archiver) Policy() domain.Retention { return *a.policy.Load() }
 

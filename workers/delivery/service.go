@@ -137,6 +137,9 @@ func New(cfg Config, deps Deps) (*Service, error) {
 	return s, nil
 }
 
+// Lease is the lease "webhooks" the deliveries run under in a fleet; nil alone on a log.
+func (s *Service) Lease() *lease.Lease { return s.lease }
+
 // nudge wakes the manager without blocking.
 func (s *Service) nudge() {
 	select {

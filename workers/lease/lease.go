@@ -187,6 +187,8 @@ type Lease struct {
 
 	terms   eventstore.Folded[state]
 	refused atomic.Int64
+	// held is the epoch of the term this process holds now, 0 when it holds none (HeldEpoch).
+	held atomic.Uint64
 
 	// view is the term stream as Holder reads it, apart from terms (which Acquire and the term
 	// use), so that another goroutine may ask who holds the lease while this one waits for it.
@@ -196,6 +198,9 @@ type Lease struct {
 
 // Name is the lease's name.
 func (l *Lease) Name() string { return l.cfg.Name }
+
+// HeldEpoch is the epoch of the term of the lease this process holds now, 0 when it holds none.
+func (l *Lease) HeldEpoch() uint64 { return l.held.Load() }
 
 // Refused counts the appends the terms' stores refused because their term was lost: by the log's
 // guard (another process took the lease) or before reaching it (the term had expired).
@@ -354,6 +359,7 @@ func (l *Lease) take(ctx context.Context, s state) (*Term, error) {
 	t := &Term{l: l, Epoch: acq.Epoch, guard: eventstore.Guard{Stream: Stream(l.cfg.Name), Version: l.terms.Version},
 		lost: make(chan struct{}), stop: make(chan struct{}), asked: make(chan struct{}), renewed: start,
 		renewals: eventstore.NoStream}
+	l.held.Store(acq.Epoch)
 	t.wg.Add(2)
 	go t.keep()
 	go t.expire()
@@ -405,6 +411,7 @@ func (t *Term) end(err error, lost bool) {
 		t.mu.Lock()
 		t.err = err
 		t.mu.Unlock()
+		t.l.held.CompareAndSwap(t.Epoch, 0)
 		if lost {
 			t.l.log.Warn("lease lost", "epoch", t.Epoch, "err", err)
 		} else {

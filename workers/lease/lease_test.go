@@ -64,6 +64,9 @@ func testHandOver(t *testing.T, st eventstore.Store) {
 	if err != nil || ta.Epoch != 1 {
 		t.Fatalf("a free lease: epoch %v, %v", ta, err)
 	}
+	if a.HeldEpoch() != 1 || b.HeldEpoch() != 0 {
+		t.Fatalf("held epochs a %d, b %d; want 1, 0", a.HeldEpoch(), b.HeldEpoch())
+	}
 	got := make(chan *Term, 1)
 	go func() {
 		tb, err := b.Acquire(ctx)
@@ -91,6 +94,9 @@ func testHandOver(t *testing.T, st eventstore.Store) {
 	tb := <-got
 	if tb == nil || tb.Epoch != 2 {
 		t.Fatalf("after the release: %+v", tb)
+	}
+	if a.HeldEpoch() != 0 || b.HeldEpoch() != 2 {
+		t.Fatalf("after the release, held epochs a %d, b %d; want 0, 2", a.HeldEpoch(), b.HeldEpoch())
 	}
 	if waited := time.Since(released); waited >= 600*time.Millisecond {
 		t.Fatalf("a released lease is taken at once; b waited %s", waited)
@@ -144,6 +150,9 @@ func testLapse(t *testing.T, st eventstore.Store) {
 	case <-ta.Lost():
 	default:
 		t.Fatal("the refused append did not end the deposed term")
+	}
+	if a.HeldEpoch() != 0 || b.HeldEpoch() != 2 {
+		t.Fatalf("after the lapse, held epochs a %d, b %d; want 0, 2", a.HeldEpoch(), b.HeldEpoch())
 	}
 	if h2, _ := st.Head(ctx); h2 != head {
 		t.Fatalf("the refused append wrote something: head %d -> %d", head, h2)
