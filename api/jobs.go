@@ -293,26 +293,27 @@ func (s *Server) submitRefused(w http.ResponseWriter, r *http.Request, rc *runti
 			"this exact request has failed or timed out %d times; it is not accepted again (sign a new request: another validity window makes another request)", projections.MaxGenerations), nil)
 	case errors.As(err, &bo):
 		sec := int(math.Ceil(bo.Wait.Seconds()))
-		s.tooMany(w, r, kind, sec, fmt.Sprintf(
+		s.tooMany(w, r, kind, sec, int(math.Ceil(float64(bo.Wait)/float64(time.Millisecond))), fmt.Sprintf(
 			"this exact request failed or timed out %d times after its transaction was sent; its next attempt is accepted in %d s (each such failure doubles the wait, up to %s)",
 			bo.Failed, sec, projections.MaxContentBackoff))
 	case errors.As(err, &shed):
 		loc := projections.Location{Queue: shed.Queue, Ahead: shed.Length, Length: shed.Length + 1}
 		sec := s.estimate(rc, kind, kind.InitialStatus(), loc, shed.Queues.Tx, 0).Seconds
-		s.tooMany(w, r, kind, sec, fmt.Sprintf("the %s queue is full (%d jobs waiting); retry after %d s", shed.Queue, shed.Length, sec))
+		s.tooMany(w, r, kind, sec, sec*1000, fmt.Sprintf("the %s queue is full (%d jobs waiting); retry after %d s", shed.Queue, shed.Length, sec))
 	default:
 		s.internalError(w, r, "admit submission", err)
 	}
 }
 
 // tooMany answers 429 rate_limited with Retry-After sec, in the inbound limiter's shape, so
-// clients handle both alike: retryAfterMs beside the error, in step with Retry-After.
-func (s *Server) tooMany(w http.ResponseWriter, r *http.Request, kind domain.Kind, sec int, message string) {
+// clients handle both alike: retryAfterMs (ms, the exact wait, of which sec is the ceiling in
+// seconds) beside the error.
+func (s *Server) tooMany(w http.ResponseWriter, r *http.Request, kind domain.Kind, sec, ms int, message string) {
 	s.metrics.observeRateLimited(kind, sec)
 	setRetryAfter(w, sec)
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusTooManyRequests, ratelimit.DeniedBody{
-		Status: statusFailed, RequestID: requestID(w), RetryAfterMs: sec * 1000,
+		Status: statusFailed, RequestID: requestID(w), RetryAfterMs: ms,
 		Error: ratelimit.DeniedError{Label: labelRateLimited, Message: message},
 	})
 }

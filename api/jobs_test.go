@@ -266,7 +266,16 @@ func TestARequestThatKeepsFailingWaitsADoublingBackoffBeforeItsNextJob(t *testin
 			t.Fatalf("refusal %s (accepted events %d -> %d)", r.Body, before, env.countEvents("RequestAccepted"))
 		}
 		env.clock.Advance(time.Duration(want)*time.Second - time.Millisecond)
-		env.do("POST", "/v2/public-decrypt", body).want(t, http.StatusTooManyRequests, labelRateLimited)
+		r = env.do("POST", "/v2/public-decrypt", body)
+		r.want(t, http.StatusTooManyRequests, labelRateLimited)
+		// retryAfterMs is the exact wait, Retry-After its ceiling in seconds (found by an outside
+		// probe: retryAfterMs was Retry-After times 1000).
+		var denied struct {
+			RetryAfterMs int `json:"retryAfterMs"`
+		}
+		if err := json.Unmarshal(r.Body, &denied); err != nil || denied.RetryAfterMs != 1 || r.retryAfter(t) != 1 {
+			t.Fatalf("a millisecond before the backoff ends: retryAfterMs %d, Retry-After %d (%v); want 1 and 1", denied.RetryAfterMs, r.retryAfter(t), err)
+		}
 		env.clock.Advance(time.Millisecond)
 		r = env.do("POST", "/v2/public-decrypt", body)
 		r.want(t, http.StatusAccepted, "")

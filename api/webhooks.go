@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -276,7 +277,9 @@ func (s *Server) checkWebhookHost(ctx context.Context, u *url.URL) string {
 
 // rotateBody is POST /admin/webhooks/{id}/rotate's optional body.
 type rotateBody struct {
-	OverlapSeconds *int64 `json:"overlapSeconds"`
+	// OverlapSeconds is a number, checked to be a whole one in range: 1e3 is a thousand, and
+	// 1e12 is out of range rather than malformed.
+	OverlapSeconds *float64 `json:"overlapSeconds"`
 }
 
 // rotateWebhook answers POST /admin/webhooks/{id}/rotate (optional body {"overlapSeconds": n}):
@@ -296,13 +299,14 @@ func (s *Server) rotateWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	overlap := s.cfg.Webhooks.WithDefaults().RotationOverlap
-	if body.OverlapSeconds != nil {
-		if *body.OverlapSeconds < 0 || *body.OverlapSeconds > int64(webhook.MaxRotationOverlap/time.Second) {
+	if v := body.OverlapSeconds; v != nil {
+		most := float64(webhook.MaxRotationOverlap / time.Second)
+		if *v < 0 || *v > most || *v != math.Trunc(*v) {
 			writeError(w, r, http.StatusBadRequest, domain.LabelValidationFailed, "invalid rotation", []domain.FieldIssue{{Field: "overlapSeconds",
-				Issue: fmt.Sprintf("must be from 0 to %d", int64(webhook.MaxRotationOverlap/time.Second))}})
+				Issue: fmt.Sprintf("must be a whole number of seconds from 0 to %.0f, got %v", most, *v)}})
 			return
 		}
-		overlap = time.Duration(*body.OverlapSeconds) * time.Second
+		overlap = time.Duration(*v) * time.Second
 	}
 	secret, sealed, ok := s.newWebhookSecret(w, r, id)
 	if !ok {

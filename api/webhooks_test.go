@@ -210,12 +210,23 @@ func TestARotationAnswersANewSecretAndTheOldOneSignsUntilTheOverlapEnds(t *testi
 	if v := jtResult[webhookCreated](t, env.hook("POST", "/"+id+"/rotate", `{"overlapSeconds":0}`)).Webhook; v.Secrets != 1 {
 		t.Fatalf("rotation without overlap: %+v", v)
 	}
-	env.hook("POST", "/"+id+"/rotate", `{"overlapSeconds":-1}`).want(t, http.StatusBadRequest, "validation_failed")
+	// Out of range, or not whole, it is refused naming the range (found by an outside probe:
+	// 1e12 was answered malformed_json, "must be a whole number").
+	for _, v := range []string{"-1", "1e12", "2592001", "1.5"} {
+		res := env.hook("POST", "/"+id+"/rotate", `{"overlapSeconds":`+v+`}`)
+		res.want(t, http.StatusBadRequest, "validation_failed")
+		if d := res.Env.Error.Details; len(d) != 1 || d[0].Field != "overlapSeconds" || !strings.Contains(d[0].Issue, "from 0 to 2592000") {
+			t.Errorf("overlapSeconds %s: details %v", v, d)
+		}
+	}
+	if v := jtResult[webhookCreated](t, env.hook("POST", "/"+id+"/rotate", `{"overlapSeconds":6e1}`)).Webhook; v.Secrets != 2 {
+		t.Fatalf("rotation with an overlap of 6e1 s: %+v", v)
+	}
 	// A member of the wrong type is named, with what it must be (found by an outside probe: the
 	// answer said only that the body must be one JSON object).
 	res = env.hook("POST", "/"+id+"/rotate", `{"overlapSeconds":"1"}`)
 	res.want(t, http.StatusBadRequest, "malformed_json")
-	if d := res.Env.Error.Details; len(d) != 1 || d[0].Field != "overlapSeconds" || !strings.Contains(d[0].Issue, "must be a whole number, got string") {
+	if d := res.Env.Error.Details; len(d) != 1 || d[0].Field != "overlapSeconds" || !strings.Contains(d[0].Issue, "must be a number, got string") {
 		t.Errorf("overlapSeconds as a string: %q, details %v; want the field named", res.Env.Error.Message, d)
 	}
 	env.hook("POST", "/nope/rotate", "").want(t, http.StatusBadRequest, domain.LabelValidationFailed)

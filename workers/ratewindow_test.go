@@ -2,6 +2,8 @@ package workers
 
 import (
 	"context"
+	"math"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -25,7 +27,7 @@ func TestRateWindowNeverGrantsMoreThanDInAnySecondAndFollowsAChangeOfD(t *testin
 	var grants []time.Time
 	take := func(d float64, n int) {
 		for range n {
-			at, ok := r.take(ctx, d)
+			at, ok := r.take(ctx, func() float64 { return d })
 			if !ok {
 				t.Fatal("take refused without a cancelled context")
 			}
@@ -54,10 +56,39 @@ func TestRateWindowNeverGrantsMoreThanDInAnySecondAndFollowsAChangeOfD(t *testin
 	}
 	// Below 1 per second: one start per 1/D seconds.
 	var slow rateWindow
-	first, _ := slow.take(ctx, 0.5)
+	half := func() float64 { return 0.5 }
+	first, _ := slow.take(ctx, half)
 	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
-	if at, ok := slow.take(short, 0.5); ok {
+	if at, ok := slow.take(short, half); ok {
 		t.Errorf("D=0.5: a second start at %v, %v after the first", at, at.Sub(first))
+	}
+}
+
+// A start waiting under a very low D is granted soon after D is raised (found by an outside
+// probe: a start waiting under D=0.001 kept waiting out its 1,000 s window after D was raised
+// to 10 through the admin API).
+func TestAStartAlreadyWaitingFollowsARaiseOfD(t *testing.T) {
+	var r rateWindow
+	var d atomic.Uint64
+	d.Store(math.Float64bits(0.001))
+	rate := func() float64 { return math.Float64frombits(d.Load()) }
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, ok := r.take(ctx, rate); !ok {
+		t.Fatal("the first start was refused")
+	}
+	raised := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(150 * time.Millisecond)
+		raised <- time.Now()
+		d.Store(math.Float64bits(10))
+	}()
+	at, ok := r.take(ctx, rate)
+	if !ok {
+		t.Fatal("the waiting start was not granted within 10 s of D raised to 10")
+	}
+	if after := at.Sub(<-raised); after > time.Second {
+		t.Fatalf("the waiting start was granted %v after D was raised, want within the next check", after)
 	}
 }

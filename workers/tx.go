@@ -157,7 +157,7 @@ func (w *txWorker) run(ctx context.Context, k domain.Kind) error {
 			continue
 		}
 		limited := time.Now()
-		at, ok := q.rate.take(ctx, w.tps(k))
+		at, ok := q.rate.take(ctx, func() float64 { return w.tps(k) })
 		if !ok || ctx.Err() != nil {
 			return nil
 		}
@@ -638,10 +638,12 @@ type rateWindow struct {
 	starts []time.Time // the last starts, oldest first; at most n of them
 }
 
-// take waits until a start is allowed at rate d and returns its time; false when ctx ended.
-func (r *rateWindow) take(ctx context.Context, d float64) (time.Time, bool) {
+// take waits until a start is allowed at the rate rate gives, read again at every check (a
+// change of D, lowered or raised, applies to a start already waiting), and returns its time;
+// false when ctx ended.
+func (r *rateWindow) take(ctx context.Context, rate func() float64) (time.Time, bool) {
 	for {
-		n, span := windowOf(d)
+		n, span := windowOf(rate())
 		if len(r.starts) > n { // D was lowered: only the newest n count
 			r.starts = append(r.starts[:0], r.starts[len(r.starts)-n:]...)
 		}

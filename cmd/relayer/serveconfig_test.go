@@ -828,7 +828,9 @@ func TestATimeoutBeyondThirtyDaysIsRefused(t *testing.T) {
 	if _, _, err := loadServeConfig(configSources{file: writeConfig(t, "timeouts:\n  readiness: 720h\n")}); err != nil {
 		t.Fatalf("a readiness timeout of 30 days: %v", err)
 	}
-	for _, path := range []string{"timeouts.drain_window", "workers.tx_attempts", "workers.readiness_poll_interval"} {
+	// The webhooks' too (found by an outside probe: disable_after: 0s was taken silently).
+	for _, path := range []string{"timeouts.drain_window", "workers.tx_attempts", "workers.readiness_poll_interval",
+		"webhooks.timeout", "webhooks.retry_cap", "webhooks.disable_after", "webhooks.rotation_overlap", "webhooks.max_endpoints"} {
 		if !strings.Contains(settingDocs[path], "0: the default") {
 			t.Errorf("serve --help does not say that %s takes 0 for its default: %q", path, settingDocs[path])
 		}
