@@ -243,6 +243,33 @@ func TestAFailureStreakGoesOnAcrossARestart(t *testing.T) {
 	}
 }
 
+// In a fleet, the instance that takes the deliveries over goes on with the failure streak the
+// last holder saved, rather than beginning one anew.
+func TestAFailureStreakGoesOnWhenAnotherInstanceTakesTheDeliveriesOver(t *testing.T) {
+	env := newDT(t)
+	rcv, _ := newFailingReceiver(t)
+	id, _ := env.register(rcv.srv.URL, webhook.Filter{})
+	lc := func(name string) *lease.Config {
+		return &lease.Config{Holder: name, Duration: 5 * time.Second, Renew: time.Second}
+	}
+	cfg := dtConfig()
+	cfg.Webhooks.DisableAfter = 3 * time.Second
+	a, stopA := env.start(cfg, Deps{Lease: lc("a")})
+	waitFor(t, 5*time.Second, "a holds the lease", func() bool { return a.metrics.leaseHeld.Load() })
+	b, _ := env.start(cfg, Deps{Lease: lc("b")})
+	env.jobs(0, 2)
+	waitFor(t, 10*time.Second, "the streak saved", func() bool { return !env.stuckSince(id).IsZero() })
+	began := env.stuckSince(id)
+	time.Sleep(500 * time.Millisecond)
+	stopA()
+	handedOver := time.Now()
+	waitFor(t, 10*time.Second, "b takes over", func() bool { return b.metrics.leaseHeld.Load() })
+	disabled := env.waitDisabled(t)
+	if !disabled.FailingSince.Equal(began) || !disabled.FailingSince.Before(handedOver) {
+		t.Fatalf("disabled %+v: want the streak a saved at %s, before the handover at %s", disabled, began, handedOver)
+	}
+}
+
 // A success ends the saved streak at once: a restart after it, failing again, begins a streak of
 // its own rather than taking up the old one; and an endpoint enabled again leaves the streak
 // that disabled it behind.
