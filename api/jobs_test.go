@@ -288,7 +288,7 @@ func TestARequestThatKeepsFailingWaitsADoublingBackoffBeforeItsNextJob(t *testin
 
 // The failures that cost a transaction are counted over every job of the content the read
 // models hold: found by an outside probe, a client that made its request fail early
-// projections.BackoffWindow times between two costly failures pushed the costly ones out of the
+// 64 times (projections.LookBack) between two costly failures pushed the costly ones out of the
 // generations counted, and had its free tries back.
 func TestFailuresBeforeAnyTransactionDoNotWashOutTheCostlyOnes(t *testing.T) {
 	env := startJT(t)
@@ -312,7 +312,7 @@ func TestFailuresBeforeAnyTransactionDoNotWashOutTheCostlyOnes(t *testing.T) {
 		failOnChain()
 		env.clock.Advance(projections.ContentBackoff(uint32(n + 1)))
 	}
-	for range projections.BackoffWindow {
+	for range projections.LookBack {
 		jid, _ := domain.ParseJobID(submit(http.StatusAccepted).jobID(t))
 		env.exec1(jid, domain.FailReadiness{At: env.clock.At(0), Label: domain.LabelNotAllowedOnHostACL, Message: "denied"})
 	}
@@ -320,7 +320,7 @@ func TestFailuresBeforeAnyTransactionDoNotWashOutTheCostlyOnes(t *testing.T) {
 	r := env.do("POST", "/v2/public-decrypt", body)
 	r.want(t, http.StatusTooManyRequests, labelRateLimited)
 	if got, want := r.retryAfter(t), int(projections.ContentBackoff(uint32(costly+1))/time.Second); got != want {
-		t.Fatalf("after %d costly failures and %d early ones: Retry-After %d, want %d", costly+1, projections.BackoffWindow, got, want)
+		t.Fatalf("after %d costly failures and %d early ones: Retry-After %d, want %d", costly+1, projections.LookBack, got, want)
 	}
 }
 

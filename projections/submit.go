@@ -133,12 +133,12 @@ func (s *Submitter) Submit(ctx context.Context, cmd SubmitCommand) (SubmitResult
 // identical submissions exactly one creates the job and the others, refused by the stream's
 // version, answer with it. One durable append per new job, and nothing to clean up after a crash.
 //
-// The walk starts BackoffWindow generations before the first one the read models do not hold
+// The walk starts LookBack generations before the first one the read models do not hold
 // (Set.Generations), so that a content whose jobs failed a million times costs a submission a
 // few dozen look-ups, not a million.
 func (s *Submitter) accept(ctx context.Context, kind domain.Kind, cmd SubmitCommand, hash string) (SubmitResult, error) {
 	n := s.Set.Generations(hash)
-	for g := n - min(n, BackoffWindow); g < MaxGenerations; g++ {
+	for g := n - min(n, LookBack); g < MaxGenerations; g++ {
 		id := domain.JobIDFor(hash, g)
 		if s.Set.Retired(id) {
 			// Archived: its id is never given to another job, so an identical request
@@ -191,8 +191,11 @@ func (s *Submitter) accept(ctx context.Context, kind domain.Kind, cmd SubmitComm
 const (
 	FreeGenerations   = 3
 	MaxContentBackoff = time.Hour
-	BackoffWindow     = 64
 )
+
+// LookBack is how many generations before the first one the read models do not hold a
+// submission's walk starts (see accept).
+const LookBack = 64
 
 // ContentBackoff is how long after the last of n failures that cost a transaction the next job
 // of a content may start.

@@ -195,6 +195,20 @@ func (e *dtEnv) stuckSince(id string) time.Time {
 	return cp.StuckSince()
 }
 
+// savedStreak waits for endpoint id's checkpoint to hold a failure streak, and returns its start.
+func (e *dtEnv) savedStreak(t *testing.T, id string) time.Time {
+	t.Helper()
+	waitFor(t, 10*time.Second, "the streak saved", func() bool { return !e.stuckSince(id).IsZero() })
+	return e.stuckSince(id)
+}
+
+// fleetLease is instance name's webhooks lease in the fleet tests: long enough that a loaded
+// machine does not starve its holder's renewals (a stopped holder releases it, so a takeover
+// does not wait for it to lapse).
+func fleetLease(name string) *lease.Config {
+	return &lease.Config{Holder: name, Duration: 5 * time.Second, Renew: time.Second}
+}
+
 // waitDisabled waits for the webhooks stream's first WebhookDisabled and returns it.
 func (e *dtEnv) waitDisabled(t *testing.T) webhook.Disabled {
 	t.Helper()
@@ -227,8 +241,7 @@ func TestAFailureStreakGoesOnAcrossARestart(t *testing.T) {
 	cfg.Webhooks.DisableAfter = 3 * time.Second
 	_, stop := env.start(cfg, Deps{})
 	env.jobs(0, 2)
-	waitFor(t, 10*time.Second, "the streak saved", func() bool { return !env.stuckSince(id).IsZero() })
-	began := env.stuckSince(id)
+	began := env.savedStreak(t, id)
 	time.Sleep(500 * time.Millisecond)
 	stop()
 	restarted := time.Now()
@@ -249,17 +262,13 @@ func TestAFailureStreakGoesOnWhenAnotherInstanceTakesTheDeliveriesOver(t *testin
 	env := newDT(t)
 	rcv, _ := newFailingReceiver(t)
 	id, _ := env.register(rcv.srv.URL, webhook.Filter{})
-	lc := func(name string) *lease.Config {
-		return &lease.Config{Holder: name, Duration: 5 * time.Second, Renew: time.Second}
-	}
 	cfg := dtConfig()
 	cfg.Webhooks.DisableAfter = 3 * time.Second
-	a, stopA := env.start(cfg, Deps{Lease: lc("a")})
+	a, stopA := env.start(cfg, Deps{Lease: fleetLease("a")})
 	waitFor(t, 5*time.Second, "a holds the lease", func() bool { return a.metrics.leaseHeld.Load() })
-	b, _ := env.start(cfg, Deps{Lease: lc("b")})
+	b, _ := env.start(cfg, Deps{Lease: fleetLease("b")})
 	env.jobs(0, 2)
-	waitFor(t, 10*time.Second, "the streak saved", func() bool { return !env.stuckSince(id).IsZero() })
-	began := env.stuckSince(id)
+	began := env.savedStreak(t, id)
 	time.Sleep(500 * time.Millisecond)
 	stopA()
 	handedOver := time.Now()
@@ -281,8 +290,7 @@ func TestASuccessOrAnEnableEndsTheSavedFailureStreak(t *testing.T) {
 	cfg.Webhooks.DisableAfter = time.Second
 	_, stop := env.start(cfg, Deps{})
 	env.jobs(0, 2)
-	waitFor(t, 10*time.Second, "the streak saved", func() bool { return !env.stuckSince(id).IsZero() })
-	first := env.stuckSince(id)
+	first := env.savedStreak(t, id)
 	healthy.Store(true)
 	waitFor(t, 10*time.Second, "the streak's end saved", func() bool { return env.stuckSince(id).IsZero() })
 	stop()
@@ -394,14 +402,9 @@ func TestInAFleetOneInstanceDeliversAtATimeAndAnotherTakesOverWithoutLosingAny(t
 	env := newDT(t)
 	rcv := newReceiver(t, nil)
 	env.register(rcv.srv.URL, webhook.Filter{})
-	// A lease long enough that a loaded machine does not starve its holder's renewals (a stopped
-	// holder releases it, so the takeover does not wait for it to lapse).
-	lc := func(name string) *lease.Config {
-		return &lease.Config{Holder: name, Duration: 5 * time.Second, Renew: time.Second}
-	}
-	a, stopA := env.start(dtConfig(), Deps{Lease: lc("a")})
+	a, stopA := env.start(dtConfig(), Deps{Lease: fleetLease("a")})
 	waitFor(t, 5*time.Second, "a holds the lease", func() bool { return a.metrics.leaseHeld.Load() })
-	b, _ := env.start(dtConfig(), Deps{Lease: lc("b")})
+	b, _ := env.start(dtConfig(), Deps{Lease: fleetLease("b")})
 	env.jobs(0, 10)
 	waitFor(t, 10*time.Second, "the first deliveries", func() bool { return rcv.count() >= 40 })
 	time.Sleep(300 * time.Millisecond)
